@@ -1,0 +1,10 @@
+// Package nsysx opens Nsight Systems exports and computes the `nsys stats`
+// reports and `nsys analyze` rules from one in-memory columnar model.
+//
+// Open reads a SQLite export (any schema from nsys 2022.4 to 2026), a Parquet or
+// Arrow directory export, or a .nsys-rep through an installed nsys. Tables are
+// loaded column by column on demand into typed vectors (Table, Column); every
+// report reads the model, never the file. A report returns a Result: typed
+// columns with nsys's column specs, which the format package renders in every
+// nsys output format and which the Arrow and Parquet writers export.
+package nsysx

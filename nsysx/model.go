@@ -1,0 +1,147 @@
+package nsysx
+
+import (
+	"math"
+)
+
+// ColType is the storage type of a loaded column.
+type ColType uint8
+
+// Column storage types.
+const (
+	Int ColType = iota
+	Float
+	Text
+)
+
+// Column is one loaded column of an export table, stored as a typed vector with
+// a validity mask. Integer columns (ids, timestamps, enums) are []int64; REAL
+// columns are []float64; TEXT columns are []string.
+type Column struct {
+	Name   string
+	Type   ColType
+	Ints   []int64
+	Floats []float64
+	Strs   []string
+	null   []uint64 // bit set = NULL; nil when the column has no NULLs
+}
+
+// Len returns the number of rows.
+func (c *Column) Len() int {
+	switch c.Type {
+	case Float:
+		return len(c.Floats)
+	case Text:
+		return len(c.Strs)
+	}
+	return len(c.Ints)
+}
+
+// IsNull reports whether row i is NULL.
+func (c *Column) IsNull(i int) bool {
+	return c.null != nil && c.null[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// HasNulls reports whether any row is NULL.
+func (c *Column) HasNulls() bool { return c.null != nil }
+
+// SetNull marks row i as NULL.
+func (c *Column) SetNull(i int) {
+	if c.null == nil {
+		c.null = make([]uint64, (c.Len()+64)/64+1)
+	}
+	for i>>6 >= len(c.null) {
+		c.null = append(c.null, 0)
+	}
+	c.null[i>>6] |= 1 << (uint(i) & 63)
+}
+
+// Int returns row i as an integer (0 for NULL; reals are truncated).
+func (c *Column) Int(i int) int64 {
+	switch c.Type {
+	case Float:
+		return int64(c.Floats[i])
+	case Text:
+		return 0
+	}
+	return c.Ints[i]
+}
+
+// Float returns row i as a float (NaN for NULL).
+func (c *Column) Float(i int) float64 {
+	if c.IsNull(i) {
+		return math.NaN()
+	}
+	switch c.Type {
+	case Float:
+		return c.Floats[i]
+	case Text:
+		return math.NaN()
+	}
+	return float64(c.Ints[i])
+}
+
+// Str returns row i as text ("" for NULL).
+func (c *Column) Str(i int) string {
+	if c.Type == Text {
+		return c.Strs[i]
+	}
+	if c.IsNull(i) {
+		return ""
+	}
+	return pyStr(c.value(i))
+}
+
+func (c *Column) value(i int) Value {
+	if c.IsNull(i) {
+		return Value{}
+	}
+	switch c.Type {
+	case Float:
+		return FloatV(c.Floats[i])
+	case Text:
+		return TextV(c.Strs[i])
+	}
+	return IntV(c.Ints[i])
+}
+
+// Table is the loaded part (some columns) of one export table. Rows are in the
+// table's rowid order; RowIDs holds the rowids.
+type Table struct {
+	Name   string
+	N      int
+	RowIDs []int64
+	cols   map[string]*Column // by lower-case name
+}
+
+// Col returns a loaded column by name (case-insensitive) or nil.
+func (t *Table) Col(name string) *Column {
+	if t == nil {
+		return nil
+	}
+	return t.cols[lower(name)]
+}
+
+// Columns lists the loaded columns.
+func (t *Table) Columns() []*Column {
+	out := make([]*Column, 0, len(t.cols))
+	for _, c := range t.cols {
+		out = append(out, c)
+	}
+	return out
+}
+
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}

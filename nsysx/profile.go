@@ -1,0 +1,314 @@
+package nsysx
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ErrNotExport is returned (wrapped) by Open for a readable file or directory
+// that is not an Nsight Systems export.
+var ErrNotExport = errors.New("not an Nsight Systems export")
+
+// MissingColumnError reports that a table lacks a column a computation needs.
+type MissingColumnError struct{ Table, Column string }
+
+func (e *MissingColumnError) Error() string {
+	return fmt.Sprintf("table %s has no column %s", e.Table, e.Column)
+}
+
+// MissingTableError reports that a table is absent.
+type MissingTableError struct{ Table string }
+
+func (e *MissingTableError) Error() string { return "no table " + e.Table }
+
+// TableSchema describes one table of an export: its name and columns as the
+// export spells them.
+type TableSchema struct {
+	Name    string
+	Columns []string
+	Types   []ColType
+}
+
+// source is what a loader provides: the schema, and columns on demand.
+type source interface {
+	schema() []*TableSchema
+	load(t *TableSchema, cols []string) (*Table, error)
+	close() error
+}
+
+// Profile is an opened Nsight Systems export. Tables are loaded lazily, column
+// by column, and kept: a report pays only for the columns it reads, and the
+// next report over the same profile reuses them. A Profile is safe for
+// concurrent use.
+type Profile struct {
+	// Path is the path as the user gave it; reports use it in their messages.
+	Path string
+	// Format is "sqlite", "parquetdir" or "arrowdir".
+	Format string
+
+	src    source
+	tables map[string]*TableSchema // by lower-case name
+	order  []string
+
+	mu     sync.Mutex
+	loaded map[string]*Table
+	locks  map[string]*sync.Mutex
+
+	strOnce sync.Once
+	strs    map[int64]string
+	strErr  error
+}
+
+// Open opens an Nsight Systems export: a SQLite export (.sqlite), a Parquet
+// or Arrow directory (`nsys export -t parquetdir|arrowdir`), or a .nsys-rep
+// report, which is exported to SQLite with the nsys found on PATH (see
+// OpenOptions). The file is never modified.
+func Open(path string) (*Profile, error) { return OpenWith(path, OpenOptions{}) }
+
+// OpenOptions tune Open.
+type OpenOptions struct {
+	// ForceExport re-exports a .nsys-rep even when a fresh export exists.
+	ForceExport bool
+	// Progress, when set, receives messages about long steps (exporting).
+	Progress func(msg string)
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, o OpenOptions) (*Profile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file or directory", path)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var src source
+	format := "sqlite"
+	switch {
+	case st.IsDir():
+		src, format, err = openDir(path)
+	case strings.HasSuffix(strings.ToLower(path), ".nsys-rep") || strings.HasSuffix(strings.ToLower(path), ".qdrep"):
+		var db string
+		db, err = exportReport(path, o)
+		if err == nil {
+			src, err = openSQLite(db)
+		}
+	case isArrowFile(path):
+		src, format, err = openArrowFile(path)
+	default:
+		src, err = openSQLite(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := &Profile{Path: path, Format: format, src: src, tables: map[string]*TableSchema{},
+		loaded: map[string]*Table{}, locks: map[string]*sync.Mutex{}}
+	for _, t := range src.schema() {
+		k := lower(t.Name)
+		if _, dup := p.tables[k]; !dup {
+			p.order = append(p.order, t.Name)
+		}
+		p.tables[k] = t
+	}
+	if !p.looksLikeExport() {
+		src.close()
+		return nil, fmt.Errorf("%s: %w (no StringIds, metadata or event tables)", path, ErrNotExport)
+	}
+	return p, nil
+}
+
+var exportMarkers = []string{"stringids", "meta_data_export", "export_meta_data", "nvtx_events", "osrt_api", "target_info_gpu", "threadnames", "processes"}
+
+func (p *Profile) looksLikeExport() bool {
+	for _, m := range exportMarkers {
+		if p.tables[m] != nil {
+			return true
+		}
+	}
+	for k := range p.tables {
+		if strings.HasPrefix(k, "cupti_activity_kind_") || strings.HasPrefix(k, "enum_") {
+			return true
+		}
+	}
+	return false
+}
+
+// Close releases the file.
+func (p *Profile) Close() error { return p.src.close() }
+
+// Tables lists the table names of the export, in export order.
+func (p *Profile) Tables() []string { return append([]string(nil), p.order...) }
+
+// Schema returns a table's schema, or nil when the export lacks it.
+func (p *Profile) Schema(table string) *TableSchema { return p.tables[lower(table)] }
+
+// HasTable reports whether the export has the table (names are
+// case-insensitive, as in SQLite).
+func (p *Profile) HasTable(name string) bool { return p.tables[lower(name)] != nil }
+
+// HasColumn reports whether table has column.
+func (p *Profile) HasColumn(table, col string) bool {
+	t := p.tables[lower(table)]
+	if t == nil {
+		return false
+	}
+	for _, c := range t.Columns {
+		if strings.EqualFold(c, col) {
+			return true
+		}
+	}
+	return false
+}
+
+// TablesMatching lists the tables whose names satisfy keep, sorted.
+func (p *Profile) TablesMatching(keep func(name string) bool) []string {
+	var out []string
+	for _, n := range p.order {
+		if keep(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load returns the named columns of a table. Columns already loaded are
+// reused. A missing table gives *MissingTableError, a missing column
+// *MissingColumnError.
+func (p *Profile) Load(table string, cols ...string) (*Table, error) {
+	key := lower(table)
+	ts := p.tables[key]
+	if ts == nil {
+		return nil, &MissingTableError{Table: table}
+	}
+	for _, c := range cols {
+		if !p.HasColumn(table, c) {
+			return nil, &MissingColumnError{Table: ts.Name, Column: c}
+		}
+	}
+	p.mu.Lock()
+	lk := p.locks[key]
+	if lk == nil {
+		lk = &sync.Mutex{}
+		p.locks[key] = lk
+	}
+	p.mu.Unlock()
+	lk.Lock()
+	defer lk.Unlock()
+
+	p.mu.Lock()
+	have := p.loaded[key]
+	p.mu.Unlock()
+	var need []string
+	for _, c := range cols {
+		if have == nil || have.Col(c) == nil {
+			need = append(need, c)
+		}
+	}
+	if have != nil && len(need) == 0 {
+		return have, nil
+	}
+	t, err := p.src.load(ts, need)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
+	}
+	if have != nil {
+		merged := &Table{Name: have.Name, N: have.N, RowIDs: have.RowIDs, cols: map[string]*Column{}}
+		for k, c := range have.cols {
+			merged.cols[k] = c
+		}
+		for k, c := range t.cols {
+			merged.cols[k] = c
+		}
+		t = merged
+	}
+	p.mu.Lock()
+	p.loaded[key] = t
+	p.mu.Unlock()
+	return t, nil
+}
+
+// LoadAll loads several tables concurrently (a table name followed by its
+// columns per entry). Missing tables are skipped silently.
+func (p *Profile) LoadAll(specs ...[]string) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(specs))
+	for i, s := range specs {
+		if !p.HasTable(s[0]) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = p.Load(s[0], s[1:]...)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// String returns StringIds[id]; ok is false when the id is absent.
+func (p *Profile) String(id int64) (string, bool) {
+	p.strOnce.Do(p.loadStrings)
+	s, ok := p.strs[id]
+	return s, ok
+}
+
+// StringsErr reports an error met while loading StringIds.
+func (p *Profile) StringsErr() error { p.strOnce.Do(p.loadStrings); return p.strErr }
+
+func (p *Profile) loadStrings() {
+	p.strs = map[int64]string{}
+	if !p.HasTable("StringIds") {
+		return
+	}
+	t, err := p.Load("StringIds", "id", "value")
+	if err != nil {
+		p.strErr = err
+		return
+	}
+	id, val := t.Col("id"), t.Col("value")
+	p.strs = make(map[int64]string, t.N)
+	for i := 0; i < t.N; i++ {
+		if !val.IsNull(i) {
+			p.strs[id.Int(i)] = val.Str(i)
+		}
+	}
+}
+
+// Meta returns the export metadata (META_DATA_EXPORT, or EXPORT_META_DATA in
+// exports from nsys 2022).
+func (p *Profile) Meta() map[string]string {
+	out := map[string]string{}
+	for _, tn := range []string{"EXPORT_META_DATA", "META_DATA_EXPORT"} {
+		if !p.HasColumn(tn, "name") || !p.HasColumn(tn, "value") {
+			continue
+		}
+		t, err := p.Load(tn, "name", "value")
+		if err != nil {
+			continue
+		}
+		n, v := t.Col("name"), t.Col("value")
+		for i := 0; i < t.N; i++ {
+			out[n.Str(i)] = v.Str(i)
+		}
+	}
+	return out
+}
+
+// SchemaVersion is EXPORT_SCHEMA_VERSION from the metadata, or "".
+func (p *Profile) SchemaVersion() string { return p.Meta()["EXPORT_SCHEMA_VERSION"] }
+
+// Base is the file name without directory and extension, for output naming.
+func (p *Profile) Base() string {
+	b := filepath.Base(strings.TrimRight(p.Path, "/"))
+	for _, ext := range []string{".sqlite", ".nsys-rep", ".qdrep", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
+		b = strings.TrimSuffix(b, ext)
+	}
+	return b
+}

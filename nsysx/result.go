@@ -1,0 +1,153 @@
+package nsysx
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Result is what a report or rule computes: typed columns with nsys column
+// specs, before any formatting. Every output format, the notebook tables and the
+// Arrow/Parquet exports render the same Result.
+type Result struct {
+	Report  string // script name, e.g. "cuda_gpu_kern_sum"
+	Title   string // display name, e.g. "CUDA GPU Kernel Summary"
+	Args    string // canonical option text as nsys prints it, e.g. "base" or "nvtx=x"
+	Cols    []*ResultCol
+	Skipped string // non-empty when the report was SKIPPED (nsys's message)
+
+	// Rule-only fields: advice shown above the table, the no-result text, and
+	// the row limit that produced the "Only the top N results" message.
+	Advice   string
+	NoResult string
+	RowLimit int
+	IsRule   bool
+}
+
+// ResultCol is one output column. Name is the nsys alias including its unit tag
+// ("Total Time:dur_ns"); Label and Tag split it.
+type ResultCol struct {
+	Name  string
+	Kind  Kind   // IntKind, FloatKind or TextKind: the type of the first non-NULL cell
+	kinds []Kind // per cell
+	num   []int64  // integer value or float bits
+	str   []string // text cells; nil until the first text cell
+}
+
+// Len returns the number of cells.
+func (c *ResultCol) Len() int { return len(c.kinds) }
+
+// Value returns cell i.
+func (c *ResultCol) Value(i int) Value {
+	switch c.kinds[i] {
+	case IntKind:
+		return Value{Kind: IntKind, I: c.num[i]}
+	case FloatKind:
+		return Value{Kind: FloatKind, F: math.Float64frombits(uint64(c.num[i]))}
+	case TextKind:
+		return Value{Kind: TextKind, S: c.str[i]}
+	}
+	return Value{}
+}
+
+// Append adds one cell.
+func (c *ResultCol) Append(v Value) {
+	c.kinds = append(c.kinds, v.Kind)
+	switch v.Kind {
+	case IntKind:
+		c.num = append(c.num, v.I)
+	case FloatKind:
+		c.num = append(c.num, int64(math.Float64bits(v.F)))
+	default:
+		c.num = append(c.num, 0)
+	}
+	if v.Kind == TextKind && c.str == nil {
+		c.str = make([]string, len(c.kinds)-1, cap(c.kinds))
+	}
+	if c.str != nil {
+		c.str = append(c.str, v.S)
+	}
+	if c.Kind == NullKind && v.Kind != NullKind {
+		c.Kind = v.Kind
+	}
+}
+
+// Grow reserves room for n more cells.
+func (c *ResultCol) Grow(n int) {
+	c.kinds = slices.Grow(c.kinds, n)
+	c.num = slices.Grow(c.num, n)
+}
+
+// NewResult makes an empty result with the given column names.
+func NewResult(report, title string, names ...string) *Result {
+	r := &Result{Report: report, Title: title}
+	for _, n := range names {
+		r.Cols = append(r.Cols, &ResultCol{Name: n})
+	}
+	return r
+}
+
+// Skip returns a SKIPPED result with nsys's message.
+func Skip(report, title, msg string) *Result {
+	return &Result{Report: report, Title: title, Skipped: msg}
+}
+
+// Add appends one row.
+func (r *Result) Add(vals ...Value) {
+	for i, c := range r.Cols {
+		c.Append(vals[i])
+	}
+}
+
+// Len returns the number of rows.
+func (r *Result) Len() int {
+	if len(r.Cols) == 0 {
+		return 0
+	}
+	return r.Cols[0].Len()
+}
+
+// Row returns row i.
+func (r *Result) Row(i int) []Value {
+	out := make([]Value, len(r.Cols))
+	for j, c := range r.Cols {
+		out[j] = c.Value(i)
+	}
+	return out
+}
+
+// Col returns the column with the given label (tag ignored), or nil.
+func (r *Result) Col(label string) *ResultCol {
+	for _, c := range r.Cols {
+		if c.Label() == label || c.Name == label {
+			return c
+		}
+	}
+	return nil
+}
+
+// Label is the column name without its unit tag.
+func (c *ResultCol) Label() string {
+	l, _, _ := strings.Cut(c.Name, ":")
+	return l
+}
+
+// Tag is the unit tag ("dur_ns", "mem_B", "ratio_%"...), or "".
+func (c *ResultCol) Tag() string {
+	_, t, _ := strings.Cut(c.Name, ":")
+	return t
+}
+
+// Text renders cell i as nsys's formatters see it.
+func (c *ResultCol) Text(i int) string { return pyStr(c.Value(i)) }
+
+// Visible lists the columns that are printed (names not starting with '_').
+func (r *Result) Visible() []*ResultCol {
+	var out []*ResultCol
+	for _, c := range r.Cols {
+		if !strings.HasPrefix(c.Name, "_") {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,195 @@
+package nsysx
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Kind is the kind of a Value.
+type Kind uint8
+
+// Value kinds. Null sorts before numbers, numbers before text, as in SQLite.
+const (
+	NullKind Kind = iota
+	IntKind
+	FloatKind
+	TextKind
+)
+
+// Value is one cell of a report row: NULL, an integer, a real or text.
+type Value struct {
+	Kind Kind
+	I    int64
+	F    float64
+	S    string
+}
+
+// IntV, FloatV and TextV make values; Null is the NULL value.
+func IntV(i int64) Value     { return Value{Kind: IntKind, I: i} }
+func FloatV(f float64) Value { return Value{Kind: FloatKind, F: f} }
+func TextV(s string) Value   { return Value{Kind: TextKind, S: s} }
+
+// Null is the SQL NULL.
+var Null = Value{}
+
+// IsNull reports whether v is NULL.
+func (v Value) IsNull() bool { return v.Kind == NullKind }
+
+// String renders v as nsys does (Python's str of the SQLite value): integers
+// as digits, reals as Python's repr, NULL as the empty string.
+func (v Value) String() string { return pyStr(v) }
+
+// AsFloat returns the numeric value (NaN for NULL or text).
+func (v Value) AsFloat() float64 {
+	switch v.Kind {
+	case IntKind:
+		return float64(v.I)
+	case FloatKind:
+		return v.F
+	}
+	return math.NaN()
+}
+
+func pyStr(v Value) string {
+	switch v.Kind {
+	case IntKind:
+		return strconv.FormatInt(v.I, 10)
+	case FloatKind:
+		return PyFloat(v.F)
+	case TextKind:
+		return v.S
+	}
+	return ""
+}
+
+// PyFloat formats f like Python's repr(float).
+func PyFloat(f float64) string {
+	if math.IsInf(f, 1) {
+		return "inf"
+	}
+	if math.IsInf(f, -1) {
+		return "-inf"
+	}
+	if math.IsNaN(f) {
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exps, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(exps)
+	neg := strings.HasPrefix(mant, "-")
+	if neg {
+		mant = mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	if exp >= -4 && exp < 16 {
+		if exp < 0 {
+			b.WriteString("0.")
+			b.WriteString(strings.Repeat("0", -exp-1))
+			b.WriteString(digits)
+		} else if len(digits) <= exp+1 {
+			b.WriteString(digits)
+			b.WriteString(strings.Repeat("0", exp+1-len(digits)))
+			b.WriteString(".0")
+		} else {
+			b.WriteString(digits[:exp+1])
+			b.WriteByte('.')
+			b.WriteString(digits[exp+1:])
+		}
+		return b.String()
+	}
+	b.WriteString(digits[:1])
+	if len(digits) > 1 {
+		b.WriteByte('.')
+		b.WriteString(digits[1:])
+	}
+	b.WriteByte('e')
+	if exp < 0 {
+		b.WriteByte('-')
+		exp = -exp
+	} else {
+		b.WriteByte('+')
+	}
+	if exp < 10 {
+		b.WriteByte('0')
+	}
+	b.WriteString(strconv.Itoa(exp))
+	return b.String()
+}
+
+// Round1 is SQLite 3.46's round(x, 1): ties (on the exact binary value) away
+// from zero; values beyond 2^52 unchanged.
+func Round1(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<52 {
+		return x
+	}
+	s := strconv.FormatFloat(math.Abs(x), 'f', 30, 64)
+	ip, fp, _ := strings.Cut(s, ".")
+	first := fp[0]
+	rest := fp[1:]
+	up := false
+	if rest[0] > '5' {
+		up = true
+	} else if rest[0] == '5' {
+		up = true // exactly half or more: away from zero
+	}
+	n, _ := strconv.ParseInt(ip+string(first), 10, 64)
+	if up {
+		n++
+	}
+	r := float64(n) / 10
+	if x < 0 {
+		r = -r
+	}
+	return r
+}
+
+// Compare orders two values as SQLite's ORDER BY does with BINARY collation:
+// NULL < numbers < text.
+func Compare(a, b Value) int {
+	ra, rb := rank(a.Kind), rank(b.Kind)
+	if ra != rb {
+		return ra - rb
+	}
+	switch ra {
+	case 0:
+		return 0
+	case 1:
+		if a.Kind == IntKind && b.Kind == IntKind {
+			return cmpInt(a.I, b.I)
+		}
+		fa, fb := a.AsFloat(), b.AsFloat()
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(a.S, b.S)
+}
+
+func rank(k Kind) int {
+	switch k {
+	case NullKind:
+		return 0
+	case IntKind, FloatKind:
+		return 1
+	}
+	return 2
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
