@@ -39,7 +39,8 @@ func (c *Column) Len() int {
 
 // IsNull reports whether row i is NULL.
 func (c *Column) IsNull(i int) bool {
-	return c.null != nil && c.null[i>>6]&(1<<(uint(i)&63)) != 0
+	w := i >> 6
+	return w < len(c.null) && c.null[w]&(1<<(uint(i)&63)) != 0
 }
 
 // HasNulls reports whether any row is NULL.

@@ -1,0 +1,310 @@
+package nsysx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Report describes one `nsys stats` report or `nsys analyze` rule.
+type Report struct {
+	Name    string   // script name, e.g. "cuda_gpu_kern_sum"
+	Title   string   // display name, e.g. "CUDA GPU Kernel Summary"
+	Aliases []string // 2022.4 names, e.g. "gpukernsum"
+	Help    string   // what it shows, in our words
+	Options []Option // accepted options besides start=, end=, nvtx=
+	Rule    bool     // an `nsys analyze` rule
+	run     func(c *Ctx) (*Result, error)
+}
+
+// Option is one report option (`-r name:opt[=value]`).
+type Option struct {
+	Name    string
+	Default string // "" for flags
+	Help    string
+	Flag    bool // takes no value
+}
+
+var registry = map[string]*Report{}
+
+// register adds a report (or rule) to the registry.
+func register(r *Report) {
+	registry[r.Name] = r
+	for _, a := range r.Aliases {
+		registry[a] = r
+	}
+}
+
+// Reports lists the stats reports (rules excluded), sorted by name.
+func Reports() []*Report { return list(false) }
+
+// Rules lists the analyze rules, sorted by name.
+func Rules() []*Report { return list(true) }
+
+func list(rules bool) []*Report {
+	var out []*Report
+	for k, r := range registry {
+		if k == r.Name && r.Rule == rules {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// LookupReport finds a report by name or 2022.4 alias.
+func LookupReport(name string) (*Report, error) { return lookup(name, false) }
+
+// LookupRule finds a rule by name (or 2022.4 name).
+func LookupRule(name string) (*Report, error) { return lookup(name, true) }
+
+func lookup(name string, rule bool) (*Report, error) {
+	if r, ok := registry[name]; ok && r.Rule == rule {
+		return r, nil
+	}
+	kind, all := "report", Reports()
+	if rule {
+		kind, all = "rule", Rules()
+	}
+	var names []string
+	for _, r := range all {
+		names = append(names, r.Name)
+		names = append(names, r.Aliases...)
+	}
+	return nil, fmt.Errorf("unknown %s %q%s", kind, name, Suggest(name, names))
+}
+
+// Suggest returns " (did you mean X?)" for the closest names, or "".
+func Suggest(name string, names []string) string {
+	best, bd := "", 1<<30
+	for _, n := range names {
+		d := editDistance(strings.ToLower(name), strings.ToLower(n))
+		if strings.Contains(n, name) && len(name) >= 3 {
+			d = min(d, 2)
+		}
+		if d < bd {
+			best, bd = n, d
+		}
+	}
+	if best == "" || bd > max(3, len(name)/2) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Spec is a parsed `name[:opt[=value]...]` request.
+type Spec struct {
+	Name string
+	Opts []KV
+}
+
+// KV is one option.
+type KV struct{ Key, Value string }
+
+// ParseSpec splits "cuda_gpu_kern_sum:base:nvtx-name" or "gpu_gaps:gap=1".
+func ParseSpec(s string) Spec {
+	parts := strings.Split(s, ":")
+	sp := Spec{Name: parts[0]}
+	for _, p := range parts[1:] {
+		if p == "" {
+			continue
+		}
+		p = strings.TrimPrefix(p, "--")
+		k, v, _ := strings.Cut(p, "=")
+		sp.Opts = append(sp.Opts, KV{k, v})
+	}
+	return sp
+}
+
+// ErrBadOption wraps errors about report options.
+var ErrBadOption = errors.New("invalid report option")
+
+// Ctx is what a report computes with: the profile (possibly filtered) and the
+// parsed options.
+type Ctx struct {
+	Context context.Context
+	P       *Profile
+	Report  *Report
+	opts    map[string]string
+	Filter  *Filter
+}
+
+// Opt returns an option's value and whether it was given.
+func (c *Ctx) Opt(name string) (string, bool) { v, ok := c.opts[name]; return v, ok }
+
+// Flag reports whether a flag option was given.
+func (c *Ctx) Flag(name string) bool { _, ok := c.opts[name]; return ok }
+
+// IntOpt returns an integer option or its default.
+func (c *Ctx) IntOpt(name string, def int) (int, error) {
+	v, ok := c.opts[name]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s=%q is not an integer", ErrBadOption, name, v)
+	}
+	return n, nil
+}
+
+// Path is the profile path as typed, for messages.
+func (c *Ctx) Path() string { return c.P.Path }
+
+// Skip returns a SKIPPED result.
+func (c *Ctx) Skip(msg string) (*Result, error) {
+	return Skip(c.Report.Name, c.Report.Title, msg), nil
+}
+
+// Has reports whether the (possibly filtered) profile has a table.
+func (c *Ctx) Has(table string) bool { return c.P.HasTable(table) }
+
+// Load loads columns of a table, with the active filter applied.
+func (c *Ctx) Load(table string, cols ...string) (*Table, error) {
+	if c.Filter != nil {
+		return c.Filter.load(c, table, cols)
+	}
+	return c.P.Load(table, cols...)
+}
+
+// LoadRaw loads columns ignoring any filter (nsys's `main.X` queries).
+func (c *Ctx) LoadRaw(table string, cols ...string) (*Table, error) { return c.P.Load(table, cols...) }
+
+// Str returns StringIds[id] as a value (NULL when absent).
+func (c *Ctx) Str(col *Column, i int) Value {
+	if col == nil || col.IsNull(i) {
+		return Null
+	}
+	s, ok := c.P.String(col.Int(i))
+	if !ok {
+		return Null
+	}
+	return TextV(s)
+}
+
+// Run computes a report or rule given as "name[:opt...]" on the profile.
+func (p *Profile) Run(ctx context.Context, spec string, f *Filter) (*Result, error) {
+	sp := ParseSpec(spec)
+	r, ok := registry[sp.Name]
+	if !ok {
+		if _, err := LookupReport(sp.Name); err != nil {
+			if _, err2 := LookupRule(sp.Name); err2 != nil {
+				return nil, err
+			}
+		}
+	}
+	return p.RunReport(ctx, r, sp.Opts, f)
+}
+
+// Stats computes a stats report ("cuda_gpu_kern_sum", "cuda_gpu_kern_sum:base").
+func (p *Profile) Stats(spec string) (*Result, error) {
+	sp := ParseSpec(spec)
+	r, err := LookupReport(sp.Name)
+	if err != nil {
+		return nil, err
+	}
+	return p.RunReport(context.Background(), r, sp.Opts, nil)
+}
+
+// Analyze runs an analyze rule ("gpu_gaps", "gpu_gaps:gap=1").
+func (p *Profile) Analyze(spec string) (*Result, error) {
+	sp := ParseSpec(spec)
+	r, err := LookupRule(sp.Name)
+	if err != nil {
+		return nil, err
+	}
+	return p.RunReport(context.Background(), r, sp.Opts, nil)
+}
+
+// RunReport computes r with options and an optional filter. SKIPPED reports
+// are results with Skipped set, not errors; errors are bad options, a
+// cancelled context or an unreadable file.
+func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter) (res *Result, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	c := &Ctx{Context: ctx, P: p, Report: r, opts: map[string]string{}, Filter: f}
+	var args []string
+	for _, kv := range opts {
+		o, ok := r.option(kv.Key)
+		if !ok {
+			return nil, fmt.Errorf("%w for %s: %q (valid: %s)", ErrBadOption, r.Name, kv.Key, r.optionNames())
+		}
+		if o.Flag && kv.Value != "" {
+			return nil, fmt.Errorf("%w for %s: %s takes no value", ErrBadOption, r.Name, kv.Key)
+		}
+		c.opts[kv.Key] = kv.Value
+		if kv.Value != "" || !o.Flag {
+			args = append(args, kv.Key+"="+kv.Value)
+		} else {
+			args = append(args, kv.Key)
+		}
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			if os.Getenv("NSYSX_DEBUG") != "" {
+				panic(e)
+			}
+			res, err = nil, fmt.Errorf("report %s failed on %s: %v", r.Name, p.Path, e)
+		}
+	}()
+	res, err = r.run(c)
+	if err != nil {
+		var mc *MissingColumnError
+		if errors.As(err, &mc) {
+			return Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table)), nil
+		}
+		return nil, err
+	}
+	res.Args = strings.Join(args, ":")
+	if res.Report == "" {
+		res.Report, res.Title = r.Name, r.Title
+	}
+	return res, nil
+}
+
+func (r *Report) option(name string) (Option, bool) {
+	for _, o := range r.Options {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	switch name {
+	case "start", "end", "nvtx":
+		return Option{Name: name}, true
+	}
+	return Option{}, false
+}
+
+func (r *Report) optionNames() string {
+	var n []string
+	for _, o := range r.Options {
+		n = append(n, o.Name)
+	}
+	n = append(n, "start", "end", "nvtx")
+	return strings.Join(n, ", ")
+}

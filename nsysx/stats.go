@@ -1,0 +1,169 @@
+package nsysx
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Agg accumulates integer samples (durations, sizes) for one group and gives the
+// SQLite aggregate semantics nsys reports rely on (§2.2 of the stats spec).
+type Agg struct {
+	vals  []int64
+	nulls int
+}
+
+// Add records a value.
+func (a *Agg) Add(v int64) { a.vals = append(a.vals, v) }
+
+// AddNull records a NULL (counted by count(*), skipped by the rest).
+func (a *Agg) AddNull() { a.nulls++ }
+
+// Count is count(*).
+func (a *Agg) Count() int64 { return int64(len(a.vals) + a.nulls) }
+
+// N is count(x).
+func (a *Agg) N() int { return len(a.vals) }
+
+// Sum is sum(x): an integer, NULL when there are no values.
+func (a *Agg) Sum() Value {
+	if len(a.vals) == 0 {
+		return Null
+	}
+	var s int64
+	for _, v := range a.vals {
+		s += v
+	}
+	return IntV(s)
+}
+
+// Total is sum(x) as int64 (0 when empty).
+func (a *Agg) Total() int64 {
+	var s int64
+	for _, v := range a.vals {
+		s += v
+	}
+	return s
+}
+
+// Avg is avg(x) as a real, or NULL.
+func (a *Agg) Avg() Value {
+	if len(a.vals) == 0 {
+		return Null
+	}
+	return FloatV(float64(a.Total()) / float64(len(a.vals)))
+}
+
+// Min is min(x), or NULL.
+func (a *Agg) Min() Value {
+	if len(a.vals) == 0 {
+		return Null
+	}
+	return IntV(slices.Min(a.vals))
+}
+
+// Max is max(x), or NULL.
+func (a *Agg) Max() Value {
+	if len(a.vals) == 0 {
+		return Null
+	}
+	return IntV(slices.Max(a.vals))
+}
+
+// Median is the SQLite extension's median: the middle integer for an odd
+// count, the real mean of the two middle values for an even count.
+func (a *Agg) Median() Value {
+	n := len(a.vals)
+	if n == 0 {
+		return Null
+	}
+	s := slices.Clone(a.vals)
+	slices.Sort(s)
+	if n%2 == 1 {
+		return IntV(s[n/2])
+	}
+	return FloatV((float64(s[n/2-1]) + float64(s[n/2])) / 2)
+}
+
+// Stdev is the sample standard deviation (n-1), 0.0 for fewer than 2 values.
+func (a *Agg) Stdev() Value { return FloatV(stdev(a.vals)) }
+
+func stdev(vals []int64) float64 {
+	if len(vals) < 2 {
+		return 0
+	}
+	var mean, m2 float64
+	for i, v := range vals {
+		x := float64(v)
+		d := x - mean
+		mean += d / float64(i+1)
+		m2 += d * (x - mean)
+	}
+	return math.Sqrt(m2 / float64(len(vals)-1))
+}
+
+// R1 rounds a value to one decimal as SQLite round(x,1) (NULL stays NULL).
+func R1(v Value) Value {
+	switch v.Kind {
+	case IntKind:
+		return FloatV(Round1(float64(v.I)))
+	case FloatKind:
+		return FloatV(Round1(v.F))
+	}
+	return v
+}
+
+// Pct is round(part*100.0/whole, 1), NULL when whole is 0.
+func Pct(part, whole int64) Value {
+	if whole == 0 {
+		return Null
+	}
+	return FloatV(Round1(float64(part) * 100.0 / float64(whole)))
+}
+
+// SummaryCols are the STATS(d, N) column names with the count label n.
+func SummaryCols(n string) []string {
+	return []string{"Time:ratio_%", "Total Time:dur_ns", n, "Avg:dur_ns", "Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns"}
+}
+
+// Summary returns the 8 STATS values of a group (Time % against grand).
+func (a *Agg) Summary(grand int64) []Value {
+	return []Value{Pct(a.Total(), grand), a.Sum(), IntV(a.Count()), R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev())}
+}
+
+// sortRows sorts a result's rows stably by less over row indexes.
+func sortRows(r *Result, less func(a, b []Value) bool) {
+	n := r.Len()
+	rows := make([][]Value, n)
+	for i := range rows {
+		rows[i] = r.Row(i)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+	for _, c := range r.Cols {
+		*c = ResultCol{Name: c.Name}
+	}
+	for _, row := range rows {
+		r.Add(row...)
+	}
+}
+
+// byKeys builds a less function from column positions; a negative position
+// -(i+1) sorts column i descending.
+func byKeys(keys ...int) func(a, b []Value) bool {
+	return func(a, b []Value) bool {
+		for _, k := range keys {
+			desc := k < 0
+			if desc {
+				k = -k - 1
+			}
+			c := Compare(a[k], b[k])
+			if desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	}
+}
