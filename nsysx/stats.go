@@ -167,3 +167,7 @@ func byKeys(keys ...int) func(a, b []Value) bool {
 		return false
 	}
 }
+
+func sortStable(idx []int, less func(a, b int) bool) {
+	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
+}

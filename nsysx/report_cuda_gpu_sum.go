@@ -1,0 +1,195 @@
+package nsysx
+
+func init() {
+	register(&Report{Name: "cuda_gpu_mem_time_sum", Title: "CUDA GPU MemOps Summary (by Time)", Aliases: []string{"gpumemtimesum"},
+		Help: "GPU memory copies and memsets grouped by operation kind, with time statistics.",
+		run:  runMemSum(false)})
+	register(&Report{Name: "cuda_gpu_mem_size_sum", Title: "CUDA GPU MemOps Summary (by Size)", Aliases: []string{"gpumemsizesum"},
+		Help: "GPU memory copies and memsets grouped by operation kind, with size statistics (MB by default).",
+		run:  runMemSum(true)})
+	register(&Report{Name: "cuda_gpu_sum", Title: "CUDA GPU Summary (Kernels/MemOps)", Aliases: []string{"gpusum"},
+		Help:    "GPU kernels and memory operations together, grouped by name, with time statistics.",
+		Options: kernelNameOpts, run: runGPUSum(false)})
+	register(&Report{Name: "cuda_api_gpu_sum", Title: "CUDA Summary (API/Kernels/MemOps)", Aliases: []string{"apigpusum"},
+		Help:    "CUDA API calls, GPU kernels and memory operations together, grouped by name, with time statistics.",
+		Options: kernelNameOpts, run: runGPUSum(true)})
+}
+
+// namedDur is one duration (or size) sample with its group name and category.
+type namedSamples struct {
+	groups map[Value]*Agg
+	cat    map[Value]string
+	keys   []Value
+}
+
+func newNamedSamples() *namedSamples {
+	return &namedSamples{groups: map[Value]*Agg{}, cat: map[Value]string{}}
+}
+
+func (n *namedSamples) add(name Value, cat string, v int64, ok bool) {
+	a := n.groups[name]
+	if a == nil {
+		a = &Agg{}
+		n.groups[name] = a
+		n.cat[name] = cat
+		n.keys = append(n.keys, name)
+	}
+	if ok {
+		a.Add(v)
+	} else {
+		a.AddNull()
+	}
+}
+
+// memOps feeds every memcpy (inner-joined to the copy-kind enum) and memset
+// into ns, as durations or sizes.
+func (c *Ctx) memOps(ns *namedSamples, size bool) error {
+	val := func(t *Table, i int) (int64, bool) {
+		if size {
+			b := t.Col("bytes")
+			return b.Int(i), !b.IsNull(i)
+		}
+		return dur(t.Col("start"), t.Col("end"), i)
+	}
+	cols := []string{"start", "end"}
+	if size {
+		cols = []string{"bytes"}
+	}
+	if c.Has(tMemcpy) {
+		names, err := c.memcpyNames()
+		if err != nil {
+			return err
+		}
+		t, err := c.Load(tMemcpy, append(cols, "copyKind")...)
+		if err != nil {
+			return err
+		}
+		ck := t.Col("copyKind")
+		for i := 0; i < t.N; i++ {
+			n, ok := names[ck.Int(i)]
+			if !ok || ck.IsNull(i) {
+				continue
+			}
+			v, ok := val(t, i)
+			ns.add(TextV(n), "MEMORY_OPER", v, ok)
+		}
+	}
+	if c.Has(tMemset) {
+		t, err := c.Load(tMemset, cols...)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < t.N; i++ {
+			v, ok := val(t, i)
+			ns.add(TextV("[CUDA memset]"), "MEMORY_OPER", v, ok)
+		}
+	}
+	return nil
+}
+
+func (c *Ctx) skipMemEnum() (*Result, bool) {
+	if c.Has(tMemcpy) && !c.Has("ENUM_CUDA_MEMCPY_OPER") {
+		r, _ := c.Skip(c.Path() + " does not contain ENUM_CUDA_MEMCPY_OPER table.")
+		return r, true
+	}
+	return nil, false
+}
+
+func runMemSum(size bool) func(c *Ctx) (*Result, error) {
+	return func(c *Ctx) (*Result, error) {
+		if r, skip := c.skipMemEnum(); skip {
+			return r, nil
+		}
+		if !c.Has(tMemcpy) && !c.Has(tMemset) {
+			return c.Skip(c.Path() + " does not contain GPU memory data.")
+		}
+		ns := newNamedSamples()
+		if err := c.memOps(ns, size); err != nil {
+			return nil, err
+		}
+		if size {
+			res := NewResult(c.Report.Name, c.Report.Title, "Total:mem_B", "Count", "Avg:mem_B", "Med:mem_B", "Min:mem_B", "Max:mem_B", "StdDev:mem_B", "Operation")
+			for _, k := range ns.keys {
+				a := ns.groups[k]
+				res.Add(a.Sum(), IntV(a.Count()), a.Avg(), a.Median(), a.Min(), a.Max(), a.Stdev(), k)
+			}
+			sortRows(res, byKeys(7))
+			sortRows(res, byKeys(-1))
+			return res, nil
+		}
+		return ns.summary(c, "Count", false), nil
+	}
+}
+
+// summary renders STATS(d, count) + [Category] + name, ordered by total
+// descending with ties by name.
+func (ns *namedSamples) summary(c *Ctx, countLabel string, withCat bool) *Result {
+	var grand int64
+	for _, a := range ns.groups {
+		grand += a.Total()
+	}
+	cols := SummaryCols(countLabel)
+	if withCat {
+		cols = append(cols, "Category")
+	}
+	res := NewResult(c.Report.Name, c.Report.Title, append(cols, "Operation")...)
+	for _, k := range ns.keys {
+		row := ns.groups[k].Summary(grand)
+		if withCat {
+			row = append(row, TextV(ns.cat[k]))
+		}
+		res.Add(append(row, k)...)
+	}
+	last := len(res.Cols) - 1
+	sortRows(res, byKeys(last))
+	sortRows(res, byKeys(-2))
+	return res
+}
+
+func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
+	return func(c *Ctx) (*Result, error) {
+		if r, skip := c.skipNoStrings(); skip {
+			return r, nil
+		}
+		ns := newNamedSamples()
+		if withAPI && c.Has(tRuntime) {
+			t, err := c.Load(tRuntime, "start", "end", "nameId")
+			if err != nil {
+				return nil, err
+			}
+			st, en := t.Col("start"), t.Col("end")
+			for i := 0; i < t.N; i++ {
+				d, ok := dur(st, en, i)
+				ns.add(stripV(c.Str(t.Col("nameId"), i)), "CUDA_API", d, ok)
+			}
+		}
+		if c.Has(tKernel) {
+			k, err := c.Load(tKernel, "start", "end")
+			if err != nil {
+				return nil, err
+			}
+			names, skip, err := c.kernelNames(k)
+			if skip != nil || err != nil {
+				return skip, err
+			}
+			st, en := k.Col("start"), k.Col("end")
+			for i := 0; i < k.N; i++ {
+				d, ok := dur(st, en, i)
+				ns.add(names[i], "CUDA_KERNEL", d, ok)
+			}
+		}
+		if r, skip := c.skipMemEnum(); skip {
+			return r, nil
+		}
+		if !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset) && (!withAPI || !c.Has(tRuntime)) {
+			if withAPI {
+				return c.Skip(c.Path() + " does not contain CUDA API, GPU kernel, nor memory operations data.")
+			}
+			return c.Skip(c.Path() + " does not contain GPU kernel/memory operations data.")
+		}
+		if err := c.memOps(ns, false); err != nil {
+			return nil, err
+		}
+		return ns.summary(c, "Instances", true), nil
+	}
+}
