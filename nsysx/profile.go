@@ -106,6 +106,10 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return newProfile(path, format, src)
+}
+
+func newProfile(path, format string, src source) (*Profile, error) {
 	p := &Profile{Path: path, Format: format, src: src, tables: map[string]*TableSchema{},
 		loaded: map[string]*Table{}, locks: map[string]*sync.Mutex{}}
 	for _, t := range src.schema() {

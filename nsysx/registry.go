@@ -248,17 +248,13 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 		ctx = context.Background()
 	}
 	c := &Ctx{Context: ctx, P: p, Report: r, opts: map[string]string{}, Filter: f}
+	if err := CheckOptions(r, opts); err != nil {
+		return nil, err
+	}
 	var args []string
 	for _, kv := range opts {
-		o, ok := r.option(kv.Key)
-		if !ok {
-			return nil, fmt.Errorf("%w for %s: %q (valid: %s)", ErrBadOption, r.Name, kv.Key, r.optionNames())
-		}
-		if o.Flag && kv.Value != "" {
-			return nil, fmt.Errorf("%w for %s: %s takes no value", ErrBadOption, r.Name, kv.Key)
-		}
 		c.opts[kv.Key] = kv.Value
-		if kv.Value != "" || !o.Flag {
+		if kv.Value != "" {
 			args = append(args, kv.Key+"="+kv.Value)
 		} else {
 			args = append(args, kv.Key)
@@ -285,6 +281,23 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 		res.Report, res.Title = r.Name, r.Title
 	}
 	return res, nil
+}
+
+// CheckOptions validates options for a report without running it.
+func CheckOptions(r *Report, opts []KV) error {
+	for _, kv := range opts {
+		o, ok := r.option(kv.Key)
+		if !ok {
+			return fmt.Errorf("%w for %s: %q (valid: %s)", ErrBadOption, r.Name, kv.Key, r.optionNames())
+		}
+		if o.Flag && kv.Value != "" {
+			return fmt.Errorf("%w for %s: %s takes no value", ErrBadOption, r.Name, kv.Key)
+		}
+		if !o.Flag && kv.Value == "" {
+			return fmt.Errorf("%w for %s: %s needs a value (%s=...)", ErrBadOption, r.Name, kv.Key, kv.Key)
+		}
+	}
+	return nil
 }
 
 func (r *Report) option(name string) (Option, bool) {

@@ -23,6 +23,10 @@ func openSQLite(path string) (source, error) {
 		}
 		return nil, err
 	}
+	return newSQLiteSource(db), nil
+}
+
+func newSQLiteSource(db *sqlite.DB) *sqliteSource {
 	s := &sqliteSource{db: db}
 	for _, t := range db.Tables() {
 		ts := &TableSchema{Name: t.Name}
@@ -32,7 +36,7 @@ func openSQLite(path string) (source, error) {
 		}
 		s.tables = append(s.tables, ts)
 	}
-	return s, nil
+	return s
 }
 
 func declType(decl string) ColType {
