@@ -1,13 +1,103 @@
 package nsysx
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
+
+// batchRows is the number of rows read or written per Arrow record batch.
+const batchRows = 64 * 1024
+
+// arrowSource reads the Parquet and Arrow exports of nsys: a
+// `-t parquetdir` directory (one <TABLE>.parquet per table), a `-t arrowdir`
+// directory (one <TABLE>.arrow per table, IPC file or stream format) or a
+// single .arrow/.arrows file of concatenated IPC streams, one per table, each
+// named by its schema metadata "table_name".
+//
+// Nothing stays open between calls: load reopens the file and reads only the
+// requested columns (Parquet column projection), so loads of different
+// tables may run concurrently.
+type arrowSource struct {
+	mem    memory.Allocator
+	tables []*TableSchema
+	parts  map[*TableSchema][]tablePart
+}
+
+type partKind uint8
+
+const (
+	parquetPart   partKind = iota
+	ipcFilePart            // an Arrow IPC file ("ARROW1" magic, footer)
+	ipcStreamPart          // one IPC stream, bytes [off, off+n) of the file
+)
+
+// tablePart is one file, or one IPC stream inside a file, holding the rows of
+// a table.
+type tablePart struct {
+	kind   partKind
+	path   string
+	off, n int64
+}
+
+// arrowMagic starts (and ends) an Arrow IPC file.
+var arrowMagic = []byte("ARROW1")
 
 // openDir opens a `nsys export -t parquetdir` or `-t arrowdir` directory.
 func openDir(path string) (source, string, error) {
-	return nil, "", fmt.Errorf("%w: directory holds no Parquet or Arrow tables", ErrNotExport)
+	return openDirAlloc(path, memory.DefaultAllocator)
+}
+
+func openDirAlloc(dir string, mem memory.Allocator) (source, string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	var pq, ar []string
+	for _, e := range ents {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(e.Name())) {
+		case ".parquet":
+			pq = append(pq, e.Name())
+		case ".arrow", ".arrows":
+			ar = append(ar, e.Name())
+		}
+	}
+	s := &arrowSource{mem: mem, parts: map[*TableSchema][]tablePart{}}
+	switch {
+	case len(pq) > 0:
+		for _, name := range pq {
+			if err := s.addParquet(filepath.Join(dir, name)); err != nil {
+				return nil, "", err
+			}
+		}
+		return s, "parquetdir", nil
+	case len(ar) > 0:
+		for _, name := range ar {
+			if err := s.addIPC(filepath.Join(dir, name), true); err != nil {
+				return nil, "", err
+			}
+		}
+		return s, "arrowdir", nil
+	}
+	return nil, "", fmt.Errorf("%w: directory holds no .parquet or .arrow files", ErrNotExport)
 }
 
 func isArrowFile(path string) bool {
@@ -15,6 +105,587 @@ func isArrowFile(path string) bool {
 	return strings.HasSuffix(l, ".arrow") || strings.HasSuffix(l, ".arrows")
 }
 
+// openArrowFile opens a single Arrow IPC file: an .arrows stream of all
+// tables (`nsys export -t arrow`), or one table in IPC file format.
 func openArrowFile(path string) (source, string, error) {
-	return nil, "", fmt.Errorf("%w: single Arrow files are not supported yet", ErrNotExport)
+	return openArrowFileAlloc(path, memory.DefaultAllocator)
+}
+
+func openArrowFileAlloc(path string, mem memory.Allocator) (source, string, error) {
+	s := &arrowSource{mem: mem, parts: map[*TableSchema][]tablePart{}}
+	if err := s.addIPC(path, false); err != nil {
+		return nil, "", err
+	}
+	return s, "arrow", nil
+}
+
+func (s *arrowSource) schema() []*TableSchema { return s.tables }
+func (s *arrowSource) close() error           { return nil }
+
+// addTable registers a part of table name with the given Arrow schema. Parts
+// of one table (several streams named alike) are read one after the other.
+func (s *arrowSource) addTable(name string, sc *arrow.Schema, p tablePart) {
+	for _, ts := range s.tables {
+		if strings.EqualFold(ts.Name, name) {
+			s.parts[ts] = append(s.parts[ts], p)
+			return
+		}
+	}
+	ts := &TableSchema{Name: name}
+	for _, f := range sc.Fields() {
+		ts.Columns = append(ts.Columns, f.Name)
+		ts.Types = append(ts.Types, arrowColType(f.Type))
+	}
+	s.tables = append(s.tables, ts)
+	s.parts[ts] = []tablePart{p}
+}
+
+// stem is a file name without directory and extension: the table name.
+func stem(path string) string {
+	b := filepath.Base(path)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// recoverErr turns a panic of the Arrow/Parquet readers on corrupt input into
+// an error naming the file.
+func recoverErr(err *error, path string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: corrupt file (%v)", filepath.Base(path), r)
+	}
+}
+
+func (s *arrowSource) openParquet(path string) (rd *file.Reader, fr *pqarrow.FileReader, err error) {
+	props := parquet.NewReaderProperties(s.mem)
+	rd, err = file.OpenParquetFile(path, false, file.WithReadProps(props))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	fr, err = pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{BatchSize: batchRows}, s.mem)
+	if err != nil {
+		rd.Close()
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return rd, fr, nil
+}
+
+func (s *arrowSource) addParquet(path string) (err error) {
+	defer recoverErr(&err, path)
+	rd, fr, err := s.openParquet(path)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	sc, err := fr.Schema()
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	s.addTable(stem(path), sc, tablePart{kind: parquetPart, path: path})
+	return nil
+}
+
+// addIPC registers the tables of an Arrow IPC file: one table for the IPC
+// file format, one per stream for (concatenated) IPC streams. In a directory
+// (inDir) a file holding one table names it; otherwise streams are named by
+// their "table_name" metadata, falling back to the file name.
+func (s *arrowSource) addIPC(path string, inDir bool) (err error) {
+	defer recoverErr(&err, path)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	head := make([]byte, len(arrowMagic))
+	if _, err := f.ReadAt(head, 0); err == nil && bytes.Equal(head, arrowMagic) {
+		r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(path), err)
+		}
+		sc := r.Schema()
+		r.Close()
+		s.addTable(tableName(sc, path, inDir), sc, tablePart{kind: ipcFilePart, path: path})
+		return nil
+	}
+	streams, err := s.scanStreams(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	if len(streams) == 0 {
+		return fmt.Errorf("%s: %w: no Arrow IPC stream in the file", filepath.Base(path), ErrNotExport)
+	}
+	for i, st := range streams {
+		name := tableName(st.schema, path, inDir && len(streams) == 1)
+		if len(streams) > 1 && name == stem(path) {
+			name = fmt.Sprintf("%s_%d", name, i)
+		}
+		st.part.path = path
+		s.addTable(name, st.schema, st.part)
+	}
+	return nil
+}
+
+func tableName(sc *arrow.Schema, path string, byFile bool) string {
+	if !byFile {
+		if md := sc.Metadata(); md.FindKey("table_name") >= 0 {
+			if n := md.Values()[md.FindKey("table_name")]; n != "" {
+				return n
+			}
+		}
+	}
+	return stem(path)
+}
+
+type ipcStream struct {
+	schema *arrow.Schema
+	part   tablePart
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// scanStreams walks the messages of a file of concatenated IPC streams and
+// returns each stream's schema and byte range. A stream ends at an
+// end-of-stream marker, at the next schema message, or at the end of file.
+func (s *arrowSource) scanStreams(f *os.File, size int64) ([]ipcStream, error) {
+	var out []ipcStream
+	var cur *ipcStream
+	end := func(at int64) {
+		if cur != nil {
+			cur.part.n = at - cur.part.off
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	off := int64(0)
+	for off < size {
+		cr := &countingReader{r: io.NewSectionReader(f, off, size-off)}
+		mr := ipc.NewMessageReader(cr, ipc.WithAllocator(s.mem), ipc.WithBodySizeLimit(size), ipc.WithMetadataSizeLimit(size))
+		for {
+			at := off + cr.n
+			msg, err := mr.Message()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				mr.Release()
+				return nil, err
+			}
+			switch msg.Type() {
+			case ipc.MessageSchema:
+				end(at)
+				r, err := ipc.NewReader(io.NewSectionReader(f, at, size-at), ipc.WithAllocator(s.mem))
+				if err != nil {
+					mr.Release()
+					return nil, err
+				}
+				cur = &ipcStream{schema: r.Schema(), part: tablePart{kind: ipcStreamPart, off: at}}
+				r.Release()
+			case ipc.MessageRecordBatch, ipc.MessageDictionaryBatch:
+				if cur == nil {
+					mr.Release()
+					return nil, errors.New("record batch before any schema")
+				}
+			}
+		}
+		mr.Release()
+		end(off + cr.n)
+		if cr.n == 0 {
+			break
+		}
+		off += cr.n
+	}
+	return out, nil
+}
+
+// load reads the named columns of a table from each of its parts in turn.
+func (s *arrowSource) load(ts *TableSchema, cols []string) (*Table, error) {
+	parts := s.parts[ts]
+	if parts == nil {
+		return nil, &MissingTableError{Table: ts.Name}
+	}
+	b := &tableBuilder{t: &Table{Name: ts.Name, cols: map[string]*Column{}}}
+	for _, name := range cols {
+		typ, ok := colType(ts, name)
+		if !ok {
+			return nil, &MissingColumnError{Table: ts.Name, Column: name}
+		}
+		c := &Column{Name: name, Type: typ}
+		b.cs = append(b.cs, c)
+		b.t.cols[lower(name)] = c
+	}
+	b.names = cols
+	for _, p := range parts {
+		var err error
+		switch p.kind {
+		case parquetPart:
+			err = s.loadParquet(p, b)
+		case ipcFilePart:
+			err = s.loadIPCFile(p, b)
+		default:
+			err = s.loadIPCStream(p, b)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	t := b.t
+	t.RowIDs = make([]int64, t.N)
+	for i := range t.RowIDs {
+		t.RowIDs[i] = int64(i + 1)
+	}
+	return t, nil
+}
+
+func colType(ts *TableSchema, name string) (ColType, bool) {
+	for j, c := range ts.Columns {
+		if strings.EqualFold(c, name) {
+			return ts.Types[j], true
+		}
+	}
+	return Int, false
+}
+
+// fieldIndex finds a field by name, case-insensitively (exact match first).
+func fieldIndex(sc *arrow.Schema, name string) int {
+	if idx := sc.FieldIndices(name); len(idx) > 0 {
+		return idx[0]
+	}
+	for i, f := range sc.Fields() {
+		if strings.EqualFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *arrowSource) loadParquet(p tablePart, b *tableBuilder) (err error) {
+	defer recoverErr(&err, p.path)
+	rd, fr, err := s.openParquet(p.path)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	if len(b.names) == 0 {
+		b.t.N += int(rd.NumRows())
+		return nil
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		return err
+	}
+	var leaves []int
+	for _, name := range b.names {
+		i := fieldIndex(sc, name)
+		if i < 0 || i >= len(fr.Manifest.Fields) {
+			return fmt.Errorf("%s: no column %s", filepath.Base(p.path), name)
+		}
+		leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
+	}
+	sort.Ints(leaves)
+	leaves = compactInts(leaves)
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		if err := b.add(rr.RecordBatch()); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
+	return nil
+}
+
+// appendLeaves adds the Parquet leaf column indices of a (possibly nested)
+// field.
+func appendLeaves(dst []int, f *pqarrow.SchemaField) []int {
+	if f.IsLeaf() {
+		return append(dst, f.ColIndex)
+	}
+	for i := range f.Children {
+		dst = appendLeaves(dst, &f.Children[i])
+	}
+	return dst
+}
+
+func compactInts(s []int) []int {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (s *arrowSource) loadIPCFile(p tablePart, b *tableBuilder) (err error) {
+	defer recoverErr(&err, p.path)
+	f, err := os.Open(p.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
+	defer r.Close()
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.RecordBatchAt(i)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+		}
+		err = b.add(rec)
+		rec.Release()
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+		}
+	}
+	return nil
+}
+
+func (s *arrowSource) loadIPCStream(p tablePart, b *tableBuilder) (err error) {
+	defer recoverErr(&err, p.path)
+	f, err := os.Open(p.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := ipc.NewReader(io.NewSectionReader(f, p.off, p.n), ipc.WithAllocator(s.mem))
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
+	defer r.Release()
+	for r.Next() {
+		if err := b.add(r.RecordBatch()); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+		}
+	}
+	if err := r.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
+	return nil
+}
+
+// tableBuilder appends record batches to the columns of a Table.
+type tableBuilder struct {
+	t     *Table
+	names []string
+	cs    []*Column
+}
+
+func (b *tableBuilder) add(rec arrow.RecordBatch) error {
+	sc := rec.Schema()
+	for j, name := range b.names {
+		i := fieldIndex(sc, name)
+		if i < 0 {
+			return fmt.Errorf("no column %s", name)
+		}
+		appendArray(b.cs[j], rec.Column(i))
+	}
+	b.t.N += int(rec.NumRows())
+	return nil
+}
+
+// arrowColType maps an Arrow type to the column type the SQLite export
+// would have: integers of every width, booleans, timestamps and durations are
+// Int; floats are Float; strings, binaries and anything else are Text.
+func arrowColType(dt arrow.DataType) ColType {
+	switch dt.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.BOOL, arrow.TIMESTAMP, arrow.DURATION, arrow.NULL:
+		return Int
+	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
+		return Float
+	case arrow.DICTIONARY:
+		return arrowColType(dt.(*arrow.DictionaryType).ValueType)
+	}
+	return Text
+}
+
+// appendArray appends one Arrow array to c, converting as arrowColType
+// says. NULL cells hold 0, NaN or "" and are marked with SetNull.
+func appendArray(c *Column, a arrow.Array) {
+	base := c.Len()
+	if d, ok := a.(*array.Dictionary); ok {
+		appendDict(c, d)
+		return
+	}
+	switch c.Type {
+	case Int:
+		c.Ints = appendInts(c.Ints, a)
+	case Float:
+		c.Floats = appendFloats(c.Floats, a)
+	default:
+		c.Strs = appendStrs(c.Strs, a)
+	}
+	if a.NullN() == 0 {
+		return
+	}
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			c.setZero(base + i)
+			c.SetNull(base + i)
+		}
+	}
+}
+
+// setZero clears cell i, as the SQLite loader leaves NULL cells.
+func (c *Column) setZero(i int) {
+	switch c.Type {
+	case Int:
+		c.Ints[i] = 0
+	case Float:
+		c.Floats[i] = math.NaN()
+	default:
+		c.Strs[i] = ""
+	}
+}
+
+// appendDict appends a dictionary-encoded array cell by cell.
+func appendDict(c *Column, d *array.Dictionary) {
+	dict := &Column{Type: c.Type}
+	appendArray(dict, d.Dictionary())
+	for i := 0; i < d.Len(); i++ {
+		k := -1
+		if d.IsValid(i) {
+			k = d.GetValueIndex(i)
+		}
+		null := k < 0 || dict.IsNull(k)
+		switch c.Type {
+		case Int:
+			c.Ints = append(c.Ints, 0)
+		case Float:
+			c.Floats = append(c.Floats, math.NaN())
+		default:
+			c.Strs = append(c.Strs, "")
+		}
+		n := c.Len() - 1
+		if null {
+			c.SetNull(n)
+			continue
+		}
+		switch c.Type {
+		case Int:
+			c.Ints[n] = dict.Ints[k]
+		case Float:
+			c.Floats[n] = dict.Floats[k]
+		default:
+			c.Strs[n] = dict.Strs[k]
+		}
+	}
+}
+
+type integer interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+func widen[T integer](dst []int64, vs []T) []int64 {
+	for _, v := range vs {
+		dst = append(dst, int64(v)) // uint64 wraps, as in the SQLite export
+	}
+	return dst
+}
+
+func appendInts(dst []int64, a arrow.Array) []int64 {
+	switch a := a.(type) {
+	case *array.Int64:
+		return append(dst, a.Int64Values()...)
+	case *array.Int32:
+		return widen(dst, a.Int32Values())
+	case *array.Int16:
+		return widen(dst, a.Int16Values())
+	case *array.Int8:
+		return widen(dst, a.Int8Values())
+	case *array.Uint64:
+		return widen(dst, a.Uint64Values())
+	case *array.Uint32:
+		return widen(dst, a.Uint32Values())
+	case *array.Uint16:
+		return widen(dst, a.Uint16Values())
+	case *array.Uint8:
+		return widen(dst, a.Uint8Values())
+	case *array.Timestamp:
+		return widen(dst, a.TimestampValues())
+	case *array.Duration:
+		return widen(dst, a.DurationValues())
+	case *array.Boolean:
+		for i := 0; i < a.Len(); i++ {
+			v := int64(0)
+			if a.Value(i) {
+				v = 1
+			}
+			dst = append(dst, v)
+		}
+		return dst
+	}
+	return append(dst, make([]int64, a.Len())...) // NULL type: all cells NULL
+}
+
+func appendFloats(dst []float64, a arrow.Array) []float64 {
+	switch a := a.(type) {
+	case *array.Float64:
+		return append(dst, a.Float64Values()...)
+	case *array.Float32:
+		for _, v := range a.Float32Values() {
+			dst = append(dst, float64(v))
+		}
+		return dst
+	case *array.Float16:
+		for _, v := range a.Values() {
+			dst = append(dst, float64(v.Float32()))
+		}
+		return dst
+	}
+	return append(dst, make([]float64, a.Len())...)
+}
+
+// appendStrs converts text cells. Strings are copied out of the Arrow buffers
+// (which are released after the batch) with one allocation per batch.
+func appendStrs(dst []string, a arrow.Array) []string {
+	switch a := a.(type) {
+	case *array.String:
+		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
+	case *array.LargeString:
+		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
+	case *array.Binary:
+		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
+	case *array.LargeBinary:
+		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
+	}
+	for i := 0; i < a.Len(); i++ {
+		s := ""
+		if a.IsValid(i) {
+			s = strings.Clone(a.ValueStr(i))
+		}
+		dst = append(dst, s)
+	}
+	return dst
+}
+
+func sliceStrs[O int32 | int64](dst []string, data []byte, offs []O) []string {
+	all := string(data)
+	if len(offs) == 0 {
+		return dst
+	}
+	base := offs[0]
+	for i := 0; i+1 < len(offs); i++ {
+		dst = append(dst, all[offs[i]-base:offs[i+1]-base])
+	}
+	return dst
 }
