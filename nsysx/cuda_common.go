@@ -48,14 +48,21 @@ func (c *Ctx) skipNoStrings() (*Result, bool) {
 	return nil, false
 }
 
-// corrKey joins a GPU operation to its CUDA API call.
-type corrKey struct{ pid, corr int64 }
-
-// runtimeIndex maps (process bits, correlationId) to runtime rows.
+// runtimeIndex maps (process, correlationId) to runtime rows: the join of a
+// GPU operation with the CUDA API call that launched it.
 type runtimeIndex struct {
-	t   *Table
-	idx map[corrKey]int32
-	dup map[corrKey][]int32
+	t    *Table
+	g    *Column
+	corr *Column
+	idx  map[uint64]int32   // packed key -> first row
+	more map[uint64][]int32 // packed key -> further rows with the same key
+}
+
+// packKey packs bits 24..47 of a globalPid/globalTid (the PID) and 40 bits of
+// the correlation id; match verifies the full values, so a collision only
+// costs a comparison.
+func packKey(g, corr int64) uint64 {
+	return uint64((g>>24)&0xFFFFFF)<<40 | uint64(corr)&(1<<40-1)
 }
 
 func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {
@@ -70,21 +77,17 @@ func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri := &runtimeIndex{t: t, idx: make(map[corrKey]int32, t.N)}
-	g, corr := t.Col("globalTid"), t.Col("correlationId")
+	ri := &runtimeIndex{t: t, g: t.Col("globalTid"), corr: t.Col("correlationId"), idx: make(map[uint64]int32, t.N)}
 	for i := 0; i < t.N; i++ {
-		if corr.IsNull(i) || g.IsNull(i) {
+		if ri.corr.IsNull(i) || ri.g.IsNull(i) {
 			continue
 		}
-		k := corrKey{g.Ints[i] & pidMask, corr.Ints[i]}
-		if j, dup := ri.idx[k]; dup {
-			if ri.dup == nil {
-				ri.dup = map[corrKey][]int32{}
+		k := packKey(ri.g.Ints[i], ri.corr.Ints[i])
+		if _, dup := ri.idx[k]; dup {
+			if ri.more == nil {
+				ri.more = map[uint64][]int32{}
 			}
-			if ri.dup[k] == nil {
-				ri.dup[k] = []int32{j}
-			}
-			ri.dup[k] = append(ri.dup[k], int32(i))
+			ri.more[k] = append(ri.more[k], int32(i))
 			continue
 		}
 		ri.idx[k] = int32(i)
@@ -92,21 +95,50 @@ func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {
 	return ri, nil
 }
 
-// match returns the runtime rows of an operation (usually one).
+// match returns the runtime rows of an operation (usually one), in rowid order.
 func (ri *runtimeIndex) match(gpid, corr int64, buf []int32) []int32 {
-	k := corrKey{gpid & pidMask, corr}
-	if d := ri.dup[k]; d != nil {
-		return d
+	buf = buf[:0]
+	k := packKey(gpid, corr)
+	j, ok := ri.idx[k]
+	if !ok {
+		return buf
 	}
-	if j, ok := ri.idx[k]; ok {
-		return append(buf[:0], j)
+	ok1 := func(r int32) bool {
+		return ri.corr.Ints[r] == corr && ri.g.Ints[r]&pidMask == gpid&pidMask
 	}
-	return buf[:0]
+	if ok1(j) {
+		buf = append(buf, j)
+	}
+	for _, r := range ri.more[k] {
+		if ok1(r) {
+			buf = append(buf, r)
+		}
+	}
+	return buf
+}
+
+// kernNames holds each kernel's resolved name as an index into a small
+// dictionary, so that grouping hashes integers, not strings.
+type kernNames struct {
+	ids  []int32
+	dict []Value
+}
+
+func (k *kernNames) at(i int) Value { return k.dict[k.ids[i]] }
+
+func (k *kernNames) intern(v Value, m map[Value]int32) int32 {
+	id, ok := m[v]
+	if !ok {
+		id = int32(len(k.dict))
+		k.dict = append(k.dict, v)
+		m[v] = id
+	}
+	return id
 }
 
 // kernelNames resolves each kernel's display name per the base / mangled /
 // nvtx-name options (§2.8). It returns nil, skip when nvtx-name cannot run.
-func (c *Ctx) kernelNames(k *Table) ([]Value, *Result, error) {
+func (c *Ctx) kernelNames() (*kernNames, *Result, error) {
 	col := "demangledName"
 	if c.Flag("base") {
 		col = "shortName"
@@ -117,29 +149,30 @@ func (c *Ctx) kernelNames(k *Table) ([]Value, *Result, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	_ = k
 	id, dem := kt.Col(col), kt.Col("demangledName")
-	names := make([]Value, kt.N)
-	cache := map[int64]Value{}
+	kn := &kernNames{ids: make([]int32, kt.N)}
+	bySID := map[int64]int32{}
+	byVal := map[Value]int32{}
+	nullID := kn.intern(Null, byVal)
 	for i := 0; i < kt.N; i++ {
 		src := id
 		if id.IsNull(i) {
 			src = dem
 		}
 		if src.IsNull(i) {
-			names[i] = Null
+			kn.ids[i] = nullID
 			continue
 		}
-		key := src.Ints[i]
-		v, ok := cache[key]
+		sid := src.Ints[i]
+		x, ok := bySID[sid]
 		if !ok {
-			v = c.Str(src, i)
-			cache[key] = v
+			x = kn.intern(c.Str(src, i), byVal)
+			bySID[sid] = x
 		}
-		names[i] = v
+		kn.ids[i] = x
 	}
 	if !c.Flag("nvtx-name") {
-		return names, nil, nil
+		return kn, nil, nil
 	}
 	if !c.P.HasTable(tNVTX) {
 		r, _ := c.Skip(c.Path() + " does not contain NV Tools Extension (NVTX) data.")
@@ -149,10 +182,10 @@ func (c *Ctx) kernelNames(k *Table) ([]Value, *Result, error) {
 		r, _ := c.Skip(c.Path() + " does not contain CUDA API data.")
 		return nil, r, nil
 	}
-	if err := c.prefixNVTX(kt, names); err != nil {
+	if err := c.prefixNVTX(kn, byVal); err != nil {
 		return nil, nil, err
 	}
-	return names, nil, nil
+	return kn, nil, nil
 }
 
 // threadRanges holds the NVTX ranges of one thread sorted by start.
@@ -163,7 +196,7 @@ type threadRanges struct {
 
 // prefixNVTX prepends the innermost enclosing NVTX range of each kernel's
 // launching call (unfiltered tables, same thread, inclusive containment).
-func (c *Ctx) prefixNVTX(kt *Table, names []Value) error {
+func (c *Ctx) prefixNVTX(kn *kernNames, byVal map[Value]int32) error {
 	kk, err := c.LoadRaw(tKernel, "correlationId", "globalPid")
 	if err != nil {
 		return err
@@ -180,7 +213,7 @@ func (c *Ctx) prefixNVTX(kt *Table, names []Value) error {
 	corr, gpid := kk.Col("correlationId"), kk.Col("globalPid")
 	var buf []int32
 	for i := 0; i < kk.N; i++ {
-		if names[i].IsNull() || corr.IsNull(i) || gpid.IsNull(i) {
+		if kn.at(i).IsNull() || corr.IsNull(i) || gpid.IsNull(i) {
 			continue
 		}
 		m := ri.match(gpid.Ints[i], corr.Ints[i], buf)
@@ -195,7 +228,7 @@ func (c *Ctx) prefixNVTX(kt *Table, names []Value) error {
 		}
 		lab := tr.innermost(rs.Ints[j], re.Ints[j])
 		if lab.Kind == TextKind {
-			names[i] = TextV(lab.S + "/" + names[i].S)
+			kn.ids[i] = kn.intern(TextV(lab.S+"/"+kn.at(i).S), byVal)
 		}
 	}
 	return nil

@@ -120,16 +120,30 @@ func (t *Table) Col(name string) *Column {
 	if t == nil {
 		return nil
 	}
+	if c, ok := t.cols[name]; ok {
+		return c
+	}
 	return t.cols[lower(name)]
 }
 
 // Columns lists the loaded columns.
 func (t *Table) Columns() []*Column {
 	out := make([]*Column, 0, len(t.cols))
-	for _, c := range t.cols {
-		out = append(out, c)
+	for k, c := range t.cols {
+		if k == lower(k) {
+			out = append(out, c)
+		}
 	}
 	return out
+}
+
+// addCol registers a column under its lower-case name and as spelled.
+func (t *Table) addCol(c *Column) {
+	if t.cols == nil {
+		t.cols = map[string]*Column{}
+	}
+	t.cols[lower(c.Name)] = c
+	t.cols[c.Name] = c
 }
 
 func lower(s string) string {

@@ -226,8 +226,8 @@ func (p *Profile) Load(table string, cols ...string) (*Table, error) {
 		for k, c := range have.cols {
 			merged.cols[k] = c
 		}
-		for k, c := range t.cols {
-			merged.cols[k] = c
+		for _, c := range t.cols {
+			merged.addCol(c)
 		}
 		t = merged
 	}

@@ -321,3 +321,28 @@ func (r *Report) optionNames() string {
 	n = append(n, "start", "end", "nvtx")
 	return strings.Join(n, ", ")
 }
+
+// Prefetch loads several tables concurrently through Load (each spec is a
+// table name followed by its columns); absent tables are ignored. Later Loads
+// of the same columns are then free.
+func (c *Ctx) Prefetch(specs ...[]string) error {
+	errs := make(chan error, len(specs))
+	n := 0
+	for _, s := range specs {
+		if !c.Has(s[0]) {
+			continue
+		}
+		n++
+		go func() {
+			_, err := c.Load(s[0], s[1:]...)
+			errs <- err
+		}()
+	}
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -44,19 +44,19 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		names, skip, err := c.kernelNames(k)
+		names, skip, err := c.kernelNames()
 		if skip != nil || err != nil {
 			return skip, err
 		}
 		type key struct {
-			name       Value
+			name       int32
 			grid, blok string
 		}
 		groups := map[key]*Agg{}
 		var keys []key
 		st, en := k.Col("start"), k.Col("end")
 		for i := 0; i < k.N; i++ {
-			kk := key{name: names[i]}
+			kk := key{name: names.ids[i]}
 			if gb {
 				kk.grid = geometry(k.Col("gridX"), k.Col("gridY"), k.Col("gridZ"), i)
 				kk.blok = geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), i)
@@ -87,7 +87,7 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 			if gb {
 				row = append(row, TextV(kk.grid), TextV(kk.blok))
 			}
-			res.Add(append(row, kk.name)...)
+			res.Add(append(row, names.dict[kk.name])...)
 		}
 		// natural order: by grouping key; then Total desc, Instances, Name.
 		nameCol := len(res.Cols) - 1

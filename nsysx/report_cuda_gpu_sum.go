@@ -168,14 +168,14 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			names, skip, err := c.kernelNames(k)
+			names, skip, err := c.kernelNames()
 			if skip != nil || err != nil {
 				return skip, err
 			}
 			st, en := k.Col("start"), k.Col("end")
 			for i := 0; i < k.N; i++ {
 				d, ok := dur(st, en, i)
-				ns.add(names[i], "CUDA_KERNEL", d, ok)
+				ns.add(names.at(i), "CUDA_KERNEL", d, ok)
 			}
 		}
 		if r, skip := c.skipMemEnum(); skip {

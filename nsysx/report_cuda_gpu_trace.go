@@ -22,11 +22,11 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 	if !c.Has("TARGET_INFO_GPU") {
 		return c.Skip(c.Path() + " file does not contain TARGET_INFO_GPU table.")
 	}
-	var names []Value
+	var names *kernNames
 	if c.Has(tKernel) {
 		var skip *Result
 		var err error
-		names, skip, err = c.kernelNames(nil)
+		names, skip, err = c.kernelNames()
 		if skip != nil || err != nil {
 			return skip, err
 		}
@@ -51,12 +51,18 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 			gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
 		}
 	}
+	devNames := map[int64]Value{}
 	device := func(t *Table, i int) Value {
 		d := t.Col("deviceId")
 		if d.IsNull(i) {
-			return TextV(gpus[-1] + " ()")
+			return TextV(" ()")
 		}
-		return TextV(gpus[d.Ints[i]] + " (" + strconv.FormatInt(d.Ints[i], 10) + ")")
+		v, ok := devNames[d.Ints[i]]
+		if !ok {
+			v = TextV(gpus[d.Ints[i]] + " (" + strconv.FormatInt(d.Ints[i], 10) + ")")
+			devNames[d.Ints[i]] = v
+		}
+		return v
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "Duration:dur_ns", "CorrId", "GrdX", "GrdY", "GrdZ", "BlkX", "BlkY", "BlkZ",
 		"Reg/Trd", "StcSMem:mem_B", "DymSMem:mem_B", "Bytes:mem_B", "Throughput:thru_B", "SrcMemKd", "DstMemKd", "Device", "Ctx", "GreenCtx", "Strm", "Name")
@@ -113,6 +119,7 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		}
 		return Null
 	}
+	row := make([]Value, 0, 21)
 	emit := func(which int, i int) {
 		t := srcs[which].t
 		st, en := t.Col("start"), t.Col("end")
@@ -120,7 +127,7 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		if v, ok := dur(st, en, i); ok {
 			d = IntV(v)
 		}
-		row := []Value{nv(st, i), d, nv(t.Col("correlationId"), i)}
+		row = append(row[:0], nv(st, i), d, nv(t.Col("correlationId"), i))
 		if which == 0 {
 			for _, n := range []string{"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"} {
 				row = append(row, nv(t.Col(n), i))
@@ -145,7 +152,7 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		row = append(row, device(t, i), zeroEmpty(t.Col("contextId"), i), zeroEmpty(t.Col("greenContextId"), i), zeroEmpty(t.Col("streamId"), i))
 		switch which {
 		case 0:
-			row = append(row, names[i])
+			row = append(row, names.at(i))
 		case 1:
 			n := Null
 			ck := t.Col("copyKind")

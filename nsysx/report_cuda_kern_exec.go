@@ -28,11 +28,14 @@ func runKernExec(trace bool) func(c *Ctx) (*Result, error) {
 		if trace {
 			kcols = append(kcols, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ")
 		}
+		if err := c.Prefetch(append([]string{tKernel}, kcols...), []string{tRuntime, "start", "end", "globalTid", "correlationId", "nameId"}); err != nil {
+			return nil, err
+		}
 		k, err := c.Load(tKernel, kcols...)
 		if err != nil {
 			return nil, err
 		}
-		names, skip, err := c.kernelNames(k)
+		names, skip, err := c.kernelNames()
 		if skip != nil || err != nil {
 			return skip, err
 		}
@@ -67,6 +70,26 @@ func runKernExec(trace bool) func(c *Ctx) (*Result, error) {
 			}
 			return v
 		}
+		apiIDs := map[int64]int32{} // nameId -> index of its stripped name
+		byName := map[Value]int32{}
+		var apiDict []Value
+		apiID := func(j int) int32 {
+			k := int64(-1)
+			if !rn.IsNull(j) {
+				k = rn.Ints[j]
+			}
+			x, ok := apiIDs[k]
+			if !ok {
+				v := api(j)
+				if x, ok = byName[v]; !ok {
+					x = int32(len(apiDict))
+					apiDict = append(apiDict, v)
+					byName[v] = x
+				}
+				apiIDs[k] = x
+			}
+			return x
+		}
 		if trace {
 			res := NewResult(c.Report.Name, c.Report.Title, "API Start:ts_ns", "API Dur:dur_ns", "Queue Start:ts_ns", "Queue Dur:dur_ns",
 				"Kernel Start:ts_ns", "Kernel Dur:dur_ns", "Total Dur:dur_ns", "PID", "TID", "DevId", "API Function", "GridXYZ", "BlockXYZ", "Kernel Name")
@@ -95,21 +118,21 @@ func runKernExec(trace bool) func(c *Ctx) (*Result, error) {
 				res.Add(IntV(rs.Ints[p.r]), IntV(a), qs, qd, IntV(ks.Ints[p.k]), IntV(ke.Ints[p.k]-ks.Ints[p.k]), IntV(tot),
 					IntV(gPID(g)), IntV(gTID(g)), nv(kd, p.k), api(p.r),
 					TextV(geometry(k.Col("gridX"), k.Col("gridY"), k.Col("gridZ"), p.k)),
-					TextV(geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), p.k)), names[p.k])
+					TextV(geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), p.k)), names.at(p.k))
 			}
 			return res, nil
 		}
 		type key struct {
 			pid, tid int64
 			dev      Value
-			api, ker Value
+			api, ker int32
 		}
 		type grp struct{ t, a, q, k Agg }
 		groups := map[key]*grp{}
 		var keys []key
 		for _, p := range pairs {
 			g := rg.Ints[p.r]
-			kk := key{gPID(g), gTID(g), nv(kd, p.k), api(p.r), names[p.k]}
+			kk := key{gPID(g), gTID(g), nv(kd, p.k), apiID(p.r), names.ids[p.k]}
 			gr := groups[kk]
 			if gr == nil {
 				gr = &grp{}
@@ -136,7 +159,7 @@ func runKernExec(trace bool) func(c *Ctx) (*Result, error) {
 			for _, a := range []*Agg{&gr.t, &gr.a, &gr.q, &gr.k} {
 				row = append(row, R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()))
 			}
-			res.Add(append(row, kk.api, kk.ker)...)
+			res.Add(append(row, apiDict[kk.api], names.dict[kk.ker])...)
 		}
 		n := len(res.Cols)
 		sortRows(res, byKeys(0, 1, 2, n-2, n-1))

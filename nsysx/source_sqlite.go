@@ -71,7 +71,7 @@ func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
 			}
 		}
 		cs[i] = &Column{Name: name, Type: typ}
-		out.cols[lower(name)] = cs[i]
+		out.addCol(cs[i])
 	}
 	n := 0
 	err := s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {

@@ -382,9 +382,26 @@ func decodeAll(rec []byte, n int) ([]Value, error) {
 	return out, decodeInto(rec, idx, out)
 }
 
-// decodeInto decodes the fields at the given positions (ascending not
-// required) into out. Fields past the end of the record are NULL.
+// decodeInto decodes the fields at the given positions into out. Fields past
+// the end of the record are NULL.
 func decodeInto(rec []byte, idx []int, out []Value) error {
+	maxIdx := -1
+	for _, c := range idx {
+		maxIdx = max(maxIdx, c)
+	}
+	want := make([]int, maxIdx+1)
+	for i := range want {
+		want[i] = -1
+	}
+	for j, c := range idx {
+		want[c] = j
+	}
+	return decodeWant(rec, want, out)
+}
+
+// decodeWant decodes a record; want[col] is the output slot of column col, or
+// -1 when the column is not wanted (len(want) bounds the columns read).
+func decodeWant(rec []byte, want []int, out []Value) error {
 	hsize, n := varint(rec)
 	if n == 0 || int(hsize) > len(rec) || int(hsize) < n {
 		return fmt.Errorf("%w: bad record header", ErrCorrupt)
@@ -392,14 +409,8 @@ func decodeInto(rec []byte, idx []int, out []Value) error {
 	for i := range out {
 		out[i] = Value{}
 	}
-	maxIdx := -1
-	for _, c := range idx {
-		if c > maxIdx {
-			maxIdx = c
-		}
-	}
 	hp, body := n, int(hsize)
-	for col := 0; col <= maxIdx && hp < int(hsize); col++ {
+	for col := 0; col < len(want) && hp < int(hsize); col++ {
 		st, k := varint(rec[hp:hsize])
 		if k == 0 {
 			return fmt.Errorf("%w: bad record header", ErrCorrupt)
@@ -409,10 +420,8 @@ func decodeInto(rec []byte, idx []int, out []Value) error {
 		if sz < 0 || body+sz > len(rec) {
 			return fmt.Errorf("%w: record field overruns record", ErrCorrupt)
 		}
-		for j, c := range idx {
-			if c == col {
-				out[j] = decodeField(st, rec[body:body+sz])
-			}
+		if j := want[col]; j >= 0 {
+			out[j] = decodeField(st, rec[body:body+sz])
 		}
 		body += sz
 	}
@@ -440,8 +449,19 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 		}
 	}
 	vals := make([]Value, len(cols))
+	maxIdx := -1
+	for _, c := range idx {
+		maxIdx = max(maxIdx, c)
+	}
+	want := make([]int, maxIdx+1)
+	for i := range want {
+		want[i] = -1
+	}
+	for j, c := range idx {
+		want[c] = j
+	}
 	return db.scanTree(t.Root, func(rowid int64, rec []byte) error {
-		if err := decodeInto(rec, idx, vals); err != nil {
+		if err := decodeWant(rec, want, vals); err != nil {
 			return err
 		}
 		for i, r := range rowidCol {
