@@ -1,0 +1,26 @@
+package nsysx
+
+func init() {
+	register(&Report{Name: "cuda_memset_sync", Title: "CUDA Synchronous Memset", Aliases: []string{"cuda-sync-memset"}, Rule: true,
+		Help:    "Synchronous memset calls on pinned or managed memory, which block the host.",
+		Options: []Option{rowsOption},
+		run:     memsetSyncRule.run})
+}
+
+// memsetSyncRule: memsets on pinned (1) or managed (4) memory whose call is
+// LIKE cudaMemset% and NOT LIKE %async% (§5.5). nsys prints cuda_api_sync's
+// advice and no-result texts for this rule, and so do we.
+var memsetSyncRule = &memRule{
+	table: tMemset, what: "memset",
+	cols: []string{"memKind"},
+	keepOp: func(t *Table, i int) bool {
+		return isInt(t.Col("memKind"), i, 1) || isInt(t.Col("memKind"), i, 4)
+	},
+	keepAPI: func(s string) bool { return likeASCII(s, "cudaMemset%") && !likeASCII(s, "%async%") },
+	head:    []string{"Memory Kind"},
+	row: func(kinds map[int64]string, t *Table, i int) []Value {
+		return []Value{memKindLabel(kinds, t.Col("memKind"), i)}
+	},
+	advice: adviceSyncAPI,
+	noRes:  noResultSyncAPI,
+}
