@@ -1,0 +1,224 @@
+package nsysx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// BatchRows is the number of rows per record batch that ExportTables and the
+// Arrow/Parquet report writers build at a time.
+const BatchRows = batchRows
+
+// RecordWriter writes Arrow record batches as one Parquet file
+// (Snappy-compressed, with the Arrow schema stored so that unsigned and
+// metadata survive a round trip) or one uncompressed Arrow IPC file, the
+// kinds that pandas, polars, DuckDB and apache-arrow (JS) all read.
+type RecordWriter struct {
+	pq  *pqarrow.FileWriter
+	ipc *ipc.FileWriter
+}
+
+// noClose hides the Close of a writer: closing a RecordWriter finishes the
+// file but leaves the caller's writer open.
+type noClose struct{ io.Writer }
+
+// NewRecordWriter starts a file of the given format, "parquet" or "arrow",
+// with schema sc. Close must be called to finish the file.
+func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Allocator) (*RecordWriter, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	switch format {
+	case "parquet":
+		props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
+			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<20))
+		fw, err := pqarrow.NewFileWriter(sc, noClose{w}, props,
+			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+		if err != nil {
+			return nil, err
+		}
+		return &RecordWriter{pq: fw}, nil
+	case "arrow":
+		fw, err := ipc.NewFileWriter(noClose{w}, ipc.WithSchema(sc), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, err
+		}
+		return &RecordWriter{ipc: fw}, nil
+	}
+	return nil, fmt.Errorf("unknown export format %q (want parquet or arrow)", format)
+}
+
+// Write appends a record batch.
+func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
+	if w.pq != nil {
+		return w.pq.WriteBuffered(rec)
+	}
+	return w.ipc.Write(rec)
+}
+
+// Close finishes the file (footer) without closing the underlying writer.
+func (w *RecordWriter) Close() error {
+	if w.pq != nil {
+		return w.pq.Close()
+	}
+	return w.ipc.Close()
+}
+
+// ExportTables writes the raw tables of p whose names match tables (all when
+// nil) to dir, one <TABLE>.parquet or <TABLE>.arrow per table (format is
+// "parquet" or "arrow"), with every column typed as loaded (Int as int64,
+// Float as float64, Text as utf8) and NULLs kept. The schema metadata names
+// the table ("table_name"), as nsys's own exports do, so Open reads the
+// directory back. Each file is written under a temporary name and renamed
+// when complete. progress, when set, is called after each table.
+func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, progress func(done, total int)) error {
+	ext := map[string]string{"parquet": ".parquet", "arrow": ".arrow"}[format]
+	if ext == "" {
+		return fmt.Errorf("unknown export format %q (want parquet or arrow)", format)
+	}
+	names := p.TablesMatching(func(n string) bool { return tables == nil || tables.MatchString(n) })
+	if len(names) == 0 {
+		return errors.New("no table matches")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, name := range names {
+		if strings.ContainsAny(name, `/\`) || name == ".." {
+			return fmt.Errorf("table name %q is not a file name", name)
+		}
+		if err := exportTable(p, name, filepath.Join(dir, name+ext), format); err != nil {
+			return fmt.Errorf("exporting %s: %w", name, err)
+		}
+		if progress != nil {
+			progress(i+1, len(names))
+		}
+	}
+	return nil
+}
+
+// exportTable writes one table. Columns already loaded by reports are
+// reused; otherwise the table is read without being kept in the profile.
+func exportTable(p *Profile, name, path, format string) (err error) {
+	ts := p.Schema(name)
+	p.mu.Lock()
+	t := p.loaded[lower(name)]
+	p.mu.Unlock()
+	for _, c := range ts.Columns {
+		if t.Col(c) == nil {
+			t = nil
+			break
+		}
+	}
+	if t == nil {
+		if t, err = p.src.load(ts, ts.Columns); err != nil {
+			return err
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+}
+
+// TableArrowSchema is the Arrow schema of a table as ExportTables writes it.
+func TableArrowSchema(ts *TableSchema) *arrow.Schema {
+	fields := make([]arrow.Field, len(ts.Columns))
+	for i, c := range ts.Columns {
+		fields[i] = arrow.Field{Name: c, Type: arrowType(ts.Types[i]), Nullable: true}
+	}
+	md := arrow.NewMetadata([]string{"table_name"}, []string{ts.Name})
+	return arrow.NewSchema(fields, &md)
+}
+
+func arrowType(t ColType) arrow.DataType {
+	switch t {
+	case Float:
+		return arrow.PrimitiveTypes.Float64
+	case Text:
+		return arrow.BinaryTypes.String
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+// WriteTable writes the columns ts names of a loaded table as one Parquet or
+// Arrow file, in record batches of BatchRows rows.
+func WriteTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	sc := TableArrowSchema(ts)
+	rw, err := NewRecordWriter(w, sc, format, mem)
+	if err != nil {
+		return err
+	}
+	cols := make([]*Column, len(ts.Columns))
+	for i, c := range ts.Columns {
+		if cols[i] = t.Col(c); cols[i] == nil {
+			rw.Close()
+			return &MissingColumnError{Table: ts.Name, Column: c}
+		}
+	}
+	b := array.NewRecordBuilder(mem, sc)
+	defer b.Release()
+	for lo := 0; lo < t.N; lo += batchRows {
+		hi := min(lo+batchRows, t.N)
+		for i, c := range cols {
+			appendColumn(b.Field(i), c, lo, hi)
+		}
+		rec := b.NewRecordBatch()
+		err := rw.Write(rec)
+		rec.Release()
+		if err != nil {
+			rw.Close()
+			return err
+		}
+	}
+	return rw.Close()
+}
+
+// appendColumn appends rows [lo, hi) of c to an Int64, Float64 or String
+// builder; the column's type must match the builder's (as arrowType says).
+func appendColumn(fb array.Builder, c *Column, lo, hi int) {
+	var valid []bool
+	if c.HasNulls() {
+		valid = make([]bool, hi-lo)
+		for i := lo; i < hi; i++ {
+			valid[i-lo] = !c.IsNull(i)
+		}
+	}
+	switch b := fb.(type) {
+	case *array.Int64Builder:
+		b.AppendValues(c.Ints[lo:hi], valid)
+	case *array.Float64Builder:
+		b.AppendValues(c.Floats[lo:hi], valid)
+	case *array.StringBuilder:
+		b.AppendValues(c.Strs[lo:hi], valid)
+	}
+}
