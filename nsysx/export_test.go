@@ -15,7 +15,7 @@ import (
 // TestExportTablesRoundTrip exports every table of the SQLite fixture to
 // Parquet and to Arrow and reads the directories back.
 func TestExportTablesRoundTrip(t *testing.T) {
-	lite := openT(t, gunzipFixture(t, "train.sqlite.gz"))
+	lite := openT(t, fixture(t, "train"))
 	if _, err := lite.Load("StringIds", "id"); err != nil { // a partly loaded table
 		t.Fatal(err)
 	}

@@ -15,7 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-const pqtdir = fixtureDir + "/train_pqtdir"
+// pqtdir is `nsys export -t parquetdir` of the train fixture.
+const pqtdir = "../testdata/profiles/train_pqtdir"
 
 func openT(t *testing.T, path string) *Profile {
 	t.Helper()
@@ -99,7 +100,7 @@ func exportSpecific(t *Table, col string, i int) bool {
 }
 
 func TestArrowParquetDirMatchesSQLite(t *testing.T) {
-	lite := openT(t, gunzipFixture(t, "train.sqlite.gz"))
+	lite := openT(t, fixture(t, "train"))
 	pq := openT(t, pqtdir)
 	if pq.Format != "parquetdir" {
 		t.Errorf("Format = %q", pq.Format)
