@@ -1,0 +1,12 @@
+// Package wire implements the transport side of the Jupyter messaging
+// protocol (version 5.4) on top of github.com/go-zeromq/zmq4.
+//
+// It parses connection files, binds the five kernel sockets (shell, control
+// and stdin ROUTERs, the iopub PUB and the heartbeat echo), frames and signs
+// messages with HMAC-SHA256, verifies incoming signatures in constant time,
+// and dispatches shell and control requests to a Handler while publishing
+// status busy/idle around each of them.
+//
+// The package knows nothing about code execution: the kernel package (one
+// level up) gives the messages their meaning.
+package wire
