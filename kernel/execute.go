@@ -1,0 +1,174 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel/wire"
+)
+
+type executeRequest struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"`
+	UserExpressions map[string]string `json:"user_expressions"`
+	AllowStdin      *bool             `json:"allow_stdin"`
+	StopOnError     *bool             `json:"stop_on_error"`
+}
+
+func (k *Kernel) execute(ctx context.Context, r *wire.Request) {
+	var req executeRequest
+	if err := r.Msg.DecodeContent(&req); err != nil {
+		_ = r.Reply(wire.ErrorContent("BadRequest", err.Error()))
+		return
+	}
+	store := !req.Silent && (req.StoreHistory == nil || *req.StoreHistory)
+	stopOnError := req.StopOnError == nil || *req.StopOnError
+
+	k.mu.Lock()
+	if r.Aborting {
+		count := k.count
+		k.mu.Unlock()
+		_ = r.Reply(map[string]any{"status": "aborted", "execution_count": count})
+		return
+	}
+	if store {
+		k.count++
+		k.history.add(k.count, req.Code)
+	}
+	count := k.count
+	cellCtx, cancel := context.WithCancel(ctx)
+	k.cancelCell = cancel
+	k.mu.Unlock()
+	defer func() {
+		k.mu.Lock()
+		k.cancelCell = nil
+		k.mu.Unlock()
+		cancel()
+	}()
+
+	if !req.Silent {
+		_ = r.Publish("execute_input", map[string]any{"code": req.Code, "execution_count": count})
+	}
+	out := newCellOutput(cellCtx, r, count, req.Silent)
+	err := k.runWithGrace(cellCtx, req.Code, out)
+	out.close()
+	if store && out.resultText() != "" {
+		k.history.setOutput(count, out.resultText())
+	}
+
+	if err != nil {
+		ename, evalue, tb := errorFields(err)
+		if !req.Silent {
+			_ = r.Publish("error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
+		}
+		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
+			"ename": ename, "evalue": evalue, "traceback": tb})
+		if stopOnError {
+			r.AbortQueued()
+		}
+		return
+	}
+	_ = r.Reply(map[string]any{"status": "ok", "execution_count": count,
+		"user_expressions": k.userExpressions(ctx, req.UserExpressions), "payload": []any{}})
+}
+
+// runWithGrace runs the cell on its own goroutine. After cancellation the
+// cell gets InterruptGrace to return; if it does not, it is left running
+// (its output is discarded from then on) and an interrupt error returned.
+func (k *Kernel) runWithGrace(ctx context.Context, code string, out *cellOutput) error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- &Error{Name: "panic", Value: fmt.Sprint(p),
+					Traceback: append([]string{fmt.Sprintf("panic: %v", p)}, strings.Split(string(debug.Stack()), "\n")...)}
+			}
+		}()
+		done <- k.runCell(ctx, code, out)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(k.InterruptGrace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err == nil {
+			err = ctx.Err()
+		}
+		return err
+	case <-t.C:
+		return &Error{Name: "Interrupted", Value: "the cell did not stop within " + k.InterruptGrace.String() + "; it goes on in the background",
+			Traceback: []string{"Interrupted: the cell is still running in the background; its output is discarded"}}
+	}
+}
+
+// runCell runs the code and line magics of a cell in order, or its cell magic.
+func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
+	for _, seg := range splitCell(code) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if seg.magic == "" {
+			if err := k.engine.Execute(ctx, seg.body, out); err != nil {
+				return err
+			}
+			continue
+		}
+		mg, ok := k.magics.Lookup(seg.magic, seg.cell)
+		if !ok {
+			return Errorf("UsageError", "line %d: unknown magic %s%s (see %%help)", seg.line, prefix(seg.cell), seg.magic)
+		}
+		args, err := SplitArgs(seg.args)
+		if err != nil {
+			return Errorf("UsageError", "line %d: %s%s: %v", seg.line, prefix(seg.cell), seg.magic, err)
+		}
+		if err := mg.Run(ctx, args, seg.body, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errorFields turns an error into ename, evalue and traceback.
+func errorFields(err error) (string, string, []string) {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		tb := e.Traceback
+		if tb == nil {
+			tb = []string{e.Error()}
+		}
+		return e.Name, e.Value, tb
+	case errors.Is(err, context.Canceled):
+		return "Interrupted", "the cell was interrupted", []string{"Interrupted: the cell was interrupted"}
+	}
+	return "Error", err.Error(), strings.Split(err.Error(), "\n")
+}
+
+func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	res := map[string]any{}
+	ev, ok := k.engine.(ExpressionEvaluator)
+	for name, expr := range exprs {
+		if !ok {
+			res[name] = map[string]any{"status": "error", "ename": "NotSupported",
+				"evalue": "the engine does not evaluate user expressions", "traceback": []string{}}
+			continue
+		}
+		data, err := ev.EvalExpression(ctx, expr)
+		if err != nil {
+			ename, evalue, tb := errorFields(err)
+			res[name] = map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": tb}
+			continue
+		}
+		res[name] = map[string]any{"status": "ok", "data": orEmpty(data), "metadata": map[string]any{}}
+	}
+	return res
+}
