@@ -18,7 +18,7 @@ func Write(w io.Writer, r *nsysx.Result, s Spec) error {
 		return unknownFormat(s.Name)
 	}
 	if !f.units {
-		return fmt.Errorf("format %s is binary: write it with the Arrow/Parquet writer, not format.Write", s.Name)
+		return fmt.Errorf("format %s is binary: write it with WriteArrow or WriteParquet (the arrow writer), not Write", s.Name)
 	}
 	if r == nil || r.Skipped != "" {
 		return nil
