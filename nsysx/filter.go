@@ -1,11 +1,656 @@
 package nsysx
 
-// Filter restricts a report to a time window or an NVTX range, as
-// `--filter-time` and `--filter-nvtx` do.
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Filter restricts reports to a time window, as `--filter-time` and the
+// start=/end= report options do, or to the window and thread of one NVTX
+// range, as `--filter-nvtx` and nvtx= do (stats spec §3).
+//
+// Under a filter every table with both a start and an end column keeps only
+// the rows that overlap the window [Start, End): start in the window, end in
+// the window, or start before it and end at or after its end. A row whose end
+// is NULL stays only when its start lies in the window. For an NVTX filter the
+// tables are also restricted to the range's thread (a push/pop range, PID ≠
+// TID) or process (a start/end range on the main thread). Other tables
+// (StringIds, ThreadNames, ENUM_*, TARGET_INFO_*, MPI_RANKS ...) are never
+// filtered, and Ctx.LoadRaw bypasses the filter.
+//
+// A Filter may serve several profiles and reports at once: what it resolves
+// and the filtered tables are kept per profile, so that repeated loads of a
+// table return the same rows.
 type Filter struct {
+	// Start and End bound a time filter. With NVTX set they are used only
+	// when StartSet / EndSet say so (a start= or end= next to nvtx=).
 	Start, End int64
+	// NVTX is the range argument, name[@domain][/index], or "".
+	NVTX string
+	// StartSet and EndSet mark explicit bounds that override an NVTX range's.
+	StartSet, EndSet bool
+	// Process and Thread, when HasProcess / HasThread, keep only rows of that
+	// PID (globalTid or globalPid bits 24..47) or TID (globalTid bits 0..23),
+	// as cuda_api_sync's process= and thread= do.
+	Process, Thread       int64
+	HasProcess, HasThread bool
+
+	mu     sync.Mutex
+	states map[*Profile]*filterState
 }
 
+// SkipError is returned by loads under a filter that cannot apply to the
+// profile (an NVTX range that is not there, start after end); the report is
+// SKIPPED with Msg.
+type SkipError struct{ Msg string }
+
+func (e *SkipError) Error() string { return "SKIPPED: " + e.Msg }
+
+// ParseTimeFilter parses a `--filter-time [start]/[end]` argument. Each bound
+// is a sequence of number+unit parts ("1s2ms3us4ns", "1.5e3us"); the units
+// are ns/nsec, us/usec, ms/msec, s/sec, m/min and h/hour, a bare number being
+// nanoseconds. An omitted start is -2^63 and an omitted end 2^63-1.
+func ParseTimeFilter(s string) (*Filter, error) {
+	a, b, ok := strings.Cut(s, "/")
+	if !ok {
+		return nil, fmt.Errorf("%q: expected [start]/[end], e.g. 1s/2500ms", s)
+	}
+	f := &Filter{Start: math.MinInt64, End: math.MaxInt64, StartSet: true, EndSet: true}
+	var err error
+	if strings.TrimSpace(a) != "" {
+		if f.Start, err = parseDuration(a); err != nil {
+			return nil, fmt.Errorf("%q: start: %w", s, err)
+		}
+	}
+	if strings.TrimSpace(b) != "" {
+		if f.End, err = parseDuration(b); err != nil {
+			return nil, fmt.Errorf("%q: end: %w", s, err)
+		}
+	}
+	if f.Start > f.End {
+		return nil, fmt.Errorf("%q: the start time cannot be greater than the end time", s)
+	}
+	return f, nil
+}
+
+var timeUnits = map[string]int64{
+	"": 1, "ns": 1, "nsec": 1, "us": 1e3, "usec": 1e3, "ms": 1e6, "msec": 1e6,
+	"s": 1e9, "sec": 1e9, "m": 60e9, "min": 60e9, "h": 3600e9, "hour": 3600e9,
+}
+
+// parseDuration reads "1s2ms", "-5us" or "1.5e3us" as nanoseconds, exactly
+// (decimal arithmetic), rounding a fraction of a nanosecond to the nearest.
+func parseDuration(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	if s == "" {
+		return 0, errors.New("empty time")
+	}
+	total := new(big.Rat)
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' ||
+			(s[i] == 'e' || s[i] == 'E') && i > 0 && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '-' || s[i+1] == '+') ||
+			(s[i] == '-' || s[i] == '+') && i > 0 && (s[i-1] == 'e' || s[i-1] == 'E')) {
+			i++
+		}
+		num := s[:i]
+		j := i
+		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+			j++
+		}
+		unit := s[i:j]
+		mul, ok := timeUnits[unit]
+		if num == "" || !ok {
+			return 0, fmt.Errorf("bad time %q (want number+unit parts, units ns, us, ms, s, m, h)", s)
+		}
+		v, ok := new(big.Rat).SetString(num)
+		if !ok {
+			return 0, fmt.Errorf("bad number %q", num)
+		}
+		total.Add(total, v.Mul(v, new(big.Rat).SetInt64(mul)))
+		s = s[j:]
+	}
+	if neg {
+		total.Neg(total)
+	}
+	// round half away from zero
+	half := big.NewRat(1, 2)
+	if total.Sign() < 0 {
+		total.Sub(total, half)
+	} else {
+		total.Add(total, half)
+	}
+	q := new(big.Int).Quo(total.Num(), total.Denom())
+	if !q.IsInt64() {
+		return 0, fmt.Errorf("time out of range")
+	}
+	return q.Int64(), nil
+}
+
+// ParseNVTXFilter parses a `--filter-nvtx name[@domain][/index]` argument. The
+// range itself is looked up when the filter is applied to a profile.
+func ParseNVTXFilter(s string) (*Filter, error) {
+	if s == "" {
+		return nil, errors.New("empty NVTX range name (want name[@domain][/index])")
+	}
+	return &Filter{NVTX: s}, nil
+}
+
+// OptionFilter is the filter nsys builds from a report's start=, end= and
+// nvtx= options (nil pointers and !hasNVTX for absent ones): without nvtx= a
+// missing start is 0 and a missing end 2^63-1; with it the range supplies
+// the missing bounds.
+func OptionFilter(start, end *int64, nvtx string, hasNVTX bool) *Filter {
+	f := &Filter{Start: 0, End: math.MaxInt64}
+	if hasNVTX {
+		f.NVTX = nvtx
+	}
+	if start != nil {
+		f.Start, f.StartSet = *start, true
+	}
+	if end != nil {
+		f.End, f.EndSet = *end, true
+	}
+	return f
+}
+
+// Args lists the script arguments nsys passes for the filter, as printed in
+// "Processing [...] with [...](start=..:end=..)" and used in file names.
+func (f *Filter) Args() []string {
+	if f == nil {
+		return nil
+	}
+	var a []string
+	if f.NVTX != "" {
+		a = append(a, "nvtx="+f.NVTX)
+		if f.StartSet {
+			a = append(a, "start="+strconv.FormatInt(f.Start, 10))
+		}
+		if f.EndSet {
+			a = append(a, "end="+strconv.FormatInt(f.End, 10))
+		}
+		return a
+	}
+	return append(a, "start="+strconv.FormatInt(f.Start, 10), "end="+strconv.FormatInt(f.End, 10))
+}
+
+// with returns the filter that results from adding report options start=,
+// end= and nvtx= to f (nil for none): an option replaces the filter's value,
+// as a later argument does for nsys's argument parser.
+func (f *Filter) with(start, end *int64, nvtx *string) *Filter {
+	if start == nil && end == nil && nvtx == nil {
+		return f
+	}
+	g := &Filter{Start: 0, End: math.MaxInt64}
+	if f != nil {
+		g.Start, g.End, g.NVTX, g.StartSet, g.EndSet = f.Start, f.End, f.NVTX, f.StartSet, f.EndSet
+		g.Process, g.Thread, g.HasProcess, g.HasThread = f.Process, f.Thread, f.HasProcess, f.HasThread
+		if f.NVTX == "" {
+			g.StartSet, g.EndSet = true, true
+		}
+	}
+	if nvtx != nil {
+		g.NVTX = *nvtx
+	}
+	if start != nil {
+		g.Start, g.StartSet = *start, true
+	}
+	if end != nil {
+		g.End, g.EndSet = *end, true
+	}
+	return g
+}
+
+// setupFilter installs the effective filter of a report run: the caller's
+// filter (c.Filter) with the report's start=/end=/nvtx= options applied, and
+// resolves it against the profile. A non-nil result is the SKIPPED outcome
+// nsys gives (range not found, start after end). Reports call it after their
+// table checks, where nsys applies filters.
+func (c *Ctx) setupFilter() (*Result, error) {
+	var start, end *int64
+	var nvtx *string
+	for _, k := range []string{"start", "end"} {
+		v, ok := c.Opt(k)
+		if !ok {
+			continue
+		}
+		n, ok := parsePyInt(v)
+		if !ok {
+			return nil, fmt.Errorf("%w: argument --%s: invalid int value: '%s'", ErrBadOption, k, v)
+		}
+		if k == "start" {
+			start = &n
+		} else {
+			end = &n
+		}
+	}
+	if v, ok := c.Opt("nvtx"); ok {
+		nvtx = &v
+	}
+	c.Filter = c.Filter.with(start, end, nvtx)
+	if c.Filter == nil {
+		return nil, nil
+	}
+	msg, err := c.Filter.Resolve(c.P)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return c.Skip(msg)
+	}
+	return nil, nil
+}
+
+// filterState is what a Filter resolved for one profile, and its tables.
+type filterState struct {
+	skip   string
+	s, e   int64
+	gtid   int64
+	thread int8 // 0 no NVTX restriction, 1 same globalTid, 2 same process
+	err    error
+
+	mu     sync.Mutex
+	tables map[string]*filteredTable
+}
+
+type filteredTable struct {
+	mu   sync.Mutex
+	keep []int32
+	t    *Table // the filtered columns so far
+}
+
+// Resolve looks the filter's NVTX range up in p (once per profile) and
+// reports the SKIPPED message nsys would print, or "" when the filter
+// applies.
+func (f *Filter) Resolve(p *Profile) (skipMsg string, err error) {
+	st := f.state(p)
+	return st.skip, st.err
+}
+
+// Window returns the resolved time window [start, end) on p.
+func (f *Filter) Window(p *Profile) (start, end int64) {
+	st := f.state(p)
+	return st.s, st.e
+}
+
+func (f *Filter) state(p *Profile) *filterState {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st := f.states[p]; st != nil {
+		return st
+	}
+	if f.states == nil {
+		f.states = map[*Profile]*filterState{}
+	}
+	st := &filterState{s: f.Start, e: f.End, tables: map[string]*filteredTable{}}
+	f.states[p] = st
+	if f.NVTX != "" {
+		r, msg, err := findNVTXRange(p, f.NVTX)
+		switch {
+		case err != nil:
+			st.err = err
+			return st
+		case msg != "":
+			st.skip = msg
+			return st
+		}
+		if !f.StartSet {
+			st.s = r.start
+		}
+		if !f.EndSet {
+			if r.endNull {
+				st.err = fmt.Errorf("NVTX range '%s' has no end in %s: it cannot be used as a filter", f.NVTX, p.Path)
+				return st
+			}
+			st.e = r.end
+		}
+		st.gtid = r.gtid
+		if gPID(r.gtid) != gTID(r.gtid) {
+			st.thread = 1
+		} else {
+			st.thread = 2
+		}
+	}
+	if st.s > st.e {
+		st.skip = "The start time cannot be greater than the end time."
+	} else if f.NVTX != "" && (f.HasProcess || f.HasThread) {
+		st.skip = "The 'nvtx' option cannot be used with 'pid' or 'tid'."
+	}
+	return st
+}
+
+// rowFilter is the row predicate of a filtered table.
+type rowFilter struct {
+	s, e     int64
+	thread   int8 // 0 none, 1 globalTid == gtid, 2 same process (bits 24..63)
+	gtid     int64
+	pid, tid int64 // -1 when off
+	useTid   bool  // test the globalTid column (else globalPid)
+	usePid   bool  // test a globalPid column
+}
+
+// predicate returns the row test for table on p, or nil when the table is
+// not filtered (it lacks a start or an end column).
+func (f *Filter) predicate(p *Profile, st *filterState, table string) *rowFilter {
+	if !p.HasColumn(table, "start") || !p.HasColumn(table, "end") {
+		return nil
+	}
+	rf := &rowFilter{s: st.s, e: st.e, thread: st.thread, gtid: st.gtid, pid: -1, tid: -1}
+	if f.HasProcess {
+		rf.pid = f.Process
+	}
+	if f.HasThread {
+		rf.tid = f.Thread
+	}
+	rf.useTid = p.HasColumn(table, "globalTid")
+	rf.usePid = !rf.useTid && p.HasColumn(table, "globalPid")
+	return rf
+}
+
+// needsThread reports whether the predicate reads globalTid/globalPid.
+func (rf *rowFilter) needsThread() bool {
+	return (rf.useTid || rf.usePid) && (rf.thread != 0 || rf.pid >= 0 || (rf.tid >= 0 && rf.useTid))
+}
+
+// keep applies the predicate to one row's values.
+func (rf *rowFilter) keep(s int64, sNull bool, e int64, eNull bool, g int64, gNull bool) bool {
+	in := !sNull && s >= rf.s && s < rf.e ||
+		!eNull && e >= rf.s && e < rf.e ||
+		!sNull && !eNull && s < rf.s && e >= rf.e
+	if !in {
+		return false
+	}
+	if !rf.useTid && !rf.usePid {
+		return true
+	}
+	if rf.pid >= 0 && (gNull || (g>>24)&0xFFFFFF != rf.pid) {
+		return false
+	}
+	if rf.tid >= 0 && rf.useTid && (gNull || g&0xFFFFFF != rf.tid) {
+		return false
+	}
+	switch rf.thread {
+	case 1:
+		if rf.useTid {
+			return !gNull && g == rf.gtid
+		}
+		return !gNull && g>>24 == rf.gtid>>24
+	case 2:
+		return !gNull && g>>24 == rf.gtid>>24
+	}
+	return true
+}
+
+// load is Ctx.Load under the filter.
 func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
-	return c.P.Load(table, cols...)
+	st := f.state(c.P)
+	if st.err != nil {
+		return nil, st.err
+	}
+	if st.skip != "" {
+		return nil, &SkipError{Msg: st.skip}
+	}
+	rf := f.predicate(c.P, st, table)
+	if rf == nil {
+		return c.P.Load(table, cols...)
+	}
+	for _, col := range cols {
+		if !c.P.HasColumn(table, col) {
+			return c.P.Load(table, cols...) // the profile's error
+		}
+	}
+	key := lower(table)
+	st.mu.Lock()
+	ft := st.tables[key]
+	if ft == nil {
+		ft = &filteredTable{}
+		st.tables[key] = ft
+	}
+	st.mu.Unlock()
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	if ft.t == nil {
+		if err := ft.init(c.P, table, rf); err != nil {
+			return nil, err
+		}
+	}
+	var need []string
+	for _, col := range cols {
+		if ft.t.Col(col) == nil {
+			need = append(need, col)
+		}
+	}
+	if len(need) == 0 {
+		return ft.t, nil
+	}
+	full, err := c.P.Load(table, need...)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Name: ft.t.Name, N: ft.t.N, RowIDs: ft.t.RowIDs, cols: map[string]*Column{}}
+	for k, col := range ft.t.cols {
+		t.cols[k] = col
+	}
+	for _, n := range need {
+		t.addCol(gatherColumn(full.Col(n), ft.keep))
+	}
+	ft.t = t
+	return t, nil
+}
+
+// init computes the rows of table that pass rf.
+func (ft *filteredTable) init(p *Profile, table string, rf *rowFilter) error {
+	cols := []string{"start", "end"}
+	gcol := ""
+	if rf.needsThread() {
+		gcol = "globalTid"
+		if rf.usePid {
+			gcol = "globalPid"
+		}
+		cols = append(cols, gcol)
+	}
+	full, err := p.Load(table, cols...)
+	if err != nil {
+		return err
+	}
+	s, e := full.Col("start"), full.Col("end")
+	var g *Column
+	if gcol != "" {
+		g = full.Col(gcol)
+	}
+	for i := 0; i < full.N; i++ {
+		var gv int64
+		gNull := true
+		if g != nil && !g.IsNull(i) {
+			gv, gNull = g.Int(i), false
+		}
+		if rf.keep(s.Int(i), s.IsNull(i), e.Int(i), e.IsNull(i), gv, gNull) {
+			ft.keep = append(ft.keep, int32(i))
+		}
+	}
+	t := &Table{Name: full.Name, N: len(ft.keep), cols: map[string]*Column{}}
+	if full.RowIDs != nil {
+		t.RowIDs = make([]int64, len(ft.keep))
+		for j, i := range ft.keep {
+			t.RowIDs[j] = full.RowIDs[i]
+		}
+	}
+	ft.t = t
+	return nil
+}
+
+// gatherColumn copies the rows keep of c into a new column.
+func gatherColumn(c *Column, keep []int32) *Column {
+	out := &Column{Name: c.Name, Type: c.Type}
+	switch c.Type {
+	case Int:
+		out.Ints = make([]int64, len(keep))
+		for j, i := range keep {
+			out.Ints[j] = c.Ints[i]
+		}
+	case Float:
+		out.Floats = make([]float64, len(keep))
+		for j, i := range keep {
+			out.Floats[j] = c.Floats[i]
+		}
+	case Text:
+		out.Strs = make([]string, len(keep))
+		for j, i := range keep {
+			out.Strs[j] = c.Strs[i]
+		}
+	}
+	if c.HasNulls() {
+		for j, i := range keep {
+			if c.IsNull(int(i)) {
+				out.SetNull(j)
+			}
+		}
+	}
+	return out
+}
+
+// nvtxHit is one NVTX range found by --filter-nvtx.
+type nvtxHit struct {
+	start, end int64
+	endNull    bool
+	gtid       int64
+	rowid      int64
+}
+
+// findNVTXRange finds the range of a --filter-nvtx / nvtx= argument as nsys
+// does (§3.3): the part after the last '/' is a 0-based index when it reads
+// as a non-negative integer; a range's search key is coalesce(text,
+// StringIds(textId)), followed by '@' and the text of its domain's creation
+// row (same domainId, same process) when there is one; the index-th match in
+// start order is taken. The lookup reads the unfiltered NVTX_EVENTS.
+func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
+	if !p.HasTable(tNVTX) {
+		return nvtxHit{}, p.Path + " does not contain NV Tools Extension (NVTX) data.", nil
+	}
+	if !p.HasTable(tStrings) {
+		return nvtxHit{}, p.Path + " file does not contain StringIds table.", nil
+	}
+	name, idx := arg, int64(0)
+	if k := strings.LastIndex(arg, "/"); k >= 0 {
+		if n, ok := parsePyInt(arg[k+1:]); ok && n >= 0 {
+			name, idx = arg[:k], n
+		}
+	}
+	type cand struct {
+		nvtxHit
+		text     string // coalesce(text, StringIds(textId))
+		domainID int64
+		domNull  bool
+	}
+	var cands []cand
+	type domKey struct{ id, proc int64 }
+	type domText struct {
+		s    string
+		null bool
+	}
+	doms := map[domKey][]domText{} // creation rows' text
+	strCache := map[int64]struct {
+		s  string
+		ok bool
+	}{}
+	sc := &scanner{p: p, table: tNVTX, cols: nvtxScanCols(p)}
+	err := sc.run(func(rowid int64, v rowVals) {
+		ty := v.int(2)
+		g, gNull := v.int(3), v.null(3)
+		if ty == 75 {
+			if !gNull && !v.null(6) {
+				k := domKey{v.int(6), g >> 24}
+				doms[k] = append(doms[k], domText{string(v.bytes(5)), v.null(5)})
+			}
+			return
+		}
+		if ty != 59 && ty != 60 && ty != 70 && ty != 71 {
+			return
+		}
+		var text string
+		switch {
+		case !v.null(5):
+			b := v.bytes(5)
+			if len(b) > len(name) || string(b) != name[:len(b)] {
+				return
+			}
+			text = string(b)
+		case v.has(4) && !v.null(4):
+			id := v.int(4)
+			e, seen := strCache[id]
+			if !seen {
+				e.s, e.ok = p.String(id)
+				strCache[id] = e
+			}
+			if !e.ok || !strings.HasPrefix(name, e.s) {
+				return
+			}
+			text = e.s
+		default:
+			return
+		}
+		cands = append(cands, cand{nvtxHit: nvtxHit{start: v.int(0), end: v.int(1), endNull: v.null(1), gtid: g, rowid: rowid},
+			text: text, domainID: v.int(6), domNull: v.null(6) || gNull})
+	})
+	if err != nil {
+		return nvtxHit{}, "", err
+	}
+	var hits []nvtxHit
+	for _, cd := range cands {
+		var ds []domText
+		if !cd.domNull {
+			ds = doms[domKey{cd.domainID, cd.gtid >> 24}]
+		}
+		if len(ds) == 0 {
+			if cd.text == name {
+				hits = append(hits, cd.nvtxHit)
+			}
+			continue
+		}
+		for _, d := range ds {
+			if d.null && cd.text == name || !d.null && cd.text+"@"+d.s == name {
+				hits = append(hits, cd.nvtxHit)
+			}
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].start < hits[j].start })
+	if idx >= int64(len(hits)) {
+		return nvtxHit{}, fmt.Sprintf("NVTX range '%s' could not be found in %s.", arg, p.Path), nil
+	}
+	return hits[idx], "", nil
+}
+
+// parsePyInt parses s as Python's int(s) does: surrounding white space, an
+// optional sign, decimal digits with single underscores between them.
+func parsePyInt(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false
+	}
+	s = strings.ReplaceAll(s, "_", "")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	if neg {
+		s = "-" + s
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }

@@ -1,0 +1,138 @@
+package nsysx
+
+import (
+	"sort"
+	"strings"
+)
+
+func init() {
+	register(&Report{Name: "nvtx_sum", Title: "NVTX Range Summary", Aliases: []string{"nvtxsum"},
+		Help: "NVTX push/pop and start/end ranges grouped by name and style: share of total range time, instances and duration statistics. " +
+			"Ranges nest, so the shares add up range time, not wall time.",
+		run: runNVTXSum(true, true, true)})
+	register(&Report{Name: "nvtx_pushpop_sum", Title: "NVTX Push/Pop Range Summary", Aliases: []string{"nvtxppsum"},
+		Help: "NVTX push/pop ranges grouped by name: share of total push/pop range time, instances and duration statistics.",
+		run:  runNVTXSum(true, false, false)})
+	register(&Report{Name: "nvtx_startend_sum", Title: "NVTX Start/End Range Summary", Aliases: []string{"nvtxsesum", "nvtxsssum"},
+		Help: "NVTX start/end ranges grouped by name: share of total start/end range time, instances and duration statistics.",
+		run:  runNVTXSum(false, true, false)})
+}
+
+// runNVTXSum summarises the ranges of the selected styles by name (and style
+// when withStyle). Every thread counts, cross-thread start/end ranges
+// included; an unclosed range lasts until the latest timestamp of any
+// NVTX_EVENTS row (§4.12).
+func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error) {
+	return func(c *Ctx) (*Result, error) {
+		if r, skip := c.nvtxPrereq(); skip {
+			return r, nil
+		}
+		if r, err := c.setupFilter(); r != nil || err != nil {
+			return r, err
+		}
+		d, err := c.loadNVTX(nvtxSel{pushPop: pushPop, startEnd: startEnd})
+		if err != nil {
+			return nil, err
+		}
+		m, mOK := d.maxAll.value()
+		groups := d.groupDurations(m, mOK)
+		type final struct {
+			name, style string
+			agg         Agg
+		}
+		byKey := map[[2]string]*final{}
+		var finals []*final
+		for gid, g := range groups {
+			if g.Count() == 0 {
+				continue
+			}
+			style := nvtxStyle(uint8(gid & 1))
+			for _, name := range d.pairNames[gid>>1] {
+				k := [2]string{name, ""}
+				if withStyle {
+					k[1] = style
+				}
+				f := byKey[k]
+				if f == nil {
+					f = &final{name: name, style: style}
+					byKey[k] = f
+					finals = append(finals, f)
+				}
+				if f.agg.Count() == 0 {
+					f.agg = *g
+				} else {
+					f.agg.vals = append(append([]int64(nil), f.agg.vals...), g.vals...)
+					f.agg.nulls += g.nulls
+				}
+			}
+		}
+		// natural order: the GROUP BY key; then Total descending (NULL last)
+		sort.Slice(finals, func(i, j int) bool {
+			if c := strings.Compare(finals[i].name, finals[j].name); c != 0 {
+				return c < 0
+			}
+			return finals[i].style < finals[j].style
+		})
+		totals := make([]Value, len(finals))
+		var grand int64
+		for i, f := range finals {
+			totals[i] = f.agg.Sum()
+			grand += f.agg.Total()
+		}
+		order := make([]int, len(finals))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return Compare(totals[order[i]], totals[order[j]]) > 0 })
+		cols := SummaryCols("Instances")
+		if withStyle {
+			cols = append(cols, "Style")
+		}
+		res := NewResult(c.Report.Name, c.Report.Title, append(cols, "Range")...)
+		for _, i := range order {
+			f := finals[i]
+			row := f.agg.Summary(grand)
+			if withStyle {
+				row = append(row, TextV(f.style))
+			}
+			res.Add(append(row, TextV(f.name))...)
+		}
+		return res, nil
+	}
+}
+
+// groupDurations returns the durations of the ranges grouped by (pair,
+// style): group pair*2+styleBit. An unclosed range lasts until m, or has a
+// NULL duration when !mOK.
+func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
+	ng := 2 * len(d.pairNames)
+	counts := make([]int32, ng+1)
+	gid := func(i int) int { return int(d.pair[i])*2 + int(d.flags[i]&nvStartEnd) }
+	for i := 0; i < d.n; i++ {
+		counts[gid(i)+1]++
+	}
+	for g := 0; g < ng; g++ {
+		counts[g+1] += counts[g]
+	}
+	durs := make([]int64, d.n)
+	pos := append([]int32(nil), counts[:ng]...)
+	nulls := make([]int, ng)
+	for i := 0; i < d.n; i++ {
+		g := gid(i)
+		e := d.end[i]
+		if d.flags[i]&nvOpen != 0 {
+			if !mOK {
+				nulls[g]++
+				continue
+			}
+			e = m
+		}
+		durs[pos[g]] = e - d.start[i]
+		pos[g]++
+	}
+	out := make([]*Agg, ng)
+	for g := 0; g < ng; g++ {
+		out[g] = &Agg{vals: durs[counts[g]:pos[g]:pos[g]], nulls: nulls[g]}
+	}
+	return out
+}
