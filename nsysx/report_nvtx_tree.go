@@ -15,7 +15,7 @@ import (
 type nvtxSpans struct {
 	d       *nvtxData
 	eff     []int64
-	effNull []bool  // the effective end is NULL (an unclosed range and no maximum)
+	effNull []bool    // the effective end is NULL (an unclosed range and no maximum)
 	threads [][]int32 // per thread, ranges sorted by (start, end desc, rowid)
 	byTid   map[int64]int
 }
