@@ -1,0 +1,238 @@
+package gointerp
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/nsysx/nsysx/kernel"
+)
+
+var keywords = []string{
+	"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
+	"go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
+	"switch", "type", "var",
+}
+
+var builtins = []string{
+	"append", "bool", "byte", "cap", "close", "complex", "complex128", "complex64", "copy", "delete",
+	"error", "false", "float32", "float64", "imag", "int", "int16", "int32", "int64", "int8", "iota",
+	"len", "make", "new", "nil", "panic", "print", "println", "real", "recover", "rune", "string",
+	"true", "uint", "uint16", "uint32", "uint64", "uint8", "uintptr",
+}
+
+// wordAt returns the identifier prefix ending at cursor and, when it
+// follows "x.", the identifier x.
+func wordAt(code string, cursor int) (qual, word string, start int) {
+	cursor = max(0, min(cursor, len(code)))
+	start = cursor
+	for start > 0 && isIdentByte(code[start-1]) {
+		start--
+	}
+	word = code[start:cursor]
+	if start > 0 && code[start-1] == '.' {
+		q := start - 1
+		for q > 0 && isIdentByte(code[q-1]) {
+			q--
+		}
+		qual = code[q : start-1]
+	}
+	return qual, word, start
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// packageSymbols returns the exported symbols of the package imported (or
+// importable) under name.
+func (e *Engine) packageSymbols(name string) (string, map[string]reflect.Value) {
+	e.mu.Lock()
+	path, ok := e.imports[name]
+	e.mu.Unlock()
+	if !ok {
+		path = name // not imported yet: a standard package by its path, e.g. "strings"
+	}
+	syms := stdlib.Symbols[path+"/"+path[strings.LastIndexByte(path, '/')+1:]]
+	return path, syms
+}
+
+// Complete implements kernel.Engine: package members after "pkg.", else
+// keywords, builtins, imported packages and the names cells declared.
+func (e *Engine) Complete(code string, cursor int) kernel.Completion {
+	qual, word, start := wordAt(code, cursor)
+	var cands []string
+	if qual != "" {
+		_, syms := e.packageSymbols(qual)
+		for n := range syms {
+			if !strings.HasPrefix(n, "_") {
+				cands = append(cands, n)
+			}
+		}
+	} else {
+		cands = append(append(cands, keywords...), builtins...)
+		e.mu.Lock()
+		for n := range e.imports {
+			cands = append(cands, n)
+		}
+		for n := range e.names {
+			cands = append(cands, n)
+		}
+		e.mu.Unlock()
+		for k := range stdlib.Symbols { // standard packages, to help write imports
+			p := k[:strings.LastIndexByte(k, '/')]
+			if !strings.Contains(p, "/") {
+				cands = append(cands, p)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var matches []string
+	for _, c := range cands {
+		if strings.HasPrefix(c, word) && !seen[c] && c != ctlName {
+			seen[c] = true
+			matches = append(matches, c)
+		}
+	}
+	sort.Strings(matches)
+	return kernel.Completion{Matches: matches, Start: start, End: cursor}
+}
+
+// Inspect implements kernel.Engine: the type of a package member or of a
+// variable declared by a cell.
+func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {
+	end := cursor
+	for end < len(code) && isIdentByte(code[end]) {
+		end++
+	}
+	qual, word, _ := wordAt(code, end)
+	if word == "" {
+		return kernel.Inspection{}
+	}
+	var text string
+	if qual != "" {
+		path, syms := e.packageSymbols(qual)
+		v, ok := syms[word]
+		if !ok {
+			return kernel.Inspection{}
+		}
+		text = describe(path+"."+word, v)
+	} else if v, ok := e.global(word); ok {
+		text = fmt.Sprintf("%s %s = %v", word, v.Type(), valueString(v))
+	} else {
+		return kernel.Inspection{}
+	}
+	return kernel.Inspection{Found: true, Data: map[string]any{"text/plain": text}}
+}
+
+func describe(name string, v reflect.Value) string {
+	if !v.IsValid() {
+		return name
+	}
+	t := v.Type()
+	switch {
+	case t.Kind() == reflect.Func:
+		return "func " + name + strings.TrimPrefix(t.String(), "func")
+	case t.Kind() == reflect.Ptr && v.IsNil(): // a type is exported as (*T)(nil)
+		return "type " + name + " " + t.Elem().Kind().String()
+	default:
+		return fmt.Sprintf("%s %s", name, t)
+	}
+}
+
+func valueString(v reflect.Value) string {
+	if !v.CanInterface() {
+		return v.String()
+	}
+	s := fmt.Sprintf("%v", v.Interface())
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// global reads a cell variable or constant, unless a cell is running.
+func (e *Engine) global(name string) (reflect.Value, bool) {
+	select {
+	case e.sem <- struct{}{}:
+		defer func() { <-e.sem }()
+	default:
+		return reflect.Value{}, false
+	}
+	v, ok := e.interp.Globals()[name]
+	return v, ok && v.IsValid()
+}
+
+// IsComplete implements kernel.Engine: "incomplete" for unbalanced
+// brackets, unterminated raw strings or comments and a trailing operator;
+// "invalid" for other syntax errors; else "complete".
+func (e *Engine) IsComplete(code string) (string, string) {
+	if strings.TrimSpace(code) == "" {
+		return "complete", ""
+	}
+	fset := token.NewFileSet()
+	f := fset.AddFile("cell", -1, len(code))
+	var scanErr string
+	var s scanner.Scanner
+	s.Init(f, []byte(code), func(_ token.Position, msg string) {
+		if scanErr == "" {
+			scanErr = msg
+		}
+	}, 0)
+	depth, last := 0, token.ILLEGAL
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		}
+		if depth < 0 {
+			return "invalid", ""
+		}
+		if !(tok == token.SEMICOLON && lit == "\n") {
+			last = tok
+		}
+	}
+	switch {
+	case strings.Contains(scanErr, "not terminated"):
+		return "incomplete", ""
+	case scanErr != "":
+		return "invalid", ""
+	case depth > 0:
+		return "incomplete", strings.Repeat("\t", depth)
+	case continues(last):
+		return "incomplete", ""
+	}
+	units, err := splitUnits(code)
+	if err != nil {
+		return "invalid", ""
+	}
+	for _, g := range makeGroups(code, units) {
+		if _, err := g.parse(token.NewFileSet()); err != nil {
+			return "invalid", ""
+		}
+	}
+	return "complete", ""
+}
+
+// continues reports tokens after which a statement cannot end.
+func continues(t token.Token) bool {
+	if t.IsOperator() {
+		switch t {
+		case token.RPAREN, token.RBRACK, token.RBRACE, token.INC, token.DEC, token.SEMICOLON:
+			return false
+		}
+		return true
+	}
+	return t == token.FUNC || t == token.IMPORT || t == token.VAR || t == token.CONST || t == token.TYPE
+}

@@ -1,0 +1,297 @@
+package gointerp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/nsysx/nsysx/kernel"
+)
+
+// Engine runs cells with the yaegi Go interpreter. State (variables,
+// functions, types, imports) persists across cells.
+type Engine struct {
+	interp *interp.Interpreter
+	stdout *switchWriter
+	stderr *panicFilter
+	sem    chan struct{} // held while an evaluation goroutine runs
+
+	mu      sync.Mutex
+	run     *run
+	imports map[string]string // local name -> path
+	names   map[string]bool   // identifiers declared by cells
+}
+
+// run is the state of the evaluation in progress.
+type run struct {
+	ctx     context.Context
+	out     kernel.Output
+	started chan struct{}
+	once    sync.Once
+	prefix  int      // bytes yaegi and the engine added before line 1
+	frames  []string // "L:C: panic: f(...)" lines yaegi printed
+}
+
+var idleRun = &run{ctx: context.Background(), out: kernel.TextOutput{W: io.Discard}, started: make(chan struct{})}
+
+// New returns an engine with the standard library available.
+func New() (*Engine, error) {
+	e := &Engine{sem: make(chan struct{}, 1), run: idleRun, imports: map[string]string{}, names: map[string]bool{}}
+	e.stdout = &switchWriter{e: e, stderr: false}
+	e.stderr = &panicFilter{e: e, w: &switchWriter{e: e, stderr: true}}
+	e.interp = interp.New(interp.Options{
+		Stdout: e.stdout, Stderr: e.stderr, Stdin: &inputReader{e: e},
+		Unrestricted: true, // real environment (%env), os/exec
+	})
+	if err := e.interp.Use(e.symbols()); err != nil {
+		return nil, err
+	}
+	if _, err := e.interp.Eval(`import ` + ctlName + ` "` + ctlPath + `"`); err != nil {
+		return nil, fmt.Errorf("importing the control package: %w", err)
+	}
+	return e, nil
+}
+
+// Use adds compiled packages to the interpreter, in yaegi's format
+// ("import/path/name" -> symbol -> value, as produced by yaegi extract).
+func (e *Engine) Use(symbols map[string]map[string]reflect.Value) error {
+	e.sem <- struct{}{}
+	defer func() { <-e.sem }()
+	return e.interp.Use(symbols)
+}
+
+// Banner implements kernel.Bannerer.
+func (e *Engine) Banner() string {
+	return "nsysx Go kernel: cells run in the yaegi v0.16.1 interpreter. %help lists the magics."
+}
+
+func (e *Engine) current() *run {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.run
+}
+
+func (e *Engine) started() {
+	r := e.current()
+	r.once.Do(func() { close(r.started) })
+}
+
+// acquire waits until no evaluation goroutine runs (an interrupted cell
+// blocked in compiled code may still be finishing).
+func (e *Engine) acquire(ctx context.Context, out kernel.Output) error {
+	select {
+	case e.sem <- struct{}{}:
+		return nil
+	default:
+	}
+	fmt.Fprintln(out.Stderr(), "waiting for the previous, interrupted cell to stop (it is blocked in a Go call)...")
+	select {
+	case e.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// eval evaluates one source. On cancellation it stops the interpreter and
+// waits up to a short grace period; the evaluating goroutine keeps the
+// semaphore until it really ends.
+func (e *Engine) eval(ctx context.Context, out kernel.Output, src string, prefix int) (*run, reflect.Value, error) {
+	if err := e.acquire(ctx, out); err != nil {
+		return nil, reflect.Value{}, err
+	}
+	r := &run{ctx: ctx, out: out, started: make(chan struct{}), prefix: prefix}
+	e.mu.Lock()
+	e.run = r
+	e.mu.Unlock()
+	var (
+		v    reflect.Value
+		err  error
+		done = make(chan struct{})
+	)
+	go func() {
+		defer func() { <-e.sem }()
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				err = interp.Panic{Value: p}
+			}
+		}()
+		v, err = e.interp.EvalWithContext(context.Background(), src)
+	}()
+	select {
+	case <-done:
+		return r, v, err
+	case <-ctx.Done():
+	}
+	select {
+	case <-r.started:
+		interpStop(e.interp)
+	case <-done:
+		return r, v, err
+	}
+	select {
+	case <-done:
+	case <-time.After(200 * time.Millisecond):
+	}
+	return r, reflect.Value{}, ctx.Err()
+}
+
+// Execute implements kernel.Engine.
+func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
+	code = strings.ReplaceAll(code, "\r\n", "\n")
+	units, err := splitUnits(code)
+	if err != nil {
+		return syntaxError(err, code, 0)
+	}
+	groups := makeGroups(code, units)
+	for i, g := range groups {
+		if err := e.evalGroup(ctx, code, g, i == len(groups)-1, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool, out kernel.Output) error {
+	fset := token.NewFileSet()
+	f, err := g.parse(fset)
+	_, wprefix := g.wrap("")
+	if err != nil {
+		return syntaxError(err, code, wprefix)
+	}
+	src := g.src
+	var imports [][2]string
+	marker := ""
+	switch {
+	case len(g.units) > 0 && g.units[0].kind == kindImport:
+		if src, imports = e.newImports(f, fset, src, wprefix); len(imports) == 0 {
+			return nil
+		}
+	case g.decl:
+		marker = "var _ = " + ctlName + ".StartedV();"
+	default:
+		marker = ctlName + ".Started();"
+	}
+	edits := rangeIntEdits(f, fset, wprefix, src)
+	plain := applyEdits(src, edits)
+	shown := ""
+	if last && g.last != nil && !isPrintCall(g.last.X) {
+		tf := fset.File(f.Pos())
+		s, t := tf.Offset(g.last.X.Pos())-wprefix, tf.Offset(g.last.X.End())-wprefix
+		shown = applyEdits(src, append(edits, edit{s, s, ctlName + ".Show("}, edit{t, t, ")"}))
+	}
+	prefix := wprefix + len(marker)
+	var r *run
+	var v reflect.Value
+	if shown != "" {
+		r, v, err = e.eval(ctx, out, marker+shown, prefix)
+		if err != nil && isCompileError(r, err) {
+			shown = "" // e.g. a call without results: run it as written
+		}
+	}
+	if shown == "" {
+		r, v, err = e.eval(ctx, out, marker+plain, prefix)
+	}
+	_ = v
+	if err != nil {
+		return e.translate(err, r, code, f, fset)
+	}
+	e.mu.Lock()
+	for _, im := range imports {
+		e.imports[im[0]] = im[1]
+	}
+	for _, n := range g.names {
+		e.names[n] = true
+	}
+	e.mu.Unlock()
+	return nil
+}
+
+// isCompileError reports whether err happened before the code started.
+func isCompileError(r *run, err error) bool {
+	if r == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	select {
+	case <-r.started:
+		return false
+	default:
+		return true
+	}
+}
+
+// newImports blanks the imports already done by earlier cells (yaegi
+// rejects a second import of a package) and returns the source and the
+// new imports as (local name, path).
+func (e *Engine) newImports(f *ast.File, fset *token.FileSet, src string, prefix int) (string, [][2]string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tf := fset.File(f.Pos())
+	off := func(p token.Pos) int { return tf.Offset(p) - prefix }
+	var blank []unit
+	var added [][2]string
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		var old []unit
+		for _, sp := range gd.Specs {
+			is := sp.(*ast.ImportSpec)
+			path := strings.Trim(is.Path.Value, "\"`")
+			name := path[strings.LastIndexByte(path, '/')+1:]
+			if is.Name != nil {
+				name = is.Name.Name
+			}
+			if e.imports[name] == path {
+				old = append(old, unit{start: off(is.Pos()), end: off(is.End())})
+			} else {
+				added = append(added, [2]string{name, path})
+			}
+		}
+		if len(old) == len(gd.Specs) {
+			blank = append(blank, unit{start: off(gd.Pos()), end: off(gd.End())})
+		} else {
+			blank = append(blank, old...)
+		}
+	}
+	b := []byte(src)
+	for _, u := range blank {
+		for i := u.start; i < u.end; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b), added
+}
+
+// isPrintCall reports calls whose results nobody wants to see (fmt.Println...).
+func isPrintCall(x ast.Expr) bool {
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		return fn.Name == "print" || fn.Name == "println"
+	case *ast.SelectorExpr:
+		pkg, ok := fn.X.(*ast.Ident)
+		return ok && (pkg.Name == "fmt" || pkg.Name == "log") &&
+			(strings.HasPrefix(fn.Sel.Name, "Print") || strings.HasPrefix(fn.Sel.Name, "Fprint"))
+	}
+	return false
+}
+
+// Close implements io.Closer; the interpreter needs no cleanup.
+func (e *Engine) Close() error { return nil }

@@ -1,0 +1,161 @@
+package gointerp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel"
+)
+
+// recorder is an Output that records everything.
+type recorder struct {
+	mu       sync.Mutex
+	stdout   strings.Builder
+	stderr   strings.Builder
+	results  []map[string]any
+	displays []kernel.Display
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (r *recorder) Stdout() io.Writer { return lockedWriter{&r.mu, &r.stdout} }
+func (r *recorder) Stderr() io.Writer { return lockedWriter{&r.mu, &r.stderr} }
+func (r *recorder) Display(d kernel.Display) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.displays = append(r.displays, d)
+	return nil
+}
+func (r *recorder) UpdateDisplay(d kernel.Display) error { return r.Display(d) }
+func (r *recorder) Result(data, _ map[string]any) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results = append(r.results, data)
+	return nil
+}
+func (r *recorder) Clear(bool) error                   { return nil }
+func (r *recorder) Input(string, bool) (string, error) { return "42", nil }
+
+func (r *recorder) result() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.results) == 0 {
+		return "<none>"
+	}
+	return fmt.Sprint(r.results[len(r.results)-1]["text/plain"])
+}
+
+func newEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func runCell(t *testing.T, e *Engine, code string) (*recorder, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r := &recorder{}
+	err := e.Execute(ctx, code, r)
+	return r, err
+}
+
+func mustRun(t *testing.T, e *Engine, code string) *recorder {
+	t.Helper()
+	r, err := runCell(t, e, code)
+	if err != nil {
+		t.Fatalf("%q: %v", code, err)
+	}
+	return r
+}
+
+func TestStateAcrossCells(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, "x := 40")
+	mustRun(t, e, "func add(a, b int) int { return a + b }")
+	if got := mustRun(t, e, "add(x, 2)").result(); got != "42" {
+		t.Errorf("result %q", got)
+	}
+}
+
+func TestMixedCell(t *testing.T) {
+	e := newEngine(t)
+	r := mustRun(t, e, `import "fmt"
+var total int
+func add(n int) { total += n }
+type T struct{ A int }
+func (t T) String() string { return fmt.Sprint("T=", t.A) }
+add(3)
+add(4)
+fmt.Println("total is", total)
+import "strings"
+T{total}`)
+	if got := r.result(); got != "T=7" {
+		t.Errorf("result %q", got)
+	}
+	if r.stdout.String() != "total is 7\n" {
+		t.Errorf("stdout %q", r.stdout.String())
+	}
+	// re-importing is fine, and the earlier import stays usable
+	if got := mustRun(t, e, "import \"strings\"\nstrings.ToUpper(\"go\")").result(); got != "GO" {
+		t.Errorf("result %q", got)
+	}
+}
+
+func TestNoResultForPrintAndVoid(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, "import \"fmt\"\nfunc void() {}")
+	for _, code := range []string{`fmt.Println("hi")`, "void()", "x := 3"} {
+		if r := mustRun(t, e, code); len(r.results) != 0 {
+			t.Errorf("%q: results %v", code, r.results)
+		}
+	}
+	if got := mustRun(t, e, "func two() (int, error) { return 1, nil }\ntwo()").result(); got != "1 <nil>" {
+		t.Errorf("two values: %q", got)
+	}
+}
+
+type htmlThing struct{}
+
+func (htmlThing) HTML() string { return "<b>compiled</b>" }
+
+func TestRichResults(t *testing.T) {
+	e := newEngine(t)
+	if err := e.Use(map[string]map[string]reflect.Value{"example.com/things/things": {"H": reflect.ValueOf(htmlThing{})}}); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, e, "import \"example.com/things\"\nthings.H")
+	if r.results[0]["text/html"] != "<b>compiled</b>" {
+		t.Errorf("compiled HTMLer: %v", r.results)
+	}
+	r = mustRun(t, e, "type P struct{}\nfunc (P) HTML() string { return \"<i>p</i>\" }\nP{}")
+	if r.results[0]["text/html"] != "<i>p</i>" {
+		t.Errorf("interpreted HTMLer: %v", r.results)
+	}
+	r = mustRun(t, e, "type B struct{}\nfunc (B) MIMEBundle() map[string]interface{} { return map[string]interface{}{\"application/json\": map[string]interface{}{\"a\": 1}} }\nB{}")
+	if _, ok := r.results[0]["application/json"]; !ok {
+		t.Errorf("MIMEBundler: %v", r.results)
+	}
+	r = mustRun(t, e, "import \"nsysx/cell\"\ncell.Display(P{})\ncell.DisplayID(\"bar\", 1)\ncell.Update(\"bar\", 2)")
+	if len(r.displays) != 3 || r.displays[2].ID != "bar" || r.displays[2].Data["text/plain"] != "2" {
+		t.Errorf("displays %+v", r.displays)
+	}
+}

@@ -1,0 +1,104 @@
+package gointerp
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/nsysx/nsysx/kernel"
+)
+
+// Import paths of the packages the engine adds.
+const (
+	ctlPath  = "_nsysx/ctl" // internal: start marker and result display
+	ctlName  = "__nsysx"    // the name it is imported under in every interpreter
+	CellPath = "nsysx/cell" // for users: context, display and input of the running cell
+	selfPath = "github.com/nsysx/nsysx/kernel/gointerp"
+)
+
+// symbols returns the packages given to yaegi: the standard library with
+// time.Sleep made interruptible and os.Exit disabled, the display
+// interfaces, the control package and nsysx/cell.
+func (e *Engine) symbols() interp.Exports {
+	ex := interp.Exports{}
+	for k, v := range stdlib.Symbols {
+		ex[k] = v
+	}
+	t := maps.Clone(stdlib.Symbols["time/time"])
+	t["Sleep"] = reflect.ValueOf(e.sleep)
+	ex["time/time"] = t
+	o := maps.Clone(stdlib.Symbols["os/os"])
+	o["Exit"] = reflect.ValueOf(func(code int) {
+		panic(fmt.Sprintf("os.Exit(%d) called: exiting would kill the kernel (use panic or return)", code))
+	})
+	ex["os/os"] = o
+
+	ex[selfPath+"/gointerp"] = map[string]reflect.Value{
+		"MIMEBundler":  reflect.ValueOf((*MIMEBundler)(nil)),
+		"HTMLer":       reflect.ValueOf((*HTMLer)(nil)),
+		"Markdowner":   reflect.ValueOf((*Markdowner)(nil)),
+		"SVGer":        reflect.ValueOf((*SVGer)(nil)),
+		"Bundle":       reflect.ValueOf(Bundle),
+		"_MIMEBundler": reflect.ValueOf((*_gointerp_MIMEBundler)(nil)),
+		"_HTMLer":      reflect.ValueOf((*_gointerp_HTMLer)(nil)),
+		"_Markdowner":  reflect.ValueOf((*_gointerp_Markdowner)(nil)),
+		"_SVGer":       reflect.ValueOf((*_gointerp_SVGer)(nil)),
+	}
+	show := reflect.ValueOf(e.show)
+	display := reflect.ValueOf(e.display)
+	displayID := reflect.ValueOf(e.displayID)
+	update := reflect.ValueOf(e.update)
+	ex[ctlPath+"/ctl"] = map[string]reflect.Value{
+		"Started":  reflect.ValueOf(e.started),
+		"StartedV": reflect.ValueOf(func() int { e.started(); return 0 }),
+		"Show":     show,
+	}
+	ex[CellPath+"/cell"] = map[string]reflect.Value{
+		"Context":   reflect.ValueOf(func() context.Context { return e.current().ctx }),
+		"Display":   display,
+		"DisplayID": displayID,
+		"Update":    update,
+		"Clear":     reflect.ValueOf(func(wait bool) { _ = e.current().out.Clear(wait) }),
+		"Input": reflect.ValueOf(func(prompt string) (string, error) {
+			return e.current().out.Input(prompt, false)
+		}),
+		"Password": reflect.ValueOf(func(prompt string) (string, error) {
+			return e.current().out.Input(prompt, true)
+		}),
+	}
+	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		show: displayTypes, display: displayTypes, displayID: displayTypes, update: displayTypes,
+	})}
+	return ex
+}
+
+// sleep is time.Sleep for cells: it returns early when the cell is interrupted.
+func (e *Engine) sleep(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-e.current().ctx.Done():
+	}
+}
+
+func (e *Engine) show(vs ...any) {
+	_ = e.current().out.Result(bundleOfValues(vs), nil)
+}
+
+func (e *Engine) display(v any) {
+	_ = e.current().out.Display(kernel.Display{Data: Bundle(v)})
+}
+
+func (e *Engine) displayID(id string, v any) {
+	_ = e.current().out.Display(kernel.Display{Data: Bundle(v), ID: id})
+}
+
+func (e *Engine) update(id string, v any) {
+	_ = e.current().out.UpdateDisplay(kernel.Display{Data: Bundle(v), ID: id})
+}
