@@ -268,6 +268,15 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 			res, err = nil, fmt.Errorf("report %s failed on %s: %v", r.Name, p.Path, e)
 		}
 	}()
+	if f != nil {
+		msg, ferr := f.Resolve(p)
+		if ferr != nil {
+			return nil, ferr
+		}
+		if msg != "" {
+			return Skip(r.Name, r.Title, msg), nil
+		}
+	}
 	res, err = r.run(c)
 	if err != nil {
 		var mc *MissingColumnError

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// sampleName stands for the profile embedded in the binary.
+const sampleName = nsysx.SampleName
+
+func openInput(in string, forceExport bool, stderr io.Writer, quiet bool) (*nsysx.Profile, error) {
+	if in == sampleName {
+		return nsysx.OpenSample()
+	}
+	return nsysx.OpenWith(in, nsysx.OpenOptions{ForceExport: forceExport, Progress: func(msg string) {
+		if !quiet {
+			fmt.Fprintln(stderr, msg)
+		}
+	}})
+}

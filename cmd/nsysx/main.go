@@ -1,0 +1,98 @@
+// Command nsysx analyses Nsight Systems profiles: `nsysx stats` and `nsysx
+// analyze` print the same reports and rules as `nsys stats` / `nsys analyze`
+// (byte for byte, as of Nsight Systems 2025.3.1), `nsysx export` writes raw
+// tables as Parquet or Arrow, and `nsysx kernel` runs the Jupyter kernel.
+//
+// Exit status: 0 on success (a SKIPPED report is a success, as in nsys); 1 when
+// an input cannot be read or a report fails; 2 for a usage error (unknown
+// command, flag, report, rule or format, or a bad option value).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Version is nsysx's version; NsysVersion the Nsight Systems whose output we match.
+const (
+	Version     = "0.1.0"
+	NsysVersion = "2025.3.1"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type command struct {
+	name string
+	help string
+	run  func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"stats", "print nsys stats reports for profiles", runStats},
+		{"analyze", "run nsys analyze rules (expert-system advice) on profiles", runAnalyze},
+		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
+		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},
+		{"version", "print the version", func([]string, io.Writer, io.Writer) int { return 0 }},
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "--version", "-v", "version":
+		fmt.Fprintf(stdout, "nsysx %s (reports and rules match Nsight Systems %s)\n", Version, NsysVersion)
+		return 0
+	case "-h", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	fmt.Fprintf(stderr, "nsysx: unknown command %q%s; run nsysx --help\n", args[0], nsysx.Suggest(args[0], names))
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "nsysx %s: Nsight Systems profile analysis (reports match nsys %s)\n\nUsage: nsysx COMMAND [flags] FILE...\n\nCommands:\n", Version, NsysVersion)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.help)
+	}
+	fmt.Fprintln(w, "\nRun `nsysx COMMAND --help` for a command's flags. `nsysx stats --sample` runs on a profile built into the binary.")
+}
+
+// fail prints a one-line error and returns the exit status for it.
+func fail(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "nsysx %s: %v\n", cmd, err)
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, nsysx.ErrBadOption) || isUnknown(err) {
+		return 2
+	}
+	return 1
+}
+
+func isUnknown(err error) bool {
+	var u *unknownName
+	return errors.As(err, &u)
+}
+
+type unknownName struct{ err error }
+
+func (u *unknownName) Error() string { return u.err.Error() }
+func (u *unknownName) Unwrap() error { return u.err }
