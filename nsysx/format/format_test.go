@@ -1,6 +1,7 @@
 package format
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -189,5 +190,25 @@ func TestHeaders(t *testing.T) {
 	got := Headers(names(), mustSpec(t, "csv:time=ms"))
 	if strings.Join(got, "|") != "Total (ms)|Name" {
 		t.Errorf("Headers = %q", got)
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	r := nsysx.NewResult("cuda_gpu_trace", "CUDA GPU Trace", "Start:ts_ns", "Duration:dur_ns", "Bytes:mem_B",
+		"Throughput:thru_B", "Device", "Name")
+	for i := range 200000 {
+		r.Add(nsysx.IntV(int64(i)*1234567), nsysx.IntV(int64(i%9999)), nsysx.IntV(int64(i)*4096),
+			nsysx.FloatV(float64(i)*1.5), nsysx.TextV("NVIDIA H200 (0)"), nsysx.TextV("void kernel<float>(int, float *)"))
+	}
+	for _, spec := range []string{"csv", "column", "json"} {
+		s := mustSpec(&testing.T{}, spec)
+		s.Locale = "en_US.UTF-8"
+		b.Run(spec, func(b *testing.B) {
+			for b.Loop() {
+				if err := Write(io.Discard, r, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
