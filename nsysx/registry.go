@@ -90,7 +90,7 @@ func Suggest(name string, names []string) string {
 			best, bd = n, d
 		}
 	}
-	if best == "" || bd > max(3, len(name)/2) {
+	if best == "" || bd > max(2, len(name)/3) {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)

@@ -102,7 +102,7 @@ func parseArgs(cmd string, args []string, defs []flagDef, optionalOK func(string
 			for _, d := range defs {
 				all = append(all, d.names...)
 			}
-			return nil, usageErr("%s: unknown flag %s%s", cmd, name, nsysx.Suggest(name, all))
+			return nil, usageErr("unknown flag %s%s", name, nsysx.Suggest(name, all))
 		}
 		key := d.names[len(d.names)-1]
 		switch {
@@ -114,7 +114,7 @@ func parseArgs(cmd string, args []string, defs []flagDef, optionalOK func(string
 			}
 		case d.value:
 			if i+1 >= len(args) {
-				return nil, usageErr("%s: flag %s needs a value", cmd, name)
+				return nil, usageErr("flag %s needs a value", name)
 			}
 			val = args[i+1]
 			i++

@@ -71,10 +71,6 @@ func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool)
 	if p.has("--help-formats") {
 		return helpFormats(stdout, stderr, cmd, p.last("--help-formats"))
 	}
-	o, err := newRunOpts(cmd, p, rules)
-	if err != nil {
-		return fail(stderr, cmd, err)
-	}
 	inputs := p.args
 	sample, _ := p.boolFlag("--sample")
 	if sample {
@@ -82,6 +78,10 @@ func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool)
 	}
 	if len(inputs) == 0 {
 		return fail(stderr, cmd, usageErr("no input file (give a .sqlite, .nsys-rep or *_pqtdir, or --sample)"))
+	}
+	o, err := newRunOpts(cmd, p, rules)
+	if err != nil {
+		return fail(stderr, cmd, err)
 	}
 	status := 0
 	for _, in := range inputs {

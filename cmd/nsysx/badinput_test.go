@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// TestBadInput: every kind of unreadable input gives one clear error line, a
+// non-zero exit, no panic, and leaves the input untouched.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := testutil.Profile(t, "sync")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rnd := make([]byte, 100000)
+	rand.New(rand.NewSource(1)).Read(rnd)
+	emptyDir := filepath.Join(dir, "empty_pqtdir")
+	os.Mkdir(emptyDir, 0o755)
+	os.WriteFile(filepath.Join(emptyDir, "README"), []byte("x"), 0o644)
+	cases := []struct {
+		name, path, want string
+	}{
+		{"truncated", write("truncated.sqlite", data[:len(data)/3]), "corrupt or truncated"},
+		{"header only", write("header.sqlite", data[:4096]), ""},
+		{"not nsys", filepath.Join(testutil.Root(), "testdata", "bad", "notnsys.sqlite"), "not an Nsight Systems export"},
+		{"empty", write("empty.sqlite", nil), "not an Nsight Systems export"},
+		{"random", write("random.bin", rnd), "not an Nsight Systems export"},
+		{"no parquet", emptyDir, "no .parquet or .arrow files"},
+		{"missing", filepath.Join(dir, "nope.sqlite"), "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := hashPath(t, c.path)
+			stdout, stderr, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_trace,nvtx_sum", c.path)
+			if code == 0 {
+				t.Fatalf("exit 0 for %s; stdout %q", c.name, stdout)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "nsysx stats: ") {
+				t.Errorf("want one error line, got %q", stderr)
+			}
+			if c.want != "" && !strings.Contains(stderr, c.want) {
+				t.Errorf("error %q does not say %q", stderr, c.want)
+			}
+			if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine") {
+				t.Errorf("panic: %s", stderr)
+			}
+			if after := hashPath(t, c.path); !bytes.Equal(before, after) {
+				t.Errorf("input modified")
+			}
+		})
+	}
+}
+
+func hashPath(t *testing.T, p string) []byte {
+	st, err := os.Stat(p)
+	if err != nil || st.IsDir() {
+		return nil
+	}
+	b, _ := os.ReadFile(p)
+	h := sha256.Sum256(b)
+	return h[:]
+}
+
+// TestUsageErrors: unknown report, rule, format, flag, option: exit 2 and
+// one line naming the problem with the closest valid name.
+func TestUsageErrors(t *testing.T) {
+	in := testutil.Profile(t, "sync")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stats", "-r", "cuda_gpu_kern_sm", in}, `unknown report "cuda_gpu_kern_sm" (did you mean cuda_gpu_kern_sum?)`},
+		{[]string{"stats", "-f", "cvs", "-r", "cuda_api_sum", in}, "unknown format 'cvs' (did you mean csv?)"},
+		{[]string{"stats", "--reprot", "cuda_api_sum", in}, "unknown flag --reprot (did you mean --report?)"},
+		{[]string{"stats", "-r", "cuda_gpu_kern_sum:bse", in}, `"bse"`},
+		{[]string{"analyze", "-r", "gpu_gap", in}, `unknown rule "gpu_gap" (did you mean gpu_gaps?)`},
+		{[]string{"stats", "--timeunit", "days", in}, "--timeunit"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"stats"}, "no input file"},
+		{[]string{"stats", "-r"}, "flag -r needs a value"},
+	}
+	for _, c := range cases {
+		_, stderr, code := runCLI(t, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, stderr)
+		}
+		if !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: stderr %q, want one line containing %q", c.args, stderr, c.want)
+		}
+	}
+}
