@@ -28,8 +28,8 @@ type Result struct {
 // ("Total Time:dur_ns"); Label and Tag split it.
 type ResultCol struct {
 	Name  string
-	Kind  Kind   // IntKind, FloatKind or TextKind: the type of the first non-NULL cell
-	kinds []Kind // per cell
+	Kind  Kind     // IntKind, FloatKind or TextKind: the type of the first non-NULL cell
+	kinds []Kind   // per cell
 	num   []int64  // integer value or float bits
 	str   []string // text cells; nil until the first text cell
 }

@@ -37,7 +37,7 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 		return "", fmt.Errorf("%w: cannot export this report; install Nsight Systems, or export it by hand with `nsys export -t sqlite -o %s %s` and open the .sqlite", ErrNoNsys, beside, rep)
 	}
 	out := beside
-	if !dirWritable(filepath.Dir(beside)) {
+	if !dirWritableFn(filepath.Dir(beside)) {
 		out = cached
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return "", err
@@ -95,3 +95,6 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// dirWritableFn is dirWritable, replaceable in tests (root can write anywhere).
+var dirWritableFn = dirWritable

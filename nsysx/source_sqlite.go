@@ -54,7 +54,7 @@ func declType(decl string) ColType {
 }
 
 func (s *sqliteSource) schema() []*TableSchema { return s.tables }
-func (s *sqliteSource) close() error             { return s.db.Close() }
+func (s *sqliteSource) close() error           { return s.db.Close() }
 
 func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
 	t := s.db.Table(ts.Name)
