@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,8 +38,10 @@ type run struct {
 	out     kernel.Output
 	started chan struct{}
 	once    sync.Once
-	prefix  int      // bytes yaegi and the engine added before line 1
+	src     *source  // what is evaluated, to map positions to the cell
+	line    int      // cell line of the top-level statement running
 	frames  []string // "L:C: panic: f(...)" lines yaegi printed
+	capture map[string]any
 }
 
 var idleRun = &run{ctx: context.Background(), out: kernel.TextOutput{W: io.Discard}, started: make(chan struct{})}
@@ -105,11 +108,18 @@ func (e *Engine) acquire(ctx context.Context, out kernel.Output) error {
 // eval evaluates one source. On cancellation it stops the interpreter and
 // waits up to a short grace period; the evaluating goroutine keeps the
 // semaphore until it really ends.
-func (e *Engine) eval(ctx context.Context, out kernel.Output, src string, prefix int) (*run, reflect.Value, error) {
+func (e *Engine) eval(ctx context.Context, out kernel.Output, src *source) (*run, reflect.Value, error) {
+	return e.evalFunc(ctx, out, src, func() (reflect.Value, error) {
+		return e.interp.EvalWithContext(context.Background(), src.text)
+	})
+}
+
+// evalFunc runs do (an evaluation) on its own goroutine; see eval.
+func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, do func() (reflect.Value, error)) (*run, reflect.Value, error) {
 	if err := e.acquire(ctx, out); err != nil {
 		return nil, reflect.Value{}, err
 	}
-	r := &run{ctx: ctx, out: out, started: make(chan struct{}), prefix: prefix}
+	r := &run{ctx: ctx, out: out, started: make(chan struct{}), src: src}
 	e.mu.Lock()
 	e.run = r
 	e.mu.Unlock()
@@ -126,7 +136,7 @@ func (e *Engine) eval(ctx context.Context, out kernel.Output, src string, prefix
 				err = interp.Panic{Value: p}
 			}
 		}()
-		v, err = e.interp.EvalWithContext(context.Background(), src)
+		v, err = do()
 	}()
 	select {
 	case <-done:
@@ -151,7 +161,7 @@ func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) er
 	code = strings.ReplaceAll(code, "\r\n", "\n")
 	units, err := splitUnits(code)
 	if err != nil {
-		return syntaxError(err, code, 0)
+		return syntaxError(err, &source{code: code, text: code})
 	}
 	groups := makeGroups(code, units)
 	for i, g := range groups {
@@ -164,56 +174,64 @@ func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) er
 
 func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool, out kernel.Output) error {
 	fset := token.NewFileSet()
+	wrapper := g.wrapper()
 	f, err := g.parse(fset)
-	_, wprefix := g.wrap("")
 	if err != nil {
-		return syntaxError(err, code, wprefix)
+		return syntaxError(err, &source{code: code, text: g.src, wrapper: wrapper})
 	}
-	src := g.src
+	tf := fset.File(f.Pos())
+	off := func(p token.Pos) int { return tf.Offset(p) - len(wrapper) }
+	groupSrc := g.src
 	var imports [][2]string
-	marker := ""
+	var edits []edit
 	switch {
 	case len(g.units) > 0 && g.units[0].kind == kindImport:
-		if src, imports = e.newImports(f, fset, src, wprefix); len(imports) == 0 {
+		if groupSrc, imports = e.newImports(f, fset, groupSrc, len(wrapper)); len(imports) == 0 {
 			return nil
 		}
 	case g.decl:
-		marker = "var _ = " + ctlName + ".StartedV();"
+		edits = append(edits, edit{0, 0, "var _ = " + ctlName + ".StartedV();"})
 	default:
-		marker = ctlName + ".Started();"
-	}
-	edits := rangeIntEdits(f, fset, wprefix, src)
-	plain := applyEdits(src, edits)
-	shown := ""
-	if last && g.last != nil && !isPrintCall(g.last.X) {
-		tf := fset.File(f.Pos())
-		s, t := tf.Offset(g.last.X.Pos())-wprefix, tf.Offset(g.last.X.End())-wprefix
-		shown = applyEdits(src, append(edits, edit{s, s, ctlName + ".Show("}, edit{t, t, ")"}))
-	}
-	prefix := wprefix + len(marker)
-	var r *run
-	var v reflect.Value
-	if shown != "" {
-		r, v, err = e.eval(ctx, out, marker+shown, prefix)
-		if err != nil && isCompileError(r, err) {
-			shown = "" // e.g. a call without results: run it as written
+		edits = append(edits, edit{0, 0, ctlName + ".Started();"})
+		body := f.Decls[0].(*ast.FuncDecl).Body.List
+		if err := e.checkUndefined(body, &source{code: code, text: g.src, wrapper: wrapper}, fset); err != nil {
+			return err
+		}
+		for _, st := range body {
+			p := off(st.Pos())
+			edits = append(edits, edit{p, p, fmt.Sprintf("%s.L(%d);", ctlName, fset.Position(st.Pos()).Line)})
 		}
 	}
-	if shown == "" {
-		r, v, err = e.eval(ctx, out, marker+plain, prefix)
+	edits = append(edits, rangeIntEdits(f, fset, len(wrapper), groupSrc)...)
+	plain := newSource(code, groupSrc, wrapper, edits)
+	var shown *source
+	if last && g.last != nil && !isPrintCall(g.last.X) {
+		s, t := off(g.last.X.Pos()), off(g.last.X.End())
+		shown = newSource(code, groupSrc, wrapper, append(slices.Clone(edits), edit{s, s, ctlName + ".Show("}, edit{t, t, ")"}))
 	}
-	_ = v
+	var r *run
+	if shown != nil {
+		r, _, err = e.eval(ctx, out, shown)
+		if err != nil && isCompileError(r, err) {
+			shown = nil // e.g. a call without results: run it as written
+		}
+	}
+	if shown == nil {
+		r, _, err = e.eval(ctx, out, plain)
+	}
+	if err == nil || !isCompileError(r, err) { // the code ran, at least in part
+		e.mu.Lock()
+		for _, im := range imports {
+			e.imports[im[0]] = im[1]
+		}
+		for _, n := range g.names {
+			e.names[n] = true
+		}
+		e.mu.Unlock()
+	}
 	if err != nil {
-		return e.translate(err, r, code, f, fset)
+		return e.translate(err, r, f, fset)
 	}
-	e.mu.Lock()
-	for _, im := range imports {
-		e.imports[im[0]] = im[1]
-	}
-	for _, n := range g.names {
-		e.names[n] = true
-	}
-	e.mu.Unlock()
 	return nil
 }
 

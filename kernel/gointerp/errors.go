@@ -19,15 +19,6 @@ import (
 // posRe matches "[file.go:]line:col: message".
 var posRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): ((?s).*)$`)
 
-// cellPos maps a position in an evaluated source to the cell: only line 1
-// carries the prefix added by yaegi and the engine.
-func cellPos(line, col, prefix int) (int, int) {
-	if line == 1 {
-		col -= prefix
-	}
-	return line, max(col, 1)
-}
-
 // sourceLines returns the traceback lines showing a line of the cell with
 // a caret under the column.
 func sourceLines(code string, line, col int) []string {
@@ -35,9 +26,18 @@ func sourceLines(code string, line, col int) []string {
 	if line < 1 || line > len(lines) {
 		return nil
 	}
-	l := strings.ReplaceAll(lines[line-1], "\t", "    ")
+	l := lines[line-1]
+	caret := strings.Repeat(" ", max(col-1, 0))
+	if col-1 <= len(l) { // keep tabs so that the caret lines up
+		caret = strings.Map(func(r rune) rune {
+			if r == '\t' {
+				return '\t'
+			}
+			return ' '
+		}, l[:col-1])
+	}
 	num := strconv.Itoa(line)
-	return []string{fmt.Sprintf("%s | %s", num, l), fmt.Sprintf("%s | %s^", strings.Repeat(" ", len(num)), strings.Repeat(" ", max(col-1, 0)))}
+	return []string{fmt.Sprintf("%s | %s", num, l), fmt.Sprintf("%s | %s^", strings.Repeat(" ", len(num)), caret)}
 }
 
 func cellError(name, msg, code string, line, col int) *kernel.Error {
@@ -47,78 +47,102 @@ func cellError(name, msg, code string, line, col int) *kernel.Error {
 }
 
 // syntaxError reports the first parse error at its cell position.
-func syntaxError(err error, code string, prefix int) error {
+func syntaxError(err error, src *source) error {
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		l, c := cellPos(list[0].Pos.Line, list[0].Pos.Column, prefix)
+		l, c := list[0].Pos.Line, list[0].Pos.Column
+		if src != nil {
+			l, c = src.cellPos(l, c)
+		}
+		code := ""
+		if src != nil {
+			code = src.code
+		}
 		return cellError("SyntaxError", list[0].Msg, code, l, c)
 	}
 	return &kernel.Error{Name: "SyntaxError", Value: err.Error(), Traceback: []string{"SyntaxError: " + err.Error()}}
 }
 
 // translate turns an evaluation error into a kernel.Error with cell positions.
-func (e *Engine) translate(err error, r *run, code string, f *ast.File, fset *token.FileSet) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || r == nil {
 		return err
 	}
-	prefix := 0
-	if r != nil {
-		prefix = r.prefix
-	}
+	src := r.src
 	var p interp.Panic
 	if errors.As(err, &p) {
 		msg := fmt.Sprint(p.Value)
 		if isCompileError(r, err) {
 			if lines := rangeSuspects(f, fset); len(lines) > 0 {
 				return cellError("CompileError", "range over an integer is not supported by the interpreter "+
-					"(yaegi v0.16.1 predates Go 1.22); write for i := 0; i < n; i++ { ... }", code, lines[0], 1)
+					"(yaegi v0.16.1 predates Go 1.22); write for i := 0; i < n; i++ { ... }", src.code, lines[0], 1)
 			}
 			return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
 				Traceback: []string{"CompileError: interpreter error: " + msg}}
 		}
-		return e.panicError(msg, r, code)
+		return e.panicError(msg, r)
 	}
 	msg := err.Error()
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		l, c := cellPos(list[0].Pos.Line, list[0].Pos.Column, prefix)
-		return cellError("SyntaxError", list[0].Msg, code, l, c)
+		return syntaxError(err, src)
 	}
 	if m := posRe.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		line, col = cellPos(line, col, prefix)
-		return cellError("CompileError", hint(m[3]), code, line, col)
+		line, col = src.cellPos(line, col)
+		return cellError("CompileError", hint(m[3]), src.code, line, col)
 	}
 	return &kernel.Error{Name: "CompileError", Value: hint(msg), Traceback: []string{"CompileError: " + hint(msg)}}
 }
 
-// panicError reports a runtime panic with the frames yaegi printed.
-func (e *Engine) panicError(msg string, r *run, code string) error {
+// panicError reports a runtime panic with the frames yaegi printed (inner
+// first); the top level, which yaegi does not locate, is the line of the
+// last top-level statement started.
+func (e *Engine) panicError(msg string, r *run) error {
 	e.mu.Lock()
 	frames := append([]string(nil), r.frames...)
+	topLine := r.line
 	e.mu.Unlock()
 	tb := []string{"panic: " + msg, ""}
-	value := msg
-	for i, fr := range frames {
+	at := func(fn string, line, col int) {
+		tb = append(tb, fmt.Sprintf("in %s, line %d", fn, line))
+		for _, s := range sourceLines(r.src.code, line, col) {
+			tb = append(tb, "    "+s)
+		}
+	}
+	firstLine := 0
+	for _, fr := range frames {
 		m := panicFrameRe.FindStringSubmatch(fr)
 		if m == nil {
 			continue
 		}
-		line, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		line, col = cellPos(line, col, r.prefix)
 		fn := strings.TrimSuffix(strings.TrimPrefix(m[3], "main."), "(...)")
 		if fn == "main" {
-			fn = "cell"
+			break
 		}
-		if i == 0 {
-			value = fmt.Sprintf("%s (line %d)", msg, line)
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		line, col = r.src.cellPos(line, col)
+		if firstLine == 0 {
+			firstLine = line
 		}
-		tb = append(tb, fmt.Sprintf("in %s, line %d:%d", fn, line, col))
-		for _, s := range sourceLines(code, line, col) {
-			tb = append(tb, "    "+s)
+		at(fn, line, col)
+	}
+	if topLine > 0 {
+		if firstLine == 0 {
+			firstLine = topLine
 		}
+		lines := strings.Split(r.src.code, "\n")
+		col := 1
+		if topLine <= len(lines) {
+			col = len(lines[topLine-1]) - len(strings.TrimLeft(lines[topLine-1], " \t")) + 1
+		}
+		at("cell", topLine, col)
+	}
+	value := msg
+	if firstLine > 0 {
+		value = fmt.Sprintf("%s (line %d)", msg, firstLine)
 	}
 	return &kernel.Error{Name: "panic", Value: value, Traceback: tb}
 }

@@ -84,6 +84,9 @@ func isIntLit(e ast.Expr) bool {
 // expression that is not a composite literal (perhaps an integer).
 func rangeSuspects(f *ast.File, fset *token.FileSet) []int {
 	var lines []int
+	if f == nil {
+		return nil
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if rs, ok := n.(*ast.RangeStmt); ok && rs.Value == nil {
 			if _, lit := rs.X.(*ast.CompositeLit); !lit {

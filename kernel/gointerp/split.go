@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -184,19 +183,21 @@ func blankExcept(code string, units []unit) string {
 	return string(b)
 }
 
-// wrap returns the source yaegi parses for the group and the length of
-// the prefix on line 1.
-func (g *group) wrap(src string) (string, int) {
+// wrapper returns what yaegi puts before the group's source.
+func (g *group) wrapper() string {
 	if g.decl {
-		return declWrapper + src, len(declWrapper)
+		return declWrapper
 	}
-	return stmtWrapper + src + "\n}", len(stmtWrapper)
+	return stmtWrapper
 }
 
 // parse checks the group's syntax like yaegi will and records the last
 // expression statement and the declared names.
 func (g *group) parse(fset *token.FileSet) (*ast.File, error) {
-	src, _ := g.wrap(g.src)
+	src := g.wrapper() + g.src
+	if !g.decl {
+		src += "\n}"
+	}
 	f, err := parser.ParseFile(fset, "cell", src, parser.DeclarationErrors)
 	if err != nil {
 		return nil, err
@@ -277,16 +278,3 @@ func importSpecs(f *ast.File) [][2]string {
 	return out
 }
 
-// edit replaces src[start:end] by text.
-type edit struct {
-	start, end int
-	text       string
-}
-
-func applyEdits(src string, edits []edit) string {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-	for _, e := range edits {
-		src = src[:e.start] + e.text + src[e.end:]
-	}
-	return src
-}

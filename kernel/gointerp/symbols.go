@@ -57,6 +57,19 @@ func (e *Engine) symbols() interp.Exports {
 		"Started":  reflect.ValueOf(e.started),
 		"StartedV": reflect.ValueOf(func() int { e.started(); return 0 }),
 		"Show":     show,
+		"L": reflect.ValueOf(func(line int) {
+			r := e.current()
+			e.mu.Lock()
+			r.line = line
+			e.mu.Unlock()
+		}),
+		"Capture": reflect.ValueOf(func(vs ...any) {
+			r := e.current()
+			b := bundleOfValues(vs)
+			e.mu.Lock()
+			r.capture = b
+			e.mu.Unlock()
+		}),
 	}
 	ex[CellPath+"/cell"] = map[string]reflect.Value{
 		"Context":   reflect.ValueOf(func() context.Context { return e.current().ctx }),

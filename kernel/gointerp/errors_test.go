@@ -1,0 +1,147 @@
+package gointerp
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel"
+)
+
+func kerr(t *testing.T, err error) *kernel.Error {
+	t.Helper()
+	var ke *kernel.Error
+	if !errors.As(err, &ke) {
+		t.Fatalf("error %v (%T) is not a *kernel.Error", err, err)
+	}
+	return ke
+}
+
+func TestErrors(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, "func boom() {\n\tvar a []int\n\t_ = a[3]\n}")
+	for _, tc := range []struct {
+		code, name, value string
+	}{
+		{"x := 1\ny := undefinedThing + x", "CompileError", "line 2:6: undefined: undefinedThing"},
+		{"undefinedThing", "CompileError", "line 1:1: undefined: undefinedThing"},
+		{"x := 1 +", "SyntaxError", "line 1:"},
+		{"\n\nfunc f( {", "SyntaxError", "line 3:"},
+		{"x := 2\npanic(\"boom\")", "panic", "boom (line 2)"},
+		{"\n\nboom()", "panic", "index out of range"},
+		{"var m map[string]int\nm[\"a\"] = 1", "panic", "assignment to entry in nil map (line 2)"},
+		{"import \"iter\"", "CompileError", `package "iter" is not available`},
+		{"import \"slices\"\nslices.Sort([]int{2, 1})", "CompileError", "slices.Sort is not available"},
+		{"n := 3\nfor i := range n {\n\t_ = i\n}", "CompileError", "line 2:1: range over an integer"},
+		{"import \"os\"\nos.Exit(3)", "panic", "os.Exit(3) called"},
+	} {
+		_, err := runCell(t, e, tc.code)
+		if err == nil {
+			t.Errorf("%q: no error", tc.code)
+			continue
+		}
+		ke := kerr(t, err)
+		if ke.Name != tc.name || !strings.Contains(ke.Value, tc.value) {
+			t.Errorf("%q:\n got %s: %s\nwant %s: ...%s...", tc.code, ke.Name, ke.Value, tc.name, tc.value)
+		}
+		if len(ke.Traceback) == 0 {
+			t.Errorf("%q: empty traceback", tc.code)
+		}
+	}
+	// the engine keeps working after all that
+	if got := mustRun(t, e, "1 + 1").result(); got != "2" {
+		t.Errorf("after errors: %q", got)
+	}
+}
+
+func TestPanicTraceback(t *testing.T) {
+	e := newEngine(t)
+	_, err := runCell(t, e, "func inner() {\n\tpanic(\"deep\")\n}\nfunc outer() { inner() }\nouter()")
+	ke := kerr(t, err)
+	tb := strings.Join(ke.Traceback, "\n")
+	for _, want := range []string{"panic: deep", "in inner, line 2", "in outer, line 4", "in cell, line 5", "2 | \tpanic(\"deep\")"} {
+		if !strings.Contains(tb, want) {
+			t.Errorf("traceback lacks %q:\n%s", want, tb)
+		}
+	}
+	if ke.Value != "deep (line 2)" {
+		t.Errorf("value %q", ke.Value)
+	}
+}
+
+func TestRangeOverIntRewritten(t *testing.T) {
+	e := newEngine(t)
+	r := mustRun(t, e, "import \"fmt\"\ns := []int{5, 6}\nfor i := range 3 { fmt.Print(i) }\nfor range len(s) { fmt.Print(\"x\") }\nfor i := range s { fmt.Print(s[i]) }\nfunc f() int { t := 0; for j := range 2 * 2 { t += j }; return t }\nf()")
+	if r.stdout.String() != "012xx56" || r.result() != "6" {
+		t.Errorf("stdout %q result %q", r.stdout.String(), r.result())
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	e := newEngine(t)
+	blockCalls := 0
+	if err := e.Use(map[string]map[string]reflect.Value{"example.com/block/block": {
+		"Wait": reflect.ValueOf(func(ctx context.Context) error { blockCalls++; <-ctx.Done(); return ctx.Err() }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, e, "n := 0\nimport \"time\"\nimport \"nsysx/cell\"\nimport \"example.com/block\"")
+	for _, code := range []string{
+		"for { n++ }",
+		"func spin() { for { n++ } }\nspin()",
+		"for { time.Sleep(time.Hour); n++ }",
+		"c := make(chan int)\n<-c",
+		"block.Wait(cell.Context())",
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() { errc <- e.Execute(ctx, code, &recorder{}) }()
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+		select {
+		case err := <-errc:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%q: err %v", code, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q: not interrupted", code)
+		}
+		if got := mustRun(t, e, "n > 0 || true").result(); got != "true" {
+			t.Errorf("after %q: %q", code, got)
+		}
+	}
+	if blockCalls != 1 {
+		t.Errorf("block.Wait called %d times", blockCalls)
+	}
+}
+
+func TestPrepareAndUserExpressions(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, "k := 0")
+	run, err := e.Prepare(context.Background(), "k++")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		if err := run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := e.EvalExpression(context.Background(), "k * 10")
+	if err != nil || b["text/plain"] != "50" {
+		t.Errorf("EvalExpression = %v, %v", b, err)
+	}
+	if _, err := e.EvalExpression(context.Background(), "nope"); err == nil {
+		t.Error("no error for an undefined name")
+	}
+}
+
+func TestInputViaScan(t *testing.T) {
+	e := newEngine(t)
+	if got := mustRun(t, e, "import \"fmt\"\nvar v int\nfmt.Scan(&v)\nv + 1").result(); got != "43" {
+		t.Errorf("result %q", got)
+	}
+}
