@@ -133,6 +133,9 @@ var queries = map[string]func() *nsysx.Result{
 		return sqlResult([]string{"A", "B", "Col C"}, v("x", "1.5", "1e5"), v("y", "22", "q"),
 			v("z", "abc", "r"), v("1.25", "def", "s"), v("22.125", "ghi", "12.5"), v(3, "jkl", 7))
 	},
+	"edge": func() *nsysx.Result {
+		return sqlResult([]string{"A:dur_", "B:mem_", "C", "D:addr_", "E:gid_"}, v(1234567, 1234567, "x", 1234567, 5))
+	},
 	"gpu_gaps": func() *nsysx.Result { return gapsRule(500) },
 	"gpu_gaps_gap1": func() *nsysx.Result {
 		r := gapsRule(1)

@@ -112,7 +112,7 @@ func parseTag(name string) (label string, cat category, src unit) {
 	if !ok {
 		return label, catNone, unit{}
 	}
-	if !hasUnit || us == "" {
+	if !hasUnit {
 		return label, cat, defaultSource(cat)
 	}
 	src, ok = lookupUnit(cat, us)

@@ -22,6 +22,7 @@ func TestPlanColumnHeader(t *testing.T) {
 		{"X:foo", Units{}, "X"},
 		{"X: dur_ns", Units{}, "X"},
 		{"X:dur_s", Units{}, "X"},
+		{"X:dur_", Units{}, "X"},
 		{"X:dur_ns:ignored", Units{}, "X (ns)"},
 		{":r", Units{}, ""},
 		{"Name", Units{}, "Name"},
