@@ -1,0 +1,2 @@
+SELECT ((1<<56)|(2<<48)|(3<<24)|4) AS "G:gid", 1234567 AS "A:addr_uint", 'x' AS "Z"
+UNION ALL SELECT -1, 12.5, 'y' UNION ALL SELECT 0, '0x10', 'z' UNION ALL SELECT 255, -1, 'w' UNION ALL SELECT 12.5, 0, 'v'

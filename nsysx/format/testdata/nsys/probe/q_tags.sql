@@ -1,0 +1,1 @@
+SELECT 1 AS ":r", 2 AS "X: dur_ns", 3 AS "Y:ratio_x", 4 AS "Z:gid_gidint", 5 AS "W:addr_uint:foo", 6 AS "V:mem_KiB", 7 AS "U:thru_KB", 8 AS "T:Dur_Us", 9 AS "S:ratio_%:x", 10 AS "", 11 AS "R:", 12 AS "Q:ts_usec", 13 AS "P:mem_kib", 14 AS "O:thru", 15 AS "N:gid_gidsubint", 16 AS "M:addr", 17 AS "L:ratio_pct", 18 AS "K:TS_NS", 19 AS "J:mem_mb", 20 AS "I:dur_nsec"
