@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // This file holds what the `nsys analyze` rules share (§5 of the stats spec):
@@ -73,7 +73,7 @@ func (c *Ctx) ruleSetup(pidTid bool) (ruleArgs, *Result, error) {
 			return a, nil, err
 		}
 	}
-	skip, err := c.ruleFilter(a.pid >= 0 || a.tid >= 0)
+	skip, err := c.ruleFilter(a)
 	return a, skip, err
 }
 
@@ -84,95 +84,28 @@ func (c *Ctx) pyIntOpt(name string, def int64) (int64, error) {
 	if !ok {
 		return def, nil
 	}
-	n, ok := pyInt(v)
+	n, ok := parsePyInt(v)
 	if !ok {
 		return 0, fmt.Errorf("%w: argument --%s: invalid int value: '%s'", ErrBadOption, name, v)
 	}
 	return n, nil
 }
 
-// optIntPtr is pyIntOpt for options without a default: nil when absent.
-func (c *Ctx) optIntPtr(name string) (*int64, error) {
-	if _, ok := c.Opt(name); !ok {
-		return nil, nil
-	}
-	n, err := c.pyIntOpt(name, 0)
-	return &n, err
-}
-
-// pyInt parses s as Python's int(s): surrounding white space, an optional
-// sign, decimal digits with single underscores between them. Values beyond
-// int64 are rejected.
-func pyInt(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
-		return 0, false
-	}
-	s = strings.ReplaceAll(s, "_", "")
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
+// ruleFilter installs the filter of the start=, end= and nvtx= options (on
+// top of a caller's --filter-time / --filter-nvtx filter) as the stats
+// reports do. process= and thread= (cuda_api_sync) join it: nsys then filters
+// with the full time range, and refuses nvtx=.
+func (c *Ctx) ruleFilter(a ruleArgs) (*Result, error) {
+	if a.pid >= 0 || a.tid >= 0 {
+		g := &Filter{Start: 0, End: math.MaxInt64}
+		if f := c.Filter; f != nil {
+			g.Start, g.End, g.NVTX, g.StartSet, g.EndSet = f.Start, f.End, f.NVTX, f.StartSet, f.EndSet
 		}
+		g.Process, g.HasProcess = a.pid, a.pid >= 0
+		g.Thread, g.HasThread = a.tid, a.tid >= 0
+		c.Filter = g
 	}
-	if neg {
-		s = "-" + s
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil
-}
-
-// ruleFilter builds the filter nsys's filter_time_range builds from start=,
-// end= and nvtx= and installs it as c.Filter; pidTid tells that process= or
-// thread= is active, which needs the full-range time filter and excludes
-// nvtx=. Without any of these options a filter given by the caller (the CLI's
-// --filter-time / --filter-nvtx) stays in place.
-func (c *Ctx) ruleFilter(pidTid bool) (*Result, error) {
-	start, err := c.optIntPtr("start")
-	if err != nil {
-		return nil, err
-	}
-	end, err := c.optIntPtr("end")
-	if err != nil {
-		return nil, err
-	}
-	nvtx, hasNVTX := c.Opt("nvtx")
-	if start == nil && end == nil && !hasNVTX && !pidTid {
-		return nil, nil
-	}
-	f, msg, err := c.optionFilter(start, end, nvtx, hasNVTX)
-	if err != nil || msg != "" {
-		if msg != "" {
-			r, _ := c.Skip(msg)
-			return r, nil
-		}
-		return nil, err
-	}
-	if f.Start > f.End {
-		return c.Skip("The start time cannot be greater than the end time.")
-	}
-	if pidTid && hasNVTX {
-		return c.Skip("The 'nvtx' option cannot be used with 'pid' or 'tid'.")
-	}
-	c.Filter = f
-	return nil, nil
-}
-
-// keepThread applies process=/thread= to a row's globalTid (cuda_api_sync's
-// only table, the runtime, has one); NULL fails any active test.
-func (a ruleArgs) keepThread(gtid *Column, i int) bool {
-	if a.pid < 0 && a.tid < 0 {
-		return true
-	}
-	if gtid.IsNull(i) {
-		return false
-	}
-	g := gtid.Ints[i]
-	return (a.pid < 0 || gPID(g) == a.pid) && (a.tid < 0 || gTID(g) == a.tid)
+	return c.setupFilter()
 }
 
 // newRuleResult makes an empty rule result with its console texts.
@@ -282,19 +215,40 @@ func (k *kbnSum) Value() float64 {
 // memRule describes one of the memory-operation rules: which table, which
 // operations and API names count, and the output columns.
 type memRule struct {
-	table   string                                                // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
-	what    string                                                // "memcpy" or "memset", for the SKIPPED text
-	cols    []string                                              // columns to load besides the common ones
-	keepOp  func(t *Table, i int) bool                            // the operation predicate
-	keepAPI func(name string) bool                                // the API-name LIKE predicate
-	row     func(kinds map[int64]string, t *Table, i int) []Value // the columns between Start and Bytes
-	head    []string                                              // their names
+	table   string                                          // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
+	what    string                                          // "memcpy" or "memset", for the SKIPPED text
+	cols    []string                                        // columns read after memRuleCommon (index memExtra on)
+	keepOp  func(v rowVals) bool                            // the operation predicate
+	keepAPI func(name string) bool                          // the API-name LIKE predicate
+	row     func(kinds map[int64]string, v rowVals) []Value // the columns between Start and Bytes
+	head    []string                                        // their names
 	advice  string
 	noRes   string
 }
 
-// memRuleCommon are the columns every memory rule reads.
+// memRuleCommon are the columns every memory rule reads, in scan order.
 var memRuleCommon = []string{"start", "end", "bytes", "globalPid", "deviceId", "contextId", "greenContextId", "streamId", "correlationId"}
+
+// Scan positions of memRuleCommon; a rule's own columns start at memExtra.
+const (
+	memStart = iota
+	memEnd
+	memBytes
+	memGPID
+	memDev
+	memCtx
+	memGreen
+	memStream
+	memCorr
+	memExtra
+)
+
+// memOp is one operation that passed keepOp, with its output cells.
+type memOp struct {
+	dur  Value
+	vals []Value // Start .. Stream ID
+	gpid Value
+}
 
 // run computes a memory rule: operations of the (filtered) table that pass
 // keepOp, inner-joined on correlationId alone to the unfiltered runtime calls
@@ -327,118 +281,185 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.Load(m.table, append(slices.Clone(memRuleCommon), m.cols...)...)
+	cols := append(slices.Clone(memRuleCommon), m.cols...)
+	if err := c.needColumns(m.table, cols...); err != nil {
+		return nil, err
+	}
+	if err := c.needColumns(tRuntime, "correlationId", "nameId"); err != nil {
+		return nil, err
+	}
+	// The operations that count, by correlationId, in row order.
+	var ops []memOp
+	byCorr := map[int64][]int32{}
+	sc, err := c.filteredScanner(m.table, false, cols...)
 	if err != nil {
 		return nil, err
 	}
-	// Operations by correlationId, in row order.
-	byCorr := map[int64][]int32{}
-	corr := t.Col("correlationId")
-	for i := 0; i < t.N; i++ {
-		if !corr.IsNull(i) && m.keepOp(t, i) {
-			k := corr.Ints[i]
-			byCorr[k] = append(byCorr[k], int32(i))
+	err = sc.run(func(_ int64, v rowVals) {
+		corr, null := sqlInt(v, memCorr)
+		if null || !m.keepOp(v) {
+			return
 		}
+		op := memOp{dur: Null, gpid: sqlValue(v, memGPID)}
+		if s, sn := sqlInt(v, memStart); !sn {
+			if e, en := sqlInt(v, memEnd); !en {
+				op.dur = IntV(e - s)
+			}
+		}
+		green := sqlValue(v, memGreen)
+		if green.Kind == IntKind && green.I == 0 {
+			green = Null // NULLIF(greenContextId, 0)
+		}
+		op.vals = append([]Value{sqlValue(v, memStart)}, m.row(kinds, v)...)
+		op.vals = append(op.vals, sqlValue(v, memBytes), pidValue(op.gpid), sqlValue(v, memDev), sqlValue(v, memCtx),
+			green, sqlValue(v, memStream))
+		byCorr[corr] = append(byCorr[corr], int32(len(ops)))
+		ops = append(ops, op)
+	})
+	if err != nil {
+		return nil, err
 	}
+	// The join, in runtime row order.
 	type match struct {
 		op  int32
 		api string
 	}
 	var rows []match
 	if len(byCorr) > 0 && len(sid) > 0 {
-		rt, err := c.LoadRaw(tRuntime, "correlationId", "nameId")
+		rt, err := c.filteredScanner(tRuntime, true, "correlationId", "nameId")
 		if err != nil {
 			return nil, err
 		}
-		rc, rn := rt.Col("correlationId"), rt.Col("nameId")
-		for i := 0; i < rt.N; i++ {
-			if rc.IsNull(i) || rn.IsNull(i) {
-				continue
+		in := newIDSet(sid)
+		err = rt.run(func(_ int64, v rowVals) {
+			name, nn := sqlInt(v, 1)
+			if nn || !in.has(name) {
+				return
 			}
-			ops, ok := byCorr[rc.Ints[i]]
-			if !ok {
-				continue
+			corr, cn := sqlInt(v, 0)
+			if cn {
+				return
 			}
-			name, ok := sid[rn.Ints[i]]
-			if !ok {
-				continue
+			for _, op := range byCorr[corr] {
+				rows = append(rows, match{op, sid[name]})
 			}
-			for _, op := range ops {
-				rows = append(rows, match{op, name})
-			}
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	st, en := t.Col("start"), t.Col("end")
-	durOf := func(i int32) Value { return nv2sub(en, st, int(i)) }
-	slices.SortStableFunc(rows, func(x, y match) int { return -Compare(durOf(x.op), durOf(y.op)) })
+	slices.SortStableFunc(rows, func(x, y match) int { return -Compare(ops[x.op].dur, ops[y.op].dur) })
 	rows = rows[:a.limit(len(rows))]
 
-	cols := append([]string{"Duration:dur_ns", "Start:ts_ns"}, m.head...)
-	cols = append(cols, "Bytes:mem_B", "PID", "Device ID", "Context ID", "Green Context ID", "Stream ID", "API Name", "_Global ID", "_API")
-	res := newRuleResult(c, a, m.advice, m.noRes, cols...)
-	gp, green := t.Col("globalPid"), t.Col("greenContextId")
+	head := append([]string{"Duration:dur_ns", "Start:ts_ns"}, m.head...)
+	head = append(head, "Bytes:mem_B", "PID", "Device ID", "Context ID", "Green Context ID", "Stream ID", "API Name", "_Global ID", "_API")
+	res := newRuleResult(c, a, m.advice, m.noRes, head...)
 	for _, r := range rows {
-		i := int(r.op)
-		vals := []Value{durOf(r.op), nv(st, i)}
-		vals = append(vals, m.row(kinds, t, i)...)
-		g := nv(green, i)
-		if g.Kind == IntKind && g.I == 0 {
-			g = Null
-		}
-		vals = append(vals, nv(t.Col("bytes"), i), pidOf(gp, i), nv(t.Col("deviceId"), i), nv(t.Col("contextId"), i),
-			g, nv(t.Col("streamId"), i), TextV(r.api), nv(gp, i), TextV("cuda"))
-		res.Add(vals...)
+		op := &ops[r.op]
+		vals := append([]Value{op.dur}, op.vals...)
+		res.Add(append(vals, TextV(r.api), op.gpid, TextV("cuda"))...)
 	}
 	return res, nil
 }
 
-// nv2sub is a - b for two integer columns, NULL when either is NULL.
-func nv2sub(a, b *Column, i int) Value {
-	if a.IsNull(i) || b.IsNull(i) {
-		return Null
+// needColumns returns a *MissingColumnError (a SKIPPED report) for the first
+// column table lacks; a scanner would read it as NULL.
+func (c *Ctx) needColumns(table string, cols ...string) error {
+	for _, col := range cols {
+		if !c.P.HasColumn(table, col) {
+			return &MissingColumnError{Table: table, Column: col}
+		}
 	}
-	return IntV(a.Ints[i] - b.Ints[i])
+	return nil
 }
 
-// pidOf is (globalPid >> 24) & 0xFFFFFF, NULL for a NULL id.
-func pidOf(g *Column, i int) Value {
-	if g.IsNull(i) {
-		return Null
-	}
-	return IntV(gPID(g.Ints[i]))
+// idSet is a set of StringIds ids, dense when the ids are small.
+type idSet struct {
+	dense []bool
+	m     map[int64]string
 }
 
-// memKindLabel resolves an ENUM_CUDA_MEM_KIND id (LEFT JOIN: NULL when absent).
-func memKindLabel(labels map[int64]string, col *Column, i int) Value {
-	if col.IsNull(i) {
+func newIDSet(m map[int64]string) idSet {
+	var hi int64 = -1
+	for id := range m {
+		if id < 0 || id >= 1<<22 {
+			return idSet{m: m}
+		}
+		hi = max(hi, id)
+	}
+	s := idSet{dense: make([]bool, hi+1)}
+	for id := range m {
+		s.dense[id] = true
+	}
+	return s
+}
+
+func (s idSet) has(id int64) bool {
+	if s.m != nil {
+		_, ok := s.m[id]
+		return ok
+	}
+	return id >= 0 && id < int64(len(s.dense)) && s.dense[id]
+}
+
+// sqlInt reads column i of a scanned row as an integer column (NULL for an
+// absent column or a value that is not a number; reals truncated).
+func sqlInt(v rowVals, i int) (int64, bool) {
+	p := v.pos[i]
+	if p < 0 {
+		return 0, true
+	}
+	switch x := &v.v[p]; x.Type {
+	case sqlite.Integer:
+		return x.I, false
+	case sqlite.Float:
+		return int64(x.F), false
+	case sqlite.Null:
+		return 0, true
+	}
+	return v.int(i), false
+}
+
+// sqlValue is column i of a scanned row as a Value.
+func sqlValue(v rowVals, i int) Value {
+	p := v.pos[i]
+	if p < 0 {
 		return Null
 	}
-	if l, ok := labels[col.Ints[i]]; ok {
-		return TextV(l)
+	switch x := &v.v[p]; x.Type {
+	case sqlite.Integer:
+		return IntV(x.I)
+	case sqlite.Float:
+		return FloatV(x.F)
+	case sqlite.Text, sqlite.Blob:
+		return TextV(string(x.B))
 	}
 	return Null
 }
 
-// isInt reports whether row i of col is the integer v (false for NULL).
-func isInt(col *Column, i int, v int64) bool { return !col.IsNull(i) && col.Ints[i] == v }
+// sqlIs reports whether column i of a scanned row is the integer x (false
+// for NULL, as SQL's = is).
+func sqlIs(v rowVals, i int, x int64) bool {
+	n, null := sqlInt(v, i)
+	return !null && n == x
+}
 
-// optionFilter turns start=, end= and nvtx= into a Filter as nsys's
-// filter_time_range does: without nvtx= a missing start is 0 and a missing
-// end 2^63-1; with nvtx= the range found supplies the missing bounds and the
-// thread restriction. A non-empty msg is a SKIPPED message.
-//
-// TODO(filter): nvtx= needs the NVTX range lookup of --filter-nvtx from
-// filter.go.
-func (c *Ctx) optionFilter(start, end *int64, nvtx string, hasNVTX bool) (f *Filter, msg string, err error) {
-	if hasNVTX {
-		return nil, "", fmt.Errorf("%w: nvtx=%s: NVTX filtering is not available yet", ErrBadOption, nvtx)
+// pidValue is (globalPid >> 24) & 0xFFFFFF, NULL for a NULL id.
+func pidValue(g Value) Value {
+	if g.Kind != IntKind {
+		return Null
 	}
-	f = &Filter{Start: 0, End: math.MaxInt64}
-	if start != nil {
-		f.Start = *start
+	return IntV(gPID(g.I))
+}
+
+// memKindLabel resolves an ENUM_CUDA_MEM_KIND id (LEFT JOIN: NULL when absent).
+func memKindLabel(labels map[int64]string, v rowVals, i int) Value {
+	id, null := sqlInt(v, i)
+	if null {
+		return Null
 	}
-	if end != nil {
-		f.End = *end
+	if l, ok := labels[id]; ok {
+		return TextV(l)
 	}
-	return f, "", nil
+	return Null
 }

@@ -36,30 +36,42 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 	if len(sid) == 0 {
 		return res, nil
 	}
-	t, err := c.Load(tRuntime, "start", "end", "globalTid", "nameId")
+	if err := c.needColumns(tRuntime, "start", "end", "globalTid", "nameId"); err != nil {
+		return nil, err
+	}
+	type call struct {
+		dur, start, gtid Value
+		name             int64
+	}
+	var calls []call
+	in := newIDSet(sid)
+	sc, err := c.filteredScanner(tRuntime, false, "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return nil, err
 	}
-	st, en, g, name := t.Col("start"), t.Col("end"), t.Col("globalTid"), t.Col("nameId")
-	var rows []int32
-	for i := 0; i < t.N; i++ {
-		if name.IsNull(i) || !a.keepThread(g, i) {
-			continue
+	err = sc.run(func(_ int64, v rowVals) {
+		name, null := sqlInt(v, 3)
+		if null || !in.has(name) {
+			return
 		}
-		if _, ok := sid[name.Ints[i]]; ok {
-			rows = append(rows, int32(i))
+		k := call{dur: Null, start: sqlValue(v, 0), gtid: sqlValue(v, 2), name: name}
+		if s, sn := sqlInt(v, 0); !sn {
+			if e, en := sqlInt(v, 1); !en {
+				k.dur = IntV(e - s)
+			}
 		}
-	}
-	slices.SortStableFunc(rows, func(x, y int32) int {
-		return -Compare(nv2sub(en, st, int(x)), nv2sub(en, st, int(y)))
+		calls = append(calls, k)
 	})
-	for _, r := range rows[:a.limit(len(rows))] {
-		i := int(r)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(calls, func(x, y call) int { return -Compare(x.dur, y.dur) })
+	for _, k := range calls[:a.limit(len(calls))] {
 		pid, tid := Null, Null
-		if !g.IsNull(i) {
-			pid, tid = IntV(gPID(g.Ints[i])), IntV(gTID(g.Ints[i]))
+		if k.gtid.Kind == IntKind {
+			pid, tid = IntV(gPID(k.gtid.I)), IntV(gTID(k.gtid.I))
 		}
-		res.Add(nv2sub(en, st, i), nv(st, i), pid, tid, TextV(sid[name.Ints[i]]), nv(g, i), TextV("cuda"))
+		res.Add(k.dur, k.start, pid, tid, TextV(sid[k.name]), k.gtid, TextV("cuda"))
 	}
 	return res, nil
 }

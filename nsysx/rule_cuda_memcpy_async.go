@@ -12,8 +12,8 @@ func init() {
 var memcpyAsyncRule = &memRule{
 	table: tMemcpy, what: "memcpy",
 	cols: []string{"srcKind", "dstKind", "copyKind"},
-	keepOp: func(t *Table, i int) bool {
-		return isInt(t.Col("srcKind"), i, 0) || isInt(t.Col("dstKind"), i, 0)
+	keepOp: func(v rowVals) bool {
+		return sqlIs(v, memcpySrcKind, 0) || sqlIs(v, memcpyDstKind, 0)
 	},
 	keepAPI: func(s string) bool { return likeASCII(s, "cudaMemcpy%Async%") },
 	head:    []string{"Src Kind", "Dst Kind"},
@@ -23,7 +23,16 @@ var memcpyAsyncRule = &memRule{
 	noRes: "There were no problems detected related to memcpy operations using pageable memory.",
 }
 
+// Scan positions of the memcpy rules' own columns.
+const (
+	memcpySrcKind = memExtra + iota
+	memcpyDstKind
+	memcpyCopyKind
+	memcpySrcDevice
+	memcpyDstDevice
+)
+
 // memcpyKinds gives the Src Kind and Dst Kind labels of a memcpy.
-func memcpyKinds(kinds map[int64]string, t *Table, i int) []Value {
-	return []Value{memKindLabel(kinds, t.Col("srcKind"), i), memKindLabel(kinds, t.Col("dstKind"), i)}
+func memcpyKinds(kinds map[int64]string, v rowVals) []Value {
+	return []Value{memKindLabel(kinds, v, memcpySrcKind), memKindLabel(kinds, v, memcpyDstKind)}
 }

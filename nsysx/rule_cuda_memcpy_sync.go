@@ -25,12 +25,14 @@ var memcpySyncRule = &memRule{
 
 // keepSyncMemcpy is NOT (bytes <= 64000 AND copyKind == 1) AND NOT
 // (srcDeviceId IS NOT NULL AND srcDeviceId == dstDeviceId).
-func keepSyncMemcpy(t *Table, i int) bool {
-	b, k := t.Col("bytes"), t.Col("copyKind")
+func keepSyncMemcpy(v rowVals) bool {
+	b, bNull := sqlInt(v, memBytes)
+	k, kNull := sqlInt(v, memcpyCopyKind)
 	// NOT (x AND y) is true only when x or y is (non-NULL) false.
-	if !((!b.IsNull(i) && b.Ints[i] > 64000) || (!k.IsNull(i) && k.Ints[i] != 1)) {
+	if !((!bNull && b > 64000) || (!kNull && k != 1)) {
 		return false
 	}
-	src, dst := t.Col("srcDeviceId"), t.Col("dstDeviceId")
-	return src.IsNull(i) || (!dst.IsNull(i) && src.Ints[i] != dst.Ints[i])
+	src, sNull := sqlInt(v, memcpySrcDevice)
+	dst, dNull := sqlInt(v, memcpyDstDevice)
+	return sNull || (!dNull && src != dst)
 }

@@ -13,13 +13,13 @@ func init() {
 var memsetSyncRule = &memRule{
 	table: tMemset, what: "memset",
 	cols: []string{"memKind"},
-	keepOp: func(t *Table, i int) bool {
-		return isInt(t.Col("memKind"), i, 1) || isInt(t.Col("memKind"), i, 4)
+	keepOp: func(v rowVals) bool {
+		return sqlIs(v, memExtra, 1) || sqlIs(v, memExtra, 4)
 	},
 	keepAPI: func(s string) bool { return likeASCII(s, "cudaMemset%") && !likeASCII(s, "%async%") },
 	head:    []string{"Memory Kind"},
-	row: func(kinds map[int64]string, t *Table, i int) []Value {
-		return []Value{memKindLabel(kinds, t.Col("memKind"), i)}
+	row: func(kinds map[int64]string, v rowVals) []Value {
+		return []Value{memKindLabel(kinds, v, memExtra)}
 	},
 	advice: adviceSyncAPI,
 	noRes:  noResultSyncAPI,

@@ -66,7 +66,7 @@ func runGPUGaps(c *Ctx) (*Result, error) {
 	for i, r := range rows[:a.limit(len(rows))] {
 		gr := &r.ops.groups[r.gap.group]
 		pid, dev := gr.keyValues()
-		gid, ctx := r.ops.ids(r.gap.owner)
+		gid, ctx := r.ops.idValues(r.gap.owner)
 		res.Add(IntV(int64(i+1)), IntV(r.gap.dur), IntV(r.gap.start), pid, dev, ctx, gid, TextV(r.ops.src.api))
 	}
 	return res, nil
@@ -88,8 +88,13 @@ func gapTest(gap int64) func(d int64) bool {
 func (o *gpuOps) gaps(longer func(int64) bool, a ruleArgs) []gpuGap {
 	var out []gpuGap
 	limit := a.rows
-	starts := make([]int64, 0)
-	ends := make([]int64, 0)
+	maxN := int32(0)
+	for gi := range o.groups {
+		maxN = max(maxN, o.groups[gi].n)
+	}
+	// Backing arrays and merge scratch for one group's starts and ends.
+	sArr, eArr := make([]int64, maxN), make([]int64, maxN)
+	sBuf, eBuf := make([]int64, maxN), make([]int64, maxN)
 	for gi := range o.groups {
 		gr := &o.groups[gi]
 		if gr.pidNull || gr.devNull || gr.n < 2 {
@@ -99,13 +104,11 @@ func (o *gpuOps) gaps(longer func(int64) bool, a ruleArgs) []gpuGap {
 			break
 		}
 		ops := o.ops(gi)
-		starts, ends = starts[:0], ends[:0]
-		for _, k := range ops {
-			starts = append(starts, o.start[k])
-			ends = append(ends, o.end[k])
+		for i, k := range ops {
+			sArr[i], eArr[i] = o.start[k], o.end[k]
 		}
-		slices.Sort(starts)
-		slices.Sort(ends)
+		starts := sortRuns(sArr[:len(ops)], sBuf)
+		ends := sortRuns(eArr[:len(ops)], eBuf)
 		first := len(out)
 		for j := 0; j+1 < len(ops); j++ {
 			e, s := ends[j], starts[j+1]
@@ -164,4 +167,52 @@ func (o *gpuOps) resolveOwners(gs []gpuGap, ends []int64, ops []int32) {
 	for _, w := range ws {
 		gs[w.gap].owner = found[[2]int64{w.end, int64(w.nth)}]
 	}
+}
+
+// sortRuns sorts xs ascending, using buf (as long as xs) as scratch, and
+// returns the sorted slice (xs or buf). The op tables are nearly in time
+// order, so the input is usually a few ascending runs, which are merged
+// pairwise; other inputs are sorted in place.
+func sortRuns(xs, buf []int64) []int64 {
+	bounds := []int{0}
+	for i := 1; i < len(xs); i++ {
+		if xs[i] < xs[i-1] {
+			if len(bounds) == 32 {
+				slices.Sort(xs)
+				return xs
+			}
+			bounds = append(bounds, i)
+		}
+	}
+	bounds = append(bounds, len(xs))
+	src, dst := xs, buf[:len(xs)]
+	for len(bounds) > 2 {
+		m := len(bounds) - 1 // runs
+		next := []int{0}
+		for k := 0; k < m; k += 2 {
+			lo, mid, hi := bounds[k], bounds[min(k+1, m)], bounds[min(k+2, m)]
+			mergeInto(dst[lo:hi], src[lo:mid], src[mid:hi])
+			next = append(next, hi)
+		}
+		bounds = next
+		src, dst = dst, src
+	}
+	return src
+}
+
+// mergeInto merges the ascending a and b into dst (len(a)+len(b) long).
+func mergeInto(dst, a, b []int64) {
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
 }

@@ -1,11 +1,18 @@
 package nsysx
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // The GPU operation set of gpu_gaps and gpu_time_util (§5.6; nsys's
 // gpustats.GPUOperation): per API, the operations with start > 0, grouped by
 // (pid, device), plus the eligible PROFILER_OVERHEAD rows copied into every
 // group of their process whose span strictly contains them.
+//
+// The tables are streamed (filtered) rather than loaded as columns: an op
+// keeps only its start, end, group and an index into the distinct
+// (global id, context id) pairs, which is what the rules print.
 
 // opSource is one API's operation tables and how their ids are named.
 type opSource struct {
@@ -64,86 +71,197 @@ func (c *Ctx) gpuRuleSetup() ([]opSource, ruleArgs, *Result, error) {
 	return srcs, a, skip, err
 }
 
-// opGroup is one (pid, device) of one API.
-type opGroup struct {
+// groupKey identifies a (pid, device); NULL keys never match an op in SQL.
+type groupKey struct {
 	pid, dev         int64
-	pidNull, devNull bool  // NULL keys: such a group never matches an op
-	start0, end0     int64 // span of its operations
-	rep              int32 // the op whose ids the group reports (first with the greatest end)
-	first, n         int32 // its ops are idx[first : first+n] of gpuOps.byGroup
+	pidNull, devNull bool
 }
 
-// gpuOps are the operations of one API, in union order: eligible overhead
-// rows first, then each table's rows with start > 0, in row order.
+// idPair is a (global id, context id) as an op reports it.
+type idPair struct {
+	gid, ctx         int64
+	gidNull, ctxNull bool
+}
+
+// opGroup is one (pid, device) of one API.
+type opGroup struct {
+	groupKey
+	start0, end0 int64 // span of its operations
+	rep          int32 // the op whose ids the group reports (first with the greatest end)
+	first, n     int32 // its ops are gpuOps.byGroup[first : first+n]
+}
+
+// gpuOps are the operations of one API. Ops [0, nTab) come from the tables,
+// in table and row order; ops [nTab, len) are overhead rows. The union order
+// nsys works in puts the overhead rows first.
 type gpuOps struct {
 	start, end []int64
 	grp        []int32   // group of each op
+	ids        []int32   // index into pairs
+	pairs      []idPair  // distinct (global id, context id)
 	groups     []opGroup // in (pid, device) order, NULL first
-	byGroup    []int32   // op indexes grouped by group, each group in union order
-	nOver      int       // ops [0, nOver) are overhead rows
-	over       []int32   // for overhead op k, the op whose ids it carries
-	tabs       []*Table  // the loaded tables
-	offs       []int     // op index of each table's first op
-	rows       [][]int32 // the table row of each op, per table
+	byGroup    []int32   // op indexes by group, each group in union order
+	nTab       int
 	src        opSource
 }
 
-// loadGPUOps builds the operation set of one source (filtered tables).
-func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
-	cols := []string{"start", "end", s.gid, s.dev, s.ctx}
-	specs := make([][]string, 0, len(s.tables))
-	for _, t := range s.tables {
-		specs = append(specs, append([]string{t}, cols...))
+// opPart is what one table's scan yields: its ops in blocks (growing one
+// big slice would copy it over and over), with part-local group and id
+// indexes.
+type opPart struct {
+	blocks [][]opRec
+	n      int
+	keys   []groupKey
+	pairs  []idPair
+	err    error
+}
+
+// opRec is one scanned op.
+type opRec struct {
+	start, end int64
+	grp, ids   int32
+}
+
+const opBlock = 1 << 14
+
+// add appends one op.
+func (p *opPart) add(r opRec) {
+	if k := len(p.blocks); k == 0 || len(p.blocks[k-1]) == opBlock {
+		p.blocks = append(p.blocks, make([]opRec, 0, opBlock))
 	}
-	if err := c.Prefetch(specs...); err != nil {
+	b := &p.blocks[len(p.blocks)-1]
+	*b = append(*b, r)
+	p.n++
+}
+
+// scanOps streams one (filtered) table into a part: ops with start > 0 and
+// their local group and id indexes.
+func (c *Ctx) scanOps(s opSource, table string) (p opPart) {
+	sc, err := c.filteredScanner(table, false, "start", "end", s.gid, s.dev, s.ctx)
+	if err != nil {
+		return opPart{err: err}
+	}
+	kidx := map[groupKey]int32{}
+	pidx := map[idPair]int32{}
+	var lastK groupKey
+	var lastP idPair
+	lk, lp := int32(-1), int32(-1)
+	p.err = sc.run(func(_ int64, v rowVals) {
+		st, sNull := sqlInt(v, 0)
+		en, eNull := sqlInt(v, 1)
+		if sNull || eNull || st <= 0 {
+			return
+		}
+		gid, gNull := sqlInt(v, 2)
+		dev, dNull := sqlInt(v, 3)
+		ctx, cNull := sqlInt(v, 4)
+		k := groupKey{pidNull: gNull, devNull: dNull}
+		if !gNull {
+			k.pid = gPID(gid)
+		}
+		if !dNull {
+			k.dev = dev
+		}
+		ip := idPair{gid: gid, ctx: ctx, gidNull: gNull, ctxNull: cNull}
+		if lk < 0 || k != lastK {
+			i, ok := kidx[k]
+			if !ok {
+				i = int32(len(p.keys))
+				kidx[k] = i
+				p.keys = append(p.keys, k)
+			}
+			lastK, lk = k, i
+		}
+		if lp < 0 || ip != lastP {
+			i, ok := pidx[ip]
+			if !ok {
+				i = int32(len(p.pairs))
+				pidx[ip] = i
+				p.pairs = append(p.pairs, ip)
+			}
+			lastP, lp = ip, i
+		}
+		p.add(opRec{st, en, lk, lp})
+	})
+	return p
+}
+
+// loadGPUOps builds the operation set of one source. The tables are scanned
+// concurrently and joined in union order.
+func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
+	for _, t := range s.tables {
+		for _, col := range []string{"start", "end", s.gid, s.dev, s.ctx} {
+			if !c.P.HasColumn(t, col) {
+				return nil, &MissingColumnError{Table: t, Column: col}
+			}
+		}
+	}
+	parts := make([]opPart, len(s.tables))
+	var wg sync.WaitGroup
+	for i, t := range s.tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[i] = c.scanOps(s, t)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for _, p := range parts {
+		if p.err != nil {
+			return nil, p.err
+		}
+		n += p.n
+	}
+	o := &gpuOps{src: s, nTab: n,
+		start: make([]int64, 0, n), end: make([]int64, 0, n),
+		grp: make([]int32, 0, n), ids: make([]int32, 0, n)}
+	kidx := map[groupKey]int32{}
+	var keys []groupKey
+	pidx := map[idPair]int32{}
+	for i := range parts {
+		p := &parts[i]
+		kmap := make([]int32, len(p.keys))
+		for j, k := range p.keys {
+			g, ok := kidx[k]
+			if !ok {
+				g = int32(len(keys))
+				kidx[k] = g
+				keys = append(keys, k)
+			}
+			kmap[j] = g
+		}
+		pmap := make([]int32, len(p.pairs))
+		for j, ip := range p.pairs {
+			g, ok := pidx[ip]
+			if !ok {
+				g = int32(len(o.pairs))
+				pidx[ip] = g
+				o.pairs = append(o.pairs, ip)
+			}
+			pmap[j] = g
+		}
+		for _, b := range p.blocks {
+			for _, r := range b {
+				o.start = append(o.start, r.start)
+				o.end = append(o.end, r.end)
+				o.grp = append(o.grp, kmap[r.grp])
+				o.ids = append(o.ids, pmap[r.ids])
+			}
+		}
+		*p = opPart{} // let the part go
+	}
+	o.sortGroups(keys)
+	if err := c.addOverhead(o); err != nil {
 		return nil, err
 	}
-	o := &gpuOps{src: s}
-	type gkey struct {
-		pid, dev         int64
-		pidNull, devNull bool
-	}
-	gidx := map[gkey]int32{}
-	var keys []gkey
-	var last gkey
-	lastG := int32(-1)
-	for _, tn := range s.tables {
-		t, err := c.Load(tn, cols...)
-		if err != nil {
-			return nil, err
-		}
-		o.tabs = append(o.tabs, t)
-		o.offs = append(o.offs, len(o.start))
-		st, en, g, d := t.Col("start"), t.Col("end"), t.Col(s.gid), t.Col(s.dev)
-		rows := make([]int32, 0, t.N)
-		for i := 0; i < t.N; i++ {
-			if st.IsNull(i) || en.IsNull(i) || st.Ints[i] <= 0 {
-				continue
-			}
-			k := gkey{pidNull: g.IsNull(i), devNull: d.IsNull(i)}
-			if !k.pidNull {
-				k.pid = gPID(g.Ints[i])
-			}
-			if !k.devNull {
-				k.dev = d.Ints[i]
-			}
-			if lastG < 0 || k != last {
-				gi, ok := gidx[k]
-				if !ok {
-					gi = int32(len(keys))
-					gidx[k] = gi
-					keys = append(keys, k)
-				}
-				last, lastG = k, gi
-			}
-			o.start = append(o.start, st.Ints[i])
-			o.end = append(o.end, en.Ints[i])
-			o.grp = append(o.grp, lastG)
-			rows = append(rows, int32(i))
-		}
-		o.rows = append(o.rows, rows)
-	}
-	// Groups in (pid, device) order, NULL first; spans and representatives.
+	o.index()
+	return o, nil
+}
+
+// sortGroups numbers the groups in (pid, device) order, NULL first, and
+// computes their spans and representatives.
+func (o *gpuOps) sortGroups(keys []groupKey) {
 	order := make([]int32, len(keys))
 	for i := range order {
 		order[i] = int32(i)
@@ -159,8 +277,7 @@ func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
 	o.groups = make([]opGroup, len(keys))
 	for r, k := range order {
 		rank[k] = int32(r)
-		kk := keys[k]
-		o.groups[r] = opGroup{pid: kk.pid, dev: kk.dev, pidNull: kk.pidNull, devNull: kk.devNull, rep: -1}
+		o.groups[r] = opGroup{groupKey: keys[k], rep: -1}
 	}
 	for i := range o.grp {
 		o.grp[i] = rank[o.grp[i]]
@@ -170,19 +287,17 @@ func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
 			continue
 		}
 		g.start0 = min(g.start0, o.start[i])
+		// SQLite's max() keeps the first row holding the greatest value,
+		// and the bare columns come from that row.
 		if o.end[i] > g.end0 {
 			g.end0, g.rep = o.end[i], int32(i)
 		}
 	}
-	if err := c.addOverhead(o); err != nil {
-		return nil, err
-	}
-	o.index()
-	return o, nil
 }
 
-// addOverhead prepends the eligible PROFILER_OVERHEAD rows: one op per group
-// of the same (non-NULL) pid whose span strictly contains the row.
+// addOverhead appends the eligible PROFILER_OVERHEAD rows (filtered): one
+// op per group of the same (non-NULL) pid whose span strictly contains the
+// row, carrying the ids of the group's representative.
 func (c *Ctx) addOverhead(o *gpuOps) error {
 	if !c.Has("PROFILER_OVERHEAD") || !c.Has(tStrings) || len(o.groups) == 0 {
 		return nil
@@ -191,70 +306,56 @@ func (c *Ctx) addOverhead(o *gpuOps) error {
 	if err != nil || len(names) == 0 {
 		return err
 	}
-	t, err := c.Load("PROFILER_OVERHEAD", "start", "end", "globalTid", "nameId")
+	sc, err := c.filteredScanner("PROFILER_OVERHEAD", false, "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return err
 	}
-	st, en, g, nm := t.Col("start"), t.Col("end"), t.Col("globalTid"), t.Col("nameId")
-	var start, end []int64
-	var grp, over []int32
-	for i := 0; i < t.N; i++ {
-		if nm.IsNull(i) || g.IsNull(i) || st.IsNull(i) || en.IsNull(i) {
-			continue
+	return sc.run(func(_ int64, v rowVals) {
+		if v.null(0) || v.null(1) || v.null(2) || v.null(3) {
+			return
 		}
-		if _, ok := names[nm.Ints[i]]; !ok {
-			continue
+		if _, ok := names[v.int(3)]; !ok {
+			return
 		}
-		pid := gPID(g.Ints[i])
+		s, e, pid := v.int(0), v.int(1), gPID(v.int(2))
 		for gi := range o.groups {
 			gr := &o.groups[gi]
-			if gr.pidNull || gr.pid != pid || st.Ints[i] <= gr.start0 || en.Ints[i] >= gr.end0 {
+			if gr.pidNull || gr.pid != pid || s <= gr.start0 || e >= gr.end0 {
 				continue
 			}
-			start = append(start, st.Ints[i])
-			end = append(end, en.Ints[i])
-			grp = append(grp, int32(gi))
-			over = append(over, gr.rep)
+			o.start = append(o.start, s)
+			o.end = append(o.end, e)
+			o.grp = append(o.grp, int32(gi))
+			o.ids = append(o.ids, o.ids[gr.rep])
 		}
-	}
-	if len(start) == 0 {
-		return nil
-	}
-	n := int32(len(start))
-	o.start = append(start, o.start...)
-	o.end = append(end, o.end...)
-	o.grp = append(grp, o.grp...)
-	for i := range over {
-		over[i] += n
-	}
-	o.over = over
-	o.nOver = len(start)
-	for i := range o.offs {
-		o.offs[i] += len(start)
-	}
-	for gi := range o.groups {
-		o.groups[gi].rep += n
-	}
-	return nil
+	})
 }
 
-// index fills byGroup (a counting sort of the ops by group, stable).
+// index fills byGroup: the ops grouped by group, each group in union order
+// (overhead rows, then table rows).
 func (o *gpuOps) index() {
-	counts := make([]int32, len(o.groups)+1)
+	next := make([]int32, len(o.groups)+1)
 	for _, g := range o.grp {
-		counts[g+1]++
+		next[g+1]++
 	}
-	for i := 1; i < len(counts); i++ {
-		counts[i] += counts[i-1]
+	for i := 1; i < len(next); i++ {
+		next[i] += next[i-1]
 	}
 	for gi := range o.groups {
-		o.groups[gi].first = counts[gi]
-		o.groups[gi].n = counts[gi+1] - counts[gi]
+		o.groups[gi].first = next[gi]
+		o.groups[gi].n = next[gi+1] - next[gi]
 	}
 	o.byGroup = make([]int32, len(o.grp))
-	for i, g := range o.grp {
-		o.byGroup[counts[g]] = int32(i)
-		counts[g]++
+	put := func(i int) {
+		g := o.grp[i]
+		o.byGroup[next[g]] = int32(i)
+		next[g]++
+	}
+	for i := o.nTab; i < len(o.grp); i++ {
+		put(i)
+	}
+	for i := 0; i < o.nTab; i++ {
+		put(i)
 	}
 }
 
@@ -264,19 +365,17 @@ func (o *gpuOps) ops(gi int) []int32 {
 	return o.byGroup[g.first : g.first+g.n]
 }
 
-// ids returns the global id and context id an op reports: its own, or for
-// an overhead op those of its group's representative.
-func (o *gpuOps) ids(op int32) (gid, ctx Value) {
-	if int(op) < o.nOver {
-		op = o.over[op]
+// idValues returns the global id and context id an op reports.
+func (o *gpuOps) idValues(op int32) (gid, ctx Value) {
+	p := o.pairs[o.ids[op]]
+	gid, ctx = Null, Null
+	if !p.gidNull {
+		gid = IntV(p.gid)
 	}
-	k := len(o.offs) - 1
-	for k > 0 && int(op) < o.offs[k] {
-		k--
+	if !p.ctxNull {
+		ctx = IntV(p.ctx)
 	}
-	t := o.tabs[k]
-	row := int(o.rows[k][int(op)-o.offs[k]])
-	return nv(t.Col(o.src.gid), row), nv(t.Col(o.src.ctx), row)
+	return
 }
 
 // keyValues are the PID and Device ID values of a group (NULL when NULL).
@@ -289,4 +388,23 @@ func (g *opGroup) keyValues() (pid, dev Value) {
 		dev = IntV(g.dev)
 	}
 	return
+}
+
+// cmpNullInt orders possibly-NULL integers with NULL first.
+func cmpNullInt(an, bn bool, a, b int64) int {
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return -1
+	case bn:
+		return 1
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -69,7 +69,7 @@ func runGPUTimeUtil(c *Ctx) (*Result, error) {
 	for i, r := range recs[:a.limit(len(recs))] {
 		gr := &r.ops.groups[r.group]
 		pid, dev := gr.keyValues()
-		gid, ctx := r.ops.ids(gr.rep)
+		gid, ctx := r.ops.idValues(gr.rep)
 		res.Add(IntV(int64(i+1)), FloatV(r.avg), IntV(r.dur), IntV(r.start), pid, dev, ctx, gid, TextV(r.ops.src.api))
 	}
 	return res, nil
@@ -165,17 +165,4 @@ func (o *gpuOps) addOverlap(k int32, gr *opGroup, size int64, nch int, overlap, 
 	overlap[last] += min(e, ce(last)) - cs(last)
 	full[first+1]++
 	full[last]--
-}
-
-// cmpNullInt orders possibly-NULL integers with NULL first.
-func cmpNullInt(an, bn bool, a, b int64) int {
-	switch {
-	case an && bn:
-		return 0
-	case an:
-		return -1
-	case bn:
-		return 1
-	}
-	return cmp.Compare(a, b)
 }
