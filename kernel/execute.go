@@ -66,11 +66,11 @@ func (k *Kernel) execute(ctx context.Context, r *wire.Request) {
 		if !req.Silent {
 			_ = r.Publish("error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
 		}
-		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
-			"ename": ename, "evalue": evalue, "traceback": tb})
 		if stopOnError {
 			r.AbortQueued()
 		}
+		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
+			"ename": ename, "evalue": evalue, "traceback": tb})
 		return
 	}
 	_ = r.Reply(map[string]any{"status": "ok", "execution_count": count,

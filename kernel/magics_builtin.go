@@ -17,7 +17,9 @@ import (
 func registerBuiltins(m *Magics, e Engine) {
 	for _, mg := range []Magic{
 		{Name: "help", Usage: "%help [NAME]", Help: "List the magics, or show the help of one.",
-			Run: func(_ context.Context, args []string, _ string, out Output) error { return magicHelp(m, args, out.Stdout()) }},
+			Run: func(_ context.Context, args []string, _ string, out Output) error {
+				return magicHelp(m, args, out.Stdout())
+			}},
 		{Name: "cd", Usage: "%cd [DIR]", Help: "Change the kernel's working directory (default: home) and print it.",
 			Run: magicCd},
 		{Name: "env", Usage: "%env [NAME[=VALUE]]",
@@ -26,7 +28,9 @@ func registerBuiltins(m *Magics, e Engine) {
 		{Name: "timeit", Usage: "%timeit [-n N] [-r R] STATEMENT", Flags: []string{"-n", "-r"},
 			Help: "Run a Go statement N times per round, R rounds, and report mean ± standard deviation per run.\n" +
 				"N is chosen so that a round takes at least 0.2s unless given; R defaults to 7.",
-			Run: func(ctx context.Context, args []string, _ string, out Output) error { return magicTimeit(ctx, e, args, "", out) }},
+			Run: func(ctx context.Context, args []string, _ string, out Output) error {
+				return magicTimeit(ctx, e, args, "", out)
+			}},
 		{Name: "timeit", Cell: true, Usage: "%%timeit [-n N] [-r R]", Flags: []string{"-n", "-r"},
 			Help: "Time the body of the cell like %timeit.",
 			Run: func(ctx context.Context, args []string, body string, out Output) error {

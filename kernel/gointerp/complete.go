@@ -85,8 +85,9 @@ func (e *Engine) Complete(code string, cursor int) kernel.Completion {
 		}
 		e.mu.Unlock()
 		for k := range stdlib.Symbols { // standard packages, to help write imports
-			p := k[:strings.LastIndexByte(k, '/')]
-			if !strings.Contains(p, "/") {
+			i := strings.LastIndexByte(k, '/')
+			if i > 0 && !strings.Contains(k[:i], "/") {
+				p := k[:i]
 				cands = append(cands, p)
 			}
 		}

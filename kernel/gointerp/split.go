@@ -277,4 +277,3 @@ func importSpecs(f *ast.File) [][2]string {
 	}
 	return out
 }
-

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"time"
 )
 
 // ErrStdinNotAllowed is returned by Request.Input when the client sent
@@ -25,9 +24,10 @@ type Request struct {
 	Aborting bool
 
 	srv        *Server
+	queued     func() int // requests waiting behind this one
 	mu         sync.Mutex
 	replied    bool
-	abort      bool
+	abortN     int
 	allowStdin bool
 }
 
@@ -68,11 +68,17 @@ func (r *Request) Publish(msgType string, content any) error {
 	return r.srv.Publish(r.Msg, msgType, content, nil)
 }
 
-// AbortQueued asks the shell loop to hand the requests already queued to
-// the handler with Aborting set (stop_on_error).
+// AbortQueued marks the shell requests queued at this moment to be handed
+// to the handler with Aborting set once this one is done (stop_on_error).
+// Call it before replying, so that requests a client sends after seeing
+// the reply are not aborted.
 func (r *Request) AbortQueued() {
+	if r.queued == nil {
+		return
+	}
+	n := r.queued()
 	r.mu.Lock()
-	r.abort = true
+	r.abortN = n
 	r.mu.Unlock()
 }
 
@@ -129,35 +135,26 @@ func (s *Server) work(ctx context.Context, wg *sync.WaitGroup, ch Channel, in <-
 		case <-ctx.Done():
 			return
 		case m := <-in:
-			if s.dispatch(ctx, ch, m, h, false) && ch == Shell {
-				s.drainAborted(ctx, in, h)
+			n := s.dispatch(ctx, ch, m, h, false, func() int { return len(in) })
+			for ; n > 0; n-- { // abort what was queued when the handler asked
+				select {
+				case <-ctx.Done():
+					return
+				case m := <-in:
+					s.dispatch(ctx, ch, m, h, true, nil)
+				}
 			}
 		}
 	}
 }
 
-// drainAborted hands every request that arrives within the grace period to
-// the handler with Aborting set.
-func (s *Server) drainAborted(ctx context.Context, in <-chan *Message, h Handler) {
-	t := time.NewTimer(s.grace)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			return
-		case m := <-in:
-			s.dispatch(ctx, Shell, m, h, true)
-			t.Reset(s.grace)
-		}
-	}
-}
-
 // dispatch runs one request between status busy and idle and makes sure a
-// *_request gets a reply. It reports whether the handler asked to abort.
-func (s *Server) dispatch(ctx context.Context, ch Channel, m *Message, h Handler, aborting bool) bool {
+// *_request gets a reply. It returns how many queued requests to abort.
+func (s *Server) dispatch(ctx context.Context, ch Channel, m *Message, h Handler, aborting bool, queued func() int) int {
 	r := &Request{Channel: ch, Msg: m, Aborting: aborting, srv: s}
+	if ch == Shell {
+		r.queued = queued
+	}
 	var c struct {
 		AllowStdin *bool `json:"allow_stdin"`
 	}
@@ -179,7 +176,7 @@ func (s *Server) dispatch(ctx context.Context, ch Channel, m *Message, h Handler
 	_ = r.Publish("status", map[string]any{"execution_state": "idle"})
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.abort
+	return r.abortN
 }
 
 // ErrorContent is a reply content with status "error".

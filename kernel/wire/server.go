@@ -36,9 +36,6 @@ type Options struct {
 	Log io.Writer
 	// Username goes into the headers the kernel sends (default "kernel").
 	Username string
-	// AbortGrace is how long, after AbortQueued, the shell loop waits for
-	// further queued requests before leaving abort mode (default 20ms).
-	AbortGrace time.Duration
 }
 
 // Server owns the five kernel sockets.
@@ -48,7 +45,6 @@ type Server struct {
 	session string
 	user    string
 	log     *log.Logger
-	grace   time.Duration
 
 	sockCtx    context.Context
 	sockCancel context.CancelFunc
@@ -77,12 +73,9 @@ func Listen(info ConnectionInfo, opts Options) (s *Server, err error) {
 	if opts.Username == "" {
 		opts.Username = "kernel"
 	}
-	if opts.AbortGrace == 0 {
-		opts.AbortGrace = 20 * time.Millisecond
-	}
 	s = &Server{
 		info: info, signer: NewSigner(info.Key), session: NewID(), user: opts.Username,
-		log: log.New(opts.Log, "nsysx kernel: ", log.LstdFlags), grace: opts.AbortGrace,
+		log:     log.New(opts.Log, "nsysx kernel: ", log.LstdFlags),
 		stdinCh: make(chan *Message, 8),
 	}
 	s.sockCtx, s.sockCancel = context.WithCancel(context.Background())

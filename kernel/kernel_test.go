@@ -1,0 +1,384 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/gointerp"
+	"github.com/nsysx/nsysx/kernel/internal/wiretest"
+	"github.com/nsysx/nsysx/kernel/wire"
+)
+
+const timeout = 20 * time.Second
+
+type testKernel struct {
+	*wiretest.Client
+	t    *testing.T
+	done chan error
+}
+
+// start runs a kernel with the Go interpreter in-process on loopback ports.
+// example.com/block.Wait(ctx) blocks in compiled code until ctx is done.
+func start(t *testing.T) *testKernel {
+	t.Helper()
+	eng, err := gointerp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Use(map[string]map[string]reflect.Value{"example.com/block/block": {
+		"Wait": reflect.ValueOf(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }),
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.New(eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: "secret"}, wire.Options{Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := &testKernel{t: t, done: make(chan error, 1)}
+	go func() { tk.done <- k.Serve(context.Background(), srv) }()
+	if tk.Client, err = wiretest.Dial(srv.Info()); err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.WaitReady(timeout); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tk.shutdown)
+	return tk
+}
+
+// shutdown asks the kernel to stop and checks that nothing is left running.
+func (tk *testKernel) shutdown() {
+	res, err := tk.Request(wire.Control, "shutdown_request", map[string]any{"restart": false}, timeout)
+	if err != nil {
+		tk.t.Errorf("shutdown: %v", err)
+	} else if c := res.Content(); c["status"] != "ok" || c["restart"] != false || len(res.OfType("shutdown_reply")) != 1 {
+		tk.t.Errorf("shutdown reply %v, iopub %d", c, len(res.IOPub))
+	}
+	select {
+	case <-tk.done:
+	case <-time.After(timeout):
+		tk.t.Error("kernel did not stop")
+	}
+	tk.Close()
+	wiretest.CheckNoLeaks(tk.t)
+}
+
+func (tk *testKernel) execute(code string, extra ...any) *wiretest.Result {
+	tk.t.Helper()
+	content := map[string]any{"code": code, "silent": false, "store_history": true,
+		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true}
+	for i := 0; i+1 < len(extra); i += 2 {
+		content[extra[i].(string)] = extra[i+1]
+	}
+	res, err := tk.Request(wire.Shell, "execute_request", content, timeout)
+	if err != nil {
+		tk.t.Fatalf("%q: %v", code, err)
+	}
+	return res
+}
+
+func stdout(res *wiretest.Result) string {
+	var b strings.Builder
+	for _, m := range res.OfType("stream") {
+		var c struct{ Name, Text string }
+		_ = m.DecodeContent(&c)
+		if c.Name == "stdout" {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+func content(m *wire.Message) map[string]any {
+	var c map[string]any
+	_ = json.Unmarshal(m.Content, &c)
+	return c
+}
+
+func resultText(t *testing.T, res *wiretest.Result) string {
+	t.Helper()
+	rs := res.OfType("execute_result")
+	if len(rs) != 1 {
+		t.Fatalf("%d execute_results; reply %s", len(rs), res.Reply.Content)
+	}
+	return content(rs[0])["data"].(map[string]any)["text/plain"].(string)
+}
+
+func TestKernelInfo(t *testing.T) {
+	tk := start(t)
+	for _, ch := range []wire.Channel{wire.Shell, wire.Control} {
+		res, err := tk.Request(ch, "kernel_info_request", map[string]any{}, timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Content()
+		li := c["language_info"].(map[string]any)
+		if c["status"] != "ok" || c["implementation"] != "nsysx" || c["protocol_version"] != "5.4" ||
+			li["name"] != "go" || li["mimetype"] != "text/x-go" || li["file_extension"] != ".go" || li["version"] == "" {
+			t.Errorf("kernel_info %v", c)
+		}
+	}
+	if err := tk.Heartbeat(timeout); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestExecute(t *testing.T) {
+	tk := start(t)
+	res := tk.execute("import \"fmt\"\nx := 20\nfmt.Println(\"hello\", x)\nx * 2 + 2")
+	c := res.Content()
+	if c["status"] != "ok" || c["execution_count"] != 1.0 {
+		t.Errorf("reply %v", c)
+	}
+	if got := stdout(res); got != "hello 20\n" {
+		t.Errorf("stdout %q", got)
+	}
+	if got := resultText(t, res); got != "42" {
+		t.Errorf("result %q", got)
+	}
+	var order []string
+	for _, m := range res.IOPub {
+		order = append(order, m.Type())
+	}
+	if got := strings.Join(order, ","); got != "status,execute_input,stream,execute_result,status" {
+		t.Errorf("iopub order %s", got)
+	}
+	if in := content(res.OfType("execute_input")[0]); in["execution_count"] != 1.0 || !strings.HasPrefix(in["code"].(string), "import") {
+		t.Errorf("execute_input %v", in)
+	}
+	// state persists; silent runs publish nothing and do not count
+	res = tk.execute("x = 1", "silent", true)
+	if len(res.IOPub) != 2 || res.Content()["execution_count"] != 1.0 {
+		t.Errorf("silent: %d iopub, reply %v", len(res.IOPub), res.Content())
+	}
+	res = tk.execute("x", "user_expressions", map[string]any{"double": "x * 2", "bad": "nope"})
+	if resultText(t, res) != "1" || res.Content()["execution_count"] != 2.0 {
+		t.Errorf("after silent: %s", res.Reply.Content)
+	}
+	ue := res.Content()["user_expressions"].(map[string]any)
+	if d := ue["double"].(map[string]any); d["status"] != "ok" || d["data"].(map[string]any)["text/plain"] != "2" {
+		t.Errorf("user expression %v", d)
+	}
+	if b := ue["bad"].(map[string]any); b["status"] != "error" {
+		t.Errorf("bad user expression %v", b)
+	}
+}
+
+func TestDisplay(t *testing.T) {
+	tk := start(t)
+	res := tk.execute("import \"nsysx/cell\"\ncell.DisplayID(\"p\", \"10%\")\ncell.Update(\"p\", \"100%\")\ncell.Clear(true)")
+	d, u := res.OfType("display_data"), res.OfType("update_display_data")
+	if len(d) != 1 || len(u) != 1 || len(res.OfType("clear_output")) != 1 {
+		t.Fatalf("iopub %d display, %d update", len(d), len(u))
+	}
+	tr := content(u[0])["transient"].(map[string]any)
+	if tr["display_id"] != "p" || content(u[0])["data"].(map[string]any)["text/plain"] != "100%" {
+		t.Errorf("update %v", content(u[0]))
+	}
+}
+
+func TestErrorsAndStopOnError(t *testing.T) {
+	tk := start(t)
+	tk.execute("n := 1")
+	res := tk.execute("n +")
+	if c := res.Content(); c["status"] != "error" || c["ename"] != "SyntaxError" || len(c["traceback"].([]any)) == 0 {
+		t.Errorf("reply %v", c)
+	}
+	if errs := res.OfType("error"); len(errs) != 1 || content(errs[0])["ename"] != "SyntaxError" {
+		t.Errorf("error messages %d", len(errs))
+	}
+	// a panicking cell: the kernel lives on, the message names the line
+	res = tk.execute("var m map[string]int\nm[\"a\"] = 1")
+	if c := res.Content(); c["ename"] != "panic" || !strings.Contains(c["evalue"].(string), "nil map (line 2)") {
+		t.Errorf("panic reply %v", c)
+	}
+	// queued executes are aborted after an error
+	id1, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": "import \"time\"\ntime.Sleep(300 * time.Millisecond)\npanic(\"late\")", "stop_on_error": true})
+	id2, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": "n = 100"})
+	r1, err := tk.Collect(wire.Shell, id1, timeout)
+	if err != nil || r1.Content()["status"] != "error" {
+		t.Fatalf("first: %v %v", err, r1.Content())
+	}
+	r2, err := tk.Collect(wire.Shell, id2, timeout)
+	if err != nil || r2.Content()["status"] != "aborted" {
+		t.Fatalf("second: %v %v", err, r2.Content())
+	}
+	if got := resultText(t, tk.execute("n")); got != "1" {
+		t.Errorf("aborted cell ran: n = %s", got)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	tk := start(t)
+	tk.execute("n := 0\nimport \"nsysx/cell\"\nimport \"example.com/block\"")
+	for _, code := range []string{"for { n++ }", "block.Wait(cell.Context())"} {
+		id, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
+		time.Sleep(300 * time.Millisecond)
+		ir, err := tk.Request(wire.Control, "interrupt_request", map[string]any{}, timeout)
+		if err != nil || ir.Content()["status"] != "ok" {
+			t.Fatalf("interrupt: %v", err)
+		}
+		res, err := tk.Collect(wire.Shell, id, timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Content(); c["status"] != "error" || c["ename"] != "Interrupted" {
+			t.Errorf("%q: reply %v", code, c)
+		}
+		if got := resultText(t, tk.execute("n > 0")); got != "true" {
+			t.Errorf("state after interrupt: %s", got)
+		}
+	}
+}
+
+func TestTenMegabytes(t *testing.T) {
+	tk := start(t)
+	res := tk.execute("import \"fmt\"\nimport \"strings\"\nline := strings.Repeat(\"x\", 1023)\nfor i := 0; i < 10240; i++ { fmt.Println(line) }")
+	if res.Content()["status"] != "ok" {
+		t.Fatalf("reply %v", res.Content())
+	}
+	total, msgs := 0, res.OfType("stream")
+	for _, m := range msgs {
+		var c struct{ Text string }
+		_ = m.DecodeContent(&c)
+		total += len(c.Text)
+	}
+	if total != 10<<20 {
+		t.Errorf("received %d bytes, want %d", total, 10<<20)
+	}
+	if len(msgs) > 400 {
+		t.Errorf("%d stream messages for 10 MB", len(msgs))
+	}
+	t.Logf("10 MB in %d stream messages", len(msgs))
+}
+
+func TestIntrospection(t *testing.T) {
+	tk := start(t)
+	tk.execute("import \"strings\"\nvalue := 3")
+	req := func(typ string, c map[string]any) map[string]any {
+		res, err := tk.Request(wire.Shell, typ, c, timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content()
+	}
+	for code, want := range map[string]string{"x := 1": "complete", "func f() {": "incomplete", "x := )": "invalid", "%help": "complete"} {
+		if c := req("is_complete_request", map[string]any{"code": code}); c["status"] != want {
+			t.Errorf("is_complete(%q) = %v", code, c)
+		}
+	}
+	code := "é := strings.ToUp"
+	c := req("complete_request", map[string]any{"code": code, "cursor_pos": 17})
+	if m := c["matches"].([]any); len(m) < 1 || m[0] != "ToUpper" || c["cursor_start"] != 13.0 || c["cursor_end"] != 17.0 {
+		t.Errorf("complete %v", c)
+	}
+	c = req("complete_request", map[string]any{"code": "%ti", "cursor_pos": 3})
+	if m := c["matches"].([]any); len(m) != 2 || m[0] != "%timeit" {
+		t.Errorf("magic completion %v", c)
+	}
+	c = req("inspect_request", map[string]any{"code": "value", "cursor_pos": 1, "detail_level": 0})
+	if c["found"] != true {
+		t.Errorf("inspect %v", c)
+	}
+	c = req("history_request", map[string]any{"hist_access_type": "tail", "n": 10, "output": false, "raw": true})
+	if h := c["history"].([]any); len(h) != 1 || h[0].([]any)[2] != "import \"strings\"\nvalue := 3" {
+		t.Errorf("history %v", c)
+	}
+	if c := req("comm_info_request", map[string]any{}); c["status"] != "ok" || len(c["comms"].(map[string]any)) != 0 {
+		t.Errorf("comm_info %v", c)
+	}
+	if c := req("frobnicate_request", map[string]any{}); c["status"] != "error" {
+		t.Errorf("unknown request %v", c)
+	}
+	// comm_open to a missing target is closed on iopub
+	id, _ := tk.Send(wire.Shell, "comm_open", map[string]any{"comm_id": "c1", "target_name": "jupyter.widget", "data": map[string]any{}})
+	for deadline := time.Now().Add(timeout); ; {
+		m, err := tk.Recv("iopub", time.Until(deadline))
+		if err != nil {
+			t.Fatal("no comm_close")
+		}
+		if m.ParentHeader().MsgID == id && m.Type() == "comm_close" {
+			break
+		}
+	}
+}
+
+func TestMagics(t *testing.T) {
+	tk := start(t)
+	if out := stdout(tk.execute("%help")); !strings.Contains(out, "%timeit") || !strings.Contains(out, "%env") {
+		t.Errorf("help: %q", out)
+	}
+	res := tk.execute("%env NSYSX_TEST_VAR=\"a b\"\nimport \"os\"\nos.Getenv(\"NSYSX_TEST_VAR\")")
+	if got := resultText(t, res); got != "a b" {
+		t.Errorf("env: %q (%s)", got, res.Reply.Content)
+	}
+	defer os.Unsetenv("NSYSX_TEST_VAR")
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	dir := t.TempDir()
+	if out := stdout(tk.execute("%cd " + dir)); strings.TrimSpace(out) != dir {
+		t.Errorf("cd printed %q", out)
+	}
+	out := stdout(tk.execute("k := 0\n%timeit -n 10 -r 3 k++"))
+	if !strings.Contains(out, "per loop (mean ± std. dev. of 3 runs, 10 loops each)") {
+		t.Errorf("timeit: %q", out)
+	}
+	if got := resultText(t, tk.execute("k")); got != "30" {
+		t.Errorf("k after timeit = %s", got)
+	}
+	if c := tk.execute("%nosuch").Content(); c["ename"] != "UsageError" {
+		t.Errorf("unknown magic %v", c)
+	}
+}
+
+func TestInput(t *testing.T) {
+	tk := start(t)
+	id, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": "import \"nsysx/cell\"\nname, _ := cell.Input(\"name? \")\n\"hi \" + name", "allow_stdin": true})
+	req, err := tk.Recv("stdin", timeout)
+	if err != nil || req.Type() != "input_request" || content(req)["prompt"] != "name? " {
+		t.Fatalf("input_request: %v", err)
+	}
+	_ = tk.SendReply(req, "input_reply", map[string]any{"value": "Ada"})
+	res, err := tk.Collect(wire.Shell, id, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "hi Ada" {
+		t.Errorf("result %q", got)
+	}
+}
+
+func TestInstallSpec(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nsysx")
+	if err := kernel.InstallSpec(dir, []string{"/usr/bin/nsysx", "kernel", "{connection_file}"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec map[string]any
+	if err := json.Unmarshal(b, &spec); err != nil || spec["interrupt_mode"] != "message" || spec["language"] != "go" || spec["display_name"] != "nsysx (Go)" {
+		t.Errorf("spec %s: %v", b, err)
+	}
+	for _, logo := range []string{"logo-32x32.png", "logo-64x64.png"} {
+		if st, err := os.Stat(filepath.Join(dir, logo)); err != nil || st.Size() < 100 {
+			t.Errorf("%s: %v", logo, err)
+		}
+	}
+	if err := kernel.InstallSpec(dir, []string{"nsysx"}); err == nil {
+		t.Error("argv without {connection_file} accepted")
+	}
+}
