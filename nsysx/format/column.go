@@ -62,13 +62,13 @@ type layout struct {
 	frac  int  // F: width of the widest scanned fraction (".ddd")
 }
 
-// gridCol is a column's reformatted cells; frac[i] is the fraction width of
-// a decimal-aligned number, -1 for text, exponent numbers and nofmt.
+// gridCol reformats one column's cells on demand (see prep).
 type gridCol struct {
-	head  string
-	cells []string
-	frac  []int16
-	class []numClass // of the unreformatted cell, for the type vote
+	head       string
+	src        func(i int) string
+	rows       int
+	fmtNumbers bool
+	sep        string
 }
 
 // writeGrid lays out and writes the header, dash or border lines and rows.
@@ -77,8 +77,8 @@ func writeGrid(w *bufio.Writer, t *textTable, s Spec, boxed bool) {
 	var shown []layout
 	var cols []*gridCol
 	hidden := 0
-	for j := range t.cells {
-		g := newGridCol(t.heads[j], t.cells[j], !s.NoFormat, sep)
+	for j := 0; j < t.ncols(); j++ {
+		g := &gridCol{head: t.heads[j], src: func(i int) string { return t.cell(j, i) }, rows: t.rows, fmtNumbers: !s.NoFormat, sep: sep}
 		l := g.layout(s, j)
 		if l.width == 0 {
 			hidden++ // nsys draws hidden columns as empty ones at the end
@@ -132,28 +132,25 @@ func writeGrid(w *bufio.Writer, t *textTable, s Spec, boxed bool) {
 	}
 }
 
-// newGridCol reformats a column's numbers (unless nofmt) and records the
-// fraction widths used for decimal alignment.
-func newGridCol(head string, cells []string, fmtNumbers bool, sep string) *gridCol {
-	g := &gridCol{head: head, cells: make([]string, len(cells)),
-		frac: make([]int16, len(cells)), class: make([]numClass, len(cells))}
-	for i, c := range cells {
-		class, dec := classify(c)
-		g.class[i], g.cells[i], g.frac[i] = class, c, -1
-		if !fmtNumbers || class == notNumber {
-			continue
-		}
-		f := reformat(c, class, dec, sep)
-		g.cells[i] = f
-		if class != expNumber && !isSpecial(f) {
-			if dot := strings.IndexByte(f, '.'); dot >= 0 {
-				g.frac[i] = int16(len(f) - dot)
-			} else {
-				g.frac[i] = 0
-			}
+// prep reformats cell i's number (unless nofmt) and returns it with the
+// fraction width used for decimal alignment (-1 for text, exponent numbers
+// and nofmt) and the class of the unreformatted cell, for the type vote.
+func (g *gridCol) prep(i int) (cell string, frac int, class numClass) {
+	c := g.src(i)
+	class, dec := classify(c)
+	if !g.fmtNumbers || class == notNumber {
+		return c, -1, class
+	}
+	f := reformat(c, class, dec, g.sep)
+	frac = -1
+	if class != expNumber && !isSpecial(f) {
+		if dot := strings.IndexByte(f, '.'); dot >= 0 {
+			frac = len(f) - dot
+		} else {
+			frac = 0
 		}
 	}
-	return g
+	return f, frac, class
 }
 
 func isSpecial(s string) bool { return s == "inf" || s == "-inf" || s == "nan" }
@@ -161,7 +158,7 @@ func isSpecial(s string) bool { return s == "inf" || s == "-inf" || s == "nan" }
 // layout computes column j's width, alignment and fraction width from the
 // header and the first autolines rows.
 func (g *gridCol) layout(s Spec, j int) layout {
-	n := len(g.cells)
+	n := g.rows
 	switch {
 	case s.AutoLines == 0:
 		n = min(n, defaultAutoLines)
@@ -171,15 +168,15 @@ func (g *gridCol) layout(s Spec, j int) layout {
 	var l layout
 	numeric, text, intW, other := 0, 0, 0, width(g.head)
 	for i := 0; i < n; i++ {
-		c := g.cells[i]
+		c, f, class := g.prep(i)
 		if c != "" {
-			if g.class[i] == notNumber {
+			if class == notNumber {
 				text++
 			} else {
 				numeric++
 			}
 		}
-		if f := int(g.frac[i]); f >= 0 {
+		if f >= 0 {
 			intW = max(intW, len(c)-f) // reformatted numbers are ASCII
 			l.frac = max(l.frac, f)
 		} else {
@@ -203,8 +200,8 @@ func (g *gridCol) layout(s Spec, j int) layout {
 // render fits cell i into its column: a decimal-aligned number gets its
 // fraction padded to the column's, then the text is aligned or clipped.
 func (g *gridCol) render(i int, l layout) string {
-	c := g.cells[i]
-	if f := int(g.frac[i]); f >= 0 && l.frac > f {
+	c, f, _ := g.prep(i)
+	if f >= 0 && l.frac > f {
 		c += strings.Repeat(" ", l.frac-f)
 	}
 	n := width(c)

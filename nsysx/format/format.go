@@ -47,10 +47,13 @@ func Write(w io.Writer, r *nsysx.Result, s Spec) error {
 }
 
 // textTable is a result as the formatters see it: the headers and the
-// converted cell texts of the visible columns.
+// converted cell texts of the visible columns. Cells are rendered on demand,
+// row by row, so that writing a trace of millions of rows holds no more than
+// one row of text at a time.
 type textTable struct {
 	heads []string
-	cells [][]string // [column][row]
+	cols  []*nsysx.ResultCol
+	convs []func(string) string
 	rows  int
 }
 
@@ -58,24 +61,30 @@ func newTextTable(r *nsysx.Result, u Units) *textTable {
 	t := &textTable{rows: r.Len()}
 	for _, c := range r.Visible() {
 		plan := planColumn(c.Name, u)
-		col := make([]string, t.rows)
-		for i := range col {
-			col[i] = c.Text(i)
-			if plan.conv != nil {
-				col[i] = plan.conv(col[i])
-			}
-		}
 		t.heads = append(t.heads, plan.header)
-		t.cells = append(t.cells, col)
+		t.cols = append(t.cols, c)
+		t.convs = append(t.convs, plan.conv)
 	}
 	return t
+}
+
+// ncols is the number of visible columns.
+func (t *textTable) ncols() int { return len(t.cols) }
+
+// cell is the converted text of column j, row i.
+func (t *textTable) cell(j, i int) string {
+	s := t.cols[j].Text(i)
+	if conv := t.convs[j]; conv != nil {
+		s = conv(s)
+	}
+	return s
 }
 
 // row copies row i into buf.
 func (t *textTable) row(i int, buf []string) []string {
 	buf = buf[:0]
-	for _, c := range t.cells {
-		buf = append(buf, c[i])
+	for j := range t.cols {
+		buf = append(buf, t.cell(j, i))
 	}
 	return buf
 }

@@ -25,9 +25,9 @@ func writeHTable(w *bufio.Writer, t *textTable) {
 	w.WriteString("    </tr>\n  </thead>\n  <tbody>\n")
 	for i := 0; i < t.rows; i++ {
 		w.WriteString("    <tr>\n")
-		for _, c := range t.cells {
+		for j := 0; j < t.ncols(); j++ {
 			w.WriteString("      <td>")
-			w.WriteString(htmlEscape(c[i]))
+			w.WriteString(htmlEscape(t.cell(j, i)))
 			w.WriteString("</td>\n")
 		}
 		w.WriteString("    </tr>\n")

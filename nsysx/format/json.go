@@ -14,10 +14,10 @@ func writeJSON(w *bufio.Writer, t *textTable) {
 	}
 	for i := 0; i < t.rows; i++ {
 		w.WriteString("  {\n")
-		for j, c := range t.cells {
+		for j := 0; j < t.ncols(); j++ {
 			w.WriteString(keys[j])
-			w.WriteString(jsonValue(c[i]))
-			if j < len(t.cells)-1 {
+			w.WriteString(jsonValue(t.cell(j, i)))
+			if j < t.ncols()-1 {
 				w.WriteByte(',')
 			}
 			w.WriteByte('\n')
