@@ -654,3 +654,18 @@ func parsePyInt(s string) (int64, bool) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
 }
+
+// subTable returns the rows keep of t (all its loaded columns).
+func subTable(t *Table, keep []int32) *Table {
+	out := &Table{Name: t.Name, N: len(keep), cols: map[string]*Column{}}
+	if t.RowIDs != nil {
+		out.RowIDs = make([]int64, len(keep))
+		for j, i := range keep {
+			out.RowIDs[j] = t.RowIDs[i]
+		}
+	}
+	for _, c := range t.Columns() {
+		out.addCol(gatherColumn(c, keep))
+	}
+	return out
+}

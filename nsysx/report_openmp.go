@@ -1,0 +1,174 @@
+package nsysx
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+)
+
+func init() {
+	register(&Report{Name: "openmp_sum", Title: "OpenMP Summary", Aliases: []string{"openmpevtsum"},
+		Help: "OpenMP events grouped by event kind table and name: share of OpenMP time, counts and duration statistics.",
+		run:  runOpenMPSum})
+	register(&Report{Name: "openacc_sum", Title: "OpenACC Summary", Aliases: []string{"openaccsum"},
+		Help: "OpenACC events grouped by name and, where known, source location (name@file:line): share of OpenACC time, " +
+			"call counts and duration statistics.",
+		run: runOpenACCSum})
+}
+
+var (
+	reOpenMP  = regexp.MustCompile(`^OPENMP_EVENT_KIND_.+$`)
+	reOpenACC = regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_OPENACC_.+$`)
+)
+
+// durAgg adds a row's duration (or a NULL) to a.
+func durAgg(a *Agg, st, en *Column, i int) {
+	if d, ok := dur(st, en, i); ok {
+		a.Add(d)
+	} else {
+		a.AddNull()
+	}
+}
+
+// runOpenMPSum groups every OPENMP_EVENT_KIND_* table by nameId on its own
+// and lists the groups of all tables together (§4.17): one name in two
+// tables gives two rows.
+func runOpenMPSum(c *Ctx) (*Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return r, nil
+	}
+	if r, err := c.setupFilter(); r != nil || err != nil {
+		return r, err
+	}
+	tables := c.P.TablesMatching(reOpenMP.MatchString)
+	if len(tables) == 0 {
+		return c.Skip(c.Path() + " does not contain OpenMP event data.")
+	}
+	type group struct {
+		id  Value
+		agg *Agg
+	}
+	var groups []group
+	var grand int64
+	for _, tn := range tables {
+		t, err := c.Load(tn, "start", "end", "nameId")
+		if err != nil {
+			return nil, err
+		}
+		st, en, id := t.Col("start"), t.Col("end"), t.Col("nameId")
+		byID := map[Value]*Agg{}
+		var ids []Value
+		for i := 0; i < t.N; i++ {
+			k := nv(id, i)
+			a := byID[k]
+			if a == nil {
+				a = &Agg{}
+				byID[k] = a
+				ids = append(ids, k)
+			}
+			durAgg(a, st, en, i)
+		}
+		sort.Slice(ids, func(i, j int) bool { return Compare(ids[i], ids[j]) < 0 })
+		for _, k := range ids {
+			groups = append(groups, group{k, byID[k]})
+			grand += byID[k].Total()
+		}
+	}
+	sums := make([]Value, len(groups))
+	for i, g := range groups {
+		sums[i] = g.agg.Sum()
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return Compare(sums[order[a]], sums[order[b]]) > 0 })
+	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols("Count"), "Name")...)
+	for _, i := range order {
+		res.Add(append(groups[i].agg.Summary(grand), c.strValue(groups[i].id))...)
+	}
+	return res, nil
+}
+
+// runOpenACCSum groups the union of the CUPTI_ACTIVITY_KIND_OPENACC_* tables
+// by name@file:line, or the plain name for events without a source file
+// (§4.18).
+func runOpenACCSum(c *Ctx) (*Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return r, nil
+	}
+	if r, err := c.setupFilter(); r != nil || err != nil {
+		return r, err
+	}
+	tables := c.P.TablesMatching(reOpenACC.MatchString)
+	if len(tables) == 0 {
+		return c.Skip(c.Path() + " does not contain OpenACC event data.")
+	}
+	byName := map[Value]*Agg{}
+	var names []Value
+	for _, tn := range tables {
+		t, err := c.Load(tn, "start", "end", "nameId", "lineNo", "srcFile")
+		if err != nil {
+			return nil, err
+		}
+		st, en, id, line, file := t.Col("start"), t.Col("end"), t.Col("nameId"), t.Col("lineNo"), t.Col("srcFile")
+		for i := 0; i < t.N; i++ {
+			name := c.strValue(nv(id, i))
+			if !file.IsNull(i) {
+				f := c.strValue(nv(file, i))
+				ln := nv(line, i)
+				if name.IsNull() || f.IsNull() || ln.IsNull() {
+					name = Null
+				} else {
+					name = TextV(name.S + "@" + f.S + ":" + sqlText(ln))
+				}
+			}
+			a := byName[name]
+			if a == nil {
+				a = &Agg{}
+				byName[name] = a
+				names = append(names, name)
+			}
+			durAgg(a, st, en, i)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return Compare(names[i], names[j]) < 0 })
+	var grand int64
+	sums := make([]Value, len(names))
+	for i, n := range names {
+		grand += byName[n].Total()
+		sums[i] = byName[n].Sum()
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return Compare(sums[order[a]], sums[order[b]]) > 0 })
+	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols("Num Calls"), "Name")...)
+	for _, i := range order {
+		res.Add(append(byName[names[i]].Summary(grand), names[i])...)
+	}
+	return res, nil
+}
+
+// sqlText is a value as SQLite's || operator spells it.
+func sqlText(v Value) string {
+	switch v.Kind {
+	case IntKind:
+		return strconv.FormatInt(v.I, 10)
+	case FloatKind:
+		return sqliteReal(v.F)
+	}
+	return v.S
+}
+
+// sqliteReal is SQLite's text of a real ("%!.15g", with ".0" when integral).
+func sqliteReal(f float64) string {
+	s := strconv.FormatFloat(f, 'g', 15, 64)
+	for _, ch := range s {
+		if ch == '.' || ch == 'e' || ch == 'n' || ch == 'I' {
+			return s
+		}
+	}
+	return s + ".0"
+}
