@@ -140,6 +140,9 @@ func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, d
 	}()
 	select {
 	case <-done:
+		if err == nil && ctx.Err() != nil { // interrupted while finishing
+			err = ctx.Err()
+		}
 		return r, v, err
 	case <-ctx.Done():
 	}
@@ -147,6 +150,9 @@ func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, d
 	case <-r.started:
 		interpStop(e.interp)
 	case <-done:
+		if err == nil {
+			err = ctx.Err()
+		}
 		return r, v, err
 	}
 	select {
