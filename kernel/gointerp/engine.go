@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"io"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func New() (*Engine, error) {
 	e := &Engine{sem: make(chan struct{}, 1), run: idleRun, imports: map[string]string{}, names: map[string]bool{}}
 	e.stdout = &switchWriter{e: e, stderr: false}
 	e.stderr = &panicFilter{e: e, w: &switchWriter{e: e, stderr: true}}
-	e.interp = interp.New(interp.Options{
+	e.interp = newInterpreter(interp.Options{
 		Stdout: e.stdout, Stderr: e.stderr, Stdin: &inputReader{e: e},
 		Unrestricted: true, // real environment (%env), os/exec
 	})
@@ -62,6 +63,26 @@ func New() (*Engine, error) {
 		return nil, fmt.Errorf("importing the control package: %w", err)
 	}
 	return e, nil
+}
+
+var specialStdioMu sync.Mutex
+
+// newInterpreter creates the interpreter with YAEGI_SPECIAL_STDIO set, so
+// that os.Stdout, os.Stderr and os.Stdin in cells are the cell's streams
+// (as io.Writer and io.Reader variables) rather than the kernel's files.
+func newInterpreter(opts interp.Options) *interp.Interpreter {
+	specialStdioMu.Lock()
+	defer specialStdioMu.Unlock()
+	old, had := os.LookupEnv("YAEGI_SPECIAL_STDIO")
+	os.Setenv("YAEGI_SPECIAL_STDIO", "1")
+	defer func() {
+		if had {
+			os.Setenv("YAEGI_SPECIAL_STDIO", old)
+		} else {
+			os.Unsetenv("YAEGI_SPECIAL_STDIO")
+		}
+	}()
+	return interp.New(opts)
 }
 
 // Use adds compiled packages to the interpreter, in yaegi's format

@@ -111,6 +111,7 @@ T{total}`)
 	if got := r.result(); got != "T=7" {
 		t.Errorf("result %q", got)
 	}
+	mustRun(t, e, "import \"os\"\nfmt.Fprintln(os.Stderr, \"to stderr\")\nfmt.Fprint(os.Stdout, \"to stdout\")")
 	if r.stdout.String() != "total is 7\n" {
 		t.Errorf("stdout %q", r.stdout.String())
 	}
@@ -157,5 +158,13 @@ func TestRichResults(t *testing.T) {
 	r = mustRun(t, e, "import \"nsysx/cell\"\ncell.Display(P{})\ncell.DisplayID(\"bar\", 1)\ncell.Update(\"bar\", 2)")
 	if len(r.displays) != 3 || r.displays[2].ID != "bar" || r.displays[2].Data["text/plain"] != "2" {
 		t.Errorf("displays %+v", r.displays)
+	}
+}
+
+func TestOsStreams(t *testing.T) {
+	e := newEngine(t)
+	r := mustRun(t, e, "import \"os\"\nimport \"fmt\"\nimport \"log\"\nfmt.Fprintln(os.Stderr, \"err\")\nfmt.Fprint(os.Stdout, \"out\")\nlog.SetFlags(0)\nlog.Print(\"logged\")")
+	if r.stdout.String() != "out" || r.stderr.String() != "err\nlogged\n" {
+		t.Errorf("stdout %q stderr %q", r.stdout.String(), r.stderr.String())
 	}
 }
