@@ -82,6 +82,17 @@ func openFixture(t testing.TB, name string) *nsysx.Profile {
 	return p
 }
 
+// openExternal opens a testdata/external export (made by other nsys versions).
+func openExternal(t testing.TB, name string) *nsysx.Profile {
+	t.Helper()
+	p, err := nsysx.Open(testutil.External(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
 // rowsOf lists a result's visible cells, one "a|b|c" line per row.
 func rowsOf(r *nsysx.Result) []string {
 	var out []string
@@ -275,6 +286,10 @@ func TestNVTXSkipped(t *testing.T) {
 	for _, r := range []string{"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace",
 		"nvtx_kern_sum", "nvtx_gpu_proj_sum", "nvtx_gpu_proj_trace"} {
 		wantSkip(t, p, r, nil, "<f> does not contain NV Tools Extension (NVTX) data.")
+	}
+	ns := openFixture(t, "nostrings")
+	for _, r := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum", "nvtx_gpu_proj_trace"} {
+		wantSkip(t, ns, r, nil, "<f> file does not contain StringIds table.")
 	}
 	d := openFixture(t, "nvtx_dupdomain")
 	wantSkip(t, d, "nvtx_kern_sum", nil, "<f> does not contain CUDA kernel data.")
