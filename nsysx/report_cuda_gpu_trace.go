@@ -64,129 +64,178 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		}
 		return v
 	}
-	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "Duration:dur_ns", "CorrId", "GrdX", "GrdY", "GrdZ", "BlkX", "BlkY", "BlkZ",
-		"Reg/Trd", "StcSMem:mem_B", "DymSMem:mem_B", "Bytes:mem_B", "Throughput:thru_B", "SrcMemKd", "DstMemKd", "Device", "Ctx", "GreenCtx", "Strm", "Name")
 	common := []string{"start", "end", "correlationId", "deviceId", "contextId", "greenContextId", "streamId"}
-	type src struct {
-		t     *Table
-		order []int
+	var srcs [3]*Table
+	specs := [][]string{
+		append([]string{tKernel}, append(common, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")...),
+		append([]string{tMemcpy}, append(common, "bytes", "copyKind", "srcKind", "dstKind")...),
+		append([]string{tMemset}, append(common, "bytes", "memKind")...),
 	}
-	var srcs []src
-	if c.Has(tKernel) {
-		k, err := c.Load(tKernel, append(common, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")...)
-		if err != nil {
-			return nil, err
+	if err := c.Prefetch(specs...); err != nil {
+		return nil, err
+	}
+	for w, sp := range specs {
+		if c.Has(sp[0]) {
+			t, err := c.Load(sp[0], sp[1:]...)
+			if err != nil {
+				return nil, err
+			}
+			srcs[w] = t
 		}
-		srcs = append(srcs, src{k, sortedByStart(k)})
-	} else {
-		srcs = append(srcs, src{})
 	}
-	var kinds map[int64]string
-	var copyNames map[int64]string
+	var kinds, copyNames map[int64]string
 	var err error
-	if c.Has(tMemcpy) || c.Has(tMemset) {
+	if srcs[1] != nil || srcs[2] != nil {
 		if kinds, err = c.enumLabels("ENUM_CUDA_MEM_KIND"); err != nil {
 			return nil, err
 		}
 	}
-	if c.Has(tMemcpy) {
+	if srcs[1] != nil {
 		if copyNames, err = c.memcpyNames(); err != nil {
 			return nil, err
 		}
-		m, err := c.Load(tMemcpy, append(common, "bytes", "copyKind", "srcKind", "dstKind")...)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, src{m, sortedByStart(m)})
-	} else {
-		srcs = append(srcs, src{})
 	}
-	if c.Has(tMemset) {
-		m, err := c.Load(tMemset, append(common, "bytes", "memKind")...)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, src{m, sortedByStart(m)})
-	} else {
-		srcs = append(srcs, src{})
+	order := gpuTraceOrder(srcs)
+	// cell(i) locates row i: the source table and its row.
+	at := func(i int) (int, *Table, int) {
+		o := order[i]
+		w := int(o >> 30)
+		return w, srcs[w], int(o & (1<<30 - 1))
 	}
-	label := func(m map[int64]string, col *Column, i int) Value {
-		if col == nil || col.IsNull(i) {
+	n := len(order)
+	res := &Result{Report: c.Report.Name, Title: c.Report.Title}
+	add := func(name string, kind Kind, fn func(w int, t *Table, r int) Value) {
+		res.Cols = append(res.Cols, ComputedCol(name, kind, n, func(i int) Value { return fn(at(i)) }))
+	}
+	cols := func(name string) (out [3]*Column) {
+		for w, t := range srcs {
+			out[w] = t.Col(name)
+		}
+		return out
+	}
+	col := func(name string) func(w int, t *Table, r int) Value {
+		cs := cols(name)
+		return func(w int, t *Table, r int) Value { return nv(cs[w], r) }
+	}
+	kernelOnly := func(name string) func(w int, t *Table, r int) Value {
+		c := srcs[0].Col(name)
+		return func(w int, t *Table, r int) Value {
+			if w != 0 {
+				return Null
+			}
+			return nv(c, r)
+		}
+	}
+	memOnly := func(f func(t *Table, r int) Value) func(w int, t *Table, r int) Value {
+		return func(w int, t *Table, r int) Value {
+			if w == 0 {
+				return Null
+			}
+			return f(t, r)
+		}
+	}
+	label := func(m map[int64]string, name string) func(t *Table, r int) Value {
+		return func(t *Table, r int) Value {
+			c := t.Col(name)
+			if c == nil || c.IsNull(r) {
+				return Null
+			}
+			if s, ok := m[c.Ints[r]]; ok {
+				return TextV(s)
+			}
 			return Null
 		}
-		if s, ok := m[col.Ints[i]]; ok {
-			return TextV(s)
+	}
+	duration := func(t *Table, r int) Value {
+		if d, ok := dur(t.Col("start"), t.Col("end"), r); ok {
+			return IntV(d)
 		}
 		return Null
 	}
-	row := make([]Value, 0, 21)
-	emit := func(which int, i int) {
-		t := srcs[which].t
-		st, en := t.Col("start"), t.Col("end")
-		d := Null
-		if v, ok := dur(st, en, i); ok {
-			d = IntV(v)
+	add("Start:ts_ns", IntKind, col("start"))
+	add("Duration:dur_ns", IntKind, func(w int, t *Table, r int) Value { return duration(t, r) })
+	add("CorrId", IntKind, col("correlationId"))
+	for _, g := range [][2]string{{"GrdX", "gridX"}, {"GrdY", "gridY"}, {"GrdZ", "gridZ"}, {"BlkX", "blockX"}, {"BlkY", "blockY"}, {"BlkZ", "blockZ"},
+		{"Reg/Trd", "registersPerThread"}, {"StcSMem:mem_B", "staticSharedMemory"}, {"DymSMem:mem_B", "dynamicSharedMemory"}} {
+		add(g[0], IntKind, kernelOnly(g[1]))
+	}
+	add("Bytes:mem_B", IntKind, memOnly(func(t *Table, r int) Value { return nv(t.Col("bytes"), r) }))
+	add("Throughput:thru_B", IntKind, memOnly(func(t *Table, r int) Value {
+		b, d := t.Col("bytes"), duration(t, r)
+		if b.IsNull(r) || d.Kind != IntKind || d.I == 0 {
+			return Null
 		}
-		row = append(row[:0], nv(st, i), d, nv(t.Col("correlationId"), i))
-		if which == 0 {
-			for _, n := range []string{"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"} {
-				row = append(row, nv(t.Col(n), i))
-			}
-			row = append(row, Null, Null, Null, Null)
-		} else {
-			for range 9 {
-				row = append(row, Null)
-			}
-			b := t.Col("bytes")
-			tp := Null
-			if !b.IsNull(i) && d.Kind == IntKind && d.I != 0 {
-				tp = IntV(b.Ints[i] * (1000000000 / d.I))
-			}
-			row = append(row, nv(b, i), tp)
-			if which == 1 {
-				row = append(row, label(kinds, t.Col("srcKind"), i), label(kinds, t.Col("dstKind"), i))
-			} else {
-				row = append(row, label(kinds, t.Col("memKind"), i), Null)
-			}
-		}
-		row = append(row, device(t, i), zeroEmpty(t.Col("contextId"), i), zeroEmpty(t.Col("greenContextId"), i), zeroEmpty(t.Col("streamId"), i))
-		switch which {
-		case 0:
-			row = append(row, names.at(i))
+		return IntV(b.Ints[r] * (1000000000 / d.I))
+	}))
+	src, dst, mem := label(kinds, "srcKind"), label(kinds, "dstKind"), label(kinds, "memKind")
+	add("SrcMemKd", TextKind, func(w int, t *Table, r int) Value {
+		switch w {
 		case 1:
-			n := Null
+			return src(t, r)
+		case 2:
+			return mem(t, r)
+		}
+		return Null
+	})
+	add("DstMemKd", TextKind, func(w int, t *Table, r int) Value {
+		if w == 1 {
+			return dst(t, r)
+		}
+		return Null
+	})
+	add("Device", TextKind, func(w int, t *Table, r int) Value { return device(t, r) })
+	add("Ctx", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("contextId"), r) })
+	add("GreenCtx", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("greenContextId"), r) })
+	add("Strm", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("streamId"), r) })
+	memset := TextV("[CUDA memset]")
+	add("Name", TextKind, func(w int, t *Table, r int) Value {
+		switch w {
+		case 0:
+			return names.at(r)
+		case 1:
 			ck := t.Col("copyKind")
-			if !ck.IsNull(i) {
-				if s, ok := copyNames[ck.Ints[i]]; ok {
-					n = TextV(s)
+			if !ck.IsNull(r) {
+				if s, ok := copyNames[ck.Ints[r]]; ok {
+					return TextV(s)
 				}
 			}
-			row = append(row, n)
-		default:
-			row = append(row, TextV("[CUDA memset]"))
+			return Null
 		}
-		res.Add(row...)
+		return memset
+	})
+	return res, nil
+}
+
+// gpuTraceOrder merges kernels, memcpys and memsets by start; ties put
+// kernels first, then memcpys, then memsets, each in rowid order. Entry k is
+// source<<30 | row.
+func gpuTraceOrder(srcs [3]*Table) []uint32 {
+	var orders [3][]int
+	total := 0
+	for w, t := range srcs {
+		if t != nil {
+			orders[w] = sortedByStart(t)
+			total += t.N
+		}
 	}
-	// three-way merge by start; ties: kernels, then memcpys, then memsets.
-	pos := make([]int, 3)
+	out := make([]uint32, 0, total)
+	var pos [3]int
 	for {
 		best := -1
 		var bs int64
 		for w := 0; w < 3; w++ {
-			s := srcs[w]
-			if s.t == nil || pos[w] >= len(s.order) {
+			if pos[w] >= len(orders[w]) {
 				continue
 			}
-			v := s.t.Col("start").Ints[s.order[pos[w]]]
+			v := srcs[w].Col("start").Ints[orders[w][pos[w]]]
 			if best < 0 || v < bs {
 				best, bs = w, v
 			}
 		}
 		if best < 0 {
-			break
+			return out
 		}
-		emit(best, srcs[best].order[pos[best]])
+		out = append(out, uint32(best)<<30|uint32(orders[best][pos[best]]))
 		pos[best]++
 	}
-	return res, nil
 }

@@ -32,13 +32,33 @@ type ResultCol struct {
 	kinds []Kind   // per cell
 	num   []int64  // integer value or float bits
 	str   []string // text cells; nil until the first text cell
+
+	// A computed column has no stored cells: fn gives cell i of n.
+	fn func(i int) Value
+	n  int
+}
+
+// ComputedCol makes a column whose n cells are computed on demand by fn.
+// Traces of millions of rows use them so that no copy of the rows is kept:
+// each cell is derived from the loaded tables when it is written. kind is
+// the type of its non-NULL cells.
+func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol {
+	return &ResultCol{Name: name, Kind: kind, fn: fn, n: n}
 }
 
 // Len returns the number of cells.
-func (c *ResultCol) Len() int { return len(c.kinds) }
+func (c *ResultCol) Len() int {
+	if c.fn != nil {
+		return c.n
+	}
+	return len(c.kinds)
+}
 
 // Value returns cell i.
 func (c *ResultCol) Value(i int) Value {
+	if c.fn != nil {
+		return c.fn(i)
+	}
 	switch c.kinds[i] {
 	case IntKind:
 		return Value{Kind: IntKind, I: c.num[i]}
@@ -96,6 +116,13 @@ func Skip(report, title, msg string) *Result {
 func (r *Result) Add(vals ...Value) {
 	for i, c := range r.Cols {
 		c.Append(vals[i])
+	}
+}
+
+// Grow reserves room for n more rows in every column.
+func (r *Result) Grow(n int) {
+	for _, c := range r.Cols {
+		c.Grow(n)
 	}
 }
 

@@ -62,6 +62,11 @@ func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
 		return nil, &MissingTableError{Table: ts.Name}
 	}
 	out := &Table{Name: ts.Name, cols: map[string]*Column{}}
+	rows, err := s.db.Count(t)
+	if err != nil {
+		return nil, err
+	}
+	out.RowIDs = make([]int64, 0, rows)
 	cs := make([]*Column, len(cols))
 	for i, name := range cols {
 		typ := Int
@@ -71,10 +76,18 @@ func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
 			}
 		}
 		cs[i] = &Column{Name: name, Type: typ}
+		switch typ {
+		case Int:
+			cs[i].Ints = make([]int64, 0, rows)
+		case Float:
+			cs[i].Floats = make([]float64, 0, rows)
+		case Text:
+			cs[i].Strs = make([]string, 0, rows)
+		}
 		out.addCol(cs[i])
 	}
 	n := 0
-	err := s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
+	err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
 		out.RowIDs = append(out.RowIDs, rowid)
 		for i, v := range vals {
 			appendValue(cs[i], v, n)

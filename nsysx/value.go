@@ -51,9 +51,22 @@ func (v Value) AsFloat() float64 {
 	return math.NaN()
 }
 
+// smallInts caches the text of small integers (ids, counts, grid sizes),
+// which make up most cells of a trace.
+var smallInts = func() []string {
+	out := make([]string, 4096)
+	for i := range out {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
+}()
+
 func pyStr(v Value) string {
 	switch v.Kind {
 	case IntKind:
+		if v.I >= 0 && v.I < int64(len(smallInts)) {
+			return smallInts[v.I]
+		}
 		return strconv.FormatInt(v.I, 10)
 	case FloatKind:
 		return PyFloat(v.F)

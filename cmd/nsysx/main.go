@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -24,6 +25,16 @@ const (
 )
 
 func main() {
+	// NSYSX_CPUPROFILE=file writes a CPU profile of the run (for developers).
+	if f := os.Getenv("NSYSX_CPUPROFILE"); f != "" {
+		if out, err := os.Create(f); err == nil {
+			pprof.StartCPUProfile(out)
+			code := run(os.Args[1:], os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			out.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

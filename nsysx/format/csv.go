@@ -2,31 +2,68 @@ package format
 
 import (
 	"bufio"
+	"runtime"
 	"strings"
 )
 
 // writeDelimited writes csv or tsv: an optional header line, then one line per
-// row. Zero rows print nothing at all, not even the header.
+// row. Zero rows print nothing at all, not even the header. Large results are
+// rendered in chunks on all cores and written in order.
 func writeDelimited(w *bufio.Writer, t *textTable, noHeader bool, sep byte, field func(string) string) {
 	if t.rows == 0 {
 		return
 	}
-	line := func(vals []string) {
+	line := func(b []byte, vals []string) []byte {
 		for j, v := range vals {
 			if j > 0 {
-				w.WriteByte(sep)
+				b = append(b, sep)
 			}
-			w.WriteString(field(v))
+			b = append(b, field(v)...)
 		}
-		w.WriteByte('\n')
+		return append(b, '\n')
 	}
 	if !noHeader {
-		line(t.heads)
+		w.Write(line(nil, t.heads))
 	}
-	var buf []string
-	for i := 0; i < t.rows; i++ {
-		buf = t.row(i, buf)
-		line(buf)
+	renderRows(w, t.rows, func(b []byte, lo, hi int) []byte {
+		var buf []string
+		for i := lo; i < hi; i++ {
+			buf = t.row(i, buf)
+			b = line(b, buf)
+		}
+		return b
+	})
+}
+
+// renderRows renders rows [0, n) in chunks, concurrently when there are many,
+// and writes the chunks in order.
+func renderRows(w *bufio.Writer, n int, render func(b []byte, lo, hi int) []byte) {
+	const chunk = 4096
+	workers := runtime.GOMAXPROCS(0)
+	if n <= chunk || workers < 2 {
+		w.Write(render(nil, 0, n))
+		return
+	}
+	type part struct {
+		lo   int
+		done chan []byte
+	}
+	parts := make(chan part, workers*2)
+	go func() {
+		defer close(parts)
+		sem := make(chan struct{}, workers)
+		for lo := 0; lo < n; lo += chunk {
+			p := part{lo: lo, done: make(chan []byte, 1)}
+			parts <- p
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				p.done <- render(make([]byte, 0, 256*1024), p.lo, min(p.lo+chunk, n))
+			}()
+		}
+	}()
+	for p := range parts {
+		w.Write(<-p.done)
 	}
 }
 

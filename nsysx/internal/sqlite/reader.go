@@ -473,9 +473,46 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 	})
 }
 
-// Count returns the number of rows of t by walking its leaves' headers.
+// Count returns the number of rows of t from the cell counts of its leaf
+// pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
-	err = db.scanTree(t.Root, func(int64, []byte) error { n++; return nil })
+	var walk func(pg uint32, depth int) error
+	walk = func(pg uint32, depth int) error {
+		if depth > 40 {
+			return fmt.Errorf("%w: B-tree too deep (a page cycle?)", ErrCorrupt)
+		}
+		p, err := db.page(pg)
+		if err != nil {
+			return err
+		}
+		hdr := 0
+		if pg == 1 {
+			hdr = 100
+		}
+		ncell := int(binary.BigEndian.Uint16(p[hdr+3:]))
+		switch p[hdr] {
+		case 0x0D:
+			n += ncell
+			return nil
+		case 0x05:
+			ptrs := hdr + 12
+			if ptrs+2*ncell > len(p) {
+				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
+			}
+			for i := 0; i < ncell; i++ {
+				off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
+				if off+4 > len(p) {
+					return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
+				}
+				if err := walk(binary.BigEndian.Uint32(p[off:]), depth+1); err != nil {
+					return err
+				}
+			}
+			return walk(binary.BigEndian.Uint32(p[hdr+8:]), depth+1)
+		}
+		return fmt.Errorf("%w: page %d is not a table B-tree page", ErrCorrupt, pg)
+	}
+	err = walk(t.Root, 0)
 	return n, err
 }
