@@ -1,0 +1,184 @@
+package nsysx_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// filterArgs reads a profile's filters.txt: the --filter-nvtx and
+// --filter-time arguments its filter_* goldens were made with.
+func filterArgs(t *testing.T, prof string) (nvtx, time string) {
+	txt, ok := testutil.Golden(t, prof, "filters.txt")
+	if !ok {
+		t.Fatalf("no filters.txt for %s", prof)
+	}
+	for _, l := range strings.Split(txt, "\n") {
+		if a, ok := strings.CutPrefix(l, "filter_nvtx: --filter-nvtx "); ok {
+			nvtx = strings.Trim(a, "'")
+		}
+		if a, ok := strings.CutPrefix(l, "filter_time: --filter-time "); ok {
+			time = strings.Trim(a, "'")
+		}
+	}
+	return nvtx, time
+}
+
+// TestFilterGolden runs the reports nsys was run on with --filter-nvtx and
+// --filter-time (filter_<kind>_<report>.csv), under one Filter per kind and
+// profile shared by all the reports, as the CLI does.
+func TestFilterGolden(t *testing.T) {
+	for _, prof := range testutil.Profiles {
+		t.Run(prof, func(t *testing.T) {
+			p, err := nsysx.Open(testutil.Profile(t, prof))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			nv, tm := filterArgs(t, prof)
+			fn, err := nsysx.ParseNVTXFilter(nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft, err := nsysx.ParseTimeFilter(tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kind := range []struct {
+				name string
+				f    *nsysx.Filter
+			}{{"nvtx", fn}, {"time", ft}} {
+				for _, rep := range []string{"nvtx_sum", "cuda_api_sum", "cuda_gpu_kern_sum", "cuda_gpu_trace"} {
+					want, ok := testutil.Golden(t, prof, "filter_"+kind.name+"_"+rep+".csv")
+					if !ok {
+						if kind.name == "time" && rep == "cuda_gpu_trace" {
+							continue // nsys was not run on this pair
+						}
+						t.Fatalf("no golden filter_%s_%s", kind.name, rep)
+					}
+					r := runSpec(t, p, rep, kind.f)
+					if d := testutil.Diff(statsCSV(t, r), want); d != "" {
+						t.Errorf("%s under --filter-%s (skipped %q): %s", rep, kind.name, r.Skipped, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestParseTimeFilter(t *testing.T) {
+	for _, c := range []struct {
+		arg        string
+		start, end int64
+	}{
+		{"156893133/278498292", 156893133, 278498292},
+		{"1s2ms3us4ns/", 1002003004, math.MaxInt64},
+		{"/1.5e3us", math.MinInt64, 1500000},
+		{"1m/1h", 60e9, 3600e9},
+		{"1min/1hour", 60e9, 3600e9},
+		{"2.3ms/1.1sec", 2300000, 1100000000},
+		{"1.5nsec/2usec", 2, 2000},
+		{"-5us/0", -5000, 0},
+		{"/", math.MinInt64, math.MaxInt64},
+	} {
+		f, err := nsysx.ParseTimeFilter(c.arg)
+		if err != nil {
+			t.Errorf("%q: %v", c.arg, err)
+			continue
+		}
+		if f.Start != c.start || f.End != c.end {
+			t.Errorf("%q: %d/%d, want %d/%d", c.arg, f.Start, f.End, c.start, c.end)
+		}
+	}
+	for _, bad := range []string{"", "100", "abc/", "1q/2", "5/1", "1s/2x", "e5/"} {
+		if f, err := nsysx.ParseTimeFilter(bad); err == nil {
+			t.Errorf("%q: no error (%+v)", bad, f)
+		}
+	}
+	if _, err := nsysx.ParseNVTXFilter(""); err == nil {
+		t.Error("empty --filter-nvtx accepted")
+	}
+	f, _ := nsysx.ParseTimeFilter("1/2")
+	if got := strings.Join(f.Args(), ":"); got != "start=1:end=2" {
+		t.Errorf("Args %q", got)
+	}
+	n, _ := nsysx.ParseNVTXFilter("a@b/1")
+	if got := strings.Join(n.Args(), ":"); got != "nvtx=a@b/1" {
+		t.Errorf("Args %q", got)
+	}
+}
+
+// The nvtx_edge fixture (make_fixtures.py): worker thread W = 100/101, main
+// thread 100/100. Expected sums are worked out from its rows.
+func TestFilterFixture(t *testing.T) {
+	p := openFixture(t, "nvtx_edge")
+	nvtxF := func(s string) *nsysx.Filter {
+		f, err := nsysx.ParseNVTXFilter(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, miss := range []string{"nothing", "inner", "step/5", "step/x", "outer@MyDom"} {
+		wantSkip(t, p, "nvtx_sum", nvtxF(miss), "NVTX range '"+miss+"' could not be found in <f>.")
+	}
+	// A push/pop range: window [1000, 9000), the worker thread only. The
+	// domain creation row falls outside, so "inner" loses its prefix.
+	outer := nvtxF("outer")
+	wantRows(t, p, "nvtx_sum", outer,
+		"43.2|8000|1|8000.0|8000.0|8000|8000|0.0|PushPop|:outer",
+		"29.7|5500|1|5500.0|5500.0|5500|5500|0.0|StartEnd|:cross",
+		"16.2|3000|1|3000.0|3000.0|3000|3000|0.0|PushPop|:inner",
+		"10.8|2000|1|2000.0|2000.0|2000|2000|0.0|PushPop|:reg")
+	// The same filter on the kernels: k3's call is on the main thread, so
+	// it has none; k4 and k5 are outside the window.
+	wantRows(t, p, "nvtx_kern_sum", outer,
+		"||||0|1|300|300.0|300.0|300|300|0.0|kC",
+		":inner|PushPop|100|101|1|1|400|400.0|400.0|400|400|0.0|kA",
+		":inner|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kB",
+		":outer|PushPop|100|101|1|2|500|250.0|250.0|100|400|212.1|kA",
+		":outer|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kB",
+		":reg|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kA")
+	// name@domain; window [2000, 5000).
+	inner := []string{
+		"48.5|8000|1|8000.0|8000.0|8000|8000|0.0|PushPop|:outer",
+		"33.3|5500|1|5500.0|5500.0|5500|5500|0.0|StartEnd|:cross",
+		"18.2|3000|1|3000.0|3000.0|3000|3000|0.0|PushPop|:inner"}
+	wantRows(t, p, "nvtx_sum", nvtxF("inner@MyDom"), inner...)
+	// The index picks the third "step": the open range before it has no end
+	// and does not start in the window, so it is dropped.
+	wantRows(t, p, "nvtx_sum", nvtxF("step/2"), "100.0|500|1|500.0|500.0|500|500|0.0|PushPop|:step")
+	// A start/end range on the main thread (PID = TID) keeps the whole process.
+	wantRows(t, p, "nvtx_sum", nvtxF("se"),
+		"24.7|9000|1|9000.0|9000.0|9000|9000|0.0|StartEnd|:se",
+		"24.7|9000|1|9000.0|9000.0|9000|9000|0.0|StartEnd|:se2",
+		"21.9|8000|1|8000.0|8000.0|8000|8000|0.0|PushPop|:outer",
+		"15.1|5500|1|5500.0|5500.0|5500|5500|0.0|StartEnd|:cross",
+		"8.2|3000|1|3000.0|3000.0|3000|3000|0.0|PushPop|:inner",
+		"5.5|2000|1|2000.0|2000.0|2000|2000|0.0|PushPop|:reg")
+	// A time window [0, 2500), every thread; the open range's end becomes the
+	// latest timestamp among the rows kept (9500).
+	early := []string{
+		"35.3|9000|1|9000.0|9000.0|9000|9000|0.0|StartEnd|:se",
+		"31.4|8000|1|8000.0|8000.0|8000|8000|0.0|PushPop|:outer",
+		"21.6|5500|1|5500.0|5500.0|5500|5500|0.0|StartEnd|:cross",
+		"11.8|3000|1|3000.0|3000.0|3000|3000|0.0|PushPop|:inner"}
+	ft, err := nsysx.ParseTimeFilter("0/2500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, p, "nvtx_sum", ft, early...)
+	// Report options do the same; next to nvtx= (or the caller's NVTX
+	// filter) they replace the range's bounds and keep its thread.
+	wantRows(t, p, "nvtx_sum:start=0:end=2500", nil, early...)
+	wantRows(t, p, "nvtx_sum:nvtx=outer:end=4000", nil, inner...)
+	wantRows(t, p, "nvtx_sum:start=0:end=2500", outer, inner...)
+	wantRows(t, p, "nvtx_sum:nvtx=se:start=0:end=2500", ft, early...)
+	wantSkip(t, p, "nvtx_sum:start=5000:end=100", nil, "The start time cannot be greater than the end time.")
+	if _, err := p.Stats("nvtx_sum:start=x"); err == nil {
+		t.Error("start=x accepted")
+	}
+}
