@@ -58,8 +58,10 @@ func (a ruleArgs) limit(n int) int {
 // ruleSetup does what nsys's ExpertSystemsReport.setup does once the rule's
 // table and column checks have passed: it parses the options (a bad value is
 // an error, as argparse's) and installs the start=/end=/nvtx= filter, plus
-// process=/thread= when pidTid is set. A non-nil Result is a SKIPPED outcome.
-func (c *Ctx) ruleSetup(pidTid bool) (ruleArgs, *Result, error) {
+// process=/thread= when pidTid is set. parse, when not nil, reads the rule's
+// own options: argparse reads them all before any filtering. A non-nil
+// Result is a SKIPPED outcome.
+func (c *Ctx) ruleSetup(pidTid bool, parse func() error) (ruleArgs, *Result, error) {
 	a := ruleArgs{pid: -1, tid: -1}
 	var err error
 	if a.rows, err = c.pyIntOpt("rows", defaultRuleRows); err != nil {
@@ -70,6 +72,11 @@ func (c *Ctx) ruleSetup(pidTid bool) (ruleArgs, *Result, error) {
 			return a, nil, err
 		}
 		if a.tid, err = c.pyIntOpt("thread", -1); err != nil {
+			return a, nil, err
+		}
+	}
+	if parse != nil {
+		if err := parse(); err != nil {
 			return a, nil, err
 		}
 	}
@@ -269,7 +276,7 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 	if !c.P.HasColumn(m.table, "greenContextId") {
 		return c.Skip(c.Path() + msgNoGreen)
 	}
-	a, skip, err := c.ruleSetup(false)
+	a, skip, err := c.ruleSetup(false, nil)
 	if skip != nil || err != nil {
 		return skip, err
 	}

@@ -21,7 +21,7 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 	if !c.Has(tRuntime) {
 		return c.Skip(c.Path() + msgNoRuntime)
 	}
-	a, skip, err := c.ruleSetup(true)
+	a, skip, err := c.ruleSetup(true, nil)
 	if skip != nil || err != nil {
 		return skip, err
 	}

@@ -29,13 +29,13 @@ type gpuGap struct {
 // twice: to the gaps in (pid, device, time) order before they are ranked, and
 // to the ranked rows.
 func runGPUGaps(c *Ctx) (*Result, error) {
-	srcs, a, skip, err := c.gpuRuleSetup()
+	var gap int64
+	srcs, a, skip, err := c.gpuRuleSetup(func() (err error) {
+		gap, err = c.pyIntOpt("gap", 500)
+		return err
+	})
 	if skip != nil || err != nil {
 		return skip, err
-	}
-	gap, err := c.pyIntOpt("gap", 500)
-	if err != nil {
-		return nil, err
 	}
 	g := strconv.FormatInt(gap, 10)
 	res := newRuleResult(c, a,

@@ -54,8 +54,9 @@ func (c *Ctx) presentSources() []opSource {
 }
 
 // gpuRuleSetup runs the checks every GPU-operation rule starts with and the
-// common option handling; a non-nil Result is SKIPPED.
-func (c *Ctx) gpuRuleSetup() ([]opSource, ruleArgs, *Result, error) {
+// common option handling, parse reading the rule's own options; a non-nil
+// Result is SKIPPED.
+func (c *Ctx) gpuRuleSetup(parse func() error) ([]opSource, ruleArgs, *Result, error) {
 	srcs := c.presentSources()
 	if len(srcs) == 0 {
 		r, _ := c.Skip(c.Path() + " could not be analyzed because it does not contain the required data. Does the application launch GPU operations?")
@@ -67,7 +68,7 @@ func (c *Ctx) gpuRuleSetup() ([]opSource, ruleArgs, *Result, error) {
 			return nil, ruleArgs{}, r, nil
 		}
 	}
-	a, skip, err := c.ruleSetup(false)
+	a, skip, err := c.ruleSetup(false, parse)
 	return srcs, a, skip, err
 }
 

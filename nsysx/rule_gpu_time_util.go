@@ -32,18 +32,18 @@ type lowUtil struct {
 // LIMIT applies to the merged records in (group number, device, pid) order
 // before they are ranked by (In-Use, Duration), and again after.
 func runGPUTimeUtil(c *Ctx) (*Result, error) {
-	srcs, a, skip, err := c.gpuRuleSetup()
+	var threshold, chunks int64
+	srcs, a, skip, err := c.gpuRuleSetup(func() (err error) {
+		if threshold, err = c.pyIntOpt("threshold", 50); err != nil {
+			return err
+		}
+		chunks, err = c.pyIntOpt("chunks", 30)
+		return err
+	})
 	if skip != nil || err != nil {
 		return skip, err
 	}
-	threshold, err := c.pyIntOpt("threshold", 50)
-	if err != nil {
-		return nil, err
-	}
-	chunks, err := c.pyIntOpt("chunks", 30)
-	if err != nil {
-		return nil, err
-	}
+	// nsys checks the range after its setup (and so after the filter).
 	if chunks != 0 && (chunks < 1 || chunks > 1000) {
 		return nil, fmt.Errorf("%w: argument --chunks: value must be between 1 and 1000", ErrBadOption)
 	}

@@ -45,6 +45,15 @@ func TestGPUTimeUtilChunksOption(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "argument --threshold: invalid int value: 'abc'") {
 		t.Errorf("threshold=abc: %v", err)
 	}
+	// nsys parses every option before filtering, but checks the chunks
+	// range after: a bad number wins over a filter's SKIPPED, the range not.
+	if _, err := p.Analyze("gpu_time_util:threshold=abc:start=5:end=4"); !errors.Is(err, ErrBadOption) {
+		t.Errorf("threshold=abc with start>end: %v", err)
+	}
+	r, err := p.Analyze("gpu_time_util:chunks=5000:start=5:end=4")
+	if err != nil || r.Skipped != "The start time cannot be greater than the end time." {
+		t.Errorf("chunks=5000 with start>end: %v %q", err, r.Skipped)
+	}
 }
 
 // A chunk is kept only when strictly below the threshold; consecutive kept
