@@ -179,6 +179,21 @@ func TestGoldens(t *testing.T) {
 	t.Logf("%d of %d golden files reproduced byte for byte", matched, total)
 }
 
+// TestGoldensFromParquet: the Parquet export of train gives the same outputs
+// as its SQLite export, for every golden file.
+func TestGoldensFromParquet(t *testing.T) {
+	in := filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir")
+	for _, c := range goldenCases(t, "train") {
+		t.Run(c.file, func(t *testing.T) {
+			want, _ := testutil.Golden(t, "train", c.file)
+			got := runGolden(t, c, in)
+			if d := testutil.Diff(got, want); d != "" {
+				t.Errorf("nsysx %s train_pqtdir\ndiffers from nsys's %s: %s", strings.Join(c.args, " "), c.file, d)
+			}
+		})
+	}
+}
+
 func runGolden(t *testing.T, c goldenCase, in string) string {
 	if c.env != "" {
 		t.Setenv("LC_ALL", c.env)
