@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -160,6 +158,12 @@ func (s *arrowSource) openParquet(path string) (rd *file.Reader, fr *pqarrow.Fil
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
+	if v := rd.MetaData().KeyValueMetadata().FindValue("ARROW:schema"); v != nil {
+		if err := checkStoredSchema(*v); err != nil {
+			rd.Close()
+			return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		}
+	}
 	fr, err = pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{BatchSize: batchRows}, s.mem)
 	if err != nil {
 		rd.Close()
@@ -200,6 +204,9 @@ func (s *arrowSource) addIPC(path string, inDir bool) (err error) {
 	}
 	head := make([]byte, len(arrowMagic))
 	if _, err := f.ReadAt(head, 0); err == nil && bytes.Equal(head, arrowMagic) {
+		if err := checkIPCFile(f, st.Size()); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(path), err)
+		}
 		r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
 		if err != nil {
 			return fmt.Errorf("%s: %w", filepath.Base(path), err)
@@ -284,6 +291,10 @@ func (s *arrowSource) scanStreams(f *os.File, size int64) ([]ipcStream, error) {
 			switch msg.Type() {
 			case ipc.MessageSchema:
 				end(at)
+				if err := checkMessage(f, at, size); err != nil {
+					mr.Release()
+					return nil, err
+				}
 				r, err := ipc.NewReader(io.NewSectionReader(f, at, size-at), ipc.WithAllocator(s.mem))
 				if err != nil {
 					mr.Release()
@@ -439,11 +450,19 @@ func (s *arrowSource) loadIPCFile(p tablePart, b *tableBuilder) (err error) {
 		return err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := checkIPCFile(f, st.Size()); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
+	}
 	r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
 	}
 	defer r.Close()
+	b.maxRows = ipcMaxRows(st.Size())
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatchAt(i)
 		if err != nil {
@@ -465,6 +484,7 @@ func (s *arrowSource) loadIPCStream(p tablePart, b *tableBuilder) (err error) {
 		return err
 	}
 	defer f.Close()
+	b.maxRows = ipcMaxRows(p.n)
 	r, err := ipc.NewReader(io.NewSectionReader(f, p.off, p.n), ipc.WithAllocator(s.mem))
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
@@ -483,12 +503,22 @@ func (s *arrowSource) loadIPCStream(p tablePart, b *tableBuilder) (err error) {
 
 // tableBuilder appends record batches to the columns of a Table.
 type tableBuilder struct {
-	t     *Table
-	names []string
-	cs    []*Column
+	t       *Table
+	names   []string
+	cs      []*Column
+	maxRows int64 // per batch; 0 for no limit
 }
 
+// ipcMaxRows bounds the rows of an IPC record batch by the bytes that hold
+// it: every column type but NULL needs at least a bit per row, and a row
+// count beyond that is damage that would make NULL columns allocate for
+// nothing.
+func ipcMaxRows(size int64) int64 { return 8*size + 1024 }
+
 func (b *tableBuilder) add(rec arrow.RecordBatch) error {
+	if b.maxRows > 0 && rec.NumRows() > b.maxRows {
+		return fmt.Errorf("record batch of %d rows in %d bytes: corrupt file", rec.NumRows(), b.maxRows/8)
+	}
 	sc := rec.Schema()
 	for j, name := range b.names {
 		i := fieldIndex(sc, name)
@@ -499,193 +529,4 @@ func (b *tableBuilder) add(rec arrow.RecordBatch) error {
 	}
 	b.t.N += int(rec.NumRows())
 	return nil
-}
-
-// arrowColType maps an Arrow type to the column type the SQLite export
-// would have: integers of every width, booleans, timestamps and durations are
-// Int; floats are Float; strings, binaries and anything else are Text.
-func arrowColType(dt arrow.DataType) ColType {
-	switch dt.ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
-		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
-		arrow.BOOL, arrow.TIMESTAMP, arrow.DURATION, arrow.NULL:
-		return Int
-	case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
-		return Float
-	case arrow.DICTIONARY:
-		return arrowColType(dt.(*arrow.DictionaryType).ValueType)
-	}
-	return Text
-}
-
-// appendArray appends one Arrow array to c, converting as arrowColType
-// says. NULL cells hold 0, NaN or "" and are marked with SetNull.
-func appendArray(c *Column, a arrow.Array) {
-	base := c.Len()
-	if d, ok := a.(*array.Dictionary); ok {
-		appendDict(c, d)
-		return
-	}
-	switch c.Type {
-	case Int:
-		c.Ints = appendInts(c.Ints, a)
-	case Float:
-		c.Floats = appendFloats(c.Floats, a)
-	default:
-		c.Strs = appendStrs(c.Strs, a)
-	}
-	if a.NullN() == 0 {
-		return
-	}
-	for i := 0; i < a.Len(); i++ {
-		if a.IsNull(i) {
-			c.setZero(base + i)
-			c.SetNull(base + i)
-		}
-	}
-}
-
-// setZero clears cell i, as the SQLite loader leaves NULL cells.
-func (c *Column) setZero(i int) {
-	switch c.Type {
-	case Int:
-		c.Ints[i] = 0
-	case Float:
-		c.Floats[i] = math.NaN()
-	default:
-		c.Strs[i] = ""
-	}
-}
-
-// appendDict appends a dictionary-encoded array cell by cell.
-func appendDict(c *Column, d *array.Dictionary) {
-	dict := &Column{Type: c.Type}
-	appendArray(dict, d.Dictionary())
-	for i := 0; i < d.Len(); i++ {
-		k := -1
-		if d.IsValid(i) {
-			k = d.GetValueIndex(i)
-		}
-		null := k < 0 || dict.IsNull(k)
-		switch c.Type {
-		case Int:
-			c.Ints = append(c.Ints, 0)
-		case Float:
-			c.Floats = append(c.Floats, math.NaN())
-		default:
-			c.Strs = append(c.Strs, "")
-		}
-		n := c.Len() - 1
-		if null {
-			c.SetNull(n)
-			continue
-		}
-		switch c.Type {
-		case Int:
-			c.Ints[n] = dict.Ints[k]
-		case Float:
-			c.Floats[n] = dict.Floats[k]
-		default:
-			c.Strs[n] = dict.Strs[k]
-		}
-	}
-}
-
-type integer interface {
-	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
-}
-
-func widen[T integer](dst []int64, vs []T) []int64 {
-	for _, v := range vs {
-		dst = append(dst, int64(v)) // uint64 wraps, as in the SQLite export
-	}
-	return dst
-}
-
-func appendInts(dst []int64, a arrow.Array) []int64 {
-	switch a := a.(type) {
-	case *array.Int64:
-		return append(dst, a.Int64Values()...)
-	case *array.Int32:
-		return widen(dst, a.Int32Values())
-	case *array.Int16:
-		return widen(dst, a.Int16Values())
-	case *array.Int8:
-		return widen(dst, a.Int8Values())
-	case *array.Uint64:
-		return widen(dst, a.Uint64Values())
-	case *array.Uint32:
-		return widen(dst, a.Uint32Values())
-	case *array.Uint16:
-		return widen(dst, a.Uint16Values())
-	case *array.Uint8:
-		return widen(dst, a.Uint8Values())
-	case *array.Timestamp:
-		return widen(dst, a.TimestampValues())
-	case *array.Duration:
-		return widen(dst, a.DurationValues())
-	case *array.Boolean:
-		for i := 0; i < a.Len(); i++ {
-			v := int64(0)
-			if a.Value(i) {
-				v = 1
-			}
-			dst = append(dst, v)
-		}
-		return dst
-	}
-	return append(dst, make([]int64, a.Len())...) // NULL type: all cells NULL
-}
-
-func appendFloats(dst []float64, a arrow.Array) []float64 {
-	switch a := a.(type) {
-	case *array.Float64:
-		return append(dst, a.Float64Values()...)
-	case *array.Float32:
-		for _, v := range a.Float32Values() {
-			dst = append(dst, float64(v))
-		}
-		return dst
-	case *array.Float16:
-		for _, v := range a.Values() {
-			dst = append(dst, float64(v.Float32()))
-		}
-		return dst
-	}
-	return append(dst, make([]float64, a.Len())...)
-}
-
-// appendStrs converts text cells. Strings are copied out of the Arrow buffers
-// (which are released after the batch) with one allocation per batch.
-func appendStrs(dst []string, a arrow.Array) []string {
-	switch a := a.(type) {
-	case *array.String:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.LargeString:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.Binary:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.LargeBinary:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	}
-	for i := 0; i < a.Len(); i++ {
-		s := ""
-		if a.IsValid(i) {
-			s = strings.Clone(a.ValueStr(i))
-		}
-		dst = append(dst, s)
-	}
-	return dst
-}
-
-func sliceStrs[O int32 | int64](dst []string, data []byte, offs []O) []string {
-	all := string(data)
-	if len(offs) == 0 {
-		return dst
-	}
-	base := offs[0]
-	for i := 0; i+1 < len(offs); i++ {
-		dst = append(dst, all[offs[i]-base:offs[i+1]-base])
-	}
-	return dst
 }

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
@@ -312,5 +313,78 @@ func TestArrowBadInput(t *testing.T) {
 		if _, err := Open(path); err == nil {
 			t.Errorf("%q opened", content)
 		}
+	}
+}
+
+// FuzzArrowSource feeds damaged Parquet and Arrow files to the loader: it
+// must answer with an error, never a panic.
+func FuzzArrowSource(f *testing.F) {
+	tb := &Table{Name: "T", N: 3, cols: map[string]*Column{
+		"a": {Name: "a", Type: Int, Ints: []int64{1, -2, 3}},
+		"s": {Name: "s", Type: Text, Strs: []string{"x", "", "zz"}},
+	}}
+	tb.cols["s"].SetNull(1)
+	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
+	for _, format := range []string{"parquet", "arrow"} {
+		var buf strings.Builder
+		if err := WriteTable(&buf, tb, ts, format, nil); err != nil {
+			f.Fatal(err)
+		}
+		f.Add([]byte(buf.String()), format == "parquet")
+	}
+	f.Fuzz(func(t *testing.T, data []byte, parquet bool) {
+		dir := t.TempDir()
+		name := "T.arrow"
+		if parquet {
+			name = "T.parquet"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := openDir(dir)
+		if err != nil {
+			return
+		}
+		for _, ts := range src.schema() {
+			src.load(ts, ts.Columns)
+		}
+	})
+}
+
+// TestArrowSchemaCheck damages the field count of an IPC schema: arrow-go
+// would allocate for two billion fields; the loader must refuse the file.
+func TestArrowSchemaCheck(t *testing.T) {
+	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(TableArrowSchema(ts)))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	if err := checkMessage(bytes.NewReader(data), 0, int64(len(data))); err != nil {
+		t.Fatalf("valid schema: %v", err)
+	}
+	n := int(le.Uint32(data[4:]))
+	fb := data[8 : 8+n]
+	m, err := fbTableAt(fb, int(le.Uint32(fb)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok, err := m.table(2)
+	if err != nil || !ok {
+		t.Fatal("no schema in message", err)
+	}
+	at, err := sc.ref(sc.field(1))
+	if err != nil || le.Uint32(fb[at:]) != 2 {
+		t.Fatalf("fields vector: %v", err)
+	}
+	le.PutUint32(fb[at:], 0x7fffffff)
+	if err := checkMessage(bytes.NewReader(data), 0, int64(len(data))); !errors.Is(err, errCorruptSchema) {
+		t.Errorf("damaged schema: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "bad.arrows")
+	os.WriteFile(path, data, 0o644)
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "corrupt Arrow schema") {
+		t.Errorf("Open: %v", err)
 	}
 }
