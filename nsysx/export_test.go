@@ -1,6 +1,8 @@
 package nsysx
 
 import (
+	"fmt"
+	"log"
 	"math"
 	"os"
 	"path/filepath"
@@ -136,5 +138,20 @@ func TestExportWriteTableBatches(t *testing.T) {
 		if got, err := src.load(src.schema()[0], []string{"a", "b"}); err != nil || got.N != 0 {
 			t.Errorf("%s: read back %v, %v", format, got, err)
 		}
+	}
+}
+
+// Export the CUDA activity tables of a profile as Parquet files, one per
+// table, for pandas, polars or DuckDB.
+func ExampleExportTables() {
+	p, err := Open("report.sqlite")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	err = ExportTables(p, "report_pqtdir", "parquet", regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_`),
+		func(done, total int) { fmt.Fprintf(os.Stderr, "\r%d/%d tables", done, total) })
+	if err != nil {
+		log.Fatal(err)
 	}
 }

@@ -2,8 +2,10 @@ package format
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"log"
 	"math"
 	"os"
 	"os/exec"
@@ -310,4 +312,106 @@ func arrowJSONCell(v any, kind string) string {
 		return v
 	}
 	return errors.New("unexpected JSON value").Error()
+}
+
+// Write a report as Parquet for DuckDB:
+//
+//	SELECT "Name", "Total Time (ns)" FROM 'kern_sum.parquet' ORDER BY 2 DESC
+func ExampleWriteParquet() {
+	p, err := nsysx.Open("report.sqlite")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Run(context.Background(), "cuda_gpu_kern_sum", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := os.Create("kern_sum.parquet")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := WriteParquet(f, r); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// TestArrowRealReports writes real reports over the Parquet fixture and
+// compares every cell read back with the result's.
+func TestArrowRealReports(t *testing.T) {
+	p, err := nsysx.Open(filepath.Join("..", "..", "testdata", "profiles", "train_pqtdir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, spec := range []string{"cuda_gpu_kern_sum", "cuda_gpu_trace", "cuda_api_sum"} {
+		r, err := p.Run(t.Context(), spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Skipped != "" || r.Len() == 0 {
+			t.Fatalf("%s: no rows (%s)", spec, r.Skipped)
+		}
+		var buf bytes.Buffer
+		if err := WriteArrow(&buf, r); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := ipc.NewFileReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := 0
+		for k := 0; k < rd.NumRecords(); k++ {
+			rec, err := rd.RecordBatchAt(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, c := range r.Visible() {
+				col := rec.Column(j)
+				for i := 0; i < col.Len(); i++ {
+					if g, w := arrowCell(col, i), c.Value(row+i); !sameValue(g, w) {
+						t.Fatalf("%s %s row %d: %v, want %v", spec, c.Name, row+i, g, w)
+					}
+				}
+			}
+			row += int(rec.NumRows())
+			rec.Release()
+		}
+		rd.Close()
+		if row != r.Len() {
+			t.Errorf("%s: %d rows, want %d", spec, row, r.Len())
+		}
+	}
+}
+
+func arrowCell(a arrow.Array, i int) nsysx.Value {
+	if a.IsNull(i) {
+		return nsysx.Null
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		return nsysx.IntV(a.Value(i))
+	case *array.Float64:
+		return nsysx.FloatV(a.Value(i))
+	case *array.String:
+		return nsysx.TextV(a.Value(i))
+	}
+	return nsysx.TextV("unexpected " + a.DataType().String())
+}
+
+// sameValue compares a cell read back with the result's: an integer may
+// have become a float (a column with reals) or text (a column with text).
+func sameValue(got, want nsysx.Value) bool {
+	switch {
+	case want.IsNull() || got.IsNull():
+		return want.IsNull() && got.IsNull()
+	case got.Kind == nsysx.TextKind:
+		return got.S == want.String()
+	case got.Kind == nsysx.FloatKind:
+		return got.F == want.AsFloat() || math.IsNaN(got.F) && math.IsNaN(want.AsFloat())
+	}
+	return got == want
 }
