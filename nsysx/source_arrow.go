@@ -234,12 +234,12 @@ func (s *arrowSource) addIPC(path string, inDir bool) (err error) {
 	return nil
 }
 
+// tableName names a table: by the file (byFile) or by the schema metadata
+// "table_name" that nsys writes, falling back to the file name.
 func tableName(sc *arrow.Schema, path string, byFile bool) string {
-	if !byFile {
-		if md := sc.Metadata(); md.FindKey("table_name") >= 0 {
-			if n := md.Values()[md.FindKey("table_name")]; n != "" {
-				return n
-			}
+	if md := sc.Metadata(); !byFile {
+		if i := md.FindKey("table_name"); i >= 0 && md.Values()[i] != "" {
+			return md.Values()[i]
 		}
 	}
 	return stem(path)
@@ -524,6 +524,9 @@ func (b *tableBuilder) add(rec arrow.RecordBatch) error {
 		i := fieldIndex(sc, name)
 		if i < 0 {
 			return fmt.Errorf("no column %s", name)
+		}
+		if t := arrowColType(sc.Field(i).Type); t != b.cs[j].Type {
+			return fmt.Errorf("column %s has type %s here, unlike in the table's first part", name, sc.Field(i).Type)
 		}
 		appendArray(b.cs[j], rec.Column(i))
 	}

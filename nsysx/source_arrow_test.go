@@ -307,6 +307,36 @@ func TestArrowBadInput(t *testing.T) {
 		p.Close()
 	}
 
+	// Two streams of one table whose column changes type.
+	var two bytes.Buffer
+	for _, typ := range []ColType{Int, Text} {
+		ts := &TableSchema{Name: "T", Columns: []string{"a"}, Types: []ColType{typ}}
+		tb := &Table{Name: "T", N: 1, cols: map[string]*Column{"a": {Name: "a", Type: typ, Ints: []int64{1}, Strs: []string{"x"}}}}
+		var one bytes.Buffer
+		if err := WriteTable(&one, tb, ts, "arrow", nil); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ipc.NewFileReader(bytes.NewReader(one.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _ := r.RecordBatchAt(0)
+		w := ipc.NewWriter(&two, ipc.WithSchema(r.Schema()))
+		w.Write(rec)
+		w.Close()
+		rec.Release()
+		r.Close()
+	}
+	path := filepath.Join(t.TempDir(), "two.arrows")
+	os.WriteFile(path, two.Bytes(), 0o644)
+	src, _, err := openArrowFile(path)
+	if err != nil || len(src.schema()) != 1 {
+		t.Fatalf("two streams of T: %v", err)
+	}
+	if _, err := src.load(src.schema()[0], []string{"a"}); err == nil || !strings.Contains(err.Error(), "has type utf8 here") {
+		t.Errorf("type change: %v", err)
+	}
+
 	for _, content := range []string{"", "garbage garbage", "ARROW1\x00\x00garbage", "\xff\xff\xff\xff\x10\x00\x00\x00short"} {
 		path := filepath.Join(t.TempDir(), "x.arrows")
 		os.WriteFile(path, []byte(content), 0o644)
