@@ -48,7 +48,7 @@ type source interface {
 type Profile struct {
 	// Path is the path as the user gave it; reports use it in their messages.
 	Path string
-	// Format is "sqlite", "parquetdir" or "arrowdir".
+	// Format is "sqlite", "parquetdir", "arrowdir" or "arrow" (one .arrows file).
 	Format string
 
 	src    source
@@ -311,7 +311,7 @@ func (p *Profile) SchemaVersion() string { return p.Meta()["EXPORT_SCHEMA_VERSIO
 // Base is the file name without directory and extension, for output naming.
 func (p *Profile) Base() string {
 	b := filepath.Base(strings.TrimRight(p.Path, "/"))
-	for _, ext := range []string{".sqlite", ".nsys-rep", ".qdrep", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
+	for _, ext := range []string{".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
 		b = strings.TrimSuffix(b, ext)
 	}
 	return b

@@ -199,10 +199,9 @@ func (db *DB) page(n uint32) ([]byte, error) {
 	return db.data[off : off+db.usable], nil
 }
 
-// scanTree walks a table B-tree in rowid order, calling fn with each record.
-// The record slice aliases the mapping or a scratch buffer: copy to keep.
-func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) error {
-	var scratch []byte
+// walkLeaves visits the leaf pages of a table B-tree in rowid order; leaf gets
+// the page, the offset of its header (100 on page 1) and its cell count.
+func (db *DB) walkLeaves(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32) error) error {
 	var walk func(pg uint32, depth int) error
 	walk = func(pg uint32, depth int) error {
 		if depth > 40 {
@@ -216,42 +215,17 @@ func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) erro
 		if pg == 1 {
 			hdr = 100
 		}
-		if hdr+8 > len(p) {
+		if hdr+12 > len(p) {
 			return fmt.Errorf("%w: short page %d", ErrCorrupt, pg)
 		}
-		kind := p[hdr]
 		ncell := int(binary.BigEndian.Uint16(p[hdr+3:]))
-		switch kind {
+		switch p[hdr] {
 		case 0x0D: // table leaf
-			ptrs := hdr + 8
-			if ptrs+2*ncell > len(p) {
+			if hdr+8+2*ncell > len(p) {
 				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
 			}
-			for i := 0; i < ncell; i++ {
-				off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
-				if off >= len(p) {
-					return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
-				}
-				size, n1 := varint(p[off:])
-				rowid, n2 := varint(p[off+n1:])
-				if n1 == 0 || n2 == 0 || size < 0 || size > 1<<31 {
-					return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
-				}
-				start := off + n1 + n2
-				rec, sc, err := db.payload(p, start, int(size), scratch)
-				if err != nil {
-					return err
-				}
-				scratch = sc
-				if err := fn(int64(rowid), rec); err != nil {
-					return err
-				}
-			}
-			return nil
+			return leaf(p, hdr, ncell, pg)
 		case 0x05: // table interior
-			if hdr+12 > len(p) {
-				return fmt.Errorf("%w: short page %d", ErrCorrupt, pg)
-			}
 			ptrs := hdr + 12
 			if ptrs+2*ncell > len(p) {
 				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
@@ -266,11 +240,39 @@ func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) erro
 				}
 			}
 			return walk(binary.BigEndian.Uint32(p[hdr+8:]), depth+1)
-		default:
-			return fmt.Errorf("%w: page %d is not a table B-tree page (type %d)", ErrCorrupt, pg, kind)
 		}
+		return fmt.Errorf("%w: page %d is not a table B-tree page (type %d)", ErrCorrupt, pg, p[hdr])
 	}
 	return walk(root, 0)
+}
+
+// scanTree walks a table B-tree in rowid order, calling fn with each record.
+// The record slice aliases the mapping or a scratch buffer: copy to keep.
+func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) error {
+	var scratch []byte
+	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32) error {
+		ptrs := hdr + 8
+		for i := 0; i < ncell; i++ {
+			off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
+			if off >= len(p) {
+				return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
+			}
+			size, n1 := varint(p[off:])
+			rowid, n2 := varint(p[off+n1:])
+			if n1 == 0 || n2 == 0 || size > 1<<31 {
+				return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
+			}
+			rec, sc, err := db.payload(p, off+n1+n2, int(size), scratch)
+			if err != nil {
+				return err
+			}
+			scratch = sc
+			if err := fn(int64(rowid), rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // payload returns the record of a leaf cell, following overflow pages when the
@@ -477,42 +479,9 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
-	var walk func(pg uint32, depth int) error
-	walk = func(pg uint32, depth int) error {
-		if depth > 40 {
-			return fmt.Errorf("%w: B-tree too deep (a page cycle?)", ErrCorrupt)
-		}
-		p, err := db.page(pg)
-		if err != nil {
-			return err
-		}
-		hdr := 0
-		if pg == 1 {
-			hdr = 100
-		}
-		ncell := int(binary.BigEndian.Uint16(p[hdr+3:]))
-		switch p[hdr] {
-		case 0x0D:
-			n += ncell
-			return nil
-		case 0x05:
-			ptrs := hdr + 12
-			if ptrs+2*ncell > len(p) {
-				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
-			}
-			for i := 0; i < ncell; i++ {
-				off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
-				if off+4 > len(p) {
-					return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
-				}
-				if err := walk(binary.BigEndian.Uint32(p[off:]), depth+1); err != nil {
-					return err
-				}
-			}
-			return walk(binary.BigEndian.Uint32(p[hdr+8:]), depth+1)
-		}
-		return fmt.Errorf("%w: page %d is not a table B-tree page", ErrCorrupt, pg)
-	}
-	err = walk(t.Root, 0)
+	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32) error {
+		n += ncell
+		return nil
+	})
 	return n, err
 }
