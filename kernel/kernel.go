@@ -172,10 +172,8 @@ func (k *Kernel) complete(r *wire.Request) {
 	var c codeCursor
 	_ = r.Msg.DecodeContent(&c)
 	pos := byteOffset(c.Code, c.CursorPos)
-	var comp Completion
-	if name, ok := magicPrefix(c.Code, pos); ok {
-		comp = k.completeMagic(name, pos)
-	} else {
+	comp, ok := k.completeMagic(c.Code, pos)
+	if !ok {
 		comp = k.engine.Complete(c.Code, pos)
 	}
 	if comp.Matches == nil {
@@ -187,33 +185,14 @@ func (k *Kernel) complete(r *wire.Request) {
 		"metadata": orEmpty(comp.Metadata)})
 }
 
-// magicPrefix reports whether the cursor ends a "%name" or "%%name" word at
-// the start of a line.
-func magicPrefix(code string, pos int) (string, bool) {
-	line := code[strings.LastIndexByte(code[:pos], '\n')+1 : pos]
-	t := strings.TrimLeft(line, " \t")
-	if !strings.HasPrefix(t, "%") || strings.ContainsAny(t, " \t") {
-		return "", false
-	}
-	return t, true
-}
-
-func (k *Kernel) completeMagic(word string, pos int) Completion {
-	cell := strings.HasPrefix(word, "%%")
-	name := strings.TrimLeft(word, "%")
-	var matches []string
-	for _, mg := range k.magics.List() {
-		if (mg.Cell == cell || !cell) && strings.HasPrefix(mg.Name, name) {
-			matches = append(matches, prefix(mg.Cell)+mg.Name)
-		}
-	}
-	return Completion{Matches: matches, Start: pos - len(word), End: pos}
-}
-
 func (k *Kernel) inspect(r *wire.Request) {
 	var c codeCursor
 	_ = r.Msg.DecodeContent(&c)
-	in := k.engine.Inspect(c.Code, byteOffset(c.Code, c.CursorPos), c.Detail)
+	pos := byteOffset(c.Code, c.CursorPos)
+	in, ok := k.inspectMagic(c.Code, pos)
+	if !ok {
+		in = k.engine.Inspect(c.Code, pos, c.Detail)
+	}
 	_ = r.Reply(map[string]any{"status": "ok", "found": in.Found,
 		"data": orEmpty(in.Data), "metadata": orEmpty(in.Metadata)})
 }

@@ -20,6 +20,20 @@ type Magic struct {
 	Flags []string
 	// Run executes the magic. body is empty for line magics.
 	Run func(ctx context.Context, args []string, body string, out Output) error
+	// Complete, when set, completes an argument (or, in the body of a cell
+	// magic, the word before the cursor). It returns the candidates and
+	// how many bytes before the cursor they replace (at most len(c.Word)).
+	// Flags are completed by the kernel.
+	Complete func(c MagicCursor) (matches []string, replace int)
+}
+
+// MagicCursor is where completion was asked in a magic's line or body.
+type MagicCursor struct {
+	Args   []string // the complete words between the magic name and Word
+	Word   string   // the partial word ending at the cursor ("" after a space)
+	InBody bool     // the cursor is in the body of a cell magic
+	Body   string   // the body up to the cursor (cell magics)
+	Line   string   // the magic's argument text up to the cursor
 }
 
 // Magics is a registry of line and cell magics, safe for concurrent use.

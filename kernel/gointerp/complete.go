@@ -53,13 +53,52 @@ func isIdentByte(c byte) bool {
 // importable) under name.
 func (e *Engine) packageSymbols(name string) (string, map[string]reflect.Value) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	path, ok := e.imports[name]
-	e.mu.Unlock()
 	if !ok {
 		path = name // not imported yet: a standard package by its path, e.g. "strings"
 	}
-	syms := stdlib.Symbols[path+"/"+path[strings.LastIndexByte(path, '/')+1:]]
-	return path, syms
+	key := path + "/" + path[strings.LastIndexByte(path, '/')+1:]
+	if syms, ok := e.used[key]; ok {
+		return path, syms
+	}
+	return path, stdlib.Symbols[key]
+}
+
+// Global returns the value of a variable, constant or function declared
+// by a cell; it fails while a cell runs.
+func (e *Engine) Global(name string) (reflect.Value, bool) { return e.global(name) }
+
+// members lists the exported methods and fields of v's type (methods of
+// both T and *T for addressable values).
+func members(v reflect.Value) []string {
+	var out []string
+	t := v.Type()
+	if t.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+		t = v.Type()
+	}
+	for i := 0; i < t.NumMethod(); i++ {
+		out = append(out, t.Method(i).Name)
+	}
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		pt := reflect.PointerTo(t)
+		for i := 0; i < pt.NumMethod(); i++ {
+			out = append(out, pt.Method(i).Name)
+		}
+	}
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st.Kind() == reflect.Struct {
+		for i := 0; i < st.NumField(); i++ {
+			if f := st.Field(i); f.IsExported() {
+				out = append(out, f.Name)
+			}
+		}
+	}
+	return out
 }
 
 // Complete implements kernel.Engine: package members after "pkg.", else
@@ -72,6 +111,11 @@ func (e *Engine) Complete(code string, cursor int) kernel.Completion {
 		for n := range syms {
 			if !strings.HasPrefix(n, "_") {
 				cands = append(cands, n)
+			}
+		}
+		if len(syms) == 0 {
+			if v, ok := e.global(qual); ok {
+				cands = members(v)
 			}
 		}
 	} else {
@@ -119,16 +163,58 @@ func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {
 	if qual != "" {
 		path, syms := e.packageSymbols(qual)
 		v, ok := syms[word]
+		switch {
+		case ok:
+			text = describe(path+"."+word, v)
+		case len(syms) == 0:
+			text, ok = e.describeMember(qual, word)
+		}
 		if !ok {
 			return kernel.Inspection{}
 		}
-		text = describe(path+"."+word, v)
 	} else if v, ok := e.global(word); ok {
 		text = fmt.Sprintf("%s %s = %v", word, v.Type(), valueString(v))
 	} else {
 		return kernel.Inspection{}
 	}
 	return kernel.Inspection{Found: true, Data: map[string]any{"text/plain": text}}
+}
+
+// describeMember describes method or field word of the cell variable qual.
+func (e *Engine) describeMember(qual, word string) (string, bool) {
+	v, ok := e.global(qual)
+	if !ok {
+		return "", false
+	}
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	t := v.Type()
+	for _, rt := range []reflect.Type{t, reflect.PointerTo(t)} {
+		if m, ok := rt.MethodByName(word); ok {
+			return "func (" + rt.String() + ") " + word + methodSig(rt, m.Func.Type()), true
+		}
+	}
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st.Kind() == reflect.Struct {
+		if f, ok := st.FieldByName(word); ok && f.IsExported() {
+			return fmt.Sprintf("field %s.%s %s", st, word, f.Type), true
+		}
+	}
+	return "", false
+}
+
+// methodSig is the signature of a method without its receiver, e.g.
+// "(string) (*nsysx.Result, error)".
+func methodSig(recv, f reflect.Type) string {
+	s := strings.TrimPrefix(f.String(), "func("+recv.String())
+	if strings.HasPrefix(s, ", ") {
+		return "(" + s[2:]
+	}
+	return "(" + s
 }
 
 func describe(name string, v reflect.Value) string {

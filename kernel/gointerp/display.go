@@ -102,11 +102,55 @@ func plainValue(v any) any {
 	return v
 }
 
-// bundleOfValues shows the results of the last expression of a cell; a
-// call with several results shows them separated by spaces.
-func bundleOfValues(vs []any) map[string]any {
+// A Displayer returns the MIME bundle showing v, or nil to leave v to the
+// next displayer and finally to Bundle. Engines embedding this one use
+// displayers for compiled types they cannot give a MIMEBundle method.
+type Displayer func(v any) map[string]any
+
+// AddDisplayer makes the engine try d before its other displayers and
+// Bundle when showing a value (results, cell.Display, cell.Update).
+func (e *Engine) AddDisplayer(d Displayer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.displayers = append([]Displayer{d}, e.displayers...)
+}
+
+// bundle shows one value through the displayers, then Bundle.
+func (e *Engine) bundle(v any) map[string]any {
+	e.mu.Lock()
+	ds := e.displayers
+	e.mu.Unlock()
+	for _, d := range ds {
+		if b := safeDisplay(d, v); b != nil {
+			return b
+		}
+	}
+	return Bundle(v)
+}
+
+func safeDisplay(d Displayer, v any) (b map[string]any) {
+	defer func() {
+		if p := recover(); p != nil {
+			b = nil
+		}
+	}()
+	return d(v)
+}
+
+// bundleOfValues shows the results of the last expression of a cell. A
+// call returning (values..., error) shows its values when the error is nil
+// and the error otherwise; other calls with several results show them
+// separated by spaces.
+func (e *Engine) bundleOfValues(vs []any) map[string]any {
+	if n := len(vs); n >= 2 {
+		if err, ok := vs[n-1].(error); ok && err != nil {
+			return map[string]any{"text/plain": "error: " + err.Error()}
+		} else if vs[n-1] == nil {
+			vs = vs[:n-1]
+		}
+	}
 	if len(vs) == 1 {
-		return Bundle(vs[0])
+		return e.bundle(vs[0])
 	}
 	parts := make([]string, len(vs))
 	for i, v := range vs {

@@ -27,10 +27,12 @@ type Engine struct {
 	stderr *panicFilter
 	sem    chan struct{} // held while an evaluation goroutine runs
 
-	mu      sync.Mutex
-	run     *run
-	imports map[string]string // local name -> path
-	names   map[string]bool   // identifiers declared by cells
+	mu         sync.Mutex
+	run        *run
+	imports    map[string]string // local name -> path
+	names      map[string]bool   // identifiers declared by cells
+	used       interp.Exports    // compiled packages added with Use
+	displayers []Displayer
 }
 
 // run is the state of the evaluation in progress.
@@ -90,7 +92,18 @@ func newInterpreter(opts interp.Options) *interp.Interpreter {
 func (e *Engine) Use(symbols map[string]map[string]reflect.Value) error {
 	e.sem <- struct{}{}
 	defer func() { <-e.sem }()
-	return e.interp.Use(symbols)
+	if err := e.interp.Use(symbols); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.used == nil {
+		e.used = interp.Exports{}
+	}
+	for k, v := range symbols {
+		e.used[k] = v
+	}
+	return nil
 }
 
 // Banner implements kernel.Bannerer.

@@ -129,8 +129,15 @@ func TestNoResultForPrintAndVoid(t *testing.T) {
 			t.Errorf("%q: results %v", code, r.results)
 		}
 	}
-	if got := mustRun(t, e, "func two() (int, error) { return 1, nil }\ntwo()").result(); got != "1 <nil>" {
+	// (value, nil error) shows the value; a non-nil error shows the error.
+	if got := mustRun(t, e, "func two() (int, error) { return 1, nil }\ntwo()").result(); got != "1" {
 		t.Errorf("two values: %q", got)
+	}
+	if got := mustRun(t, e, "import \"errors\"\nfunc bad() (int, error) { return 0, errors.New(\"boom\") }\nbad()").result(); got != "error: boom" {
+		t.Errorf("value and error: %q", got)
+	}
+	if got := mustRun(t, e, "func three() (int, string) { return 1, \"a\" }\nthree()").result(); got != "1 a" {
+		t.Errorf("two plain values: %q", got)
 	}
 }
 

@@ -65,7 +65,7 @@ func (e *Engine) symbols() interp.Exports {
 		}),
 		"Capture": reflect.ValueOf(func(vs ...any) {
 			r := e.current()
-			b := bundleOfValues(vs)
+			b := e.bundleOfValues(vs)
 			e.mu.Lock()
 			r.capture = b
 			e.mu.Unlock()
@@ -101,17 +101,17 @@ func (e *Engine) sleep(d time.Duration) {
 }
 
 func (e *Engine) show(vs ...any) {
-	_ = e.current().out.Result(bundleOfValues(vs), nil)
+	_ = e.current().out.Result(e.bundleOfValues(vs), nil)
 }
 
 func (e *Engine) display(v any) {
-	_ = e.current().out.Display(kernel.Display{Data: Bundle(v)})
+	_ = e.current().out.Display(kernel.Display{Data: e.bundle(v)})
 }
 
 func (e *Engine) displayID(id string, v any) {
-	_ = e.current().out.Display(kernel.Display{Data: Bundle(v), ID: id})
+	_ = e.current().out.Display(kernel.Display{Data: e.bundle(v), ID: id})
 }
 
 func (e *Engine) update(id string, v any) {
-	_ = e.current().out.UpdateDisplay(kernel.Display{Data: Bundle(v), ID: id})
+	_ = e.current().out.UpdateDisplay(kernel.Display{Data: e.bundle(v), ID: id})
 }
