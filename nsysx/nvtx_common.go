@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"unsafe"
 
@@ -286,154 +287,292 @@ func (d *nvtxData) multiDomain() bool {
 	return false
 }
 
+// nvtxRow is one NVTX_EVENTS row as the loader reads it.
+type nvtxRow struct {
+	rowid, start, end, typ, gtid, textID, domainID int64
+	null                                           uint8 // nvNull* bits
+	text                                           []byte
+}
+
+// NULL bits of an nvtxRow.
+const (
+	nvNullEnd uint8 = 1 << iota
+	nvNullTid
+	nvNullTextID
+	nvNullText
+	nvNullDomain
+	nvNullEndTid
+)
+
+// nvtxBatch carries rows from the scanning goroutine to the one building
+// the ranges; text bytes are copied into buf, which never grows.
+type nvtxBatch struct {
+	rows []nvtxRow
+	buf  []byte
+	hint int // in the first batch: the table's estimated row count, or 0
+}
+
+const (
+	nvtxBatchRows  = 4096
+	nvtxBatchBytes = 256 << 10
+)
+
+// scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
+// file) runs on its own goroutine while fn works on the previous batch.
+func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
+	full := make(chan *nvtxBatch, 4)
+	free := make(chan *nvtxBatch, 6)
+	newBatch := func() *nvtxBatch {
+		select {
+		case b := <-free:
+			b.rows, b.buf, b.hint = b.rows[:0], b.buf[:0], 0
+			return b
+		default:
+			return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+		}
+	}
+	var scanErr error
+	go func() {
+		defer close(full)
+		defer func() {
+			if e := recover(); e != nil {
+				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
+			}
+		}()
+		if sc.table == tNVTX {
+			if scanErr = fastScanNVTX(sc.p, sc.rf, newBatch, full); scanErr != errNoFastPath {
+				return
+			}
+		}
+		cur := newBatch()
+		scanErr = sc.run(func(rowid int64, v rowVals) {
+			t := v.bytes(5)
+			if len(cur.rows) == nvtxBatchRows || len(cur.buf)+len(t) > cap(cur.buf) {
+				full <- cur
+				cur = newBatch()
+			}
+			r := nvtxRow{rowid: rowid, start: v.int(0), end: v.int(1), typ: v.int(2), gtid: v.int(3),
+				textID: v.int(4), domainID: v.int(6)}
+			for k, bit := range [...]uint8{1: nvNullEnd, 3: nvNullTid, 4: nvNullTextID, 5: nvNullText, 6: nvNullDomain, 7: nvNullEndTid} {
+				if bit != 0 && v.null(k) {
+					r.null |= bit
+				}
+			}
+			if len(t) > cap(cur.buf) { // a text longer than a batch buffer
+				r.text = append([]byte(nil), t...)
+			} else if r.null&nvNullText == 0 {
+				o := len(cur.buf)
+				cur.buf = append(cur.buf, t...)
+				r.text = cur.buf[o:len(cur.buf):len(cur.buf)]
+			}
+			cur.rows = append(cur.rows, r)
+		})
+		if len(cur.rows) > 0 {
+			full <- cur
+		}
+	}()
+	for b := range full {
+		fn(b)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	return scanErr
+}
+
 // loadNVTX scans NVTX_EVENTS once and returns the selected ranges.
 func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	sc, err := c.filteredScanner(tNVTX, sel.raw, nvtxScanCols(c.P)...)
 	if err != nil {
 		return nil, err
 	}
-	d := &nvtxData{}
-	type domRow struct {
-		start int64
-		name  string
-		null  bool
-	}
-	type gkey struct{ id, g int64 }
-	domRows := map[gkey]*domRow{} // GROUP BY domainId, globalTid
-	type dkey struct{ id, pidBits int64 }
-	dkeys := map[dkey]int32{}
-	var dkeyList []dkey
-	texts := map[string]int32{}
-	var textList []string
-	byTextID := map[int64]int32{}
-	pairs := map[uint64]int32{}
-	var pairList []uint64
-	intern := func(b []byte) int32 {
-		if k, ok := texts[string(b)]; ok {
-			return k
+	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
+		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
+	if err := sc.scanNVTX(func(batch *nvtxBatch) {
+		if batch.hint > 0 && b.d.start == nil {
+			b.reserve(batch.hint)
 		}
-		k := int32(len(textList))
-		s := string(b)
-		texts[s] = k
-		textList = append(textList, s)
-		return k
-	}
-	lastDK, lastDV := dkey{-1, -1}, int32(-1)
-	err = sc.run(func(rowid int64, v rowVals) {
-		s, e, eNull := v.int(0), v.int(1), v.null(1)
-		ty := v.int(2)
-		d.maxAll.add(s, e, eNull)
-		var fl uint8
-		switch ty {
-		case nvtxPushPop, nvtxTPushPop:
-			d.maxPP.add(s, e, eNull)
-			if !sel.pushPop {
-				return
-			}
-		case nvtxStartEnd, nvtxTStartEnd:
-			d.maxSE.add(s, e, eNull)
-			if !sel.startEnd {
-				return
-			}
-			fl = nvStartEnd
-		case nvtxDomainCreate:
-			if v.null(6) || v.null(3) {
-				return
-			}
-			k := gkey{v.int(6), v.int(3)}
-			r := domRows[k]
-			if r == nil || s < r.start {
-				name, null := "", true
-				if !v.null(4) {
-					name, null = c.P.String(v.int(4))
-					null = !null
-				}
-				if null && !v.null(5) {
-					name, null = string(v.bytes(5)), false
-				}
-				domRows[k] = &domRow{s, name, null}
-			}
-			return
-		default:
-			return
+		for i := range batch.rows {
+			b.add(&batch.rows[i])
 		}
-		if !v.null(7) {
-			if sel.sameThread {
-				return
-			}
-			fl |= nvCross
-		}
-		if eNull {
-			fl |= nvOpen
-		}
-		g := v.int(3)
-		if v.null(3) {
-			fl |= nvNoTid
-		}
-		// text: StringIds(textId), else text, else ''
-		tk := int32(-1)
-		if !v.null(4) {
-			id := v.int(4)
-			k, ok := byTextID[id]
-			if !ok {
-				k = -1
-				if str, found := c.P.String(id); found {
-					k = intern(unsafe.Slice(unsafe.StringData(str), len(str)))
-				}
-				byTextID[id] = k
-			}
-			tk = k
-		}
-		if tk < 0 {
-			tk = intern(v.bytes(5))
-		}
-		// domain: (domainId, PID bits)
-		dk := int32(-1)
-		if !v.null(6) && fl&nvNoTid == 0 {
-			k := dkey{v.int(6), g & nvtxDomainPIDMask}
-			if k == lastDK {
-				dk = lastDV
-			} else {
-				var ok bool
-				if dk, ok = dkeys[k]; !ok {
-					dk = int32(len(dkeyList))
-					dkeys[k] = dk
-					dkeyList = append(dkeyList, k)
-				}
-				lastDK, lastDV = k, dk
-			}
-		}
-		pk := uint64(uint32(dk+1))<<32 | uint64(uint32(tk))
-		p, ok := pairs[pk]
-		if !ok {
-			p = int32(len(pairList))
-			pairs[pk] = p
-			pairList = append(pairList, pk)
-		}
-		d.start = append(d.start, s)
-		d.end = append(d.end, e)
-		d.flags = append(d.flags, fl)
-		d.pair = append(d.pair, p)
-		if sel.ids {
-			d.rowid = append(d.rowid, rowid)
-			d.gtid = append(d.gtid, g)
-		}
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
+	b.finish()
+	return b.d, nil
+}
+
+// nvDomRow is a domain creation: GROUP BY domainId, globalTid, the name
+// taken from the earliest row.
+type nvDomRow struct {
+	start int64
+	name  string
+}
+
+type nvGroupKey struct{ id, g int64 }
+
+// nvDomKey is what a range joins its domain on: domainId and PID bits.
+type nvDomKey struct{ id, pidBits int64 }
+
+// nvtxBuilder turns NVTX_EVENTS rows into an nvtxData.
+type nvtxBuilder struct {
+	c        *Ctx
+	sel      nvtxSel
+	d        *nvtxData
+	domRows  map[nvGroupKey]*nvDomRow
+	dkeys    map[nvDomKey]int32
+	dkeyList []nvDomKey
+	texts    textTable
+	byTextID map[int64]int32
+	pairOf   [][]int32 // per domain key + 1, per text: the pair, -1 when none yet
+	pairList []uint64  // pair -> domain key + 1 (high half), text (low half)
+	lastDK   nvDomKey
+	lastDV   int32
+}
+
+// reserve sizes the range arrays for n rows, so that millions of ranges
+// are not copied again and again as the arrays grow.
+func (b *nvtxBuilder) reserve(n int) {
+	d := b.d
+	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
+	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
+	if b.sel.ids {
+		d.rowid, d.gtid = make([]int64, 0, n), make([]int64, 0, n)
+	}
+}
+
+func (b *nvtxBuilder) add(r *nvtxRow) {
+	d, sel := b.d, b.sel
+	eNull := r.null&nvNullEnd != 0
+	d.maxAll.add(r.start, r.end, eNull)
+	var fl uint8
+	switch r.typ {
+	case nvtxPushPop, nvtxTPushPop:
+		d.maxPP.add(r.start, r.end, eNull)
+		if !sel.pushPop {
+			return
+		}
+	case nvtxStartEnd, nvtxTStartEnd:
+		d.maxSE.add(r.start, r.end, eNull)
+		if !sel.startEnd {
+			return
+		}
+		fl = nvStartEnd
+	case nvtxDomainCreate:
+		b.addDomain(r)
+		return
+	default:
+		return
+	}
+	if r.null&nvNullEndTid == 0 {
+		if sel.sameThread {
+			return
+		}
+		fl |= nvCross
+	}
+	if eNull {
+		fl |= nvOpen
+	}
+	if r.null&nvNullTid != 0 {
+		fl |= nvNoTid
+	}
+	tk := b.text(r)
+	dk := int32(-1)
+	if r.null&(nvNullDomain|nvNullTid) == 0 {
+		k := nvDomKey{r.domainID, r.gtid & nvtxDomainPIDMask}
+		if k == b.lastDK {
+			dk = b.lastDV
+		} else {
+			var ok bool
+			if dk, ok = b.dkeys[k]; !ok {
+				dk = int32(len(b.dkeyList))
+				b.dkeys[k] = dk
+				b.dkeyList = append(b.dkeyList, k)
+			}
+			b.lastDK, b.lastDV = k, dk
+		}
+	}
+	d.start = append(d.start, r.start)
+	d.end = append(d.end, r.end)
+	d.flags = append(d.flags, fl)
+	d.pair = append(d.pair, b.pair(dk, tk))
+	if sel.ids {
+		d.rowid = append(d.rowid, r.rowid)
+		d.gtid = append(d.gtid, r.gtid)
+	}
+}
+
+// text interns a range's text: StringIds(textId), else text, else ”.
+func (b *nvtxBuilder) text(r *nvtxRow) int32 {
+	if r.null&nvNullTextID == 0 {
+		k, ok := b.byTextID[r.textID]
+		if !ok {
+			k = -1
+			if str, found := b.c.P.String(r.textID); found {
+				k = b.texts.intern(unsafe.Slice(unsafe.StringData(str), len(str)))
+			}
+			b.byTextID[r.textID] = k
+		}
+		if k >= 0 {
+			return k
+		}
+	}
+	return b.texts.intern(r.text)
+}
+
+// pair returns the (domain, text) pair id.
+func (b *nvtxBuilder) pair(dk, tk int32) int32 {
+	for int(dk+1) >= len(b.pairOf) {
+		b.pairOf = append(b.pairOf, nil)
+	}
+	row := b.pairOf[dk+1]
+	for int(tk) >= len(row) {
+		row = append(row, -1)
+	}
+	b.pairOf[dk+1] = row
+	p := row[tk]
+	if p < 0 {
+		p = int32(len(b.pairList))
+		row[tk] = p
+		b.pairList = append(b.pairList, uint64(uint32(dk+1))<<32|uint64(uint32(tk)))
+	}
+	return p
+}
+
+func (b *nvtxBuilder) addDomain(r *nvtxRow) {
+	if r.null&(nvNullDomain|nvNullTid) != 0 {
+		return
+	}
+	k := nvGroupKey{r.domainID, r.gtid}
+	if dr := b.domRows[k]; dr != nil && dr.start <= r.start {
+		return
+	}
+	// coalesce(StringIds(textId), text); a NULL name joins as ''.
+	name, ok := "", false
+	if r.null&nvNullTextID == 0 {
+		name, ok = b.c.P.String(r.textID)
+	}
+	if !ok && r.null&nvNullText == 0 {
+		name = string(r.text)
+	}
+	b.domRows[k] = &nvDomRow{r.start, name}
+}
+
+// finish resolves each pair's display names.
+func (b *nvtxBuilder) finish() {
+	d := b.d
 	d.n = len(d.start)
-	// Domain names per (domainId, PID bits): one per creating thread.
-	domNames := make([][]*domRow, len(dkeyList))
-	for k, r := range domRows {
-		if dk, ok := dkeys[dkey{k.id, k.g & nvtxDomainPIDMask}]; ok {
+	domNames := make([][]*nvDomRow, len(b.dkeyList))
+	for k, r := range b.domRows {
+		if dk, ok := b.dkeys[nvDomKey{k.id, k.g & nvtxDomainPIDMask}]; ok {
 			domNames[dk] = append(domNames[dk], r)
 		}
 	}
-	d.pairNames = make([][]string, len(pairList))
-	for i, pk := range pairList {
+	d.pairNames = make([][]string, len(b.pairList))
+	for i, pk := range b.pairList {
 		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
-		t := textList[tk]
+		t := b.texts.strs[tk]
 		if dk < 0 || len(domNames[dk]) == 0 {
 			d.pairNames[i] = []string{":" + t}
 			continue
@@ -442,7 +581,81 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 			d.pairNames[i] = append(d.pairNames[i], r.name+":"+t)
 		}
 	}
-	return d, nil
+}
+
+// textTable interns byte strings (NVTX range texts read straight from the
+// file) with one hash and, usually, one probe per lookup. Range names recur
+// in the same order every iteration of an annotated loop, so the text that
+// followed the previous one last time is tried first.
+type textTable struct {
+	seed  maphash.Seed
+	slots []textSlot // open addressing, power-of-two size
+	strs  []string
+	next  []int32 // per text, the text seen after it last time (-1: none)
+	last  int32   // the previous text, -1 at first
+}
+
+type textSlot struct {
+	h   uint64
+	idx int32 // index+1 into strs; 0 for an empty slot
+}
+
+// intern returns the index of b's text, adding it when new.
+func (t *textTable) intern(b []byte) int32 {
+	if t.slots == nil {
+		t.seed = maphash.MakeSeed()
+		t.slots = make([]textSlot, 1024)
+		t.last = -1
+	}
+	if t.last >= 0 {
+		if n := t.next[t.last]; n >= 0 && t.strs[n] == string(b) {
+			t.last = n
+			return n
+		}
+	}
+	k := t.lookup(b)
+	if t.last >= 0 {
+		t.next[t.last] = k
+	}
+	t.last = k
+	return k
+}
+
+// lookup finds or adds b by hash.
+func (t *textTable) lookup(b []byte) int32 {
+	h := maphash.Bytes(t.seed, b)
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.idx == 0 {
+			t.strs = append(t.strs, string(b))
+			t.next = append(t.next, -1)
+			s.h, s.idx = h, int32(len(t.strs))
+			if 2*len(t.strs) > len(t.slots) {
+				t.grow()
+			}
+			return int32(len(t.strs) - 1)
+		}
+		if s.h == h && t.strs[s.idx-1] == string(b) {
+			return s.idx - 1
+		}
+	}
+}
+
+func (t *textTable) grow() {
+	old := t.slots
+	t.slots = make([]textSlot, 2*len(old))
+	mask := uint64(len(t.slots) - 1)
+	for _, s := range old {
+		if s.idx == 0 {
+			continue
+		}
+		i := s.h & mask
+		for t.slots[i].idx != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
 }
 
 // nvtxInternalError is the error nsys reports when its R-tree temp tables

@@ -152,34 +152,43 @@ func projChildren(t *nvtxTree, proj []projRange) []int64 {
 }
 
 func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRange) *Result {
-	stacks := rangeStacks(d, t)
+	stacks := newRangeStacks(d, t)
 	child := projChildren(t, proj)
-	res := NewResult(c.Report.Name, c.Report.Title, "Name", "Projected Start:ts_ns", "Projected Duration:dur_ns",
-		"Orig Start:ts_ns", "Orig Duration:dur_ns", "Style", "PID", "TID", "NumGPUOps", "Lvl", "NumChild",
-		"RangeId", "ParentId", "RangeStack")
-	row := make([]Value, len(res.Cols))
-	for i := int32(0); i < int32(d.n); i++ { // RangeId order: the ranges are in rowid order
-		p := &proj[i]
-		if !p.has {
-			continue
+	var rows []int32 // RangeId order: the ranges are in rowid order
+	for i := range proj {
+		if proj[i].has {
+			rows = append(rows, int32(i))
 		}
-		name, _ := d.name(int(i))
-		row[0], row[1], row[2] = TextV(name), IntV(p.start), p.dur()
-		row[3], row[4] = IntV(d.start[i]), IntV(sp.eff[i]-d.start[i])
-		row[5] = TextV(nvtxStyle(d.flags[i]))
-		row[6], row[7] = gtidPIDTID(d, i)
-		row[8] = IntV(p.ops)
-		row[9], row[12], row[13] = Null, Null, Null
-		if lv := t.level[i]; lv >= 0 {
-			row[9], row[13] = IntV(int64(lv)), TextV(stacks[i])
-			if pr := t.parent[i]; pr >= 0 {
-				row[12] = IntV(d.rowid[pr])
-			}
-		}
-		row[10] = IntV(child[i])
-		row[11] = IntV(d.rowid[i])
-		res.Add(row...)
 	}
+	res := NewResult(c.Report.Name, c.Report.Title)
+	col := func(name string, kind Kind, fn func(i int32) Value) {
+		res.Cols = append(res.Cols, ComputedCol(name, kind, len(rows), func(k int) Value { return fn(rows[k]) }))
+	}
+	reach := func(i int32, v Value) Value {
+		if t.level[i] < 0 {
+			return Null
+		}
+		return v
+	}
+	col("Name", TextKind, func(i int32) Value { name, _ := d.name(int(i)); return TextV(name) })
+	col("Projected Start:ts_ns", IntKind, func(i int32) Value { return IntV(proj[i].start) })
+	col("Projected Duration:dur_ns", IntKind, func(i int32) Value { return proj[i].dur() })
+	col("Orig Start:ts_ns", IntKind, func(i int32) Value { return IntV(d.start[i]) })
+	col("Orig Duration:dur_ns", IntKind, func(i int32) Value { return IntV(sp.eff[i] - d.start[i]) })
+	col("Style", TextKind, func(i int32) Value { return TextV(nvtxStyle(d.flags[i])) })
+	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
+	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
+	col("NumGPUOps", IntKind, func(i int32) Value { return IntV(proj[i].ops) })
+	col("Lvl", IntKind, func(i int32) Value { return reach(i, IntV(int64(t.level[i]))) })
+	col("NumChild", IntKind, func(i int32) Value { return IntV(child[i]) })
+	col("RangeId", IntKind, func(i int32) Value { return IntV(d.rowid[i]) })
+	col("ParentId", IntKind, func(i int32) Value {
+		if p := t.parent[i]; p >= 0 {
+			return reach(i, IntV(d.rowid[p]))
+		}
+		return Null
+	})
+	col("RangeStack", TextKind, func(i int32) Value { return reach(i, TextV(stacks.at(i))) })
 	return res
 }
 

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,43 +71,64 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 			break
 		}
 	}
-	stacks := rangeStacks(d, t)
-	trees := map[[2]int32]Value{}
-	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "End:ts_ns", "Duration:dur_ns", "DurChild:dur_ns", "DurNonChild:dur_ns",
-		"Name", "PID", "TID", "Lvl", "NumChild", "RangeId", "ParentId", "RangeStack", "NameTree")
-	for _, col := range res.Cols {
-		col.Grow(len(order))
-	}
-	row := make([]Value, len(res.Cols))
+	stacks := newRangeStacks(d, t)
+	// NameTree: "--" per level, then the name; one string per (level, pair).
+	treeOf := make([]int32, n)
+	var trees []Value
+	seen := map[[2]int32]int32{}
 	for _, i := range order {
-		name, _ := d.name(int(i))
-		row[0] = IntV(d.start[i])
-		if sp.effNull[i] {
-			row[1], row[2], row[4] = Null, Null, Null
-		} else {
-			dur := sp.eff[i] - d.start[i]
-			row[1], row[2], row[4] = IntV(sp.eff[i]), IntV(dur), IntV(dur-childDur[i])
-		}
-		row[3] = IntV(childDur[i])
-		row[5] = TextV(name)
-		row[6], row[7] = gtidPIDTID(d, i)
-		row[8] = IntV(int64(t.level[i]))
-		row[9] = IntV(int64(childNum[i]))
-		row[10] = IntV(d.rowid[i])
-		row[11] = Null
-		if p := t.parent[i]; p >= 0 {
-			row[11] = IntV(d.rowid[p])
-		}
-		row[12] = TextV(stacks[i])
 		k := [2]int32{t.level[i], d.pair[i]}
-		nt, ok := trees[k]
+		x, ok := seen[k]
 		if !ok {
-			nt = TextV(strings.Repeat("--", int(t.level[i])) + name)
-			trees[k] = nt
+			name, _ := d.name(int(i))
+			x = int32(len(trees))
+			trees = append(trees, TextV(strings.Repeat("--", int(t.level[i]))+name))
+			seen[k] = x
 		}
-		row[13] = nt
-		res.Add(row...)
+		treeOf[i] = x
 	}
+	sp.threads, t.order, d.end = nil, nil, nil // not needed by the columns
+	// The rows are computed from these arrays as they are written: no copy
+	// of the millions of rows is made.
+	res := NewResult(c.Report.Name, c.Report.Title)
+	col := func(name string, kind Kind, fn func(i int32) Value) {
+		res.Cols = append(res.Cols, ComputedCol(name, kind, len(order), func(k int) Value { return fn(order[k]) }))
+	}
+	dur := func(i int32) (int64, bool) { return sp.eff[i] - d.start[i], !sp.effNull[i] }
+	col("Start:ts_ns", IntKind, func(i int32) Value { return IntV(d.start[i]) })
+	col("End:ts_ns", IntKind, func(i int32) Value {
+		if sp.effNull[i] {
+			return Null
+		}
+		return IntV(sp.eff[i])
+	})
+	col("Duration:dur_ns", IntKind, func(i int32) Value {
+		if v, ok := dur(i); ok {
+			return IntV(v)
+		}
+		return Null
+	})
+	col("DurChild:dur_ns", IntKind, func(i int32) Value { return IntV(childDur[i]) })
+	col("DurNonChild:dur_ns", IntKind, func(i int32) Value {
+		if v, ok := dur(i); ok {
+			return IntV(v - childDur[i])
+		}
+		return Null
+	})
+	col("Name", TextKind, func(i int32) Value { name, _ := d.name(int(i)); return TextV(name) })
+	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
+	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
+	col("Lvl", IntKind, func(i int32) Value { return IntV(int64(t.level[i])) })
+	col("NumChild", IntKind, func(i int32) Value { return IntV(int64(childNum[i])) })
+	col("RangeId", IntKind, func(i int32) Value { return IntV(d.rowid[i]) })
+	col("ParentId", IntKind, func(i int32) Value {
+		if p := t.parent[i]; p >= 0 {
+			return IntV(d.rowid[p])
+		}
+		return Null
+	})
+	col("RangeStack", TextKind, func(i int32) Value { return TextV(stacks.at(i)) })
+	col("NameTree", TextKind, func(i int32) Value { return trees[treeOf[i]] })
 	return res, nil
 }
 
@@ -118,30 +140,112 @@ func gtidPIDTID(d *nvtxData, i int32) (Value, Value) {
 	return IntV(gPID(d.gtid[i])), IntV(gTID(d.gtid[i]))
 }
 
-// rangeStacks builds each reachable range's RangeStack, ":" followed by the
-// rowids from its root down to itself joined by ":". The strings share one
-// buffer; unreachable ranges get "".
-func rangeStacks(d *nvtxData, t *nvtxTree) []string {
-	off := make([]int64, d.n)
-	size := make([]int32, d.n)
-	var buf []byte
+// rangeStacks holds each reachable range's RangeStack, ":" followed by the
+// rowids from its root down to itself joined by ":". A range's stack is a
+// prefix of its descendants' stacks, so the strings share bytes: the buffer
+// holds one root-to-leaf path per leaf, and every range points at a prefix of
+// the first path written below it. A stack of n nested ranges costs O(n)
+// bytes, not O(n²).
+type rangeStacks struct {
+	buf  []byte
+	off  []int64
+	size []int32 // 0: unreachable
+}
+
+// at returns range i's RangeStack ("" when it is unreachable).
+func (s *rangeStacks) at(i int32) string {
+	if s.size[i] == 0 {
+		return ""
+	}
+	return unsafe.String(&s.buf[s.off[i]], int(s.size[i]))
+}
+
+func newRangeStacks(d *nvtxData, t *nvtxTree) *rangeStacks {
+	n := d.n
+	s := &rangeStacks{off: make([]int64, n), size: make([]int32, n)}
+	// path lengths (parents come first in t.order) and children lists
+	nkids := make([]int32, n+1)
+	var total int64
 	for _, i := range t.order {
 		if t.level[i] < 0 {
 			continue
 		}
-		o := int64(len(buf))
+		l := int32(1 + digits(d.rowid[i]))
 		if p := t.parent[i]; p >= 0 {
-			buf = append(buf, buf[off[p]:off[p]+int64(size[p])]...)
+			l += s.size[p]
+			nkids[p+1]++
 		}
-		buf = append(buf, ':')
-		buf = strconv.AppendInt(buf, d.rowid[i], 10)
-		off[i], size[i] = o, int32(int64(len(buf))-o)
+		s.size[i] = l
 	}
-	out := make([]string, d.n)
-	for i := range out {
-		if size[i] > 0 {
-			out[i] = unsafe.String(&buf[off[i]], int(size[i]))
+	for i := 0; i < n; i++ {
+		nkids[i+1] += nkids[i]
+	}
+	kids := make([]int32, nkids[n])
+	fill := append([]int32(nil), nkids[:n]...)
+	var roots []int32
+	for _, i := range t.order {
+		if t.level[i] < 0 {
+			continue
+		}
+		if p := t.parent[i]; p >= 0 {
+			kids[fill[p]] = i
+			fill[p]++
+		} else {
+			roots = append(roots, i)
+		}
+		if nkids[i+1] == nkids[i] {
+			total += int64(s.size[i]) // a leaf: its path is written once
 		}
 	}
-	return out
+	s.buf = make([]byte, 0, total)
+	assigned := make([]bool, n)
+	type frame struct {
+		node int32
+		next int32 // next child position in kids
+	}
+	var path []byte
+	var dfs []frame
+	for _, r := range roots {
+		dfs = append(dfs[:0], frame{r, nkids[r]})
+		path = append(path[:0], ':')
+		path = strconv.AppendInt(path, d.rowid[r], 10)
+		for len(dfs) > 0 {
+			f := &dfs[len(dfs)-1]
+			if f.next == nkids[f.node] && nkids[f.node] == nkids[f.node+1] { // a leaf: write its path
+				o := int64(len(s.buf))
+				s.buf = append(s.buf, path...)
+				for k := len(dfs) - 1; k >= 0 && !assigned[dfs[k].node]; k-- {
+					assigned[dfs[k].node] = true
+					s.off[dfs[k].node] = o
+				}
+			}
+			if f.next < nkids[f.node+1] {
+				c := kids[f.next]
+				f.next++
+				path = append(path, ':')
+				path = strconv.AppendInt(path, d.rowid[c], 10)
+				dfs = append(dfs, frame{c, nkids[c]})
+				continue
+			}
+			path = path[:len(path)-int(1+digits(d.rowid[f.node]))]
+			dfs = dfs[:len(dfs)-1]
+		}
+	}
+	return s
+}
+
+// digits is the length of n in decimal.
+func digits(n int64) int {
+	k := 1
+	if n < 0 {
+		k++
+		if n == math.MinInt64 {
+			return 20
+		}
+		n = -n
+	}
+	for ; n >= 10; n /= 10 {
+		k++
+	}
+	return k
 }
