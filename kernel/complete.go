@@ -14,6 +14,7 @@ type magicSpot struct {
 	args   string // argument text up to the cursor
 	inBody bool
 	body   string // body up to the cursor
+	full   string // the whole body
 	onName bool   // the cursor is still in the name
 }
 
@@ -25,7 +26,8 @@ func findMagic(code string, pos int) (magicSpot, bool) {
 		first := strings.Index(code, "%%")
 		nl := strings.IndexByte(code[first:], '\n')
 		if nl >= 0 && pos > first+nl { // in the body
-			return magicSpot{name: segs[0].magic, cell: true, start: first, inBody: true, body: code[first+nl+1 : pos]}, true
+			return magicSpot{name: segs[0].magic, cell: true, start: first, inBody: true,
+				body: code[first+nl+1 : pos], full: code[first+nl+1:]}, true
 		}
 		return spotOnLine(code[first:pos], first, true)
 	}
@@ -74,7 +76,7 @@ func (k *Kernel) completeMagic(code string, pos int) (Completion, bool) {
 	if !ok {
 		return Completion{Start: pos, End: pos}, true
 	}
-	c := MagicCursor{InBody: sp.inBody, Body: sp.body, Line: sp.args}
+	c := MagicCursor{InBody: sp.inBody, Body: sp.body, Full: sp.full, Line: sp.args}
 	if sp.inBody {
 		i := len(sp.body)
 		for i > 0 && isWordByte(sp.body[i-1]) {

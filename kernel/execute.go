@@ -54,6 +54,10 @@ func (k *Kernel) execute(ctx context.Context, r *wire.Request) {
 	if !req.Silent {
 		_ = r.Publish("execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
+	if target, detail, ok := helpTarget(req.Code); ok {
+		k.page(r, target, detail, count)
+		return
+	}
 	out := newCellOutput(cellCtx, r, count, req.Silent)
 	err := k.runWithGrace(cellCtx, req.Code, out)
 	out.close()
@@ -171,4 +175,45 @@ func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) m
 		res[name] = map[string]any{"status": "ok", "data": orEmpty(data), "metadata": map[string]any{}}
 	}
 	return res
+}
+
+// helpTarget recognises IPython's help cells, "name?" and "name??" (more
+// detail), for a Go name, a selector (nsysx.Open) or a magic (%nsys).
+func helpTarget(code string) (target string, detail int, ok bool) {
+	t := strings.TrimSpace(code)
+	if !strings.HasSuffix(t, "?") {
+		return "", 0, false
+	}
+	if strings.HasSuffix(t, "??") {
+		detail = 1
+	}
+	t = strings.TrimRight(t, "?")
+	if t == "" {
+		return "", 0, false
+	}
+	for i, c := range t {
+		if !(c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 ||
+			c == '%' && (i == 0 || i == 1 && t[0] == '%')) {
+			return "", 0, false
+		}
+	}
+	return t, detail, true
+}
+
+// page answers a help cell with the inspection of target as a "page"
+// payload, the way IPython shows help in the pager.
+func (k *Kernel) page(r *wire.Request, target string, detail, count int) {
+	in, ok := k.inspectMagic(target, len(target))
+	if !ok {
+		in = k.engine.Inspect(target, len(target), detail)
+	}
+	if !in.Found {
+		e := Errorf("NameError", "no help for %s", target)
+		_ = r.Publish("error", map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})
+		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
+			"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})
+		return
+	}
+	_ = r.Reply(map[string]any{"status": "ok", "execution_count": count, "user_expressions": map[string]any{},
+		"payload": []any{map[string]any{"source": "page", "data": orEmpty(in.Data), "start": 0}}})
 }

@@ -33,6 +33,7 @@ type MagicCursor struct {
 	Word   string   // the partial word ending at the cursor ("" after a space)
 	InBody bool     // the cursor is in the body of a cell magic
 	Body   string   // the body up to the cursor (cell magics)
+	Full   string   // the whole body (cell magics)
 	Line   string   // the magic's argument text up to the cursor
 }
 

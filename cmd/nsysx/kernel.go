@@ -1,11 +1,165 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/nsysxengine"
 )
 
+// kernelName is the kernelspec name Jupyter lists (`jupyter kernelspec list`).
+const kernelName = "nsysx"
+
+const kernelUsage = `Usage:
+  nsysx kernel install [--user | --sys-prefix | --prefix DIR]
+      write the Jupyter kernelspec "nsysx" (display name "nsysx (Go)"):
+        --user        ~/.local/share/jupyter/kernels/nsysx (default)
+        --sys-prefix  <sys.prefix of /usr/bin/python3>/share/jupyter/kernels/nsysx
+        --prefix DIR  DIR/share/jupyter/kernels/nsysx (then JUPYTER_PATH=DIR/share/jupyter)
+  nsysx kernel -f CONNECTION_FILE
+      run the kernel (Jupyter does this, from the kernelspec's argv)
+`
+
+// runKernel implements `nsysx kernel`.
 func runKernel(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "nsysx kernel: not built yet")
-	return 1
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		w := stdout
+		if len(args) == 0 {
+			w = stderr
+		}
+		io.WriteString(w, kernelUsage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] == "install" {
+		return kernelInstall(args[1:], stdout, stderr)
+	}
+	conn := ""
+	switch {
+	case len(args) == 2 && (args[0] == "-f" || args[0] == "--connection-file"):
+		conn = args[1]
+	case len(args) == 1 && strings.HasPrefix(args[0], "--connection-file="):
+		conn = strings.TrimPrefix(args[0], "--connection-file=")
+	case len(args) == 1 && strings.HasPrefix(args[0], "-f="):
+		conn = strings.TrimPrefix(args[0], "-f=")
+	default:
+		return fail(stderr, "kernel", usageErr("unknown arguments %q\n%s", strings.Join(args, " "), kernelUsage))
+	}
+	return serveKernel(conn, stderr)
+}
+
+// serveKernel runs the kernel until Jupyter shuts it down. SIGINT is
+// ignored (interrupt_mode is "message": interrupts arrive on the control
+// channel); SIGTERM stops the kernel.
+func serveKernel(conn string, stderr io.Writer) int {
+	log.SetOutput(stderr)
+	log.SetPrefix("nsysx kernel: ")
+	signal.Ignore(syscall.SIGINT)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	eng, err := nsysxengine.New()
+	if err != nil {
+		return fail(stderr, "kernel", err)
+	}
+	if err := kernel.Run(ctx, conn, eng); err != nil && !errors.Is(err, context.Canceled) {
+		return fail(stderr, "kernel", err)
+	}
+	return 0
+}
+
+// kernelInstall writes the kernelspec.
+func kernelInstall(args []string, stdout, stderr io.Writer) int {
+	dir, err := kernelSpecDir(args)
+	if err != nil {
+		return fail(stderr, "kernel install", err)
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return fail(stderr, "kernel install", fmt.Errorf("finding the nsysx binary: %w", err))
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	if err := kernel.InstallSpec(dir, []string{exe, "kernel", "-f", "{connection_file}"}); err != nil {
+		return fail(stderr, "kernel install", err)
+	}
+	fmt.Fprintf(stdout, "Installed kernelspec %s in %s\n", kernelName, dir)
+	return 0
+}
+
+// kernelSpecDir is where --user, --sys-prefix or --prefix DIR put the spec.
+func kernelSpecDir(args []string) (string, error) {
+	where, prefix := "--user", ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--user" || a == "--sys-prefix":
+			where = a
+		case a == "--prefix":
+			if i+1 >= len(args) {
+				return "", usageErr("--prefix needs a directory")
+			}
+			where, prefix = a, args[i+1]
+			i++
+		case strings.HasPrefix(a, "--prefix="):
+			where, prefix = "--prefix", strings.TrimPrefix(a, "--prefix=")
+		default:
+			return "", usageErr("unknown flag %s for kernel install (--user, --sys-prefix or --prefix DIR)", a)
+		}
+	}
+	switch where {
+	case "--prefix":
+		if prefix == "" {
+			return "", usageErr("--prefix needs a directory")
+		}
+		abs, err := filepath.Abs(prefix)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(abs, "share", "jupyter", "kernels", kernelName), nil
+	case "--sys-prefix":
+		return filepath.Join(pythonSysPrefix(), "share", "jupyter", "kernels", kernelName), nil
+	}
+	return filepath.Join(userDataDir(), "jupyter", "kernels", kernelName), nil
+}
+
+// userDataDir is $XDG_DATA_HOME or ~/.local/share, as jupyter_core uses on Linux.
+func userDataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "."
+	}
+	return filepath.Join(home, ".local", "share")
+}
+
+// pythonSysPrefix asks Debian's Python (where jupyter is installed) for
+// sys.prefix; /usr/local when there is no such Python.
+func pythonSysPrefix() string {
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.prefix)").Output()
+		cancel()
+		if p := strings.TrimSpace(string(out)); err == nil && p != "" {
+			return p
+		}
+	}
+	return "/usr/local"
 }

@@ -1,0 +1,215 @@
+package nsysxengine
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/gointerp"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Engine is the nsysx kernel's engine: Go cells run by gointerp with the
+// nsysx, nsysx/format and nsysx/nb packages compiled in and imported in
+// advance, nsysx values shown as tables, and the nsysx magics (%nsys,
+// %open, %%sql, %plot). Heavy work always runs compiled: cells only call
+// the library.
+type Engine struct {
+	*gointerp.Engine
+	profiles *profiles
+
+	mu    sync.Mutex
+	table TableOptions
+
+	ids atomic.Int64 // display ids of progress displays
+}
+
+// Import paths of the packages imported in advance; bindName is the
+// hidden name %open uses to bind profiles.
+const (
+	NBPath   = "nsysx/nb"
+	bindName = "_nsysxbind"
+)
+
+// optional holds the packages compiled in by optional files (plots): the
+// import paths cells get imported in advance, their symbols and magics.
+var optional struct {
+	imports []string
+	symbols []map[string]map[string]reflect.Value
+	magics  []func(e *Engine) kernel.Magic
+}
+
+// preImports is the import declaration run when the engine starts.
+func preImports() string {
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, p := range append([]string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", NBPath}, optional.imports...) {
+		fmt.Fprintf(&b, "\t%q\n", p)
+	}
+	fmt.Fprintf(&b, "\t%s %q\n)", bindName, NBPath)
+	return b.String()
+}
+
+// New returns an engine with the nsysx packages imported.
+func New() (*Engine, error) {
+	gi, err := gointerp.New()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{Engine: gi, profiles: newProfiles(), table: DefaultTableOptions}
+	if err := gi.Use(Symbols); err != nil {
+		return nil, fmt.Errorf("nsysx symbols: %w", err)
+	}
+	if err := gi.Use(e.nbSymbols()); err != nil {
+		return nil, fmt.Errorf("nb symbols: %w", err)
+	}
+	for _, syms := range optional.symbols {
+		if err := gi.Use(syms); err != nil {
+			return nil, err
+		}
+	}
+	gi.AddDisplayer(e.display)
+	if err := gi.Execute(context.Background(), preImports(), kernel.TextOutput{W: discard{}}); err != nil {
+		return nil, fmt.Errorf("importing the nsysx packages: %w", err)
+	}
+	return e, nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// Banner implements kernel.Bannerer.
+func (e *Engine) Banner() string {
+	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
+		"nsysx, format and nb are imported; %help lists the magics; %open FILE opens a profile."
+}
+
+// Close implements io.Closer: it closes the profiles and removes the
+// unpacked copies of .gz files.
+func (e *Engine) Close() error {
+	err := e.profiles.close()
+	if cerr := e.Engine.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// TableOptions returns how tables are shown now.
+func (e *Engine) TableOptions() TableOptions {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.table
+}
+
+// SetTableOptions changes how tables are shown (zero fields keep defaults).
+func (e *Engine) SetTableOptions(o TableOptions) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.table = o.norm()
+}
+
+// display is the gointerp displayer for nsysx values.
+func (e *Engine) display(v any) map[string]any {
+	switch x := v.(type) {
+	case *nsysx.Result:
+		if x == nil {
+			return nil
+		}
+		return ResultBundle(x, e.TableOptions())
+	case []*nsysx.Result:
+		bs := make([]map[string]any, 0, len(x))
+		for _, r := range x {
+			if r != nil {
+				bs = append(bs, ResultBundle(r, e.TableOptions()))
+			}
+		}
+		return joinBundles(bs)
+	case *nsysx.Profile:
+		if x == nil {
+			return nil
+		}
+		return ProfileBundle(x, "")
+	case *nsysx.Report:
+		if x == nil {
+			return nil
+		}
+		return TextBundle(describeReport(x))
+	case []*nsysx.Report:
+		return ReportsBundle(x)
+	}
+	return nil
+}
+
+// joinBundles puts the HTML and text of several bundles one after another.
+func joinBundles(bs []map[string]any) map[string]any {
+	var h, t []string
+	for _, b := range bs {
+		if s, ok := b["text/html"].(string); ok {
+			h = append(h, s)
+		}
+		if s, ok := b["text/plain"].(string); ok {
+			t = append(t, s)
+		}
+	}
+	return map[string]any{"text/html": strings.Join(h, "\n"), "text/plain": strings.Join(t, "\n\n")}
+}
+
+// ReportsBundle lists reports or rules: name, title, 2022.4 names, help.
+func ReportsBundle(rs []*nsysx.Report) map[string]any {
+	var h, t strings.Builder
+	h.WriteString(`<table class="nsysx-table"><thead><tr><th style="text-align:left">name</th><th style="text-align:left">title</th><th style="text-align:left">what it shows</th></tr></thead><tbody>`)
+	for _, r := range rs {
+		fmt.Fprintf(&h, `<tr><td style="text-align:left"><code>%s</code></td><td style="text-align:left">%s</td><td style="text-align:left">%s</td></tr>`,
+			html.EscapeString(r.Name), html.EscapeString(r.Title), html.EscapeString(r.Help))
+		fmt.Fprintf(&t, "%-28s %s\n", r.Name, r.Title)
+	}
+	h.WriteString("</tbody></table>")
+	return map[string]any{"text/html": h.String(), "text/plain": strings.TrimRight(t.String(), "\n")}
+}
+
+// describeReport is the help of a report or rule, as --help-reports NAME.
+func describeReport(r *nsysx.Report) string {
+	var b strings.Builder
+	kind := "report"
+	if r.Rule {
+		kind = "rule"
+	}
+	fmt.Fprintf(&b, "%s (%s) -- %s\n", r.Name, kind, r.Title)
+	if len(r.Aliases) > 0 {
+		fmt.Fprintf(&b, "  also: %s\n", strings.Join(r.Aliases, ", "))
+	}
+	fmt.Fprintf(&b, "  %s\n", r.Help)
+	for _, op := range r.Options {
+		n := op.Name
+		if !op.Flag {
+			n += "=VALUE"
+			if op.Default != "" {
+				n += " (default " + op.Default + ")"
+			}
+		}
+		fmt.Fprintf(&b, "  :%-24s %s\n", n, op.Help)
+	}
+	b.WriteString("  :start=NS :end=NS :nvtx=RANGE[@DOMAIN]  restrict to a time window or NVTX range")
+	return b.String()
+}
+
+// newDisplayID returns a fresh display id for progress displays.
+func (e *Engine) newDisplayID(kind string) string {
+	return fmt.Sprintf("nsysx-%s-%d", kind, e.ids.Add(1))
+}
+
+// bindProfile makes a Go variable name hold p in the cells.
+func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile) error {
+	e.profiles.bind(name, p)
+	code := fmt.Sprintf("%s := %s.Bound(%q)", name, bindName, name)
+	if err := e.Engine.Execute(ctx, code, kernel.TextOutput{W: discard{}}); err != nil {
+		return fmt.Errorf("binding %s: %w", name, err)
+	}
+	return nil
+}

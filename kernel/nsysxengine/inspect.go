@@ -1,0 +1,90 @@
+package nsysxengine
+
+import (
+	"strings"
+
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// docPackages maps the names cells use for the compiled packages to the
+// prefix of their doc keys.
+var docPackages = map[string]string{"nsysx": "nsysx", "format": "format", "nb": "nb", "plots": "plots"}
+
+// symbolDoc returns the declaration and doc comment of "pkg.Name" or
+// "pkg.Type.Method".
+func symbolDoc(key string) (string, bool) {
+	if d, ok := symbolDocs[key]; ok {
+		return d, true
+	}
+	if d, ok := nbDocs[key]; ok {
+		return d, true
+	}
+	d, ok := optionalDocs[key]
+	return d, ok
+}
+
+// optionalDocs holds the docs of optional packages (plots).
+var optionalDocs = map[string]string{}
+
+// wordAround returns the identifier-like word (letters, digits, _) around
+// the cursor, the identifier before a '.' just before it, and its start.
+func wordAround(code string, cursor int) (qual, word string, start int) {
+	cursor = max(0, min(cursor, len(code)))
+	start, end := cursor, cursor
+	for start > 0 && isIdent(code[start-1]) {
+		start--
+	}
+	for end < len(code) && isIdent(code[end]) {
+		end++
+	}
+	word = code[start:end]
+	if start > 0 && code[start-1] == '.' {
+		q := start - 1
+		for q > 0 && isIdent(code[q-1]) {
+			q--
+		}
+		qual = code[q : start-1]
+	}
+	return qual, word, start
+}
+
+// Inspect implements kernel.Engine: the doc comment of nsysx, format, nb
+// (and plots) symbols and of the methods of cell variables holding their
+// types, the help of a report or rule named under the cursor (in a
+// string or a %nsys line), else what the Go engine says.
+func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {
+	qual, word, _ := wordAround(code, cursor)
+	if word == "" {
+		return e.Engine.Inspect(code, cursor, detail)
+	}
+	base := e.Engine.Inspect(code, cursor, detail)
+	text := ""
+	switch {
+	case qual != "" && docPackages[qual] != "":
+		text, _ = symbolDoc(docPackages[qual] + "." + word)
+	case qual != "":
+		if v, ok := e.Global(qual); ok {
+			text, _ = symbolDoc(typeKey(v) + "." + word)
+		}
+	default:
+		if r, err := nsysx.LookupReport(word); err == nil {
+			text = describeReport(r)
+		} else if r, err := nsysx.LookupRule(word); err == nil {
+			text = describeReport(r)
+		} else if v, ok := e.Global(word); ok {
+			if d, ok := symbolDoc(typeKey(v)); ok {
+				text = plain(base) + "\n\n" + d
+			}
+		}
+	}
+	if text == "" {
+		return base
+	}
+	return kernel.Inspection{Found: true, Data: map[string]any{"text/plain": text}}
+}
+
+func plain(in kernel.Inspection) string {
+	s, _ := in.Data["text/plain"].(string)
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,128 @@
+package nsysxengine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/format"
+)
+
+var exportFlags = []flagDef{
+	{names: []string{"-t", "--type"}, value: true, help: "parquet or arrow (one file per table)"},
+	{names: []string{"--tables"}, value: true, help: "REGEX: export only tables whose names match (default: all)"},
+	{names: []string{"-o", "--output"}, value: true, help: "DIR: output directory (created if missing)"},
+	{names: []string{"--force-export"}, help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+	{names: []string{"-q", "--quiet"}, help: "no progress display"},
+	{names: []string{"--sample"}, help: "export the sample profile built into nsysx"},
+	{names: []string{"-h", "--help"}, help: "show this help"},
+}
+
+// nsysExport is %nsys export: raw tables as Parquet or Arrow files, with
+// a progress display updated per table.
+func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Output) error {
+	p, err := parseFlags(args, exportFlags, nil)
+	if err != nil {
+		return err
+	}
+	if p.has("--help") {
+		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n\n%s", flagHelp(exportFlags))
+		return nil
+	}
+	typ := p.last("--type")
+	if typ != "parquet" && typ != "arrow" {
+		return usageErr("-t must be parquet or arrow, not %q", typ)
+	}
+	dir := p.last("--output")
+	if dir == "" {
+		return usageErr("-o DIR is required")
+	}
+	re := regexp.MustCompile("")
+	if t := p.last("--tables"); t != "" {
+		if re, err = regexp.Compile(t); err != nil {
+			return usageErr("--tables: %v", err)
+		}
+	}
+	profs, names, err := e.inputs(p)
+	if err != nil {
+		return err
+	}
+	if len(profs) != 1 {
+		return usageErr("give exactly one input")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return kernel.Errorf("OSError", "%v", err)
+	}
+	quiet, _ := p.boolFlag("--quiet")
+	id := e.newDisplayID("export")
+	if !quiet {
+		_ = out.Display(kernel.Display{Data: ProgressBundle(0, 0, "exporting tables of "+names[0]), ID: id})
+	}
+	var tables int
+	start := time.Now()
+	_, err = interruptible(ctx, func() (struct{}, error) {
+		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
+			tables = total
+			if !quiet && ctx.Err() == nil {
+				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
+			}
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
+			tables, names[0], dir, typ, time.Since(start).Seconds())), ID: id})
+	}
+	return nil
+}
+
+// helpReports lists reports (or rules) as a table, or describes one.
+func helpReports(out kernel.Output, name string, rules bool) error {
+	list := nsysx.Reports()
+	if rules {
+		list = nsysx.Rules()
+	}
+	if name == "" || strings.EqualFold(name, "all") {
+		return out.Display(kernel.Display{Data: ReportsBundle(list)})
+	}
+	sp := nsysx.ParseSpec(name)
+	var r *nsysx.Report
+	var err error
+	if rules {
+		r, err = nsysx.LookupRule(sp.Name)
+	} else {
+		r, err = nsysx.LookupReport(sp.Name)
+	}
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintln(out.Stdout(), describeReport(r))
+	return nil
+}
+
+// helpFormats lists the formats, or describes one.
+func helpFormats(out kernel.Output, name string) error {
+	w := out.Stdout()
+	if name == "" || strings.EqualFold(name, "all") {
+		for _, n := range format.Names() {
+			if name == "" {
+				fmt.Fprintf(w, "  %s\n", n)
+			} else {
+				fmt.Fprintf(w, "%s\n\n", format.Help(n))
+			}
+		}
+		return nil
+	}
+	if _, err := format.ParseSpec(name); err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintln(w, format.Help(strings.SplitN(name, ":", 2)[0]))
+	return nil
+}

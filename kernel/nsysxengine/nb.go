@@ -1,0 +1,74 @@
+package nsysxengine
+
+import (
+	"reflect"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Shown is a value that displays as a fixed MIME bundle (nb.Table).
+type Shown struct{ Bundle map[string]any }
+
+// MIMEBundle implements gointerp.MIMEBundler.
+func (s Shown) MIMEBundle() map[string]any { return s.Bundle }
+
+// nbSymbols is the "nsysx/nb" package of cells: notebook helpers bound to
+// this engine (its profile cache and table options).
+func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
+	return map[string]map[string]reflect.Value{NBPath + "/nb": {
+		"Open":   reflect.ValueOf(e.profiles.get),
+		"Unpack": reflect.ValueOf(e.profiles.unpacked),
+		"Bound": reflect.ValueOf(func(name string) *nsysx.Profile {
+			e.profiles.mu.Lock()
+			defer e.profiles.mu.Unlock()
+			return e.profiles.bound[name]
+		}),
+		"BoundResult": reflect.ValueOf(func(name string) *nsysx.Result {
+			e.profiles.mu.Lock()
+			defer e.profiles.mu.Unlock()
+			return e.profiles.tables[name]
+		}),
+		"Results": reflect.ValueOf(func() []*nsysx.Result {
+			e.profiles.mu.Lock()
+			defer e.profiles.mu.Unlock()
+			return append([]*nsysx.Result(nil), e.profiles.results...)
+		}),
+		"Table": reflect.ValueOf(func(r *nsysx.Result, rows int) Shown {
+			o := e.TableOptions()
+			o.MaxRows = rows
+			return Shown{ResultBundle(r, o)}
+		}),
+		"SetMaxRows": reflect.ValueOf(func(n int) {
+			o := e.TableOptions()
+			o.MaxRows = n
+			e.SetTableOptions(o)
+		}),
+		"SetMaxText": reflect.ValueOf(func(n int) {
+			o := e.TableOptions()
+			o.MaxText = n
+			e.SetTableOptions(o)
+		}),
+		"VarName": reflect.ValueOf(VarName),
+		"Shown":   reflect.ValueOf((*Shown)(nil)),
+	}}
+}
+
+// nbDocs documents the nb package for inspect requests.
+var nbDocs = map[string]string{
+	"nb.Open": "func Open(path string) (*nsysx.Profile, error)\n\nOpen opens a profile like nsysx.Open, and also a gzipped export " +
+		"(train.sqlite.gz is unpacked to a temporary file) or \"sample\" (nsysx.OpenSample). Profiles are cached: opening " +
+		"the same unchanged file again returns the same *nsysx.Profile, whose loaded columns %nsys and %plot share.",
+	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the unpacked copy of a .gz file " +
+		"(made once per kernel, removed at shutdown), or path itself for other files.",
+	"nb.Bound":       "func Bound(name string) *nsysx.Profile\n\nBound returns the profile %open bound to name, or nil.",
+	"nb.BoundResult": "func BoundResult(name string) *nsysx.Result\n\nBoundResult returns the rows %%sql ... as name bound, or nil.",
+	"nb.Results":     "func Results() []*nsysx.Result\n\nResults returns the results of the last %nsys stats or %nsys analyze.",
+	"nb.Table": "func Table(r *nsysx.Result, rows int) Shown\n\nTable shows r with at most rows rows (the default is 50, " +
+		"see SetMaxRows).",
+	"nb.SetMaxRows": "func SetMaxRows(n int)\n\nSetMaxRows sets how many rows tables show (default 50).",
+	"nb.SetMaxText": "func SetMaxText(n int)\n\nSetMaxText sets how many characters of a text cell tables show before " +
+		"shortening it (default 60); the whole text stays in the cell's hover title.",
+	"nb.VarName": "func VarName(path string) string\n\nVarName is the variable name %open gives a file: " +
+		"\"train.sqlite.gz\" gives \"train\".",
+	"nb.Shown": "type Shown struct{ Bundle map[string]any }\n\nShown is a value that displays as a fixed MIME bundle.",
+}
