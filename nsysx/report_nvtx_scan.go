@@ -83,8 +83,17 @@ func fastScanNVTX(p *Profile, rf *rowFilter, newBatch func() *nvtxBatch, full ch
 		return errNoFastPath
 	}
 	w := &nvtxWalker{pf: pf, pos: pos, rf: rf, newBatch: newBatch, full: full, release: release}
-	for _, c := range pos {
-		w.maxCol = max(w.maxCol, c)
+	for i := range w.slot {
+		w.slot[i] = -1
+	}
+	for k, c := range pos {
+		if c >= len(w.slot) {
+			return errNoFastPath
+		}
+		if c >= 0 {
+			w.slot[c] = int8(k)
+			w.maxCol = max(w.maxCol, c)
+		}
 	}
 	w.cur = newBatch()
 	w.cur.hint = pf.estimateRows(t.Root)
@@ -186,6 +195,7 @@ type nvtxWalker struct {
 	pf       *pageFile
 	pos      [8]int
 	maxCol   int
+	slot     [64]int8 // record column -> wanted column k, -1 when not wanted
 	rf       *rowFilter
 	newBatch func() *nvtxBatch
 	full     chan<- *nvtxBatch
@@ -315,31 +325,31 @@ func (w *nvtxWalker) payload(p []byte, start, size int) ([]byte, error) {
 	return buf, nil
 }
 
-// field is one decoded record field.
-type field struct {
-	i    int64
-	b    []byte
-	null bool
-	text bool
-}
-
 // record decodes the wanted fields of one row and adds it to the batch.
+// Fields are kept per wanted column k (the nvtxScanCols order).
 func (w *nvtxWalker) record(rowid int64, rec []byte) error {
+	var (
+		ints  [8]int64
+		texts [8][]byte
+		null  uint8 = 0xFF // bit k: column k is NULL (or absent)
+		isTxt uint8
+	)
 	hsize, n := uvarint(rec, 0)
 	if n == 0 || int(hsize) > len(rec) || int(hsize) < n {
 		return errCorruptNVTX
 	}
-	var f [16]field
-	for i := range f {
-		f[i].null = true
-	}
-	hp, body := n, int(hsize)
-	for col := 0; col <= w.maxCol && hp < int(hsize); col++ {
-		st, k := uvarint(rec[:hsize], hp)
-		if k == 0 {
-			return errCorruptNVTX
+	hp, body, hs := n, int(hsize), int(hsize)
+	for col := 0; col <= w.maxCol && hp < hs; col++ {
+		st := uint64(rec[hp])
+		if st < 0x80 {
+			hp++
+		} else {
+			var k int
+			if st, k = uvarint(rec[:hs], hp); k == 0 {
+				return errCorruptNVTX
+			}
+			hp += k
 		}
-		hp += k
 		var sz int
 		switch {
 		case st <= 4:
@@ -358,55 +368,48 @@ func (w *nvtxWalker) record(rowid int64, rec []byte) error {
 		if body+sz > len(rec) {
 			return errCorruptNVTX
 		}
-		if col < len(f) {
-			fl := &f[col]
+		if k := w.slot[col]; k >= 0 && st != 0 {
+			bit := uint8(1) << k
+			null &^= bit
 			switch {
-			case st == 0:
 			case st <= 6:
 				v := int64(int8(rec[body]))
 				for _, c := range rec[body+1 : body+sz] {
 					v = v<<8 | int64(c)
 				}
-				fl.i, fl.null = v, false
+				ints[k] = v
 			case st == 7:
-				x := math.Float64frombits(binary.BigEndian.Uint64(rec[body:]))
-				fl.i, fl.null = int64(x), false
-			case st == 8 || st == 9:
-				fl.i, fl.null = int64(st-8), false
+				ints[k] = int64(math.Float64frombits(binary.BigEndian.Uint64(rec[body:])))
+			case st <= 9:
+				ints[k] = int64(st - 8)
 			default:
-				fl.b, fl.null, fl.text = rec[body:body+sz], false, true
+				texts[k], isTxt = rec[body:body+sz], isTxt|bit
 			}
 		}
 		body += sz
 	}
-	get := func(k int) *field {
-		if c := w.pos[k]; c >= 0 && c < len(f) {
-			return &f[c]
-		}
-		return &field{null: true}
-	}
-	s, e, g := get(0), get(1), get(3)
-	if w.rf != nil && !w.rf.keep(s.i, s.null, e.i, e.null, g.i, g.null) {
+	isNull := func(k int) bool { return null&(1<<k) != 0 }
+	if w.rf != nil && !w.rf.keep(ints[0], isNull(0), ints[1], isNull(1), ints[3], isNull(3)) {
 		return nil
 	}
-	text := get(5)
-	if !text.null && !text.text { // a number in the text column reads as its digits
-		text = &field{b: strconv.AppendInt(nil, text.i, 10), text: true}
+	text := texts[5]
+	if !isNull(5) && isTxt&(1<<5) == 0 { // a number in the text column reads as its digits
+		text = strconv.AppendInt(nil, ints[5], 10)
 	}
-	if len(w.cur.rows) == nvtxBatchRows || len(w.cur.buf)+len(text.b) > cap(w.cur.buf) {
+	if len(w.cur.rows) == nvtxBatchRows || len(w.cur.buf)+len(text) > cap(w.cur.buf) {
 		w.full <- w.cur
 		w.cur = w.newBatch()
 	}
-	r := nvtxRow{rowid: rowid, start: s.i, end: e.i, typ: get(2).i, gtid: g.i, textID: get(4).i, domainID: get(6).i}
+	r := nvtxRow{rowid: rowid, start: ints[0], end: ints[1], typ: ints[2], gtid: ints[3], textID: ints[4], domainID: ints[6]}
+	// the NULL bits of nvtxRow follow the column order: end, thread, textId,
+	// text, domainId, endGlobalTid are columns 1, 3, 4, 5, 6 and 7
 	for k, bit := range [...]uint8{1: nvNullEnd, 3: nvNullTid, 4: nvNullTextID, 5: nvNullText, 6: nvNullDomain, 7: nvNullEndTid} {
-		if bit != 0 && get(k).null {
+		if bit != 0 && isNull(k) {
 			r.null |= bit
 		}
 	}
-	if text.null {
-		r.null |= nvNullText
-	} else {
-		r.text = w.cur.addText(text.b)
+	if !isNull(5) {
+		r.text = w.cur.addText(text)
 	}
 	w.cur.rows = append(w.cur.rows, r)
 	return nil
