@@ -215,6 +215,10 @@ func TestNVTXKernSumFixture(t *testing.T) {
 		":se2|StartEnd|100|100|1|1|300|300.0|300.0|300|300|0.0|kC",
 		"MyDom:inner|PushPop|100|101|1|1|400|400.0|400.0|400|400|0.0|kA",
 		"MyDom:inner|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kB")
+	// mangledName is NULL here: coalesce falls back to the demangled name.
+	if a, b := rowsOf(runSpec(t, p, "nvtx_kern_sum:mangled", nil)), rowsOf(runSpec(t, p, "nvtx_kern_sum", nil)); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("mangled:\n%v\nwant\n%v", a, b)
+	}
 	r := runSpec(t, p, "nvtx_kern_sum:base", nil)
 	if got := r.Col("Kernel Name").Text(2); got != "A" {
 		t.Errorf("base name %q, want A", got)
@@ -294,4 +298,25 @@ func TestNVTXSkipped(t *testing.T) {
 	d := openFixture(t, "nvtx_dupdomain")
 	wantSkip(t, d, "nvtx_kern_sum", nil, "<f> does not contain CUDA kernel data.")
 	wantSkip(t, d, "nvtx_gpu_proj_trace", nil, "<f> does not contain CUDA API data.")
+}
+
+// TestMyReportAliases checks the 2022.4 names of this family's reports.
+func TestMyReportAliases(t *testing.T) {
+	for alias, name := range map[string]string{
+		"nvtxsum": "nvtx_sum", "nvtxppsum": "nvtx_pushpop_sum", "nvtxpptrace": "nvtx_pushpop_trace",
+		"nvtxsesum": "nvtx_startend_sum", "nvtxsssum": "nvtx_startend_sum", "nvtxgpuproj": "nvtx_gpu_proj_trace",
+		"nvtxkernsum": "nvtx_kern_sum", "osrtsum": "osrt_sum", "unifiedmemory": "um_sum",
+		"unifiedmemorytotals": "um_total_sum", "umcpupagefaults": "um_cpu_page_faults_sum",
+		"openmpevtsum": "openmp_sum", "openaccsum": "openacc_sum", "khrdebugsum": "opengl_khr_range_sum",
+		"vulkanapitrace": "vulkan_api_trace", "wddmqueuesdetails": "wddm_queue_sum",
+	} {
+		r, err := nsysx.LookupReport(alias)
+		if err != nil || r.Name != name {
+			t.Errorf("%s: %v %v, want %s", alias, r, err, name)
+			continue
+		}
+		if r.Help == "" || r.Title == "" {
+			t.Errorf("%s: no title or help", name)
+		}
+	}
 }
