@@ -1,0 +1,194 @@
+package plots
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+const (
+	tKernel = "CUPTI_ACTIVITY_KIND_KERNEL"
+	tMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY"
+	tMemset = "CUPTI_ACTIVITY_KIND_MEMSET"
+)
+
+// Kinds of GPU operations.
+const (
+	opKernel = iota
+	opMemcpy
+	opMemset
+)
+
+var opNames = []string{"kernel", "memcpy", "memset"}
+
+// gpuOp is one GPU operation.
+type gpuOp struct {
+	s, e        int64
+	dev, stream int64
+	pid         int64
+	kind        uint8
+	nccl        bool // a kernel whose short name starts with "nccl"
+}
+
+// loadGPUOps reads the kernels (and, when withMem, the memcpy and memset
+// operations) of a profile, in table order. Rows with a NULL start or end
+// are skipped; a missing globalPid or streamId reads as 0.
+func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
+	tables := []string{tKernel}
+	if withMem {
+		tables = append(tables, tMemcpy, tMemset)
+	}
+	var out []gpuOp
+	for k, tn := range tables {
+		if !p.HasTable(tn) {
+			continue
+		}
+		cols := []string{"start", "end"}
+		opt := []string{"deviceId", "streamId", "globalPid"}
+		if k == opKernel {
+			opt = append(opt, "shortName")
+		}
+		for _, c := range opt {
+			if p.HasColumn(tn, c) {
+				cols = append(cols, c)
+			}
+		}
+		t, err := p.Load(tn, cols...)
+		if err != nil {
+			return nil, err
+		}
+		st, en := t.Col("start"), t.Col("end")
+		dev, str, gp, sn := t.Col("deviceId"), t.Col("streamId"), t.Col("globalPid"), t.Col("shortName")
+		ncclIDs := map[int64]bool{}
+		if sn != nil {
+			seen := map[int64]bool{}
+			for i := 0; i < t.N; i++ {
+				if id := sn.Int(i); !sn.IsNull(i) && !seen[id] {
+					seen[id] = true
+					s, _ := p.String(id)
+					ncclIDs[id] = strings.HasPrefix(s, "nccl")
+				}
+			}
+		}
+		for i := 0; i < t.N; i++ {
+			if st.IsNull(i) || en.IsNull(i) {
+				continue
+			}
+			op := gpuOp{s: st.Int(i), e: en.Int(i), kind: uint8(k)}
+			if dev != nil {
+				op.dev = dev.Int(i)
+			}
+			if str != nil {
+				op.stream = str.Int(i)
+			}
+			if gp != nil && !gp.IsNull(i) {
+				op.pid = (gp.Int(i) >> 24) & 0xFFFFFF
+			}
+			if sn != nil && !sn.IsNull(i) {
+				op.nccl = ncclIDs[sn.Int(i)]
+			}
+			out = append(out, op)
+		}
+	}
+	return out, nil
+}
+
+// session is a profile's place on a common timeline (recipes spec §1.5).
+type session struct {
+	utc      int64 // TARGET_INFO_SESSION_START_TIME.utcEpochNs
+	duration int64 // ANALYSIS_DETAILS.duration
+	ok       bool  // both known
+}
+
+func sessionOf(p *nsysx.Profile) session {
+	var s session
+	if !p.HasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") || !p.HasColumn("ANALYSIS_DETAILS", "duration") {
+		return s
+	}
+	a, err1 := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	b, err2 := p.Load("ANALYSIS_DETAILS", "duration")
+	if err1 != nil || err2 != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
+		return s
+	}
+	return session{utc: a.Col("utcEpochNs").Int(0), duration: b.Col("duration").Int(0), ok: true}
+}
+
+// alignment returns each profile's offset on the common timeline and its
+// end there (offset + duration): offsets are the session start times minus
+// the earliest. A profile without session times gets offset 0 and ends at
+// its last operation.
+func alignment(ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64) {
+	offsets, ends = make([]int64, len(ps)), make([]int64, len(ps))
+	ss := make([]session, len(ps))
+	var minUTC int64
+	first := true
+	for i, p := range ps {
+		ss[i] = sessionOf(p)
+		if ss[i].ok && (first || ss[i].utc < minUTC) {
+			minUTC, first = ss[i].utc, false
+		}
+	}
+	for i := range ps {
+		if ss[i].ok {
+			offsets[i] = ss[i].utc - minUTC
+			ends[i] = offsets[i] + ss[i].duration
+			continue
+		}
+		for _, o := range ops[i] {
+			ends[i] = max(ends[i], o.e)
+		}
+	}
+	return offsets, ends
+}
+
+// devKey identifies a GPU of a process.
+type devKey struct{ pid, dev int64 }
+
+// byDevice groups operations per (pid, device), in sorted key order.
+func byDevice(ops []gpuOp) ([]devKey, map[devKey][]gpuOp) {
+	m := map[devKey][]gpuOp{}
+	for _, o := range ops {
+		k := devKey{o.pid, o.dev}
+		m[k] = append(m[k], o)
+	}
+	keys := make([]devKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b devKey) int {
+		if a.pid != b.pid {
+			return cmpInt(a.pid, b.pid)
+		}
+		return cmpInt(a.dev, b.dev)
+	})
+	return keys, m
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// profileLabels names profiles by their base names, numbered when two
+// share one.
+func profileLabels(ps []*nsysx.Profile) []string {
+	out := make([]string, len(ps))
+	seen := map[string]int{}
+	for i, p := range ps {
+		out[i] = p.Base()
+		seen[out[i]]++
+	}
+	for i := range out {
+		if seen[out[i]] > 1 {
+			out[i] = fmt.Sprintf("%s (%d)", out[i], i+1)
+		}
+	}
+	return out
+}

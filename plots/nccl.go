@@ -1,0 +1,209 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"gonum.org/v1/plot"
+)
+
+// NCCLRow is one GPU (of a process of a profile): its communication and
+// compute kernels.
+type NCCLRow struct {
+	Label, Profile  string
+	PID, Device     int64
+	NCCLKernels     int
+	ComputeKernels  int
+	NCCLTime        int64 // sum of the NCCL kernels' durations, ns
+	ComputeTime     int64 // sum of the other kernels' durations, ns
+	NCCLBusy        int64 // time with an NCCL kernel running (overlaps once)
+	ComputeBusy     int64 // time with a compute kernel running
+	Overlap         int64 // time with both running
+	All, NCCL       []float64
+	Compute, Shared []float64 // % of each bin: any kernel, NCCL, compute, both (NaN outside the session)
+}
+
+// NCCLData is what the nccl chart draws: nsys's nccl_gpu_time_util_map
+// bins per GPU, and the totals.
+type NCCLData struct {
+	Bins    int
+	BinSize int64
+	Start   int64
+	Rows    []NCCLRow
+}
+
+// NCCL draws communication against compute per GPU over time: for each time
+// bin, the share in which NCCL kernels (short name starting with "nccl", as
+// nsys's NCCL recipes classify them) ran, the share in which other kernels
+// ran, and, shaded, the share in which both overlapped. One row per GPU of
+// each profile: give the reports of all ranks (rank0, rank1 ...), aligned on
+// their session start times as nsys's nccl_gpu_time_util_map does. Options:
+// Bins (default 100), Range/Start/End, Device.
+func NCCL(ps []*nsysx.Profile, o *Options) (*Chart, error) {
+	if o == nil {
+		o = &Options{}
+	}
+	title := "NCCL communication vs compute per GPU"
+	labels := profileLabels(ps)
+	sub := strings.Join(labels, ", ")
+	d, note, err := ncclData(ps, labels, o, 100)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		return noData("nccl", title, sub, note), nil
+	}
+	c := newChart("nccl", title)
+	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, d.Bins, fmtDur(float64(d.BinSize)))
+	if w, _, _ := resolveWindow(ps[0], o); w.set {
+		c.Subtitle += " · " + w.label
+	}
+	c.Footnote = "Per bin: % of the time with an NCCL kernel running, with another (compute) kernel running, and with both (overlap, shaded); " +
+		"nsys recipe nccl_gpu_time_util_map. Row titles: summed kernel time and the time both ran at once."
+	c.legend = []legendItem{{"compute kernels", withAlpha(colCompute, 0.35), false}, {"NCCL kernels", withAlpha(colNCCL, 0.45), false},
+		{"overlap (both)", withAlpha(colOverlap, 0.75), false}}
+	for i := range d.Rows {
+		c.grid = append(c.grid, []*plot.Plot{ncclPanel(d, &d.Rows[i], i == len(d.Rows)-1)})
+	}
+	c.Height = math.Min(1.9+1.9*float64(len(d.Rows)), 30)
+	c.text = ncclText(d)
+	c.vega = ncclVega(c, d)
+	c.data = d
+	return c, nil
+}
+
+func ncclData(ps []*nsysx.Profile, labels []string, o *Options, defBins int) (*NCCLData, string, error) {
+	ops, wins, note, err := loadAll(ps, labels, o)
+	if err != nil || note != "" {
+		return nil, note, err
+	}
+	any := false
+	for _, v := range ops {
+		for _, op := range v {
+			any = any || op.nccl
+		}
+	}
+	if !any {
+		return nil, fmt.Sprintf("no NCCL kernels (short names starting with \"nccl\") in %s", strings.Join(labels, ", ")), nil
+	}
+	bn, note := makeBinning(ps, ops, wins, o.bins(defBins))
+	if note != "" {
+		return nil, note, nil
+	}
+	d := &NCCLData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
+	isNCCL := func(op gpuOp) bool { return op.nccl }
+	isComp := func(op gpuOp) bool { return !op.nccl }
+	for i := range ps {
+		keys, m := byDevice(bn.ops[i])
+		for _, k := range keys {
+			row := NCCLRow{Profile: labels[i], PID: k.pid, Device: k.dev}
+			for _, op := range m[k] {
+				if op.nccl {
+					row.NCCLKernels++
+					row.NCCLTime += op.e - op.s
+				} else {
+					row.ComputeKernels++
+					row.ComputeTime += op.e - op.s
+				}
+			}
+			all := consolidate(bn.spans(i, m[k], nil))
+			nc := consolidate(bn.spans(i, m[k], isNCCL))
+			co := consolidate(bn.spans(i, m[k], isComp))
+			ov := intersect(nc, co)
+			row.NCCLBusy, row.ComputeBusy, row.Overlap = total(nc), total(co), total(ov)
+			heat := func(v []span) []float64 { return heatBins(v, bn.size, bn.bins, bn.offsets[i], bn.ends[i]) }
+			row.All, row.NCCL, row.Compute, row.Shared = heat(all), heat(nc), heat(co), heat(ov)
+			row.Label = fmt.Sprintf("GPU %d · PID %d", k.dev, k.pid)
+			if len(ps) > 1 {
+				row.Label = labels[i] + " · " + row.Label
+			}
+			d.Rows = append(d.Rows, row)
+		}
+	}
+	return d, "", nil
+}
+
+func ncclPanel(d *NCCLData, r *NCCLRow, last bool) *plot.Plot {
+	p := newPlot()
+	p.Title.Text = fmt.Sprintf("%s — NCCL %s in %d kernels, compute %s, overlap %s", r.Label,
+		fmtDur(float64(r.NCCLTime)), r.NCCLKernels, fmtDur(float64(r.ComputeTime)), fmtDur(float64(r.Overlap)))
+	p.Title.TextStyle.Font.Size = 10
+	p.Title.TextStyle.Font.Variant = "Sans"
+	x0, w := float64(d.Start), float64(d.BinSize)
+	p.Add(&stepArea{x0: x0, w: w, values: r.Compute, fill: withAlpha(colCompute, 0.35), line: colCompute})
+	p.Add(&stepArea{x0: x0, w: w, values: r.NCCL, fill: withAlpha(colNCCL, 0.45), line: colNCCL})
+	p.Add(&stepArea{x0: x0, w: w, values: r.Shared, fill: withAlpha(colOverlap, 0.75)})
+	p.Y.Min, p.Y.Max = 0, 100
+	p.Y.Label.Text = "% of bin"
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 50, Label: "50"}, {Value: 100, Label: "100"}})
+	span := float64(int64(d.Bins) * d.BinSize)
+	unit := pickTimeUnit(x0 + span)
+	p.X.Min, p.X.Max = x0, x0+span
+	p.X.Tick.Marker = timeTicks{unit}
+	if last {
+		p.X.Label.Text = "time (" + unit.name + ")"
+	}
+	g := xGrid()
+	g.Horizontal.Color = colGrid
+	p.Add(g)
+	return p
+}
+
+func ncclText(d *NCCLData) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "bin size %d ns, %d bins\n", d.BinSize, d.Bins)
+	for _, r := range d.Rows {
+		fmt.Fprintf(&b, "%s: NCCL %d kernels, %s (busy %s); compute %d kernels, %s (busy %s); overlap %s\n",
+			r.Label, r.NCCLKernels, fmtDur(float64(r.NCCLTime)), fmtDur(float64(r.NCCLBusy)),
+			r.ComputeKernels, fmtDur(float64(r.ComputeTime)), fmtDur(float64(r.ComputeBusy)), fmtDur(float64(r.Overlap)))
+	}
+	return b.String()
+}
+
+func ncclVega(c *Chart, d *NCCLData) map[string]any {
+	unit := pickTimeUnit(float64(d.Start) + float64(int64(d.Bins)*d.BinSize))
+	var rows []map[string]any
+	var order []string
+	for _, r := range d.Rows {
+		order = append(order, r.Label)
+		for k := 0; k < d.Bins; k++ {
+			t0 := float64(d.Start + int64(k)*d.BinSize)
+			for _, s := range []struct {
+				name string
+				v    float64
+			}{{"compute", r.Compute[k]}, {"NCCL", r.NCCL[k]}, {"overlap", r.Shared[k]}} {
+				if math.IsNaN(s.v) {
+					continue
+				}
+				rows = append(rows, map[string]any{"gpu": r.Label, "series": s.name, "t0": round6(t0 / unit.ns),
+					"t1": round6((t0 + float64(d.BinSize)) / unit.ns), "pct": round6(s.v)})
+			}
+		}
+	}
+	x := "time (" + unit.name + ")"
+	inner := map[string]any{
+		"width": 820, "height": 110,
+		"mark": map[string]any{"type": "rect", "opacity": 0.55},
+		"encoding": map[string]any{
+			"x":  map[string]any{"field": "t0", "type": "quantitative", "title": x},
+			"x2": map[string]any{"field": "t1"},
+			"y":  map[string]any{"field": "pct", "type": "quantitative", "title": "% of bin", "scale": map[string]any{"domain": []any{0, 100}}},
+			"y2": map[string]any{"datum": 0},
+			"color": map[string]any{"field": "series", "type": "nominal", "title": nil,
+				"scale": map[string]any{"domain": []any{"compute", "NCCL", "overlap"},
+					"range": []any{hexColor(colCompute), hexColor(colNCCL), hexColor(colOverlap)}}},
+			"order":   map[string]any{"field": "series", "sort": "ascending"},
+			"tooltip": []any{map[string]any{"field": "gpu"}, map[string]any{"field": "series"}, map[string]any{"field": "t0", "title": "bin start"}, map[string]any{"field": "pct", "format": ".1f"}},
+		},
+		"params": []any{map[string]any{"name": "zoom", "select": map[string]any{"type": "interval", "encodings": []any{"x"}}, "bind": "scales"}},
+	}
+	spec := vegaBase(c.Title, 0, 0)
+	delete(spec, "width")
+	spec["data"] = map[string]any{"values": rows}
+	spec["facet"] = map[string]any{"row": map[string]any{"field": "gpu", "type": "nominal", "sort": order, "title": nil,
+		"header": map[string]any{"labelAngle": 0, "labelAlign": "left", "labelOrient": "top", "labelFontSize": 12}}}
+	spec["spec"] = inner
+	return withSubtitle(spec, c.Subtitle)
+}

@@ -1,0 +1,386 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"gonum.org/v1/plot"
+)
+
+// TimelineBar is one bar of a lane: an NVTX range's GPU projection, or a
+// GPU busy interval; after aggregation it may stand for several.
+type TimelineBar struct {
+	Start, End int64  // ns
+	Name       string // range name, or "kernel", "memcpy", "memset"
+	Count      int    // ranges or operations merged into the bar
+}
+
+// Lane is one row of the timeline.
+type Lane struct {
+	Label string
+	GPU   bool // a GPU stream lane (else an NVTX thread/level lane)
+	Bars  []TimelineBar
+}
+
+// TimelineData is what nvtx-timeline draws.
+type TimelineData struct {
+	Start, End int64 // the window, ns
+	Resolution int64 // ns per pixel used to merge bars (0: none)
+	Lanes      []Lane
+	Ranges     int // projected ranges in the window
+	Ops        int // GPU operations in the window
+}
+
+const maxNVTXLevels = 16
+
+// NVTXTimeline draws the NVTX GPU projection as a timeline: each NVTX range
+// that launched GPU work is a bar from the start of its first GPU operation
+// to the end of its last (nsys's nvtx_gpu_proj_trace), on one lane per
+// thread and nesting level; beneath, one lane per GPU and stream shows when
+// kernels, memcpys and memsets ran. Options: Range ("iteration 12") or
+// Start/End choose the window (default: the whole profile); Device keeps
+// one GPU. Bars closer than a pixel are merged, so that the output stays
+// small for long profiles.
+func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
+	if o == nil {
+		o = &Options{}
+	}
+	width := 12.0
+	if o.Width > 0 {
+		width = o.Width
+	}
+	res := int64(0) // set from the window below
+	d, note, err := timelineData(p, o, func(span int64) int64 {
+		res = span / int64(width*DPI*PNGScale*0.8)
+		return res
+	})
+	title := "NVTX GPU projection timeline"
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		return noData("nvtx-timeline", title, p.Base(), note), nil
+	}
+	c := newChart("nvtx-timeline", title)
+	c.Width = width
+	w, _, _ := resolveWindow(p, o)
+	sub := p.Base()
+	if w.set {
+		sub += " · " + w.label
+	} else {
+		sub += " · whole profile, " + fmtDur(float64(d.End-d.Start))
+	}
+	c.Subtitle = fmt.Sprintf("%s · %d projected ranges, %d GPU operations", sub, d.Ranges, d.Ops)
+	c.Footnote = "Top lanes: NVTX ranges per thread (TID) and nesting level (L), drawn where their GPU work ran " +
+		"(first GPU operation start to last end; nsys nvtx_gpu_proj_trace). Bottom lanes: GPU activity per device and stream. " +
+		fmt.Sprintf("Bars closer than %s are merged; grey bars hold several ranges.", fmtDur(float64(max(d.Resolution, 1))))
+	c.legend = []legendItem{{"NVTX range (colour by name)", paletteNVTX[0], false}, {"several ranges", colOther, false},
+		{"kernel", colKernel, false}, {"memcpy", colMemcpy, false}, {"memset", colMemset, false}}
+	c.grid = [][]*plot.Plot{{timelinePanel(d)}}
+	c.Height = math.Min(2.6+0.3*float64(len(d.Lanes)), 30)
+	c.text = timelineText(d)
+	c.vega = timelineVega(c, d)
+	c.data = d
+	return c, nil
+}
+
+// timelineData builds the lanes; resolution maps the window's span to the
+// merge resolution in ns (nil: no merging).
+func timelineData(p *nsysx.Profile, o *Options, resolution func(span int64) int64) (*TimelineData, string, error) {
+	w, note, err := resolveWindow(p, o)
+	if err != nil || note != "" {
+		return nil, note, err
+	}
+	proj, err := p.Stats("nvtx_gpu_proj_trace")
+	if err != nil {
+		return nil, "", err
+	}
+	if proj.Skipped != "" {
+		return nil, proj.Skipped, nil
+	}
+	ops, err := loadGPUOps(p, true)
+	if err != nil {
+		return nil, "", err
+	}
+	if o.OneDevice {
+		ops = slices.DeleteFunc(ops, func(op gpuOp) bool { return op.dev != int64(o.Device) })
+	}
+	if !w.set {
+		w.s, w.e = math.MaxInt64, math.MinInt64
+		for _, op := range ops {
+			w.s, w.e = min(w.s, op.s), max(w.e, op.e)
+		}
+		ps, pd := proj.Col("Projected Start"), proj.Col("Projected Duration")
+		for i := 0; i < proj.Len(); i++ {
+			s := ps.Value(i).I
+			w.s, w.e = min(w.s, s), max(w.e, s+pd.Value(i).I)
+		}
+	}
+	if w.e <= w.s {
+		return nil, "no NVTX ranges with GPU work and no GPU operations in " + p.Path, nil
+	}
+	d := &TimelineData{Start: w.s, End: w.e}
+	if resolution != nil {
+		d.Resolution = resolution(w.e - w.s)
+	}
+	d.Lanes = nvtxLanes(proj, d)
+	gl := gpuLanes(ops, d)
+	if len(d.Lanes) == 0 && len(gl) == 0 {
+		return nil, fmt.Sprintf("no NVTX ranges with GPU work and no GPU operations between %s and %s in %s", fmtTime(w.s), fmtTime(w.e), p.Path), nil
+	}
+	d.Lanes = append(d.Lanes, gl...)
+	return d, "", nil
+}
+
+// nvtxLanes puts the projected ranges overlapping the window on lanes per
+// (PID, TID, level).
+func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
+	type key struct{ pid, tid, lvl int64 }
+	byKey := map[key][]TimelineBar{}
+	name, ps, pd := proj.Col("Name"), proj.Col("Projected Start"), proj.Col("Projected Duration")
+	pid, tid, lvl := proj.Col("PID"), proj.Col("TID"), proj.Col("Lvl")
+	pids := map[int64]bool{}
+	for i := 0; i < proj.Len(); i++ {
+		s := ps.Value(i).I
+		e := s + pd.Value(i).I
+		if e < d.Start || s > d.End || pd.Value(i).IsNull() {
+			continue
+		}
+		k := key{pid.Value(i).I, tid.Value(i).I, min(lvl.Value(i).I, maxNVTXLevels-1)}
+		pids[k.pid] = true
+		byKey[k] = append(byKey[k], TimelineBar{Start: max(s, d.Start), End: min(e, d.End), Name: rangeLabel(name.Text(i)), Count: 1})
+		d.Ranges++
+	}
+	keys := make([]key, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmpInt(a.pid, b.pid); c != 0 {
+			return c
+		}
+		if c := cmpInt(a.tid, b.tid); c != 0 {
+			return c
+		}
+		return cmpInt(a.lvl, b.lvl)
+	})
+	var lanes []Lane
+	for _, k := range keys {
+		label := fmt.Sprintf("TID %d · L%d", k.tid, k.lvl)
+		if len(pids) > 1 {
+			label = fmt.Sprintf("PID %d TID %d · L%d", k.pid, k.tid, k.lvl)
+		}
+		bars := byKey[k]
+		slices.SortStableFunc(bars, func(a, b TimelineBar) int { return cmpInt(a.Start, b.Start) })
+		lanes = append(lanes, Lane{Label: label, Bars: mergeBars(bars, d.Resolution)})
+	}
+	return lanes
+}
+
+// mergeBars merges bars that start less than res after the previous bar's
+// end when one of them is shorter than res (or both have the same name). A
+// merged bar keeps the name of its longest part when that part covers half
+// of it, else it is named "N ranges".
+func mergeBars(bars []TimelineBar, res int64) []TimelineBar {
+	if res <= 0 || len(bars) == 0 {
+		return bars
+	}
+	type acc struct {
+		TimelineBar
+		longest int64
+	}
+	out := []acc{{bars[0], bars[0].End - bars[0].Start}}
+	for _, b := range bars[1:] {
+		last := &out[len(out)-1]
+		short := last.End-last.Start < res || b.End-b.Start < res
+		if b.Start-last.End < res && (short || b.Name == last.Name) {
+			if d := b.End - b.Start; d > last.longest {
+				last.longest, last.Name = d, b.Name
+			}
+			last.End = max(last.End, b.End)
+			last.Count += b.Count
+			continue
+		}
+		out = append(out, acc{b, b.End - b.Start})
+	}
+	res2 := make([]TimelineBar, len(out))
+	for i, a := range out {
+		res2[i] = a.TimelineBar
+		if a.Count > 1 && a.longest*2 < a.End-a.Start {
+			res2[i].Name = fmt.Sprintf("%d ranges", a.Count)
+		}
+	}
+	return res2
+}
+
+// gpuLanes puts the operations overlapping the window on lanes per (device,
+// stream), merged into busy intervals per kind.
+func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
+	type key struct{ dev, stream int64 }
+	byKey := map[key][3][]span{}
+	for _, op := range ops {
+		if op.e < d.Start || op.s > d.End {
+			continue
+		}
+		k := key{op.dev, op.stream}
+		v := byKey[k]
+		v[op.kind] = append(v[op.kind], span{max(op.s, d.Start), min(op.e, d.End)})
+		byKey[k] = v
+		d.Ops++
+	}
+	keys := make([]key, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmpInt(a.dev, b.dev); c != 0 {
+			return c
+		}
+		return cmpInt(a.stream, b.stream)
+	})
+	var lanes []Lane
+	for _, k := range keys {
+		l := Lane{Label: fmt.Sprintf("GPU %d · stream %d", k.dev, k.stream), GPU: true}
+		if d.Resolution > 0 {
+			l.Bars = dominantBars(byKey[k], d.Start, d.End, d.Resolution)
+		} else {
+			for kind, sp := range byKey[k] {
+				for _, x := range consolidate(sp) {
+					l.Bars = append(l.Bars, TimelineBar{Start: x.s, End: x.e, Name: opNames[kind], Count: 1})
+				}
+			}
+		}
+		lanes = append(lanes, l)
+	}
+	return lanes
+}
+
+// dominantBars draws a GPU lane at a resolution of res ns: each bin of res
+// ns takes the kind of operation that ran longest in it (none when idle),
+// and runs of bins of one kind become one bar. Count is the number of
+// operations that start in the bar.
+func dominantBars(byKind [3][]span, lo, hi, res int64) []TimelineBar {
+	nb := int((hi-lo+res-1)/res) + 1
+	busy := make([][3]int64, nb)
+	starts := make([]int, nb)
+	for kind, sp := range byKind {
+		for _, x := range sp {
+			starts[(x.s-lo)/res]++
+			for b := (x.s - lo) / res; b <= (x.e-lo)/res && int(b) < nb; b++ {
+				bs, be := lo+b*res, lo+(b+1)*res
+				busy[b][kind] += min(be, x.e) - max(bs, x.s)
+			}
+			if x.e == x.s {
+				busy[(x.s-lo)/res][kind]++
+			}
+		}
+	}
+	var out []TimelineBar
+	for b := 0; b < nb; b++ {
+		kind, best := -1, int64(0)
+		for k, t := range busy[b] {
+			if t > best {
+				kind, best = k, t
+			}
+		}
+		if kind < 0 {
+			continue
+		}
+		s := lo + int64(b)*res
+		if n := len(out); n > 0 && out[n-1].Name == opNames[kind] && out[n-1].End == s {
+			out[n-1].End = min(s+res, hi)
+			out[n-1].Count += starts[b]
+			continue
+		}
+		out = append(out, TimelineBar{Start: s, End: min(s+res, hi), Name: opNames[kind], Count: starts[b]})
+	}
+	return out
+}
+
+// barColor is a bar's fill.
+func barColor(b TimelineBar, gpu bool) color.RGBA {
+	switch {
+	case gpu && b.Name == "memcpy":
+		return colMemcpy
+	case gpu && b.Name == "memset":
+		return colMemset
+	case gpu:
+		return colKernel
+	case strings.HasSuffix(b.Name, " ranges") && b.Count > 1:
+		return colOther
+	}
+	return nameColor(b.Name)
+}
+
+func timelinePanel(d *TimelineData) *plot.Plot {
+	p := newPlot()
+	n := len(d.Lanes)
+	r := &rects{minW: 0.6}
+	names := make([]string, n)
+	for i, l := range d.Lanes {
+		names[i] = l.Label
+		y := laneY(i, n)
+		for _, b := range l.Bars {
+			label := ""
+			if !l.GPU {
+				label = b.Name
+			}
+			r.items = append(r.items, rect{x0: float64(b.Start), x1: float64(b.End), y0: y - 0.38, y1: y + 0.38,
+				fill: barColor(b, l.GPU), label: label})
+		}
+	}
+	p.Add(r)
+	laneAxis(p, names)
+	unit := pickTimeUnit(float64(d.End - d.Start))
+	p.X.Min, p.X.Max = float64(d.Start), float64(d.End)
+	p.X.Tick.Marker = timeTicks{unit}
+	p.X.Label.Text = "time since the session start (" + unit.name + ")"
+	return p
+}
+
+func timelineText(d *TimelineData) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "window %d–%d ns\n", d.Start, d.End)
+	for _, l := range d.Lanes {
+		var busy int64
+		for _, x := range l.Bars {
+			busy += x.End - x.Start
+		}
+		fmt.Fprintf(&b, "%-28s %6d bars, %s covered\n", l.Label, len(l.Bars), fmtDur(float64(busy)))
+	}
+	return b.String()
+}
+
+func timelineVega(c *Chart, d *TimelineData) map[string]any {
+	unit := pickTimeUnit(float64(d.End - d.Start))
+	var rows []map[string]any
+	var order []string
+	for _, l := range d.Lanes {
+		order = append(order, l.Label)
+		for _, b := range l.Bars {
+			rows = append(rows, map[string]any{"lane": l.Label, "name": b.Name, "start": round6(float64(b.Start) / unit.ns),
+				"end": round6(float64(b.End) / unit.ns), "dur": round6(float64(b.End-b.Start) / 1e3), "count": b.Count,
+				"color": hexColor(barColor(b, l.GPU))})
+		}
+	}
+	x := "time since the session start (" + unit.name + ")"
+	spec := vegaBase(c.Title, 900, 0)
+	spec["height"] = map[string]any{"step": 22}
+	spec["data"] = map[string]any{"values": rows}
+	spec["mark"] = map[string]any{"type": "bar", "cornerRadius": 1}
+	spec["encoding"] = map[string]any{
+		"x":     map[string]any{"field": "start", "type": "quantitative", "title": x, "scale": map[string]any{"domain": []any{round6(float64(d.Start) / unit.ns), round6(float64(d.End) / unit.ns)}}},
+		"x2":    map[string]any{"field": "end"},
+		"y":     map[string]any{"field": "lane", "type": "nominal", "sort": order, "title": nil},
+		"color": map[string]any{"field": "color", "type": "nominal", "scale": nil, "legend": nil},
+		"tooltip": []any{map[string]any{"field": "lane"}, map[string]any{"field": "name"},
+			map[string]any{"field": "start", "title": "start (" + unit.name + ")", "format": ",.6f"},
+			map[string]any{"field": "dur", "title": "duration (µs)", "format": ",.1f"}, map[string]any{"field": "count", "title": "merged"}},
+	}
+	spec["params"] = []any{map[string]any{"name": "zoom", "select": map[string]any{"type": "interval", "encodings": []any{"x"}}, "bind": "scales"}}
+	return withSubtitle(spec, c.Subtitle)
+}
