@@ -1,0 +1,180 @@
+package nsysx
+
+import (
+	"strconv"
+	"unsafe"
+
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+)
+
+// scanner streams the rows of one table in rowid order with the filter's row
+// test applied, without materialising columns: NVTX_EVENTS holds millions of
+// rows and the NVTX reports need one pass over them.
+type scanner struct {
+	p     *Profile
+	table string
+	cols  []string   // wanted columns; absent ones read as NULL
+	rf    *rowFilter // nil: every row
+}
+
+// rowVals is one row as a scanner delivers it; i is the position in the
+// scanner's cols.
+type rowVals struct {
+	v   []sqlite.Value
+	pos []int // wanted column -> index in v, -1 when the table lacks it
+}
+
+func (r rowVals) has(i int) bool { return r.pos[i] >= 0 }
+
+func (r rowVals) null(i int) bool {
+	p := r.pos[i]
+	return p < 0 || r.v[p].Type == sqlite.Null
+}
+
+func (r rowVals) int(i int) int64 {
+	p := r.pos[i]
+	if p < 0 {
+		return 0
+	}
+	switch v := r.v[p]; v.Type {
+	case sqlite.Integer:
+		return v.I
+	case sqlite.Float:
+		return int64(v.F)
+	case sqlite.Text:
+		n, _ := strconv.ParseInt(string(v.B), 10, 64)
+		return n
+	}
+	return 0
+}
+
+// bytes returns a text value; it aliases the file and is valid only during
+// the callback.
+func (r rowVals) bytes(i int) []byte {
+	p := r.pos[i]
+	if p < 0 {
+		return nil
+	}
+	switch v := r.v[p]; v.Type {
+	case sqlite.Text, sqlite.Blob:
+		return v.B
+	case sqlite.Integer:
+		return strconv.AppendInt(nil, v.I, 10)
+	case sqlite.Float:
+		return []byte(PyFloat(v.F))
+	}
+	return nil
+}
+
+// filteredScanner returns a scanner over table under the context's filter
+// (none when raw).
+func (c *Ctx) filteredScanner(table string, raw bool, cols ...string) (*scanner, error) {
+	sc := &scanner{p: c.P, table: table, cols: cols}
+	if c.Filter != nil && !raw {
+		st := c.Filter.state(c.P)
+		if st.err != nil {
+			return nil, st.err
+		}
+		if st.skip != "" {
+			return nil, &SkipError{Msg: st.skip}
+		}
+		sc.rf = c.Filter.predicate(c.P, st, table)
+	}
+	return sc, nil
+}
+
+// run calls fn for every row that passes the filter.
+func (sc *scanner) run(fn func(rowid int64, v rowVals)) error {
+	schema := sc.p.Schema(sc.table)
+	if schema == nil {
+		return &MissingTableError{Table: sc.table}
+	}
+	var names []string
+	pos := make([]int, len(sc.cols))
+	find := func(col string) int {
+		for j, n := range names {
+			if lower(n) == lower(col) {
+				return j
+			}
+		}
+		if !sc.p.HasColumn(sc.table, col) {
+			return -1
+		}
+		names = append(names, col)
+		return len(names) - 1
+	}
+	for i, col := range sc.cols {
+		pos[i] = find(col)
+	}
+	ps, pe, pg := -1, -1, -1
+	if sc.rf != nil {
+		ps, pe = find("start"), find("end")
+		if sc.rf.needsThread() {
+			if sc.rf.useTid {
+				pg = find("globalTid")
+			} else {
+				pg = find("globalPid")
+			}
+		}
+	}
+	keep := func(v []sqlite.Value) bool {
+		if sc.rf == nil {
+			return true
+		}
+		s, e := v[ps], v[pe]
+		var g sqlite.Value
+		if pg >= 0 {
+			g = v[pg]
+		}
+		return sc.rf.keep(s.I, s.Type == sqlite.Null, e.I, e.Type == sqlite.Null, g.I, g.Type == sqlite.Null)
+	}
+	if src, ok := sc.p.src.(*sqliteSource); ok {
+		if t := src.db.Table(sc.table); t != nil {
+			return src.db.Scan(t, names, func(rowid int64, v []sqlite.Value) error {
+				if keep(v) {
+					fn(rowid, rowVals{v, pos})
+				}
+				return nil
+			})
+		}
+	}
+	return sc.runLoaded(names, pos, keep, fn)
+}
+
+// runLoaded is run for exports other than SQLite: the columns are loaded and
+// replayed as values.
+func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value) bool, fn func(int64, rowVals)) error {
+	t, err := sc.p.Load(sc.table, names...)
+	if err != nil {
+		return err
+	}
+	cols := make([]*Column, len(names))
+	for j, n := range names {
+		cols[j] = t.Col(n)
+	}
+	v := make([]sqlite.Value, len(names))
+	for i := 0; i < t.N; i++ {
+		for j, c := range cols {
+			switch {
+			case c.IsNull(i):
+				v[j] = sqlite.Value{}
+			case c.Type == Int:
+				v[j] = sqlite.Value{Type: sqlite.Integer, I: c.Ints[i]}
+			case c.Type == Float:
+				v[j] = sqlite.Value{Type: sqlite.Float, F: c.Floats[i], I: int64(c.Floats[i])}
+			default:
+				s := c.Strs[i]
+				v[j] = sqlite.Value{Type: sqlite.Text, B: unsafe.Slice(unsafe.StringData(s), len(s))}
+			}
+		}
+		if !keep(v) {
+			continue
+		}
+		rowid := int64(i + 1)
+		if t.RowIDs != nil {
+			rowid = t.RowIDs[i]
+		}
+		fn(rowid, rowVals{v, pos})
+	}
+	return nil
+}

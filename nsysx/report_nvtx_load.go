@@ -1,0 +1,313 @@
+package nsysx
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+)
+
+// Loading the NVTX ranges: one pass over NVTX_EVENTS (report_nvtx_scan.go
+// reads the file directly; the generic scanner serves other exports), rows
+// handed in batches to a builder that interns texts, resolves domains and
+// keeps the selected ranges in columns.
+
+// nvtxRow is one NVTX_EVENTS row as the loader reads it.
+type nvtxRow struct {
+	rowid, start, end, typ, gtid, textID, domainID int64
+	null                                           uint8 // nvNull* bits
+	text                                           []byte
+}
+
+// NULL bits of an nvtxRow.
+const (
+	nvNullEnd uint8 = 1 << iota
+	nvNullTid
+	nvNullTextID
+	nvNullText
+	nvNullDomain
+	nvNullEndTid
+)
+
+// nvtxBatch carries rows from the scanning goroutine to the one building
+// the ranges; text bytes are copied into buf, which never grows.
+type nvtxBatch struct {
+	rows []nvtxRow
+	buf  []byte
+	hint int // in the first batch: the table's estimated row count, or 0
+}
+
+const (
+	nvtxBatchRows  = 4096
+	nvtxBatchBytes = 256 << 10
+)
+
+// nvtxFastPath enables the direct NVTX_EVENTS reader (report_nvtx_scan.go);
+// tests turn it off to compare with the generic reader.
+var nvtxFastPath = true
+
+// scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
+// file) runs on its own goroutine while fn works on the previous batch.
+func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
+	full := make(chan *nvtxBatch, 4)
+	free := make(chan *nvtxBatch, 6)
+	newBatch := func() *nvtxBatch {
+		select {
+		case b := <-free:
+			b.rows, b.buf, b.hint = b.rows[:0], b.buf[:0], 0
+			return b
+		default:
+			return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+		}
+	}
+	var scanErr error
+	go func() {
+		defer close(full)
+		defer func() {
+			if e := recover(); e != nil {
+				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
+			}
+		}()
+		if sc.table == tNVTX && nvtxFastPath {
+			if scanErr = fastScanNVTX(sc.p, sc.rf, newBatch, full); scanErr != errNoFastPath {
+				return
+			}
+		}
+		cur := newBatch()
+		scanErr = sc.run(func(rowid int64, v rowVals) {
+			t := v.bytes(5)
+			if len(cur.rows) == nvtxBatchRows || len(cur.buf)+len(t) > cap(cur.buf) {
+				full <- cur
+				cur = newBatch()
+			}
+			r := nvtxRow{rowid: rowid, start: v.int(0), end: v.int(1), typ: v.int(2), gtid: v.int(3),
+				textID: v.int(4), domainID: v.int(6)}
+			for k, bit := range [...]uint8{1: nvNullEnd, 3: nvNullTid, 4: nvNullTextID, 5: nvNullText, 6: nvNullDomain, 7: nvNullEndTid} {
+				if bit != 0 && v.null(k) {
+					r.null |= bit
+				}
+			}
+			if len(t) > cap(cur.buf) { // a text longer than a batch buffer
+				r.text = append([]byte(nil), t...)
+			} else if r.null&nvNullText == 0 {
+				o := len(cur.buf)
+				cur.buf = append(cur.buf, t...)
+				r.text = cur.buf[o:len(cur.buf):len(cur.buf)]
+			}
+			cur.rows = append(cur.rows, r)
+		})
+		if len(cur.rows) > 0 {
+			full <- cur
+		}
+	}()
+	for b := range full {
+		fn(b)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	return scanErr
+}
+
+// loadNVTX scans NVTX_EVENTS once and returns the selected ranges.
+func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
+	sc, err := c.filteredScanner(tNVTX, sel.raw, nvtxScanCols(c.P)...)
+	if err != nil {
+		return nil, err
+	}
+	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
+		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
+	if err := sc.scanNVTX(func(batch *nvtxBatch) {
+		if batch.hint > 0 && b.d.start == nil {
+			b.reserve(batch.hint)
+		}
+		for i := range batch.rows {
+			b.add(&batch.rows[i])
+		}
+	}); err != nil {
+		return nil, err
+	}
+	b.finish()
+	return b.d, nil
+}
+
+// nvDomRow is a domain creation: GROUP BY domainId, globalTid, the name
+// taken from the earliest row.
+type nvDomRow struct {
+	start int64
+	name  string
+}
+
+type nvGroupKey struct{ id, g int64 }
+
+// nvDomKey is what a range joins its domain on: domainId and PID bits.
+type nvDomKey struct{ id, pidBits int64 }
+
+// nvtxBuilder turns NVTX_EVENTS rows into an nvtxData.
+type nvtxBuilder struct {
+	c        *Ctx
+	sel      nvtxSel
+	d        *nvtxData
+	domRows  map[nvGroupKey]*nvDomRow
+	dkeys    map[nvDomKey]int32
+	dkeyList []nvDomKey
+	texts    textTable
+	byTextID map[int64]int32
+	pairOf   [][]int32 // per domain key + 1, per text: the pair, -1 when none yet
+	pairList []uint64  // pair -> domain key + 1 (high half), text (low half)
+	lastDK   nvDomKey
+	lastDV   int32
+}
+
+// reserve sizes the range arrays for n rows, so that millions of ranges
+// are not copied again and again as the arrays grow.
+func (b *nvtxBuilder) reserve(n int) {
+	d := b.d
+	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
+	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
+	if b.sel.ids {
+		d.rowid, d.gtid = make([]int64, 0, n), make([]int64, 0, n)
+	}
+}
+
+func (b *nvtxBuilder) add(r *nvtxRow) {
+	d, sel := b.d, b.sel
+	eNull := r.null&nvNullEnd != 0
+	d.maxAll.add(r.start, r.end, eNull)
+	var fl uint8
+	switch r.typ {
+	case nvtxPushPop, nvtxTPushPop:
+		d.maxPP.add(r.start, r.end, eNull)
+		if !sel.pushPop {
+			return
+		}
+	case nvtxStartEnd, nvtxTStartEnd:
+		d.maxSE.add(r.start, r.end, eNull)
+		if !sel.startEnd {
+			return
+		}
+		fl = nvStartEnd
+	case nvtxDomainCreate:
+		b.addDomain(r)
+		return
+	default:
+		return
+	}
+	if r.null&nvNullEndTid == 0 {
+		if sel.sameThread {
+			return
+		}
+		fl |= nvCross
+	}
+	if eNull {
+		fl |= nvOpen
+	}
+	if r.null&nvNullTid != 0 {
+		fl |= nvNoTid
+	}
+	tk := b.text(r)
+	dk := int32(-1)
+	if r.null&(nvNullDomain|nvNullTid) == 0 {
+		k := nvDomKey{r.domainID, r.gtid & nvtxDomainPIDMask}
+		if k == b.lastDK {
+			dk = b.lastDV
+		} else {
+			var ok bool
+			if dk, ok = b.dkeys[k]; !ok {
+				dk = int32(len(b.dkeyList))
+				b.dkeys[k] = dk
+				b.dkeyList = append(b.dkeyList, k)
+			}
+			b.lastDK, b.lastDV = k, dk
+		}
+	}
+	d.start = append(d.start, r.start)
+	d.end = append(d.end, r.end)
+	d.flags = append(d.flags, fl)
+	d.pair = append(d.pair, b.pair(dk, tk))
+	if sel.ids {
+		d.rowid = append(d.rowid, r.rowid)
+		d.gtid = append(d.gtid, r.gtid)
+	}
+}
+
+// text interns a range's text: StringIds(textId), else text, else empty.
+func (b *nvtxBuilder) text(r *nvtxRow) int32 {
+	if r.null&nvNullTextID == 0 {
+		k, ok := b.byTextID[r.textID]
+		if !ok {
+			k = -1
+			if str, found := b.c.P.String(r.textID); found {
+				k = b.texts.intern(unsafe.Slice(unsafe.StringData(str), len(str)))
+			}
+			b.byTextID[r.textID] = k
+		}
+		if k >= 0 {
+			return k
+		}
+	}
+	return b.texts.intern(r.text)
+}
+
+// pair returns the (domain, text) pair id.
+func (b *nvtxBuilder) pair(dk, tk int32) int32 {
+	for int(dk+1) >= len(b.pairOf) {
+		b.pairOf = append(b.pairOf, nil)
+	}
+	row := b.pairOf[dk+1]
+	for int(tk) >= len(row) {
+		row = append(row, -1)
+	}
+	b.pairOf[dk+1] = row
+	p := row[tk]
+	if p < 0 {
+		p = int32(len(b.pairList))
+		row[tk] = p
+		b.pairList = append(b.pairList, uint64(uint32(dk+1))<<32|uint64(uint32(tk)))
+	}
+	return p
+}
+
+func (b *nvtxBuilder) addDomain(r *nvtxRow) {
+	if r.null&(nvNullDomain|nvNullTid) != 0 {
+		return
+	}
+	k := nvGroupKey{r.domainID, r.gtid}
+	if dr := b.domRows[k]; dr != nil && dr.start <= r.start {
+		return
+	}
+	// coalesce(StringIds(textId), text); a NULL name joins as ''.
+	name, ok := "", false
+	if r.null&nvNullTextID == 0 {
+		name, ok = b.c.P.String(r.textID)
+	}
+	if !ok && r.null&nvNullText == 0 {
+		name = string(r.text)
+	}
+	b.domRows[k] = &nvDomRow{r.start, name}
+}
+
+// finish resolves each pair's display names.
+func (b *nvtxBuilder) finish() {
+	d := b.d
+	d.n = len(d.start)
+	domNames := make([][]*nvDomRow, len(b.dkeyList))
+	for k, r := range b.domRows {
+		if dk, ok := b.dkeys[nvDomKey{k.id, k.g & nvtxDomainPIDMask}]; ok {
+			domNames[dk] = append(domNames[dk], r)
+		}
+	}
+	d.pairNames = make([][]string, len(b.pairList))
+	for i, pk := range b.pairList {
+		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
+		t := b.texts.strs[tk]
+		if dk < 0 || len(domNames[dk]) == 0 {
+			d.pairNames[i] = []string{":" + t}
+			continue
+		}
+		for _, r := range domNames[dk] {
+			d.pairNames[i] = append(d.pairNames[i], r.name+":"+t)
+		}
+	}
+}
