@@ -26,8 +26,10 @@ func findMagic(code string, pos int) (magicSpot, bool) {
 		first := strings.Index(code, "%%")
 		nl := strings.IndexByte(code[first:], '\n')
 		if nl >= 0 && pos > first+nl { // in the body
-			return magicSpot{name: segs[0].magic, cell: true, start: first, inBody: true,
-				body: code[first+nl+1 : pos], full: code[first+nl+1:]}, true
+			sp, _ := spotOnLine(code[first:first+nl], first, true)
+			sp.inBody, sp.onName = true, false
+			sp.body, sp.full = code[first+nl+1:pos], code[first+nl+1:]
+			return sp, true
 		}
 		return spotOnLine(code[first:pos], first, true)
 	}

@@ -114,6 +114,12 @@ func (k *Kernel) runWithGrace(ctx context.Context, code string, out *cellOutput)
 	}
 }
 
+// RunCell runs a cell (its Go code and magics) with out, outside any
+// request: for tests and for running notebooks' code without Jupyter.
+func (k *Kernel) RunCell(ctx context.Context, code string, out Output) error {
+	return k.runCell(ctx, code, out)
+}
+
 // runCell runs the code and line magics of a cell in order, or its cell magic.
 func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
 	for _, seg := range splitCell(code) {
@@ -203,10 +209,7 @@ func helpTarget(code string) (target string, detail int, ok bool) {
 // page answers a help cell with the inspection of target as a "page"
 // payload, the way IPython shows help in the pager.
 func (k *Kernel) page(r *wire.Request, target string, detail, count int) {
-	in, ok := k.inspectMagic(target, len(target))
-	if !ok {
-		in = k.engine.Inspect(target, len(target), detail)
-	}
+	in := k.Inspect(target, len(target), detail)
 	if !in.Found {
 		e := Errorf("NameError", "no help for %s", target)
 		_ = r.Publish("error", map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})

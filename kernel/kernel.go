@@ -172,10 +172,7 @@ func (k *Kernel) complete(r *wire.Request) {
 	var c codeCursor
 	_ = r.Msg.DecodeContent(&c)
 	pos := byteOffset(c.Code, c.CursorPos)
-	comp, ok := k.completeMagic(c.Code, pos)
-	if !ok {
-		comp = k.engine.Complete(c.Code, pos)
-	}
+	comp := k.Complete(c.Code, pos)
 	if comp.Matches == nil {
 		comp.Matches = []string{}
 		comp.Start, comp.End = pos, pos
@@ -185,14 +182,28 @@ func (k *Kernel) complete(r *wire.Request) {
 		"metadata": orEmpty(comp.Metadata)})
 }
 
+// Complete returns the completions at byte offset cursor of code: magic
+// names, flags and arguments, else the engine's.
+func (k *Kernel) Complete(code string, cursor int) Completion {
+	if comp, ok := k.completeMagic(code, cursor); ok {
+		return comp
+	}
+	return k.engine.Complete(code, cursor)
+}
+
+// Inspect returns the help for the name at byte offset cursor of code: a
+// magic's, else the engine's.
+func (k *Kernel) Inspect(code string, cursor, detail int) Inspection {
+	if in, ok := k.inspectMagic(code, cursor); ok {
+		return in
+	}
+	return k.engine.Inspect(code, cursor, detail)
+}
+
 func (k *Kernel) inspect(r *wire.Request) {
 	var c codeCursor
 	_ = r.Msg.DecodeContent(&c)
-	pos := byteOffset(c.Code, c.CursorPos)
-	in, ok := k.inspectMagic(c.Code, pos)
-	if !ok {
-		in = k.engine.Inspect(c.Code, pos, c.Detail)
-	}
+	in := k.Inspect(c.Code, byteOffset(c.Code, c.CursorPos), c.Detail)
 	_ = r.Reply(map[string]any{"status": "ok", "found": in.Found,
 		"data": orEmpty(in.Data), "metadata": orEmpty(in.Metadata)})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
@@ -144,13 +145,17 @@ func flagHelp(defs []flagDef) string {
 // ctx's error as soon as ctx is cancelled (f then finishes in the
 // background and its results are dropped). The library's reports do not
 // watch a context, so this is what makes a long report interruptible.
-func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
+// wg counts the goroutine until f returns, so that Close does not close
+// profiles a background report still reads.
+func interruptible[T any](ctx context.Context, wg *sync.WaitGroup, f func() (T, error)) (T, error) {
 	type res struct {
 		v   T
 		err error
 	}
 	done := make(chan res, 1)
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		var r res
 		defer func() {
 			if p := recover(); p != nil {

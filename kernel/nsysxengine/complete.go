@@ -81,7 +81,11 @@ var profileExts = []string{".sqlite", ".sqlite.gz", ".nsys-rep", ".qdrep", ".arr
 // completeFiles lists directories and profile files starting with word.
 func completeFiles(word string, any bool) []string {
 	dir, base := filepath.Split(word)
-	ents, err := os.ReadDir(filepath.Join(".", dir))
+	read := dir
+	if read == "" {
+		read = "."
+	}
+	ents, err := os.ReadDir(read)
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/gointerp"
@@ -26,7 +27,8 @@ type Engine struct {
 	mu    sync.Mutex
 	table TableOptions
 
-	ids atomic.Int64 // display ids of progress displays
+	ids atomic.Int64   // display ids of progress displays
+	bg  sync.WaitGroup // interrupted magics still running in the background
 }
 
 // Import paths of the packages imported in advance; bindName is the
@@ -90,10 +92,22 @@ func (e *Engine) Banner() string {
 		"nsysx, format and nb are imported; %help lists the magics; %open FILE opens a profile."
 }
 
+// closeWait bounds how long Close waits for interrupted reports.
+const closeWait = 10 * time.Second
+
 // Close implements io.Closer: it closes the profiles and removes the
-// unpacked copies of .gz files.
+// unpacked copies of .gz files. Profiles that an interrupted report may
+// still read (it did not end within closeWait) are left open.
 func (e *Engine) Close() error {
-	err := e.profiles.close()
+	done := make(chan struct{})
+	go func() { e.bg.Wait(); close(done) }()
+	closeProfiles := true
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		closeProfiles = false
+	}
+	err := e.profiles.close(closeProfiles)
 	if cerr := e.Engine.Close(); err == nil {
 		err = cerr
 	}

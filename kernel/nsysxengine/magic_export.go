@@ -65,7 +65,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	}
 	var tables int
 	start := time.Now()
-	_, err = interruptible(ctx, func() (struct{}, error) {
+	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
 		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
 			tables = total
 			if !quiet && ctx.Err() == nil {

@@ -173,7 +173,7 @@ func newReportRun(cmd string, p *parsedArgs, rules bool) (*reportRun, error) {
 	if r.forceOverwrite, err = p.boolFlag("--force-overwrite"); err != nil {
 		return nil, err
 	}
-	reps := p.list("--report")
+	reps := append(p.list("--report"), p.list("--rule")...)
 	switch {
 	case len(reps) == 0 && !rules:
 		reps = defaultReports
@@ -267,7 +267,7 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(n+1, total, j.rep.Name), ID: id})
 			}
 			n++
-			res, err := interruptible(ctx, func() (*nsysx.Result, error) {
+			res, err := interruptible(ctx, &e.bg, func() (*nsysx.Result, error) {
 				return prof.RunReport(ctx, j.rep, j.opts, r.filter)
 			})
 			if ctx.Err() != nil {

@@ -30,7 +30,7 @@ func (e *Engine) magicOpen(ctx context.Context, args []string, _ string, out ker
 	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
 		return usageErr("%%open: %q is not a Go variable name", name)
 	}
-	p, err := interruptible(ctx, func() (*nsysx.Profile, error) { return e.profiles.get(file) })
+	p, err := interruptible(ctx, &e.bg, func() (*nsysx.Profile, error) { return e.profiles.get(file) })
 	if err != nil {
 		return kernel.Errorf("OpenError", "%v", err)
 	}

@@ -223,12 +223,15 @@ func (c *profiles) names() []string {
 	return out
 }
 
-// close removes the unpacked files and closes the profiles.
-func (c *profiles) close() error {
+// close removes the unpacked files and, with closeProfiles, closes the
+// profiles.
+func (c *profiles) close(closeProfiles bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cp := range c.open {
-		cp.p.Close()
+		if closeProfiles {
+			cp.p.Close()
+		}
 	}
 	c.open = map[string]cachedProfile{}
 	if c.tmp != "" {

@@ -1,0 +1,266 @@
+package nsysxengine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/kernel"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testutil.Cleanup()
+	tiled.Lock()
+	if tiled.dir != "" {
+		os.RemoveAll(tiled.dir)
+	}
+	tiled.Unlock()
+	os.Exit(code)
+}
+
+// recorder is an Output that records everything, safe for concurrent use.
+type recorder struct {
+	mu       sync.Mutex
+	stdout   strings.Builder
+	stderr   strings.Builder
+	results  []map[string]any
+	displays []kernel.Display
+	updates  []kernel.Display
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (r *recorder) Stdout() io.Writer { return lockedWriter{&r.mu, &r.stdout} }
+func (r *recorder) Stderr() io.Writer { return lockedWriter{&r.mu, &r.stderr} }
+func (r *recorder) Display(d kernel.Display) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.displays = append(r.displays, d)
+	return nil
+}
+func (r *recorder) UpdateDisplay(d kernel.Display) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.updates = append(r.updates, d)
+	return nil
+}
+func (r *recorder) Result(data, _ map[string]any) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results = append(r.results, data)
+	return nil
+}
+func (r *recorder) Clear(bool) error                   { return nil }
+func (r *recorder) Input(string, bool) (string, error) { return "", kernel.ErrNoStdin }
+
+// result returns the bundle of the last execute_result.
+func (r *recorder) result(t *testing.T) map[string]any {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.results) == 0 {
+		t.Fatalf("no result; stdout %q stderr %q", r.stdout.String(), r.stderr.String())
+	}
+	return r.results[len(r.results)-1]
+}
+
+func newEngine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// cell runs code (Go or magics, as the kernel splits them) and fails on error.
+func cell(t *testing.T, e *Engine, code string) *recorder {
+	t.Helper()
+	r, err := tryCell(t, e, code)
+	if err != nil {
+		t.Fatalf("%q: %v\nstdout %s\nstderr %s", code, err, r.stdout.String(), r.stderr.String())
+	}
+	return r
+}
+
+// tryCell runs code through a kernel's magic registry and the engine.
+func tryCell(t *testing.T, e *Engine, code string) (*recorder, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r := &recorder{}
+	return r, runCode(ctx, e, code, r)
+}
+
+// runCode runs one cell through a kernel.Kernel's splitting of magics.
+func runCode(ctx context.Context, e *Engine, code string, out kernel.Output) error {
+	k, err := kernel.New(e)
+	if err != nil {
+		return err
+	}
+	return k.RunCell(ctx, code, out)
+}
+
+// gz returns the repository path of a gzipped profile.
+func gz(name string) string {
+	return filepath.Join(testutil.Root(), "testdata", "profiles", name+".sqlite.gz")
+}
+
+var tiled struct {
+	sync.Mutex
+	dir  string
+	path string
+}
+
+// tiledProfile returns train repeated copies times in a row (a port of
+// tools/nsys-tile.py), made once per test binary: a profile big enough
+// that reports take seconds.
+func tiledProfile(t *testing.T, copies int) string {
+	t.Helper()
+	tiled.Lock()
+	defer tiled.Unlock()
+	if tiled.path != "" {
+		return tiled.path
+	}
+	dir, err := os.MkdirTemp("", "nsysx-tiled-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiled.dir = dir
+	dst := filepath.Join(dir, fmt.Sprintf("train_x%d.sqlite", copies))
+	b, err := os.ReadFile(testutil.Profile(t, "train"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tile(dst, copies); err != nil {
+		t.Fatalf("tiling: %v", err)
+	}
+	tiled.path = dst
+	return dst
+}
+
+func tile(path string, copies int) error {
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	query := func(q string, f func(s *sqlite3.Stmt)) error {
+		s, _, err := db.Prepare(q)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		for s.Step() {
+			f(s)
+		}
+		return s.Err()
+	}
+	var tables []string
+	if err := query("select name from sqlite_master where type='table'", func(s *sqlite3.Stmt) { tables = append(tables, s.ColumnText(0)) }); err != nil {
+		return err
+	}
+	events := map[string][]string{}
+	for _, tb := range tables {
+		var cols []string
+		if err := query(fmt.Sprintf("pragma table_info(%q)", tb), func(s *sqlite3.Stmt) { cols = append(cols, s.ColumnText(1)) }); err != nil {
+			return err
+		}
+		if has(cols, "start") {
+			events[tb] = cols
+		}
+	}
+	var lo, hi, corr, rng int64 = 1 << 62, 0, 0, 0
+	for tb, cols := range events {
+		last := "max(start)"
+		if has(cols, "end") {
+			last = `max(coalesce("end", start))`
+		}
+		_ = query(fmt.Sprintf("select min(start), %s from %q where start is not null", last, tb), func(s *sqlite3.Stmt) {
+			if s.ColumnType(0) != sqlite3.NULL {
+				lo, hi = min(lo, s.ColumnInt64(0)), max(hi, s.ColumnInt64(1))
+			}
+		})
+		for col, p := range map[string]*int64{"correlationId": &corr, "rangeId": &rng} {
+			if has(cols, col) {
+				_ = query(fmt.Sprintf("select coalesce(max(%q),0) from %q", col, tb), func(s *sqlite3.Stmt) { *p = max(*p, s.ColumnInt64(0)) })
+			}
+		}
+	}
+	span := hi - lo + 1_000_000
+	if err := db.Exec("begin"); err != nil {
+		return err
+	}
+	for tb, cols := range events {
+		var keep []string
+		for _, c := range cols {
+			if c != "id" {
+				keep = append(keep, c)
+			}
+		}
+		extra := ""
+		if tb == "NVTX_EVENTS" {
+			extra = " and eventType <> 75"
+		}
+		for k := int64(1); k < int64(copies); k++ {
+			var sel, names []string
+			for _, c := range keep {
+				names = append(names, fmt.Sprintf("%q", c))
+				switch c {
+				case "start", "end":
+					sel = append(sel, fmt.Sprintf("%q + %d", c, k*span))
+				case "correlationId":
+					sel = append(sel, fmt.Sprintf("%q + %d", c, k*(corr+1)))
+				case "rangeId":
+					sel = append(sel, fmt.Sprintf("%q + %d", c, k*(rng+1)))
+				default:
+					sel = append(sel, fmt.Sprintf("%q", c))
+				}
+			}
+			q := fmt.Sprintf("insert into %q (%s) select %s from %q where start < %d%s",
+				tb, strings.Join(names, ", "), strings.Join(sel, ", "), tb, lo+span, extra)
+			if err := db.Exec(q); err != nil {
+				return fmt.Errorf("%s: %w", tb, err)
+			}
+		}
+	}
+	if has(tables, "ANALYSIS_DETAILS") {
+		grow := int64(copies-1) * span
+		if err := db.Exec(fmt.Sprintf("update ANALYSIS_DETAILS set duration = duration + %d, stopTime = stopTime + %d", grow, grow)); err != nil {
+			return err
+		}
+	}
+	return db.Exec("commit")
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,256 @@
+package nsysxengine
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/kernel"
+)
+
+func errName(err error) string {
+	var ke *kernel.Error
+	if errors.As(err, &ke) {
+		return ke.Name
+	}
+	return fmt.Sprint(err)
+}
+
+func TestMagicOpen(t *testing.T) {
+	e := newEngine(t)
+	r := cell(t, e, "%open "+gz("train"))
+	if len(r.displays) != 1 || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "train = ") {
+		t.Fatalf("displays %v", r.displays)
+	}
+	if got := cell(t, e, "train.Base()").result(t)["text/plain"]; got != "train" {
+		t.Errorf("bound variable: %v", got)
+	}
+	cell(t, e, "%open "+gz("fixed")+" as after")
+	if got := cell(t, e, "after.Base()").result(t)["text/plain"]; got != "fixed" {
+		t.Errorf("as NAME: %v", got)
+	}
+	for code, want := range map[string]string{
+		"%open":                       "UsageError",
+		"%open a b":                   "UsageError",
+		"%open x.sqlite as 1x":        "UsageError",
+		"%open /no/such/file.sqlite":  "OpenError",
+		"%open " + gz("sync") + " as": "UsageError",
+	} {
+		if _, err := tryCell(t, e, code); errName(err) != want {
+			t.Errorf("%q: %v, want %s", code, err, want)
+		}
+	}
+}
+
+func TestMagicNsysStats(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	// several reports: one display each, and a progress line updated in place
+	r := cell(t, e, "%nsys stats -r cuda_gpu_kern_sum,cuda_api_sum,nvtx_sum")
+	if len(r.displays) != 4 { // progress + 3 tables
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	id := r.displays[0].ID
+	if id == "" || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "running 0/3") {
+		t.Errorf("progress display %v", r.displays[0])
+	}
+	var texts []string
+	for _, u := range r.updates {
+		if u.ID != id {
+			t.Errorf("update of another display %q", u.ID)
+		}
+		texts = append(texts, u.Data["text/plain"].(string))
+	}
+	if len(texts) != 4 || texts[1] != "running 2/3: cuda_api_sum…" || !strings.HasPrefix(texts[3], "ran 3 reports on 1 profile(s)") {
+		t.Errorf("progress updates %q", texts)
+	}
+	for i, name := range []string{"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum"} {
+		js := r.displays[i+1].Data["application/json"].(map[string]any)
+		if js["report"] != name {
+			t.Errorf("display %d is %v", i+1, js["report"])
+		}
+	}
+	// -f csv shows nsys's text: the same bytes as nsys wrote
+	r = cell(t, e, "%nsys stats -q -r cuda_gpu_kern_sum -f csv train")
+	want, _ := testutil.Golden(t, "train", "cuda_gpu_kern_sum.csv")
+	if got := r.displays[0].Data["text/plain"].(string); got != strings.TrimRight(want, "\n") {
+		t.Errorf("csv differs from the golden:\n%s", testutil.Diff(got, want))
+	}
+	// the default set lists its SKIPPED reports in one block
+	r = cell(t, e, "%nsys stats --sample")
+	last := r.displays[len(r.displays)-1].Data["text/plain"].(string)
+	if !strings.HasPrefix(last, "SKIPPED (") || !strings.Contains(last, "openmp_sum") {
+		t.Errorf("skipped block %q", last)
+	}
+	if got := cell(t, e, "len(nb.Results())").result(t)["text/plain"]; got != "20" {
+		t.Errorf("nb.Results: %v", got)
+	}
+	// -o writes files as the CLI does
+	dir := t.TempDir()
+	r = cell(t, e, fmt.Sprintf("%%nsys stats -r cuda_gpu_kern_sum -o %s train", filepath.Join(dir, "out")))
+	b, err := os.ReadFile(filepath.Join(dir, "out_cuda_gpu_kern_sum.csv"))
+	if err != nil || string(b) != want {
+		t.Errorf("file: %v\n%s", err, r.stdout.String())
+	}
+	for code, want := range map[string]string{
+		"%nsys stats -r cuda_gpu_kern_sun":    "UsageError", // did you mean
+		"%nsys stats --nope":                  "UsageError",
+		"%nsys stats -r cuda_api_sum:nope":    "UsageError",
+		"%nsys statz":                         "UsageError",
+		"%nsys stats -o @cat":                 "UsageError",
+		"%nsys stats -f parquet":              "UsageError",
+		"%nsys stats /no/such/profile.sqlite": "OpenError",
+	} {
+		if _, err := tryCell(t, e, code); errName(err) != want {
+			t.Errorf("%q: %v, want %s", code, err, want)
+		}
+	}
+	if _, err := tryCell(t, e, "%nsys stats -r cuda_gpu_kern_sun"); !strings.Contains(err.Error(), "did you mean cuda_gpu_kern_sum") {
+		t.Errorf("no suggestion: %v", err)
+	}
+	if r := cell(t, e, "%nsys stats --help-reports cuda_gpu_kern_sum"); !strings.Contains(r.stdout.String(), "CUDA GPU Kernel Summary") {
+		t.Errorf("help: %q", r.stdout.String())
+	}
+}
+
+func TestMagicNsysAnalyzeExport(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("sync"))
+	r := cell(t, e, "%nsys analyze -r cuda_memcpy_sync,gpu_gaps:gap=1")
+	if len(r.displays) != 3 {
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	js := r.displays[1].Data["application/json"].(map[string]any)
+	if js["report"] != "cuda_memcpy_sync" {
+		t.Errorf("rule %v", js["report"])
+	}
+	dir := t.TempDir()
+	r = cell(t, e, "%nsys export -t parquet --tables ^StringIds$ -o "+dir)
+	if _, err := os.Stat(filepath.Join(dir, "StringIds.parquet")); err != nil {
+		ents, _ := os.ReadDir(dir)
+		t.Errorf("export: %v %v", err, ents)
+	}
+	if len(r.updates) == 0 || !strings.HasPrefix(r.updates[len(r.updates)-1].Data["text/plain"].(string), "exported 1 tables") {
+		t.Errorf("export progress %v", r.updates)
+	}
+}
+
+func TestMagicSQL(t *testing.T) {
+	e := newEngine(t)
+	path := testutil.Profile(t, "train")
+	sum := func() [32]byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sha256.Sum256(b)
+	}
+	before := sum()
+	r := cell(t, e, "%%sql "+path+" as kernels\nSELECT shortName, count(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 2 DESC")
+	b := r.displays[0].Data
+	if !strings.Contains(b["text/html"].(string), "<th style=\"text-align:right\">n</th>") {
+		t.Errorf("sql table: %.300s", b["text/html"])
+	}
+	// independently: the kernels nsys counted per name, summed
+	instances := 0
+	for _, row := range goldenRows(t, "train", "cuda_gpu_kern_sum.csv") {
+		var n int
+		fmt.Sscan(row[2], &n)
+		instances += n
+	}
+	if got := cell(t, e, "var total int64\nfor i := 0; i < kernels.Len(); i++ { total += kernels.Col(\"n\").Value(i).I }\ntotal").result(t)["text/plain"]; got != fmt.Sprint(instances) {
+		t.Errorf("bound rows sum to %v, golden instances %d", got, instances)
+	}
+	// the last opened profile (a .gz, unpacked) is the default database
+	cell(t, e, "%open "+gz("sync"))
+	r = cell(t, e, "%%sql\nSELECT count(*) AS kernels FROM CUPTI_ACTIVITY_KIND_KERNEL")
+	want := 0
+	for _, row := range goldenRows(t, "sync", "cuda_gpu_kern_sum.csv") {
+		var n int
+		fmt.Sscan(row[2], &n)
+		want += n
+	}
+	if js := r.displays[0].Data["application/json"].(map[string]any); fmt.Sprint(js["rows"]) != fmt.Sprintf("[[%d]]", want) {
+		t.Errorf("count on sync: %v", js["rows"])
+	}
+	// row limit and count
+	r = cell(t, e, "%%sql "+path+"\nSELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL")
+	if !strings.Contains(r.displays[0].Data["text/html"].(string), "showing 50 of 5,600 rows") {
+		t.Errorf("limit note missing")
+	}
+	for _, q := range []string{
+		"DELETE FROM StringIds",
+		"DROP TABLE StringIds",
+		"UPDATE StringIds SET value = 'x'",
+		"INSERT INTO StringIds VALUES (99999999, 'x')",
+		"CREATE TABLE t (x)",
+		"PRAGMA journal_mode = WAL",
+		"ATTACH DATABASE '/tmp/x.db' AS x",
+		"SELECT 1; DELETE FROM StringIds",
+		"WITH x AS (SELECT 1) DELETE FROM StringIds",
+		"/* comment */ delete from StringIds",
+		"VACUUM",
+		"",
+	} {
+		if _, err := tryCell(t, e, "%%sql "+path+"\n"+q); errName(err) != "SQLError" {
+			t.Errorf("%q: %v", q, err)
+		}
+	}
+	if sum() != before {
+		t.Fatal("the database changed")
+	}
+	if _, err := tryCell(t, e, "%%sql "+path+"\nSELECT nope FROM StringIds"); errName(err) != "SQLError" {
+		t.Errorf("bad column: %v", err)
+	}
+}
+
+// TestSQLInterrupt: a long query stops when the cell is interrupted.
+func TestSQLInterrupt(t *testing.T) {
+	e := newEngine(t)
+	path := testutil.Profile(t, "train")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	q := "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c"
+	err := runCode(ctx, e, "%%sql "+path+"\n"+q, &recorder{})
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+}
+
+// TestMagicInterrupt: %nsys stops at once when interrupted, although the
+// library's reports do not watch the context, and the engine goes on.
+func TestMagicInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a big profile")
+	}
+	big := tiledProfile(t, 16)
+	e := newEngine(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		done <- runCode(ctx, e, "%nsys stats -r nvtx_kern_sum,nvtx_gpu_proj_trace,nvtx_sum "+big, &recorder{})
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("not interrupted within 2s")
+	}
+	t.Logf("interrupted after %v", time.Since(start))
+	if got := cell(t, e, "1 + 1").result(t)["text/plain"]; got != "2" {
+		t.Errorf("engine after interrupt: %v", got)
+	}
+}
