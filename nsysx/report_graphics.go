@@ -3,6 +3,7 @@ package nsysx
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The graphics, Windows, video and network reports of nsys. nsysx knows
@@ -17,7 +18,7 @@ var ErrNotImplemented = errors.New("report not implemented by nsysx")
 // tableCheck is one SKIPPED check: the table (or any of several) and nsys's
 // message, `<f>` standing for the input path.
 type tableCheck struct {
-	anyOf []string
+	anyOf []string // table names; "A+B" needs both
 	msg   string
 }
 
@@ -28,8 +29,12 @@ func graphicsReport(name, title string, aliases []string, help string, checks ..
 		run: func(c *Ctx) (*Result, error) {
 			for _, ch := range checks {
 				ok := false
-				for _, t := range ch.anyOf {
-					ok = ok || c.Has(t)
+				for _, alt := range ch.anyOf {
+					all := true
+					for _, t := range strings.Split(alt, "+") {
+						all = all && c.Has(t)
+					}
+					ok = ok || all
 				}
 				if !ok {
 					return c.Skip(c.Path() + ch.msg)
@@ -78,7 +83,8 @@ func init() {
 		graphicsReport("wddm_queue_sum", "WDDM Queue Utilization Summary", []string{"wddmqueuesdetails"},
 			"Windows display-driver (WDDM) queue utilisation per context",
 			chk(" does not contain WDDM context data.", "TARGET_INFO_WDDM_CONTEXTS"),
-			chk(" does not contain WDDM event data.", "WDDM_DMA_PACKET_START_EVENTS", "WDDM_QUEUE_PACKET_START_EVENTS")),
+			chk(" does not contain WDDM event data.", "WDDM_DMA_PACKET_START_EVENTS+WDDM_DMA_PACKET_STOP_EVENTS",
+				"WDDM_QUEUE_PACKET_START_EVENTS+WDDM_QUEUE_PACKET_STOP_EVENTS")),
 		graphicsReport("nvvideo_api_sum", "NvVideo API Summary", nil,
 			"NVIDIA video encoder, decoder and JPEG API calls grouped by function", sid,
 			chk(" does not contain NvVideo trace data.", "NVVIDEO_ENCODER_API", "NVVIDEO_DECODER_API", "NVVIDEO_JPEG_API")),
