@@ -182,17 +182,26 @@ func disambiguate(full, out []string, idx []int, short string) {
 		}
 		var picks []string
 		for len(same) > 1 && len(picks) < 3 {
-			best, bestN, bestCommon := "", len(same), true
-			for _, t := range toks[k] {
-				n := 0
-				for j := range same {
-					if members[t][j] {
-						n++
+			// The rarest identifier among those that tell some apart,
+			// preferring names to builtin types and numbers.
+			best, bestN := "", len(same)
+			for _, commonOK := range []bool{false, true} {
+				for _, t := range toks[k] {
+					if common := skipIdent[t] || strings.Trim(t, "0123456789") == ""; common != commonOK {
+						continue
+					}
+					n := 0
+					for j := range same {
+						if members[t][j] {
+							n++
+						}
+					}
+					if n < bestN {
+						best, bestN = t, n
 					}
 				}
-				common := skipIdent[t] || strings.Trim(t, "0123456789") == ""
-				if n < bestN || n == bestN && n < len(same) && bestCommon && !common {
-					best, bestN, bestCommon = t, n, common
+				if best != "" {
+					break
 				}
 			}
 			if best == "" {
