@@ -268,17 +268,15 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 			res, err = nil, fmt.Errorf("report %s failed on %s: %v", r.Name, p.Path, e)
 		}
 	}()
-	if f != nil {
-		msg, ferr := f.Resolve(p)
-		if ferr != nil {
-			return nil, ferr
-		}
-		if msg != "" {
-			return Skip(r.Name, r.Title, msg), nil
-		}
-	}
+	// A filter that cannot apply (an NVTX range not found) surfaces from the
+	// first filtered Load as a *SkipError, after the report's own table checks,
+	// in nsys's order.
 	res, err = r.run(c)
 	if err != nil {
+		var se *SkipError
+		if errors.As(err, &se) {
+			return Skip(r.Name, r.Title, se.Msg), nil
+		}
 		var mc *MissingColumnError
 		if errors.As(err, &mc) {
 			return Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table)), nil
