@@ -3,7 +3,6 @@ package nsysx
 import (
 	"fmt"
 	"hash/maphash"
-	"math"
 )
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE) the NVTX reports read.
@@ -204,52 +203,4 @@ func (c *Ctx) nvtxPrereq() (*Result, bool) {
 		return r, true
 	}
 	return nil, false
-}
-
-// round1 is Round1 (SQLite's round(x, 1): ties away from zero on the exact
-// binary value) without the decimal expansion, for summaries of many
-// thousands of groups. With FMA the error of x*10 is known exactly, which
-// settles the floor and the tie.
-func round1(x float64) float64 {
-	if !(math.Abs(x) < 1<<49) { // x*10 must stay an exact float integer
-		return Round1(x)
-	}
-	a := math.Abs(x)
-	y := a * 10
-	e := math.FMA(a, 10, -y) // a*10 == y+e exactly
-	f := math.Floor(y)
-	fr := y - f // exact
-	n := f
-	switch {
-	case fr < -e: // a*10 lies just below the integer f: floor f-1, rounds up to f
-	case fr-1 >= -e: // at or above f+1
-		n = f + 1
-	case fr-0.5 >= -e:
-		n = f + 1
-	}
-	r := n / 10
-	if x < 0 {
-		r = -r
-	}
-	return r
-}
-
-// r1 is R1 with round1.
-func r1(v Value) Value {
-	switch v.Kind {
-	case IntKind:
-		return FloatV(float64(v.I)) // an integer needs no rounding
-	case FloatKind:
-		return FloatV(round1(v.F))
-	}
-	return v
-}
-
-// fastSummary is Agg.Summary (the STATS(d, N) block) with round1.
-func fastSummary(a *Agg, grand int64) []Value {
-	pct := Null
-	if grand != 0 {
-		pct = FloatV(round1(float64(a.Total()) * 100.0 / float64(grand)))
-	}
-	return []Value{pct, a.Sum(), IntV(a.Count()), r1(a.Avg()), r1(a.Median()), a.Min(), a.Max(), r1(a.Stdev())}
 }

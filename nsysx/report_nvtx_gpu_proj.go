@@ -246,7 +246,7 @@ func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRan
 		if n == 0 {
 			return Null
 		}
-		return FloatV(round1(float64(sum) / float64(n)))
+		return FloatV(Round1(float64(sum) / float64(n)))
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, "Range", "Style", "Total Proj Time:dur_ns", "Total Range Time:dur_ns",
 		"Range Instances", "Proj Avg:dur_ns", "Proj Med:dur_ns", "Proj Min:dur_ns", "Proj Max:dur_ns", "Proj StdDev:dur_ns",
@@ -254,7 +254,7 @@ func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRan
 	for _, g := range gs {
 		a := &g.proj
 		res.Add(TextV(g.name), TextV(g.style), g.total, IntV(g.rangeTime), IntV(g.rows),
-			r1(a.Avg()), r1(a.Median()), a.Min(), a.Max(), r1(a.Stdev()),
+			R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()),
 			IntV(g.ops), avg(g.ops, g.rows), avg(g.lvlSum, g.lvlN), avg(g.childSum, g.rows))
 	}
 	return res

@@ -267,7 +267,7 @@ func kernSumResult(c *Ctx, d *nvtxData, k *Table, ks, ke *Column, kn *kernNames,
 		gr, kk := gs[x], keys[x]
 		a := &gr.agg
 		res.Add(kk.name, kk.style, gr.pid, gr.tid, IntV(gr.nvtxInst), IntV(gr.kernInst),
-			kk.total, r1(a.Avg()), r1(a.Median()), a.Min(), a.Max(), r1(a.Stdev()), kk.kname)
+			kk.total, R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()), kk.kname)
 	}
 	return res, nil
 }

@@ -91,7 +91,7 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 		res := NewResult(c.Report.Name, c.Report.Title, append(cols, "Range")...)
 		for _, i := range order {
 			f := finals[i]
-			row := fastSummary(&f.agg, grand)
+			row := f.agg.Summary(grand)
 			if withStyle {
 				row = append(row, TextV(f.style))
 			}

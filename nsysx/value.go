@@ -134,9 +134,10 @@ func PyFloat(f float64) string {
 	return b.String()
 }
 
-// Round1 is SQLite 3.46's round(x, 1): ties (on the exact binary value) away
-// from zero; values beyond 2^52 unchanged.
-func Round1(x float64) float64 {
+// round1Decimal is Round1 through the exact decimal expansion of x: slow, but
+// obviously right; the fast Round1 falls back to it for large values and is
+// tested against it.
+func round1Decimal(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<52 {
 		return x
 	}
@@ -155,6 +156,33 @@ func Round1(x float64) float64 {
 		n++
 	}
 	r := float64(n) / 10
+	if x < 0 {
+		r = -r
+	}
+	return r
+}
+
+// Round1 is SQLite 3.46's round(x, 1): ties (on the exact binary value) away
+// from zero; values beyond 2^52 unchanged. It needs no decimal expansion: With FMA the error of x*10 is known exactly, which
+// settles the floor and the tie.
+func Round1(x float64) float64 {
+	if !(math.Abs(x) < 1<<49) { // x*10 must stay an exact float integer
+		return round1Decimal(x)
+	}
+	a := math.Abs(x)
+	y := a * 10
+	e := math.FMA(a, 10, -y) // a*10 == y+e exactly
+	f := math.Floor(y)
+	fr := y - f // exact
+	n := f
+	switch {
+	case fr < -e: // a*10 lies just below the integer f: floor f-1, rounds up to f
+	case fr-1 >= -e: // at or above f+1
+		n = f + 1
+	case fr-0.5 >= -e:
+		n = f + 1
+	}
+	r := n / 10
 	if x < 0 {
 		r = -r
 	}
