@@ -165,3 +165,25 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 		}
 	}
 }
+
+// TestMissingColumnSkips: the trimmed export's kernel table has no globalPid,
+// so reports that join kernels to API calls print a SKIPPED line naming the
+// column, while reports that do not need it run.
+func TestMissingColumnSkips(t *testing.T) {
+	path := testutil.External(t, "nsysai_healthy_1pct")
+	p, err := nsysx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Stats("cuda_kern_exec_sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := path + " does not contain the 'globalPid' column in CUPTI_ACTIVITY_KIND_KERNEL."; r.Skipped != want {
+		t.Errorf("SKIPPED %q, want %q", r.Skipped, want)
+	}
+	if r, err := p.Stats("cuda_gpu_kern_sum"); err != nil || r.Skipped != "" || r.Len() == 0 {
+		t.Errorf("cuda_gpu_kern_sum on the trimmed export: %v %q", err, r.Skipped)
+	}
+}

@@ -39,11 +39,6 @@ func TestMyReportsExternal(t *testing.T) {
 			for _, spec := range myReports {
 				r, err := p.Stats(spec)
 				if err != nil {
-					// nsys itself fails here: exports older than schema
-					// 3.16.1 lack the source columns.
-					if spec == "um_cpu_page_faults_sum" && strings.Contains(err.Error(), "no such column") {
-						continue
-					}
 					if errors.Is(err, nsysx.ErrNotImplemented) {
 						continue
 					}

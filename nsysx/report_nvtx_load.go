@@ -306,8 +306,16 @@ func (b *nvtxBuilder) finish() {
 			d.pairNames[i] = []string{":" + t}
 			continue
 		}
-		for _, r := range domNames[dk] {
-			d.pairNames[i] = append(d.pairNames[i], r.name+":"+t)
+		// A domain id registered by several threads of one process names its
+		// ranges once, after the earliest registration (nsys joins every
+		// registration, double counting in summaries and failing in the
+		// R-tree reports: see README, differences from nsys).
+		first := domNames[dk][0]
+		for _, r := range domNames[dk][1:] {
+			if r.start < first.start || (r.start == first.start && r.name < first.name) {
+				first = r
+			}
 		}
+		d.pairNames[i] = []string{first.name + ":" + t}
 	}
 }
