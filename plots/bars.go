@@ -162,13 +162,15 @@ func barsHeight(n int) float64 { return math.Min(2.2+0.26*float64(n), 30) }
 // barsVega is the Vega-Lite spec of a ranking.
 func barsVega(title string, b *Bars, axis string, unit timeUnit, countName string) map[string]any {
 	var rows []map[string]any
+	var order []any
 	for i, bar := range b.Bars {
+		order = append(order, bar.Label)
 		rows = append(rows, map[string]any{"rank": i + 1, "label": bar.Label, "name": bar.Name,
 			"value": round6(bar.Value / unit.ns), "pct": round6(bar.Pct), "count": bar.Count, "other": bar.Other})
 	}
 	x := axis + " (" + unit.name + ")"
 	enc := map[string]any{
-		"y": map[string]any{"field": "label", "type": "nominal", "sort": map[string]any{"field": "rank"}, "title": nil,
+		"y": map[string]any{"field": "label", "type": "nominal", "sort": order, "title": nil,
 			"axis": map[string]any{"labelLimit": 420}},
 		"x": map[string]any{"field": "value", "type": "quantitative", "title": x},
 	}

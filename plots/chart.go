@@ -70,6 +70,10 @@ func newChart(name, title string) *Chart {
 func noData(name, title, subtitle, note string) *Chart {
 	c := newChart(name, title)
 	c.Subtitle, c.Note, c.Height = subtitle, note, 2.5
+	c.vega = withSubtitle(vegaBase(title, 700, 60), subtitle)
+	c.vega["data"] = map[string]any{"values": []any{map[string]any{"note": truncate(note, 300)}}}
+	c.vega["mark"] = map[string]any{"type": "text", "fontSize": 14, "color": hexColor(colGrey)}
+	c.vega["encoding"] = map[string]any{"text": map[string]any{"field": "note", "type": "nominal"}}
 	return c
 }
 
@@ -140,6 +144,13 @@ func (c *Chart) MIMEBundle() map[string]any {
 		}
 	}
 	return b
+}
+
+// MIMEMetadata is the display metadata for the bundle: the PNG's size in
+// CSS pixels, so that the HiDPI image shows at its nominal size.
+func (c *Chart) MIMEMetadata() map[string]any {
+	w, h := c.PNGSize()
+	return map[string]any{MIMEPNG: map[string]any{"width": w / PNGScale, "height": h / PNGScale}}
 }
 
 // Text is the chart as text: title, subtitle, the data behind it, footnote.

@@ -218,7 +218,9 @@ func compareVega(c *Chart, d *CompareData) map[string]any {
 	}
 	unit := pickTimeUnit(maxV)
 	var rows []map[string]any
+	var order []any
 	for i, r := range d.Rows {
+		order = append(order, r.Label)
 		for j, v := range []float64{r.A, r.B} {
 			prof, cnt := d.NameA, r.CountA
 			if j == 1 {
@@ -234,7 +236,7 @@ func compareVega(c *Chart, d *CompareData) map[string]any {
 	spec["data"] = map[string]any{"values": rows}
 	spec["mark"] = map[string]any{"type": "bar", "tooltip": true}
 	spec["encoding"] = map[string]any{
-		"y":       map[string]any{"field": "label", "type": "nominal", "sort": map[string]any{"field": "rank"}, "title": nil, "axis": map[string]any{"labelLimit": 420}},
+		"y":       map[string]any{"field": "label", "type": "nominal", "sort": order, "title": nil, "axis": map[string]any{"labelLimit": 420}},
 		"yOffset": map[string]any{"field": "profile", "sort": []any{d.NameA, d.NameB}},
 		"x":       map[string]any{"field": "value", "type": "quantitative", "title": x},
 		"color": map[string]any{"field": "profile", "type": "nominal", "title": nil,

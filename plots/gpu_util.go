@@ -313,7 +313,16 @@ func utilVega(c *Chart, d *UtilData) map[string]any {
 	spec := vegaBase(c.Title, 760, 0)
 	spec["height"] = map[string]any{"step": 34}
 	spec["data"] = map[string]any{"values": rows}
-	spec["layer"] = []any{busy, other}
+	var layers []any
+	for _, want := range []bool{true, false} { // a layer without data would warn
+		for _, r := range rows {
+			if (r["state"] == "busy") == want {
+				layers = append(layers, map[bool]any{true: busy, false: other}[want])
+				break
+			}
+		}
+	}
+	spec["layer"] = layers
 	spec["resolve"] = map[string]any{"scale": map[string]any{"color": "independent"}}
 	return withSubtitle(spec, c.Subtitle)
 }

@@ -396,7 +396,14 @@ func iterationsVega(c *Chart, d *IterationsData) map[string]any {
 		"mark":     map[string]any{"type": "rule", "color": hexColor(colMedian), "strokeWidth": 1.5},
 		"encoding": map[string]any{"y": map[string]any{"field": "median", "type": "quantitative"}},
 	}
-	left := map[string]any{"width": 560, "height": 300, "layer": []any{lineLayer, outLayer, median}}
+	layers := []any{lineLayer, median}
+	for _, it := range d.Items {
+		if it.Outlier { // a layer without data would warn
+			layers = append(layers, outLayer)
+			break
+		}
+	}
+	left := map[string]any{"width": 560, "height": 300, "layer": layers}
 	right := map[string]any{"width": 200, "height": 300,
 		"mark": map[string]any{"type": "bar", "color": hexColor(colKernel)},
 		"encoding": map[string]any{
