@@ -324,12 +324,16 @@ func (e *Engine) showJob(r *reportRun, j reportJob, prof *nsysx.Profile, in stri
 		if !r.quiet {
 			fmt.Fprintf(&b, "Processing [%s] with [%s]%s... \n", in, j.rep.Name, argStr)
 		}
+		limit := e.TableOptions().MaxRows
 		if res.Skipped != "" {
 			if !r.quiet {
 				fmt.Fprintf(&b, "SKIPPED: %s\n", res.Skipped)
 			}
-		} else if err := format.Write(&b, res, *j.format); err != nil {
+		} else if err := format.Write(&b, headResult(res, limit), *j.format); err != nil {
 			return err
+		}
+		if res.Len() > limit { // notebooks are no place for megabytes of text
+			fmt.Fprintf(&b, "\n(%s; -o BASE writes them all to a file)\n", rowsNote(limit, res.Len()))
 		}
 		data := TextBundle(strings.TrimRight(b.String(), "\n"))
 		if j.format.Name == "htable" || j.format.Name == "hdoc" {
