@@ -135,6 +135,7 @@ func barPanel(b *Bars, axis string, unit timeUnit, format valueFormat, col color
 	p.X.Min = 0
 	p.X.Max = math.Max(maxV*1.28, 1e-9)
 	p.X.Label.Text = axis + " (" + unit.name + ")"
+	p.X.Tick.Marker = valueTicks{6}
 	return p, nil
 }
 
@@ -157,7 +158,7 @@ func barsText(b *Bars, format valueFormat, countName string) string {
 }
 
 // barsHeight is a chart height for n bars and header lines.
-func barsHeight(n int) float64 { return math.Min(2.2+0.26*float64(n), 30) }
+func barsHeight(n int) float64 { return math.Min(1.6+0.27*float64(n), 30) }
 
 // barsVega is the Vega-Lite spec of a ranking.
 func barsVega(title string, b *Bars, axis string, unit timeUnit, countName string) map[string]any {

@@ -143,7 +143,7 @@ func ratio(a, b float64) string {
 	case b == 0:
 		return "gone"
 	}
-	return "×" + fmtSig(b/a)
+	return fmt.Sprintf("×%.2f", b/a)
 }
 
 func comparePanel(d *CompareData) (*plot.Plot, error) {
@@ -191,6 +191,7 @@ func comparePanel(d *CompareData) (*plot.Plot, error) {
 	p.NominalY(names...)
 	p.X.Min, p.X.Max = 0, math.Max(maxV/unit.ns*1.3, 1e-9)
 	p.X.Label.Text = "total time (" + unit.name + ")"
+	p.X.Tick.Marker = valueTicks{6}
 	return p, nil
 }
 

@@ -14,14 +14,17 @@ const (
 	tMemset = "CUPTI_ACTIVITY_KIND_MEMSET"
 )
 
-// Kinds of GPU operations.
+// Kinds of GPU operations (opNCCL: a kernel whose short name starts with
+// "nccl", as nsys's NCCL recipes tell them).
 const (
 	opKernel = iota
 	opMemcpy
 	opMemset
+	opNCCL
+	opKinds
 )
 
-var opNames = []string{"kernel", "memcpy", "memset"}
+var opNames = [opKinds]string{"kernel", "memcpy", "memset", "NCCL kernel"}
 
 // gpuOp is one GPU operation.
 type gpuOp struct {

@@ -63,7 +63,7 @@ func TestSpans(t *testing.T) {
 // A GPU lane at pixel resolution shows, per pixel, the kind that ran
 // longest there.
 func TestDominantBars(t *testing.T) {
-	var kinds [3][]span
+	var kinds [opKinds][]span
 	kinds[opKernel] = []span{{0, 35}, {52, 58}}
 	kinds[opMemset] = []span{{36, 39}, {50, 52}}
 	got := dominantBars(kinds, 0, 60, 10)
@@ -81,9 +81,10 @@ func TestDominantBars(t *testing.T) {
 
 func TestMergeBars(t *testing.T) {
 	bars := []TimelineBar{{0, 100, "forward", 1}, {100, 101, "data", 1}, {101, 103, "x", 1}, {500, 600, "backward", 1},
-		{600, 700, "backward", 1}, {800, 802, "a", 1}, {802, 804, "b", 1}, {804, 806, "c", 1}, {900, 904, "d", 1}, {904, 906, "e", 1}}
+		{600, 700, "backward", 1}, {800, 802, "a", 1}, {802, 804, "b", 1}, {804, 806, "c", 1}, {900, 904, "d", 1}, {904, 906, "e", 1},
+		{1000, 1002, "s", 1}, {1002, 1004, "s", 1}, {1004, 1006, "s", 1}}
 	got := mergeBars(bars, 5)
-	want := []TimelineBar{{0, 103, "forward", 3}, {500, 700, "backward", 2}, {800, 806, "3 ranges", 3}, {900, 906, "d", 2}}
+	want := []TimelineBar{{0, 103, "forward", 3}, {500, 700, "backward", 2}, {800, 806, "3 ranges", 3}, {900, 906, "d", 2}, {1000, 1006, "s", 3}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}

@@ -69,7 +69,7 @@ func Iterations(p *nsysx.Profile, o *Options) (*Chart, error) {
 			nOut++
 		}
 	}
-	c.Subtitle = fmt.Sprintf("%s · %d instances of %s · median %s, %d outliers", p.Base(), len(d.Items), d.Match, fmtDur(d.Median), nOut)
+	c.Subtitle = fmt.Sprintf("%s · %d instances of %s · median %s, %s", p.Base(), len(d.Items), d.Match, fmtDur(d.Median), plural(nOut, "outlier"))
 	c.Footnote = "Duration: the NVTX range's own start to end (CPU side). Outliers: beyond 1.5 interquartile ranges from the quartiles (dashed lines)."
 	c.legend = []legendItem{{"duration", colKernel, true}, {"median", colMedian, true}, {"outlier", colOutlier, false}}
 	line, hist, err := iterationPanels(d)
@@ -301,6 +301,7 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	pad := math.Max((maxD-minD)*0.12, maxD*0.005)
 	line.Y.Min, line.Y.Max = math.Max(0, minD-pad)/unit.ns, (maxD+pad)/unit.ns
 	line.Y.Label.Text = "duration (" + unit.name + ")"
+	line.Y.Tick.Marker = valueTicks{6}
 	line.X.Label.Text = "instance (in start order)"
 	if d.Numbered {
 		line.X.Label.Text = "number in the range name"
@@ -316,7 +317,16 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	hist.X.Label.Text = "instances"
 	hist.X.Tick.Marker = intTicks{}
 	hist.Y.Label.Text = "duration (" + unit.name + ")"
+	hist.Y.Tick.Marker = valueTicks{6}
 	return line, hist, nil
+}
+
+// plural formats "1 outlier", "2 outliers".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func maxCount(h []HistBin) int {
@@ -334,7 +344,7 @@ type intTicks struct{}
 func (intTicks) Ticks(min, max float64) []plot.Tick {
 	var out []plot.Tick
 	for _, t := range niceTicks(min, max, 10, 1) {
-		if t.Label != "" && t.Value != math.Trunc(t.Value) {
+		if t.Value != math.Trunc(t.Value) {
 			continue
 		}
 		out = append(out, t)

@@ -58,6 +58,7 @@ func KernelHist(p *nsysx.Profile, name string, bins int) (*Chart, error) {
 	pl.Y.Label.Text = "launches"
 	pl.Y.Tick.Marker = intTicks{}
 	pl.X.Label.Text = "duration (" + unit.name + ")"
+	pl.X.Tick.Marker = valueTicks{8}
 	c.legend = []legendItem{{"launches per duration bin", colKernel, false}, {"median", colMedian, true}}
 	c.grid = [][]*plot.Plot{{pl}}
 	c.Height = 5

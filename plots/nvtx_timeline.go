@@ -77,9 +77,13 @@ func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
 	c.Subtitle = fmt.Sprintf("%s · %d projected ranges, %d GPU operations", sub, d.Ranges, d.Ops)
 	c.Footnote = "Top lanes: NVTX ranges per thread (TID) and nesting level (L), drawn where their GPU work ran " +
 		"(first GPU operation start to last end; nsys nvtx_gpu_proj_trace). Bottom lanes: GPU activity per device and stream. " +
-		fmt.Sprintf("Bars closer than %s are merged; grey bars hold several ranges.", fmtDur(float64(max(d.Resolution, 1))))
-	c.legend = []legendItem{{"NVTX range (colour by name)", paletteNVTX[0], false}, {"several ranges", colOther, false},
-		{"kernel", colKernel, false}, {"memcpy", colMemcpy, false}, {"memset", colMemset, false}}
+		fmt.Sprintf("Bars closer than %s are merged.", fmtDur(float64(max(d.Resolution, 1))))
+	c.legend = timelineLegend(d)
+	for _, it := range c.legend {
+		if it.color == colOther {
+			c.Footnote += " Grey bars hold several ranges."
+		}
+	}
 	c.grid = [][]*plot.Plot{{timelinePanel(d)}}
 	c.Height = math.Min(2.6+0.3*float64(len(d.Lanes)), 30)
 	c.text = timelineText(d)
@@ -184,7 +188,7 @@ func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
 // mergeBars merges bars that start less than res after the previous bar's
 // end when one of them is shorter than res (or both have the same name). A
 // merged bar keeps the name of its longest part when that part covers half
-// of it, else it is named "N ranges".
+// of it or all parts share the name, else it is named "N ranges".
 func mergeBars(bars []TimelineBar, res int64) []TimelineBar {
 	if res <= 0 || len(bars) == 0 {
 		return bars
@@ -192,12 +196,14 @@ func mergeBars(bars []TimelineBar, res int64) []TimelineBar {
 	type acc struct {
 		TimelineBar
 		longest int64
+		mixed   bool // of several names
 	}
-	out := []acc{{bars[0], bars[0].End - bars[0].Start}}
+	out := []acc{{bars[0], bars[0].End - bars[0].Start, false}}
 	for _, b := range bars[1:] {
 		last := &out[len(out)-1]
 		short := last.End-last.Start < res || b.End-b.Start < res
 		if b.Start-last.End < res && (short || b.Name == last.Name) {
+			last.mixed = last.mixed || b.Name != last.Name
 			if d := b.End - b.Start; d > last.longest {
 				last.longest, last.Name = d, b.Name
 			}
@@ -205,12 +211,12 @@ func mergeBars(bars []TimelineBar, res int64) []TimelineBar {
 			last.Count += b.Count
 			continue
 		}
-		out = append(out, acc{b, b.End - b.Start})
+		out = append(out, acc{b, b.End - b.Start, false})
 	}
 	res2 := make([]TimelineBar, len(out))
 	for i, a := range out {
 		res2[i] = a.TimelineBar
-		if a.Count > 1 && a.longest*2 < a.End-a.Start {
+		if a.mixed && a.longest*2 < a.End-a.Start {
 			res2[i].Name = fmt.Sprintf("%d ranges", a.Count)
 		}
 	}
@@ -221,14 +227,18 @@ func mergeBars(bars []TimelineBar, res int64) []TimelineBar {
 // stream), merged into busy intervals per kind.
 func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
 	type key struct{ dev, stream int64 }
-	byKey := map[key][3][]span{}
+	byKey := map[key][opKinds][]span{}
 	for _, op := range ops {
 		if op.e < d.Start || op.s > d.End {
 			continue
 		}
 		k := key{op.dev, op.stream}
 		v := byKey[k]
-		v[op.kind] = append(v[op.kind], span{max(op.s, d.Start), min(op.e, d.End)})
+		kind := op.kind
+		if op.nccl {
+			kind = opNCCL
+		}
+		v[kind] = append(v[kind], span{max(op.s, d.Start), min(op.e, d.End)})
 		byKey[k] = v
 		d.Ops++
 	}
@@ -263,9 +273,9 @@ func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
 // ns takes the kind of operation that ran longest in it (none when idle),
 // and runs of bins of one kind become one bar. Count is the number of
 // operations that start in the bar.
-func dominantBars(byKind [3][]span, lo, hi, res int64) []TimelineBar {
+func dominantBars(byKind [opKinds][]span, lo, hi, res int64) []TimelineBar {
 	nb := int((hi-lo+res-1)/res) + 1
-	busy := make([][3]int64, nb)
+	busy := make([][opKinds]int64, nb)
 	starts := make([]int, nb)
 	for kind, sp := range byKind {
 		for _, x := range sp {
@@ -301,6 +311,39 @@ func dominantBars(byKind [3][]span, lo, hi, res int64) []TimelineBar {
 	return out
 }
 
+// timelineLegend lists the kinds of bars the lanes hold.
+func timelineLegend(d *TimelineData) []legendItem {
+	seen := map[string]bool{}
+	for _, l := range d.Lanes {
+		for _, b := range l.Bars {
+			switch {
+			case l.GPU:
+				seen[b.Name] = true
+			case b.Count > 1 && strings.HasSuffix(b.Name, " ranges"):
+				seen["several"] = true
+			default:
+				seen["range"] = true
+			}
+		}
+	}
+	var out []legendItem
+	for _, it := range []legendItem{{"NVTX range (colour by name)", paletteNVTX[0], false}, {"several ranges", colOther, false},
+		{opNames[opKernel], colKernel, false}, {opNames[opNCCL], colNCCL, false}, {opNames[opMemcpy], colMemcpy, false},
+		{opNames[opMemset], colMemset, false}} {
+		key := it.label
+		switch it.label {
+		case "NVTX range (colour by name)":
+			key = "range"
+		case "several ranges":
+			key = "several"
+		}
+		if seen[key] {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // barColor is a bar's fill.
 func barColor(b TimelineBar, gpu bool) color.RGBA {
 	switch {
@@ -308,6 +351,8 @@ func barColor(b TimelineBar, gpu bool) color.RGBA {
 		return colMemcpy
 	case gpu && b.Name == "memset":
 		return colMemset
+	case gpu && b.Name == opNames[opNCCL]:
+		return colNCCL
 	case gpu:
 		return colKernel
 	case strings.HasSuffix(b.Name, " ranges") && b.Count > 1:

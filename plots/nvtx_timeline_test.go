@@ -89,6 +89,8 @@ func mergeGPU(t *testing.T, prof string, ws, we int64, lanes map[string][]string
 		}
 		kind := "kernel"
 		switch {
+		case strings.HasPrefix(r["Name"], "nccl"):
+			kind = "NCCL kernel"
 		case strings.HasPrefix(r["Name"], "[CUDA memcpy"):
 			kind = "memcpy"
 		case strings.HasPrefix(r["Name"], "[CUDA memset"):

@@ -66,6 +66,10 @@ func (r *rects) Plot(c draw.Canvas, p *plot.Plot) {
 				txt = string([]rune(it.label)[:n-1]) + "…"
 			}
 			if sty.Width(txt) <= b-a-4 {
+				sty.Color = colInk
+				if luminance(it.fill) < 0.45 {
+					sty.Color = color.White
+				}
 				c.FillText(sty, vg.Point{X: (a + b) / 2, Y: (lo + hi) / 2}, txt)
 			}
 		}
@@ -109,6 +113,12 @@ type timeTicks struct{ unit timeUnit }
 func (t timeTicks) Ticks(min, max float64) []plot.Tick {
 	return niceTicks(min/t.unit.ns, max/t.unit.ns, 8, t.unit.ns)
 }
+
+// valueTicks are about n labelled ticks at nice values in axis units.
+type valueTicks struct{ n int }
+
+// Ticks implements plot.Ticker.
+func (v valueTicks) Ticks(min, max float64) []plot.Tick { return niceTicks(min, max, v.n, 1) }
 
 // niceTicks returns about n labelled ticks over [lo, hi] (axis units) at
 // "nice" values, scaled by scale, with minor ticks at a fifth of the step.
@@ -163,4 +173,10 @@ func fmtInt(v int64) string {
 		return "-" + string(d)
 	}
 	return string(d)
+}
+
+// luminance is a colour's relative brightness, 0 (black) to 1 (white).
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(b)) / 0xffff
 }
