@@ -52,6 +52,9 @@ func TestCompletion(t *testing.T) {
 		{"%%sql " + path + "\nSELECT gridX, shortN", nil, []string{"shortName"}}, // no table named yet
 		{"%%sql " + path + "\nSELECT gridX, shortN FROM CUPTI_ACTIVITY_KIND_KERNEL", nil, nil},
 		{"%%sql " + path + "\nSEL", []string{"SELECT"}, nil},
+		{"%plot ker", []string{"kernels", "kernel-hist"}, nil},
+		{"%plot kernels --t", []string{"--top"}, nil},
+		{"plots.Ker", []string{"Kernels", "KernelHist"}, nil},
 	} {
 		got := complete(t, k, e, tc.code)
 		for _, w := range tc.want {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"html"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,9 +15,9 @@ import (
 )
 
 // Engine is the nsysx kernel's engine: Go cells run by gointerp with the
-// nsysx, nsysx/format and nsysx/nb packages compiled in and imported in
-// advance, nsysx values shown as tables, and the nsysx magics (%nsys,
-// %open, %%sql, %plot). Heavy work always runs compiled: cells only call
+// nsysx, nsysx/format, plots and nsysx/nb packages compiled in and
+// imported in advance, nsysx values shown as tables, and the nsysx magics
+// (%nsys, %open, %%sql, %plot). Heavy work always runs compiled: cells only call
 // the library.
 type Engine struct {
 	*gointerp.Engine
@@ -38,19 +37,13 @@ const (
 	bindName = "_nsysxbind"
 )
 
-// optional holds the packages compiled in by optional files (plots): the
-// import paths cells get imported in advance, their symbols and magics.
-var optional struct {
-	imports []string
-	symbols []map[string]map[string]reflect.Value
-	magics  []func(e *Engine) kernel.Magic
-}
-
-// preImports is the import declaration run when the engine starts.
+// preImports is the import declaration run when the engine starts: the
+// compiled packages under their usual names, and nb under a hidden name
+// for %open's bindings.
 func preImports() string {
 	var b strings.Builder
 	b.WriteString("import (\n")
-	for _, p := range append([]string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", NBPath}, optional.imports...) {
+	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots", NBPath} {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
 	fmt.Fprintf(&b, "\t%s %q\n)", bindName, NBPath)
@@ -70,11 +63,6 @@ func New() (*Engine, error) {
 	if err := gi.Use(e.nbSymbols()); err != nil {
 		return nil, fmt.Errorf("nb symbols: %w", err)
 	}
-	for _, syms := range optional.symbols {
-		if err := gi.Use(syms); err != nil {
-			return nil, err
-		}
-	}
 	gi.AddDisplayer(e.display)
 	if err := gi.Execute(context.Background(), preImports(), kernel.TextOutput{W: discard{}}); err != nil {
 		return nil, fmt.Errorf("importing the nsysx packages: %w", err)
@@ -89,7 +77,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // Banner implements kernel.Bannerer.
 func (e *Engine) Banner() string {
 	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
-		"nsysx, format and nb are imported; %help lists the magics; %open FILE opens a profile."
+		"nsysx, format, plots and nb are imported; %help lists the magics; %open FILE opens a profile."
 }
 
 // closeWait bounds how long Close waits for interrupted reports.

@@ -17,15 +17,9 @@ func symbolDoc(key string) (string, bool) {
 	if d, ok := symbolDocs[key]; ok {
 		return d, true
 	}
-	if d, ok := nbDocs[key]; ok {
-		return d, true
-	}
-	d, ok := optionalDocs[key]
+	d, ok := nbDocs[key]
 	return d, ok
 }
-
-// optionalDocs holds the docs of optional packages (plots).
-var optionalDocs = map[string]string{}
 
 // wordAround returns the identifier-like word (letters, digits, _) around
 // the cursor, the identifier before a '.' just before it, and its start.
@@ -49,8 +43,8 @@ func wordAround(code string, cursor int) (qual, word string, start int) {
 	return qual, word, start
 }
 
-// Inspect implements kernel.Engine: the doc comment of nsysx, format, nb
-// (and plots) symbols and of the methods of cell variables holding their
+// Inspect implements kernel.Engine: the doc comment of nsysx, format,
+// plots and nb symbols and of the methods of cell variables holding their
 // types, the help of a report or rule named under the cursor (in a
 // string or a %nsys line), else what the Go engine says.
 func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {

@@ -254,3 +254,47 @@ func TestMagicInterrupt(t *testing.T) {
 		t.Errorf("engine after interrupt: %v", got)
 	}
 }
+
+func TestMagicPlot(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	cell(t, e, "%open "+gz("fixed"))
+	r := cell(t, e, "%plot kernels --top 5 train")
+	if len(r.displays) != 1 {
+		t.Fatalf("%d displays", len(r.displays))
+	}
+	if _, ok := r.displays[0].Data["image/png"]; !ok {
+		t.Errorf("no PNG in %v", keys(r.displays[0].Data))
+	}
+	r = cell(t, e, "%plot compare train fixed")
+	if _, ok := r.displays[0].Data["image/png"]; !ok {
+		t.Errorf("compare: no PNG in %v", keys(r.displays[0].Data))
+	}
+	// without a profile: the one opened last
+	cell(t, e, "%plot memops")
+	// charts are Go values too, shown by their MIME bundle
+	if b := cell(t, e, "c, _ := plots.Kernels(train, 3)\nc").result(t); b["image/png"] == nil {
+		t.Errorf("chart value: %v", keys(b))
+	}
+	for code, want := range map[string]string{
+		"%plot nope":             "UsageError",
+		"%plot kernels --bins 3": "UsageError", // kernels takes no --bins
+		"%plot compare train":    "UsageError",
+		"%plot kernels /no/such": "OpenError",
+	} {
+		if _, err := tryCell(t, e, code); errName(err) != want {
+			t.Errorf("%q: %v, want %s", code, err, want)
+		}
+	}
+	if r := cell(t, e, "%plot"); !strings.Contains(r.stdout.String(), "nvtx-timeline") {
+		t.Errorf("help: %q", r.stdout.String())
+	}
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

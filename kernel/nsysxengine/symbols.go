@@ -9,7 +9,8 @@ import "reflect"
 // changes; TestSymbolsUpToDate says when).
 var Symbols = map[string]map[string]reflect.Value{}
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format github.com/nsysx/nsysx/plots
 //go:generate mv github_com-nsysx-nsysx-nsysx.go symbols_nsysx.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-format.go symbols_format.go
-//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format
+//go:generate mv github_com-nsysx-nsysx-plots.go symbols_plots.go
+//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format ../../plots

@@ -83,6 +83,7 @@ func TestSymbolsUpToDate(t *testing.T) {
 	for _, pkg := range []struct{ dir, key, doc string }{
 		{"nsysx", "github.com/nsysx/nsysx/nsysx/nsysx", "nsysx"},
 		{"nsysx/format", "github.com/nsysx/nsysx/nsysx/format/format", "format"},
+		{"plots", "github.com/nsysx/nsysx/plots/plots", "plots"},
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}
