@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"strings"
 
@@ -97,8 +98,7 @@ func (c *Chart) PNG(w io.Writer) error {
 	if err := c.render(draw.New(cv)); err != nil {
 		return err
 	}
-	_, err := vgimg.PngCanvas{Canvas: cv}.WriteTo(w)
-	return err
+	return png.Encode(w, cv.Image())
 }
 
 // SVG writes the chart as SVG (text as text, fonts not embedded).

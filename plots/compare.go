@@ -31,7 +31,9 @@ type CompareData struct {
 
 // Compare draws two profiles' summaries side by side: per kernel
 // (cuda_gpu_kern_sum, by "kernels", the default) or per NVTX range name
-// (nvtx_sum, by "nvtx"), the total time in a and in b as paired bars, for
+// (nvtx_sum, by "nvtx"; PyTorch's ", seq = N, op_id = N" suffixes dropped,
+// so that an operator's ranges add up), the total time in a and in b as
+// paired bars, for
 // the n names with the most time in either; the rest are summed as "other".
 func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	if n <= 0 {
@@ -61,10 +63,14 @@ func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 		sums[i] = map[string][2]float64{}
 		nc, tc, cc := res.Col(nameCol), res.Col("Total Time"), res.Col(countCol)
 		for r := 0; r < res.Len(); r++ {
-			v := sums[i][nc.Text(r)]
+			name := nc.Text(r)
+			if by == "nvtx" { // one row per range label: PyTorch's op ids and the ":" go
+				name = rangeLabel(name)
+			}
+			v := sums[i][name]
 			v[0] += float64(tc.Value(r).I)
 			v[1] += float64(cc.Value(r).I)
-			sums[i][nc.Text(r)] = v
+			sums[i][name] = v
 			totals[i] += float64(tc.Value(r).I)
 		}
 	}

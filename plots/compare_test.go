@@ -27,7 +27,11 @@ func TestCompareMatchesReports(t *testing.T) {
 			for i, prof := range []string{tc.a, tc.b} {
 				rows, _ := goldenCSV(t, prof, tc.golden)
 				for _, r := range rows {
-					want[i][r[tc.nameCol]] += atof(t, r["Total Time (ns)"])
+					name := r[tc.nameCol]
+					if tc.by == "nvtx" {
+						name = rangeLabel(name)
+					}
+					want[i][name] += atof(t, r["Total Time (ns)"])
 					totals[i] += atof(t, r["Total Time (ns)"])
 				}
 			}

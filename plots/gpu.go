@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -192,6 +193,104 @@ func profileLabels(ps []*nsysx.Profile) []string {
 		if seen[out[i]] > 1 {
 			out[i] = fmt.Sprintf("%s (%d)", out[i], i+1)
 		}
+	}
+	return out
+}
+
+// loadAll reads the kernels of each profile (start >= 0 and end >= 0, as
+// the recipes' default time filter keeps; one device with OneDevice) and
+// resolves the window of each.
+func loadAll(ps []*nsysx.Profile, labels []string, o *Options) ([][]gpuOp, []window, string, error) {
+	ops := make([][]gpuOp, len(ps))
+	wins := make([]window, len(ps))
+	n := 0
+	for i, p := range ps {
+		w, note, err := resolveWindow(p, o)
+		if err != nil || note != "" {
+			return nil, nil, note, err
+		}
+		wins[i] = w
+		all, err := loadGPUOps(p, false)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for _, op := range all {
+			if op.s >= 0 && op.e >= 0 && (!o.OneDevice || op.dev == int64(o.Device)) {
+				ops[i] = append(ops[i], op)
+			}
+		}
+		n += len(ops[i])
+	}
+	if n == 0 {
+		what := "no CUDA kernels"
+		if o.OneDevice {
+			what += fmt.Sprintf(" on GPU %d", o.Device)
+		}
+		return nil, nil, fmt.Sprintf("%s in %s", what, strings.Join(labels, ", ")), nil
+	}
+	return ops, wins, "", nil
+}
+
+// binning places the profiles' operations on common time bins: aligned on
+// the session start times as nsys's heatmap recipes do, or, with a window,
+// each profile's window from its start.
+type binning struct {
+	bins          int
+	size, start   int64 // bin size; time of bin 0 (for axis labels)
+	offsets, ends []int64
+	ops           [][]gpuOp // clipped to the window when there is one
+}
+
+func makeBinning(ps []*nsysx.Profile, ops [][]gpuOp, wins []window, bins int) (*binning, string) {
+	bn := &binning{bins: bins, ops: ops}
+	bn.offsets, bn.ends = alignment(ps, ops)
+	if wins[0].set {
+		bn.ops = make([][]gpuOp, len(ps))
+		for i := range ps {
+			lo, hi := max(wins[i].s, 0), wins[i].e
+			if hi == math.MaxInt64 {
+				hi = bn.ends[i] - bn.offsets[i]
+			}
+			bn.offsets[i], bn.ends[i] = 0, hi-lo
+			bn.ops[i] = shiftOps(ops[i], lo, hi)
+			if i == 0 {
+				bn.start = lo
+			}
+		}
+	}
+	var maxEnd int64
+	for _, e := range bn.ends {
+		maxEnd = max(maxEnd, e)
+	}
+	if maxEnd <= 0 {
+		return nil, "the window holds no time"
+	}
+	bn.size = (maxEnd + int64(bins) - 1) / int64(bins)
+	return bn, ""
+}
+
+// spans returns the operations of profile i that keep (all when nil) as
+// spans on the common timeline.
+func (bn *binning) spans(i int, ops []gpuOp, keep func(gpuOp) bool) []span {
+	out := make([]span, 0, len(ops))
+	for _, op := range ops {
+		if keep == nil || keep(op) {
+			out = append(out, span{op.s + bn.offsets[i], op.e + bn.offsets[i]})
+		}
+	}
+	return out
+}
+
+// shiftOps clips operations to [lo, hi] and moves lo to 0.
+func shiftOps(ops []gpuOp, lo, hi int64) []gpuOp {
+	var out []gpuOp
+	for _, op := range ops {
+		s, e := max(op.s, lo), min(op.e, hi)
+		if e <= s {
+			continue
+		}
+		op.s, op.e = s-lo, e-lo
+		out = append(out, op)
 	}
 	return out
 }
