@@ -51,19 +51,6 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 			gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
 		}
 	}
-	devNames := map[int64]Value{}
-	device := func(t *Table, i int) Value {
-		d := t.Col("deviceId")
-		if d.IsNull(i) {
-			return TextV(" ()")
-		}
-		v, ok := devNames[d.Ints[i]]
-		if !ok {
-			v = TextV(gpus[d.Ints[i]] + " (" + strconv.FormatInt(d.Ints[i], 10) + ")")
-			devNames[d.Ints[i]] = v
-		}
-		return v
-	}
 	common := []string{"start", "end", "correlationId", "deviceId", "contextId", "greenContextId", "streamId"}
 	var srcs [3]*Table
 	specs := [][]string{
@@ -94,6 +81,29 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		if copyNames, err = c.memcpyNames(); err != nil {
 			return nil, err
 		}
+	}
+	// Device names, made up front: the computed columns below must be safe
+	// for concurrent use (formatters render chunks of rows in parallel).
+	devNames := map[int64]Value{}
+	for _, t := range srcs {
+		if t == nil {
+			continue
+		}
+		d := t.Col("deviceId")
+		for i := 0; i < t.N; i++ {
+			if id := d.Ints[i]; !d.IsNull(i) {
+				if _, ok := devNames[id]; !ok {
+					devNames[id] = TextV(gpus[id] + " (" + strconv.FormatInt(id, 10) + ")")
+				}
+			}
+		}
+	}
+	device := func(t *Table, i int) Value {
+		d := t.Col("deviceId")
+		if d.IsNull(i) {
+			return TextV(" ()")
+		}
+		return devNames[d.Ints[i]]
 	}
 	order := gpuTraceOrder(srcs)
 	// cell(i) locates row i: the source table and its row.

@@ -41,7 +41,8 @@ type ResultCol struct {
 // ComputedCol makes a column whose n cells are computed on demand by fn.
 // Traces of millions of rows use them so that no copy of the rows is kept:
 // each cell is derived from the loaded tables when it is written. kind is
-// the type of its non-NULL cells.
+// the type of its non-NULL cells. fn must be safe for concurrent use (only
+// read shared state): formatters render chunks of rows in parallel.
 func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol {
 	return &ResultCol{Name: name, Kind: kind, fn: fn, n: n}
 }

@@ -2,8 +2,12 @@ package format
 
 import (
 	"bufio"
+
+	"github.com/nsysx/nsysx/nsysx"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // writeDelimited writes csv or tsv: an optional header line, then one line per
@@ -26,44 +30,61 @@ func writeDelimited(w *bufio.Writer, t *textTable, noHeader bool, sep byte, fiel
 		w.Write(line(nil, t.heads))
 	}
 	renderRows(w, t.rows, func(b []byte, lo, hi int) []byte {
-		var buf []string
 		for i := lo; i < hi; i++ {
-			buf = t.row(i, buf)
-			b = line(b, buf)
+			for j, c := range t.cols {
+				if j > 0 {
+					b = append(b, sep)
+				}
+				v := c.Value(i)
+				if v.Kind == nsysx.IntKind && t.convs[j] == nil {
+					b = strconv.AppendInt(b, v.I, 10) // integers need no quoting
+					continue
+				}
+				b = append(b, field(t.text(j, v))...)
+			}
+			b = append(b, '\n')
 		}
 		return b
 	})
 }
 
-// renderRows renders rows [0, n) in chunks, concurrently when there are many,
-// and writes the chunks in order.
+// renderRows renders rows [0, n) in chunks, concurrently when there are
+// many rows and several cores, and writes the chunks in order. At most a few
+// chunks are in memory at a time, and their buffers are reused.
 func renderRows(w *bufio.Writer, n int, render func(b []byte, lo, hi int) []byte) {
 	const chunk = 4096
 	workers := runtime.GOMAXPROCS(0)
 	if n <= chunk || workers < 2 {
-		w.Write(render(nil, 0, n))
+		var b []byte
+		for lo := 0; lo < n; lo += chunk {
+			b = render(b[:0], lo, min(lo+chunk, n))
+			w.Write(b)
+		}
 		return
 	}
+	pool := sync.Pool{New: func() any { return make([]byte, 0, 512*1024) }}
 	type part struct {
 		lo   int
 		done chan []byte
 	}
-	parts := make(chan part, workers*2)
+	parts := make(chan part, workers)
 	go func() {
 		defer close(parts)
 		sem := make(chan struct{}, workers)
 		for lo := 0; lo < n; lo += chunk {
 			p := part{lo: lo, done: make(chan []byte, 1)}
-			parts <- p
 			sem <- struct{}{}
+			parts <- p
 			go func() {
 				defer func() { <-sem }()
-				p.done <- render(make([]byte, 0, 256*1024), p.lo, min(p.lo+chunk, n))
+				p.done <- render(pool.Get().([]byte)[:0], p.lo, min(p.lo+chunk, n))
 			}()
 		}
 	}()
 	for p := range parts {
-		w.Write(<-p.done)
+		b := <-p.done
+		w.Write(b)
+		pool.Put(b[:0])
 	}
 }
 

@@ -72,8 +72,11 @@ func newTextTable(r *nsysx.Result, u Units) *textTable {
 func (t *textTable) ncols() int { return len(t.cols) }
 
 // cell is the converted text of column j, row i.
-func (t *textTable) cell(j, i int) string {
-	s := t.cols[j].Text(i)
+func (t *textTable) cell(j, i int) string { return t.text(j, t.cols[j].Value(i)) }
+
+// text is the converted text of value v of column j.
+func (t *textTable) text(j int, v nsysx.Value) string {
+	s := v.String()
 	if conv := t.convs[j]; conv != nil {
 		s = conv(s)
 	}
