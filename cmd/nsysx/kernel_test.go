@@ -193,6 +193,88 @@ func TestJupyter(t *testing.T) {
 			"--output-dir", out, "test_kernel.ipynb")
 		checkTestNotebook(t, filepath.Join(out, "test_kernel.ipynb"))
 	})
+	t.Run("examples", func(t *testing.T) {
+		// the example notebooks still run: execute them again, elsewhere
+		out := filepath.Join(je.dir, "examples")
+		names := exampleNotebooks(t)
+		args := append([]string{"nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.kernel_name=nsysx",
+			"--ExecutePreprocessor.timeout=300", "--output-dir", out}, names...)
+		je.run(t, filepath.Join(testutil.Root(), "notebooks"), 10*time.Minute, "/usr/bin/jupyter", args...)
+		for _, n := range names {
+			checkExecuted(t, filepath.Join(out, n))
+		}
+	})
+}
+
+// exampleNotebooks lists notebooks/0*.ipynb.
+func exampleNotebooks(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(testutil.Root(), "notebooks", "0*.ipynb"))
+	if err != nil || len(paths) < 5 {
+		t.Fatalf("example notebooks: %v %v", paths, err)
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, filepath.Base(p))
+	}
+	return names
+}
+
+// checkExecuted checks that every code cell of a notebook ran, has
+// output and no error, that it is an nsysx notebook, and that the
+// profiles it names exist in the repository.
+func checkExecuted(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			notebookCell
+			Source         any  `json:"source"`
+			ExecutionCount *int `json:"execution_count"`
+		}
+		Metadata struct {
+			Kernelspec struct{ Name string } `json:"kernelspec"`
+		}
+	}
+	if err := json.Unmarshal(b, &nb); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(path)
+	if nb.Metadata.Kernelspec.Name != "nsysx" {
+		t.Errorf("%s: kernelspec %q", name, nb.Metadata.Kernelspec.Name)
+	}
+	for i, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		src := joinText(c.Source)
+		if c.ExecutionCount == nil || len(c.Outputs) == 0 {
+			t.Errorf("%s: cell %d not executed or without output: %.60q", name, i, src)
+		}
+		for _, o := range c.Outputs {
+			if o.OutputType == "error" {
+				t.Errorf("%s: cell %d: %s: %s", name, i, o.Ename, o.Evalue)
+			}
+		}
+		for _, f := range strings.Fields(src) {
+			if rel, ok := strings.CutPrefix(f, "../testdata/"); ok {
+				if _, err := os.Stat(filepath.Join(testutil.Root(), "testdata", rel)); err != nil {
+					t.Errorf("%s: cell %d names a missing file: %v", name, i, err)
+				}
+			}
+		}
+	}
+}
+
+// TestExampleNotebooks checks the committed example notebooks: executed,
+// with outputs, no errors, and profile paths that exist.
+func TestExampleNotebooks(t *testing.T) {
+	for _, n := range exampleNotebooks(t) {
+		checkExecuted(t, filepath.Join(testutil.Root(), "notebooks", n))
+	}
 }
 
 // notebookCell is the part of a cell the checks read.

@@ -240,6 +240,9 @@ func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool
 		for _, st := range body {
 			p := off(st.Pos())
 			edits = append(edits, edit{p, p, fmt.Sprintf("%s.L(%d);", ctlName, fset.Position(st.Pos()).Line)})
+			if nestedMultiDefine(st) {
+				edits = append(edits, edit{p, p, "func() {"}, edit{off(st.End()), off(st.End()), "}()"})
+			}
 		}
 	}
 	edits = append(edits, rangeIntEdits(f, fset, len(wrapper), groupSrc)...)
@@ -273,6 +276,33 @@ func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool
 		return e.translate(err, r, f, fset)
 	}
 	return nil
+}
+
+// nestedMultiDefine reports a compound top-level statement (block, if,
+// for, switch, select) that declares several variables from one call in a
+// nested scope ("a, err := f()" or "var a, b = f()"): yaegi v0.16.1 loses
+// such variables at top level ("undefined: a"), but not inside a
+// function, so the engine runs these statements in a function literal
+// (which sees and sets the cell's variables the same way).
+func nestedMultiDefine(st ast.Stmt) bool {
+	switch st.(type) {
+	case *ast.BlockStmt, *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.LabeledStmt:
+	default:
+		return false
+	}
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			found = found || n.Tok == token.DEFINE && len(n.Lhs) > len(n.Rhs)
+		case *ast.ValueSpec:
+			found = found || len(n.Values) > 0 && len(n.Names) > len(n.Values)
+		}
+		return !found
+	})
+	return found
 }
 
 // isCompileError reports whether err happened before the code started.

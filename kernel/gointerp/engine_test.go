@@ -175,3 +175,27 @@ func TestOsStreams(t *testing.T) {
 		t.Errorf("stdout %q stderr %q", r.stdout.String(), r.stderr.String())
 	}
 }
+
+// TestNestedMultiDefine: "a, b := f()" in a block at top level (yaegi
+// v0.16.1 loses a and b there; the engine runs such statements in a
+// function literal).
+func TestNestedMultiDefine(t *testing.T) {
+	e := newEngine(t)
+	mustRun(t, e, "func g() (int, error) { return 2, nil }\ntotal := 0")
+	for _, code := range []string{
+		"for i := 0; i < 3; i++ {\n\ta, err := g()\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\ttotal += a\n}",
+		"if true {\n\tvar a, b = g()\n\t_ = b\n\ttotal += a\n}",
+		"{\n\ta, _ := g()\n\ttotal += a\n}",
+		"for _, x := range []int{1} {\n\tswitch a, _ := g(); a {\n\tcase 2:\n\t\ttotal += x\n\t}\n}",
+	} {
+		mustRun(t, e, code)
+	}
+	if got := mustRun(t, e, "total").result(); got != "11" {
+		t.Errorf("total = %s, want 11", got)
+	}
+	// errors still point at the cell's lines
+	_, err := runCell(t, e, "x := 0\nfor i := 0; i < 1; i++ {\n\ta, _ := g()\n\tx += a + nope\n}")
+	if err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Errorf("error position: %v", err)
+	}
+}
