@@ -267,7 +267,12 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	}
 	l.Color, l.Width = colKernel, 1.5
 	pts.Color, pts.Shape, pts.Radius = colKernel, draw.CircleGlyph{}, 2.2
-	line.Add(l, pts)
+	line.Add(l)
+	if len(d.Items) <= 120 { // dots only where they stay apart
+		line.Add(pts)
+	} else {
+		l.Width = 0.8
+	}
 	lo, hi := xys[0].X, xys[len(xys)-1].X
 	hline := func(y float64, c color.Color, dash bool) {
 		h, _ := plotter.NewLine(plotter.XYs{{X: lo, Y: y / unit.ns}, {X: hi, Y: y / unit.ns}})
@@ -286,12 +291,18 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	if len(outl) > 0 {
 		s, _ := plotter.NewScatter(outl)
 		s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
-		lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: outLabels})
-		for i := range lab.TextStyle {
-			lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
+		if len(d.Items) > 120 {
+			s.Radius = 2
 		}
-		lab.Offset = vg.Point{X: 5, Y: 2}
-		line.Add(s, lab)
+		line.Add(s)
+		if len(outl) <= 10 { // labels only while they cannot pile up
+			lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: outLabels})
+			for i := range lab.TextStyle {
+				lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
+			}
+			lab.Offset = vg.Point{X: 5, Y: 2}
+			line.Add(lab)
+		}
 	}
 	// The y range fits the data (not from 0): the variation is the point.
 	minD := maxD
