@@ -211,13 +211,19 @@ func (k *Kernel) inspect(r *wire.Request) {
 func (k *Kernel) isComplete(r *wire.Request) {
 	var c codeCursor
 	_ = r.Msg.DecodeContent(&c)
-	var status, indent string
-	if segs := splitCell(c.Code); len(segs) == 1 && segs[0].magic != "" && !segs[0].cell {
-		status = "complete" // a lone line magic
-	} else if len(segs) > 0 && segs[0].cell {
-		status = "complete"
-	} else {
-		status, indent = k.engine.IsComplete(c.Code)
+	status, indent := "complete", "" // a cell magic, or only line magics
+	segs := splitCell(c.Code)
+	if len(segs) == 0 || !segs[0].cell {
+		// the Go code between the line magics decides
+		var code []string
+		for _, seg := range segs {
+			if seg.magic == "" {
+				code = append(code, strings.TrimLeft(seg.body, "\n"))
+			}
+		}
+		if len(code) > 0 || len(segs) == 0 {
+			status, indent = k.engine.IsComplete(strings.Join(code, "\n"))
+		}
 	}
 	content := map[string]any{"status": status}
 	if status == "incomplete" {

@@ -97,11 +97,13 @@ func TestKernelInterruptReport(t *testing.T) {
 	big := tiledProfile(t, 16)
 	wk := startKernel(t)
 	wk.execute("before := 41")
+	// the reports are repeated so that the cells outlast the interrupt
+	// however fast the library becomes
 	for _, code := range []string{
-		"%nsys stats -r nvtx_kern_sum,nvtx_gpu_proj_trace " + big,
+		"%nsys stats -r " + strings.Repeat("nvtx_kern_sum,nvtx_gpu_proj_trace,", 100) + " " + big,
 		// a Go cell calling the library: the evaluation is stopped, the
-		// compiled call finishes in the background
-		fmt.Sprintf("p, _ := nsysx.Open(%q)\np.Stats(\"nvtx_kern_sum\")", big),
+		// compiled call running then finishes in the background
+		fmt.Sprintf("p, _ := nsysx.Open(%q)\nfor i := 0; i < 200; i++ {\n\tp.Stats(\"nvtx_kern_sum\")\n}", big),
 	} {
 		id, err := wk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
 		if err != nil {

@@ -92,6 +92,12 @@ func TestMagicNsysStats(t *testing.T) {
 	if got := cell(t, e, "len(nb.Results())").result(t)["text/plain"]; got != "20" {
 		t.Errorf("nb.Results: %v", got)
 	}
+	// a cell variable holding a profile is an input too
+	cell(t, e, "mine, _ := nsysx.OpenSample()")
+	r = cell(t, e, "%nsys stats -r cuda_api_sum mine")
+	if js := r.displays[0].Data["application/json"].(map[string]any); js["report"] != "cuda_api_sum" {
+		t.Errorf("variable input: %v", js)
+	}
 	// -o writes files as the CLI does
 	dir := t.TempDir()
 	r = cell(t, e, fmt.Sprintf("%%nsys stats -r cuda_gpu_kern_sum -o %s train", filepath.Join(dir, "out")))
@@ -237,7 +243,9 @@ func TestMagicInterrupt(t *testing.T) {
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() {
-		done <- runCode(ctx, e, "%nsys stats -r nvtx_kern_sum,nvtx_gpu_proj_trace,nvtx_sum "+big, &recorder{})
+		// repeated, so that the cell outlasts the interrupt however fast the library becomes
+		reports := strings.Repeat("nvtx_kern_sum,nvtx_gpu_proj_trace,", 100)
+		done <- runCode(ctx, e, "%nsys stats -r "+reports+" "+big, &recorder{})
 	}()
 	time.Sleep(500 * time.Millisecond)
 	cancel()

@@ -71,7 +71,7 @@ def main():
         longs = ["for {\n\tn++\n}"]
         if profile:
             # a long magic: the same report many times, with a progress line
-            longs.append("%nsys stats -r " + ",".join(["nvtx_sum"] * 500) + " " + profile)
+            longs.append("%nsys stats -r " + ",".join(["nvtx_kern_sum", "nvtx_gpu_proj_trace"] * 1000) + " " + profile)
         for code in longs:
             msg_id = kc.execute(code)
             time.sleep(1.5)

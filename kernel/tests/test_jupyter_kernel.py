@@ -35,8 +35,9 @@ class NsysxKernelTests(jupyter_kernel_test.KernelTests):
         {"text": 'p, _ := nsysx.OpenSample()\np.Stats("cuda_api_s', "matches": {"cuda_api_sum"}},
     ]
 
-    complete_code_samples = ["x := 1", "func f() int { return 1 }", "%nsys stats --sample", "%%sql\nSELECT 1"]
-    incomplete_code_samples = ["func f() {", "x := []int{1,\n2,", "s := `raw"]
+    complete_code_samples = ["x := 1", "func f() int { return 1 }", "%nsys stats --sample", "%%sql\nSELECT 1",
+                             "%open sample\nsample.Base()"]
+    incomplete_code_samples = ["func f() {", "x := []int{1,\n2,", "s := `raw", "%open sample\nfor {"]
     invalid_code_samples = ["x := )", "}"]
 
     code_execute_result = [
