@@ -353,7 +353,7 @@ func checkTestNotebook(t *testing.T, path string) {
 				t.Errorf("%s: %q, want %q", check, got, want)
 			}
 		case "sql":
-			rows, _ := o.Data["application/json"].(map[string]any)["rows"].([]any)
+			rows, _ := o.Data["application/vnd.nsysx.result+json"].(map[string]any)["rows"].([]any)
 			if len(rows) != 1 || fmt.Sprintf("%.0f", rows[0]) != fmt.Sprintf("[%d %d]", instances, total) {
 				t.Errorf("%s: %v, want [[%d %d]]", check, rows, instances, total)
 			}
@@ -387,9 +387,9 @@ func goldenCSV(t *testing.T, name string) [][]string {
 // every cell, as nsys printed it (same row order, same values).
 func compareRows(t *testing.T, check string, data map[string]any, want [][]string) {
 	t.Helper()
-	js, ok := data["application/json"].(map[string]any)
+	js, ok := data["application/vnd.nsysx.result+json"].(map[string]any)
 	if !ok {
-		t.Errorf("%s: no application/json in %v", check, data)
+		t.Errorf("%s: no application/vnd.nsysx.result+json in %v", check, data)
 		return
 	}
 	rows, _ := js["rows"].([]any)

@@ -13,6 +13,17 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
+// The MIME types of the typed data in nsysx bundles. They are not
+// application/json on purpose: JupyterLab ranks its JSON tree viewer
+// above HTML, so a bundle holding application/json shows a tree there
+// instead of the table. A "+json" vendor type is stored unpacked in
+// notebooks, like application/json, and frontends that do not know it
+// show the HTML or the text.
+const (
+	ResultMIME  = "application/vnd.nsysx.result+json"
+	ProfileMIME = "application/vnd.nsysx.profile+json"
+)
+
 // TableOptions tune how tables are shown in notebooks.
 type TableOptions struct {
 	MaxRows int // rows shown; the others are counted in a note (default 50)
@@ -35,8 +46,8 @@ func (o TableOptions) norm() TableOptions {
 // ResultBundle shows a report or rule result: an HTML table (numbers
 // right-aligned with thousands separators, long names shortened with the
 // full text in a title attribute, at most o.MaxRows rows and a "showing N
-// of M rows" note), text/plain in nsys's column format, and
-// application/json with the typed cells of the rows shown.
+// of M rows" note), text/plain in nsys's column format, and ResultMIME
+// (JSON) with the typed cells of the rows shown.
 func ResultBundle(r *nsysx.Result, o TableOptions) map[string]any {
 	return resultBundle(r, r.Len(), o)
 }
@@ -50,7 +61,7 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 		return map[string]any{
 			"text/plain": title + "\nSKIPPED: " + r.Skipped,
 			"text/html":  `<div class="nsysx-result">` + titleHTML(r) + `<p><i>SKIPPED: ` + html.EscapeString(r.Skipped) + `</i></p></div>`,
-			"application/json": map[string]any{"report": r.Report, "title": r.Title, "args": r.Args,
+			ResultMIME: map[string]any{"report": r.Report, "title": r.Title, "args": r.Args,
 				"skipped": r.Skipped, "columns": []any{}, "rows": []any{}, "total_rows": 0},
 		}
 	}
@@ -92,7 +103,7 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 		text = title
 	}
 	return map[string]any{"text/html": h.String(), "text/plain": text,
-		"application/json": resultJSON(shown, heads, total)}
+		ResultMIME: resultJSON(shown, heads, total)}
 }
 
 // resultTitle is "CUDA GPU Kernel Summary (cuda_gpu_kern_sum:base)".
@@ -288,7 +299,7 @@ func group(s string) string {
 	return sign + b.String() + rest
 }
 
-// resultJSON is the application/json of a result: the typed cells of the
+// resultJSON is the ResultMIME data of a result: the typed cells of the
 // rows shown (numbers before unit conversion).
 func resultJSON(r *nsysx.Result, heads []string, total int) map[string]any {
 	vis := r.Visible()

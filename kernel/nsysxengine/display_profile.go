@@ -50,7 +50,7 @@ func ProfileBundle(p *nsysx.Profile, name string) map[string]any {
 	fmt.Fprintf(&h, `<details><summary>%d tables</summary><p style="font-family:monospace;font-size:90%%">%s</p></details></div>`,
 		len(tables), html.EscapeString(strings.Join(tables, " ")))
 	return map[string]any{"text/plain": text, "text/html": h.String(),
-		"application/json": map[string]any{"name": name, "path": p.Path, "format": p.Format,
+		ProfileMIME: map[string]any{"name": name, "path": p.Path, "format": p.Format,
 			"schema_version": p.SchemaVersion(), "holds": kinds, "tables": tables}}
 }
 

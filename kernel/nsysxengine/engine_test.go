@@ -21,7 +21,7 @@ func TestProfileAcrossCells(t *testing.T) {
 	if !strings.Contains(html, "<table") || !strings.Contains(text, "** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):") {
 		t.Fatalf("bundle: %.300s / %.300s", html, text)
 	}
-	js := b["application/json"].(map[string]any)
+	js := b[ResultMIME].(map[string]any)
 	want := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
 	rows := js["rows"].([]any)
 	if js["total_rows"] != len(want) || len(rows) != len(want) {

@@ -160,7 +160,7 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 	// the table of a report arrives whole as HTML, text and JSON
 	res = wk.execute("p.Stats(\"cuda_gpu_kern_sum\")")
 	data := msgContent(res.OfType("execute_result")[0])["data"].(map[string]any)
-	if _, ok := data["application/json"].(map[string]any); !ok || !strings.Contains(data["text/html"].(string), "<table") {
+	if _, ok := data[ResultMIME].(map[string]any); !ok || !strings.Contains(data["text/html"].(string), "<table") {
 		t.Errorf("bundle %v", data)
 	}
 	// help cells are pager payloads

@@ -72,7 +72,7 @@ func TestMagicNsysStats(t *testing.T) {
 		t.Errorf("progress updates %q", texts)
 	}
 	for i, name := range []string{"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum"} {
-		js := r.displays[i+1].Data["application/json"].(map[string]any)
+		js := r.displays[i+1].Data[ResultMIME].(map[string]any)
 		if js["report"] != name {
 			t.Errorf("display %d is %v", i+1, js["report"])
 		}
@@ -95,7 +95,7 @@ func TestMagicNsysStats(t *testing.T) {
 	// a cell variable holding a profile is an input too
 	cell(t, e, "mine, _ := nsysx.OpenSample()")
 	r = cell(t, e, "%nsys stats -r cuda_api_sum mine")
-	if js := r.displays[0].Data["application/json"].(map[string]any); js["report"] != "cuda_api_sum" {
+	if js := r.displays[0].Data[ResultMIME].(map[string]any); js["report"] != "cuda_api_sum" {
 		t.Errorf("variable input: %v", js)
 	}
 	// -o writes files as the CLI does
@@ -133,7 +133,7 @@ func TestMagicNsysAnalyzeExport(t *testing.T) {
 	if len(r.displays) != 3 {
 		t.Fatalf("%d displays", len(r.displays))
 	}
-	js := r.displays[1].Data["application/json"].(map[string]any)
+	js := r.displays[1].Data[ResultMIME].(map[string]any)
 	if js["report"] != "cuda_memcpy_sync" {
 		t.Errorf("rule %v", js["report"])
 	}
@@ -183,7 +183,7 @@ func TestMagicSQL(t *testing.T) {
 		fmt.Sscan(row[2], &n)
 		want += n
 	}
-	if js := r.displays[0].Data["application/json"].(map[string]any); fmt.Sprint(js["rows"]) != fmt.Sprintf("[[%d]]", want) {
+	if js := r.displays[0].Data[ResultMIME].(map[string]any); fmt.Sprint(js["rows"]) != fmt.Sprintf("[[%d]]", want) {
 		t.Errorf("count on sync: %v", js["rows"])
 	}
 	// row limit and count

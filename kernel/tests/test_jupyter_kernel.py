@@ -74,7 +74,7 @@ class NsysxKernelTests(jupyter_kernel_test.KernelTests):
         self.assertIn("CUDA GPU Trace", data["text/plain"])
         self.assertIn("<table", data["text/html"])
         self.assertIn("showing 50 of", data["text/html"])
-        self.assertEqual(data["application/json"]["report"], "cuda_gpu_trace")
+        self.assertEqual(data["application/vnd.nsysx.result+json"]["report"], "cuda_gpu_trace")
 
 
 if __name__ == "__main__":
