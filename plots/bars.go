@@ -38,7 +38,11 @@ func rankRows(res *nsysx.Result, nameCol, valueCol, countCol string, n int, shor
 		return nil, fmt.Errorf("%s: missing column %s, %s or %s", res.Report, nameCol, valueCol, countCol)
 	}
 	b := &Bars{Rows: res.Len()}
-	var names []string
+	var names, all []string
+	for i := 0; i < res.Len(); i++ {
+		all = append(all, nc.Text(i))
+	}
+	labels := short(all) // over all rows, so that a top label is unambiguous
 	for i := 0; i < res.Len(); i++ {
 		v := vc.Value(i)
 		val := 0.0
@@ -62,7 +66,6 @@ func rankRows(res *nsysx.Result, nameCol, valueCol, countCol string, n int, shor
 		o.Value += val
 		o.Count += cnt
 	}
-	labels := short(names)
 	for i := range b.Bars {
 		bar := &b.Bars[i]
 		if bar.Other {
