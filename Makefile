@@ -16,6 +16,9 @@ test:
 deps:
 	bash scripts/install-test-deps.sh
 
+gallery:
+	$(GO) run ./plots/cmd/gallery
+
 sample: build
 	./bin/nsysx stats --sample
 

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -124,7 +125,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 		}
 	}
 	if t == nil {
-		if t, err = p.src.load(ts, ts.Columns); err != nil {
+		if t, err = p.src.load(context.Background(), ts, ts.Columns); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"math"
@@ -104,7 +105,7 @@ func TestExportWriteTableBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := src.load(src.schema()[0], []string{"a", "f", "S"})
+		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "S"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestExportWriteTableBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := src.load(src.schema()[0], []string{"a", "b"}); err != nil || got.N != 0 {
+		if got, err := src.load(context.Background(), src.schema()[0], []string{"a", "b"}); err != nil || got.N != 0 {
 			t.Errorf("%s: read back %v, %v", format, got, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -37,7 +38,7 @@ type TableSchema struct {
 // source is what a loader provides: the schema, and columns on demand.
 type source interface {
 	schema() []*TableSchema
-	load(t *TableSchema, cols []string) (*Table, error)
+	load(ctx context.Context, t *TableSchema, cols []string) (*Table, error)
 	close() error
 }
 
@@ -183,8 +184,13 @@ func (p *Profile) TablesMatching(keep func(name string) bool) []string {
 
 // Load returns the named columns of a table. Columns already loaded are
 // reused. A missing table gives *MissingTableError, a missing column
-// *MissingColumnError.
+// *MissingColumnError. It runs under the base context (SetBaseContext).
 func (p *Profile) Load(table string, cols ...string) (*Table, error) {
+	return p.LoadContext(baseContext(), table, cols...)
+}
+
+// LoadContext is Load that stops with ctx.Err() when ctx is cancelled.
+func (p *Profile) LoadContext(ctx context.Context, table string, cols ...string) (*Table, error) {
 	key := lower(table)
 	ts := p.tables[key]
 	if ts == nil {
@@ -217,7 +223,10 @@ func (p *Profile) Load(table string, cols ...string) (*Table, error) {
 	if have != nil && len(need) == 0 {
 		return have, nil
 	}
-	t, err := p.src.load(ts, need)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t, err := p.src.load(ctx, ts, need)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Report describes one `nsys stats` report or `nsys analyze` rule.
@@ -185,14 +186,19 @@ func (c *Ctx) Has(table string) bool { return c.P.HasTable(table) }
 
 // Load loads columns of a table, with the active filter applied.
 func (c *Ctx) Load(table string, cols ...string) (*Table, error) {
+	if err := c.Context.Err(); err != nil {
+		return nil, err
+	}
 	if c.Filter != nil {
 		return c.Filter.load(c, table, cols)
 	}
-	return c.P.Load(table, cols...)
+	return c.P.LoadContext(c.Context, table, cols...)
 }
 
 // LoadRaw loads columns ignoring any filter (nsys's `main.X` queries).
-func (c *Ctx) LoadRaw(table string, cols ...string) (*Table, error) { return c.P.Load(table, cols...) }
+func (c *Ctx) LoadRaw(table string, cols ...string) (*Table, error) {
+	return c.P.LoadContext(c.Context, table, cols...)
+}
 
 // Str returns StringIds[id] as a value (NULL when absent).
 func (c *Ctx) Str(col *Column, i int) Value {
@@ -227,7 +233,7 @@ func (p *Profile) Stats(spec string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.RunReport(context.Background(), r, sp.Opts, nil)
+	return p.RunReport(baseContext(), r, sp.Opts, nil)
 }
 
 // Analyze runs an analyze rule ("gpu_gaps", "gpu_gaps:gap=1").
@@ -237,7 +243,7 @@ func (p *Profile) Analyze(spec string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.RunReport(context.Background(), r, sp.Opts, nil)
+	return p.RunReport(baseContext(), r, sp.Opts, nil)
 }
 
 // RunReport computes r with options and an optional filter. SKIPPED reports
@@ -245,7 +251,7 @@ func (p *Profile) Analyze(spec string) (*Result, error) {
 // cancelled context or an unreadable file.
 func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter) (res *Result, err error) {
 	if ctx == nil {
-		ctx = context.Background()
+		ctx = baseContext()
 	}
 	c := &Ctx{Context: ctx, P: p, Report: r, opts: map[string]string{}, Filter: f}
 	if err := CheckOptions(r, opts); err != nil {
@@ -272,6 +278,9 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 	// first filtered Load as a *SkipError, after the report's own table checks,
 	// in nsys's order.
 	res, err = r.run(c)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		var se *SkipError
 		if errors.As(err, &se) {
@@ -352,4 +361,25 @@ func (c *Ctx) Prefetch(specs ...[]string) error {
 		}
 	}
 	return first
+}
+
+var baseCtx atomic.Pointer[context.Context]
+
+// SetBaseContext sets the context that calls without one (Stats, Analyze,
+// Load) run under, so that a host can cancel them: the Jupyter kernel sets each
+// cell's context here, and an interrupt stops the report the cell is running.
+// nil restores context.Background().
+func SetBaseContext(ctx context.Context) {
+	if ctx == nil {
+		baseCtx.Store(nil)
+		return
+	}
+	baseCtx.Store(&ctx)
+}
+
+func baseContext() context.Context {
+	if p := baseCtx.Load(); p != nil {
+		return *p
+	}
+	return context.Background()
 }

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func (s *memSource) schema() []*TableSchema {
 
 func (s *memSource) close() error { return nil }
 
-func (s *memSource) load(ts *TableSchema, cols []string) (*Table, error) {
+func (s *memSource) load(_ context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	var mt *memTable
 	for _, t := range s.tabs {
 		if strings.EqualFold(t.name, ts.Name) {

@@ -320,7 +320,7 @@ func (s *arrowSource) scanStreams(f *os.File, size int64) ([]ipcStream, error) {
 }
 
 // load reads the named columns of a table from each of its parts in turn.
-func (s *arrowSource) load(ts *TableSchema, cols []string) (*Table, error) {
+func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	parts := s.parts[ts]
 	if parts == nil {
 		return nil, &MissingTableError{Table: ts.Name}

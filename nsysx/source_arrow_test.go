@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -130,7 +131,7 @@ func loadAllChecked(t *testing.T, open func(memory.Allocator) (source, string, e
 	}
 	defer src.close()
 	for _, ts := range src.schema() {
-		if _, err := src.load(ts, ts.Columns); err != nil {
+		if _, err := src.load(context.Background(), ts, ts.Columns); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,7 +150,7 @@ func TestArrowParquetProjectionAndLeaks(t *testing.T) {
 			kern = ts
 		}
 	}
-	tb, err := src.load(kern, []string{"START", "shortName"})
+	tb, err := src.load(context.Background(), kern, []string{"START", "shortName"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestArrowParquetProjectionAndLeaks(t *testing.T) {
 	if tb.RowIDs[0] != 1 || tb.RowIDs[tb.N-1] != int64(tb.N) {
 		t.Errorf("rowids %d..%d", tb.RowIDs[0], tb.RowIDs[tb.N-1])
 	}
-	tb, err = src.load(kern, nil)
+	tb, err = src.load(context.Background(), kern, nil)
 	if err != nil || tb.N != 5600 {
 		t.Errorf("no columns: N=%v, %v", tb, err)
 	}
@@ -333,7 +334,7 @@ func TestArrowBadInput(t *testing.T) {
 	if err != nil || len(src.schema()) != 1 {
 		t.Fatalf("two streams of T: %v", err)
 	}
-	if _, err := src.load(src.schema()[0], []string{"a"}); err == nil || !strings.Contains(err.Error(), "has type utf8 here") {
+	if _, err := src.load(context.Background(), src.schema()[0], []string{"a"}); err == nil || !strings.Contains(err.Error(), "has type utf8 here") {
 		t.Errorf("type change: %v", err)
 	}
 
@@ -376,7 +377,7 @@ func FuzzArrowSource(f *testing.F) {
 			return
 		}
 		for _, ts := range src.schema() {
-			src.load(ts, ts.Columns)
+			src.load(context.Background(), ts, ts.Columns)
 		}
 	})
 }

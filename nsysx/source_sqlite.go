@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -56,7 +57,7 @@ func declType(decl string) ColType {
 func (s *sqliteSource) schema() []*TableSchema { return s.tables }
 func (s *sqliteSource) close() error           { return s.db.Close() }
 
-func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
+func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	t := s.db.Table(ts.Name)
 	if t == nil {
 		return nil, &MissingTableError{Table: ts.Name}
@@ -93,6 +94,9 @@ func (s *sqliteSource) load(ts *TableSchema, cols []string) (*Table, error) {
 			appendValue(cs[i], v, n)
 		}
 		n++
+		if n&0xFFFF == 0 {
+			return ctx.Err()
+		}
 		return nil
 	})
 	if err != nil {

@@ -215,3 +215,12 @@ func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile)
 	}
 	return nil
 }
+
+// Execute runs a cell with its context as nsysx's base context, so that an
+// interrupt also stops library calls the cell makes without a context
+// (r.Stats, r.Analyze, r.Load): they return context.Canceled.
+func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
+	nsysx.SetBaseContext(ctx)
+	defer nsysx.SetBaseContext(nil)
+	return e.Engine.Execute(ctx, code, out)
+}
