@@ -7,11 +7,14 @@ BENCH_FILE ?= /tmp/train50.sqlite
 build:
 	$(GO) build -o bin/nsysx ./cmd/nsysx
 
-# The whole test suite. Tests that need Jupyter, Chromium or Node packages
-# skip with a message unless CI is set; `make deps` installs them.
+# The whole test suite, under the race detector (plots without it: drawing is
+# single-threaded and ten times slower with it). Tests that need Jupyter,
+# Chromium or Node packages skip with a message unless CI is set; `make deps`
+# installs them.
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m ./plots/...
+	$(GO) test -race -count=1 -timeout 45m $$($(GO) list ./... | grep -v /plots)
 
 deps:
 	bash scripts/install-test-deps.sh
