@@ -186,18 +186,26 @@ func (c *Ctx) Has(table string) bool { return c.P.HasTable(table) }
 
 // Load loads columns of a table, with the active filter applied.
 func (c *Ctx) Load(table string, cols ...string) (*Table, error) {
-	if err := c.Context.Err(); err != nil {
+	if err := c.ctx().Err(); err != nil {
 		return nil, err
 	}
 	if c.Filter != nil {
 		return c.Filter.load(c, table, cols)
 	}
-	return c.P.LoadContext(c.Context, table, cols...)
+	return c.P.LoadContext(c.ctx(), table, cols...)
+}
+
+// ctx is the report's context (the base context when none was set).
+func (c *Ctx) ctx() context.Context {
+	if c.Context == nil {
+		return baseContext()
+	}
+	return c.Context
 }
 
 // LoadRaw loads columns ignoring any filter (nsys's `main.X` queries).
 func (c *Ctx) LoadRaw(table string, cols ...string) (*Table, error) {
-	return c.P.LoadContext(c.Context, table, cols...)
+	return c.P.LoadContext(c.ctx(), table, cols...)
 }
 
 // Str returns StringIds[id] as a value (NULL when absent).
