@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
 	"unsafe"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // Loading the NVTX ranges: one pass over NVTX_EVENTS (report_nvtx_scan.go
-// reads the file directly; the generic scanner serves other exports), rows
+// reads SQLite exports directly; the generic scanner serves other exports), rows
 // handed in batches to a builder that interns texts, resolves domains and
 // keeps the selected ranges in columns.
 
@@ -42,13 +43,14 @@ const (
 	nvtxBatchBytes = 256 << 10
 )
 
-// nvtxFastPath enables the direct NVTX_EVENTS reader (report_nvtx_scan.go);
-// tests turn it off to compare with the generic reader.
+// nvtxFastPath enables the direct NVTX_EVENTS reader of SQLite exports
+// (report_nvtx_scan.go); tests turn it off to compare with the generic reader.
 var nvtxFastPath = true
 
 // scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
-// file) runs on its own goroutine while fn works on the previous batch.
-func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
+// file) runs on its own goroutine while fn works on the previous batch. It
+// stops with ctx.Err() soon after ctx is cancelled.
+func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 	full := make(chan *nvtxBatch, 4)
 	free := make(chan *nvtxBatch, 6)
 	newBatch := func() *nvtxBatch {
@@ -68,44 +70,45 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
 			}
 		}()
-		if sc.table == tNVTX && nvtxFastPath {
-			if scanErr = fastScanNVTX(sc.p, sc.rf, newBatch, full); scanErr != errNoFastPath {
+		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch()}
+		defer bt.flush()
+		if nvtxFastPath {
+			if scanErr = sc.scanSQLiteNVTX(ctx, bt); scanErr != errNoFastPath {
 				return
 			}
 		}
-		cur := newBatch()
+		// the generic scanner cannot be stopped: once ctx is cancelled (it is
+		// checked at the first row and every 65536), the rows left are skipped
+		n, stop, f := 0, false, new(sqlite.Fields)
 		scanErr = sc.run(func(rowid int64, v rowVals) {
-			t := v.bytes(5)
-			if len(cur.rows) == nvtxBatchRows || len(cur.buf)+len(t) > cap(cur.buf) {
-				full <- cur
-				cur = newBatch()
+			if n++; n&0xFFFF == 1 && !stop {
+				stop = ctx.Err() != nil
 			}
-			r := nvtxRow{rowid: rowid, start: v.int(0), end: v.int(1), typ: v.int(2), gtid: v.int(3),
-				textID: v.int(4), domainID: v.int(6)}
-			for k, bit := range [...]uint8{1: nvNullEnd, 3: nvNullTid, 4: nvNullTextID, 5: nvNullText, 6: nvNullDomain, 7: nvNullEndTid} {
-				if bit != 0 && v.null(k) {
-					r.null |= bit
+			if stop {
+				return
+			}
+			for k, p := range v.pos {
+				if p < 0 {
+					f.Set(k, sqlite.Value{})
+				} else {
+					f.Set(k, v.v[p])
 				}
 			}
-			if len(t) > cap(cur.buf) { // a text longer than a batch buffer
-				r.text = append([]byte(nil), t...)
-			} else if r.null&nvNullText == 0 {
-				o := len(cur.buf)
-				cur.buf = append(cur.buf, t...)
-				r.text = cur.buf[o:len(cur.buf):len(cur.buf)]
-			}
-			cur.rows = append(cur.rows, r)
+			_ = bt.add(rowid, f)
 		})
-		if len(cur.rows) > 0 {
-			full <- cur
-		}
 	}()
 	for b := range full {
+		if ctx.Err() != nil {
+			continue // drain without building
+		}
 		fn(b)
 		select {
 		case free <- b:
 		default:
 		}
+	}
+	if err := ctx.Err(); err != nil && scanErr == nil { // batches were dropped
+		return err
 	}
 	return scanErr
 }
@@ -118,7 +121,7 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	}
 	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
 		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
-	if err := sc.scanNVTX(func(batch *nvtxBatch) {
+	if err := sc.scanNVTX(c.ctx(), func(batch *nvtxBatch) {
 		if batch.hint > 0 && b.d.start == nil {
 			b.reserve(batch.hint)
 		}

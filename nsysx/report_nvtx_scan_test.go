@@ -1,10 +1,13 @@
 package nsysx
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -104,5 +107,116 @@ func TestNVTXFastScanTruncated(t *testing.T) {
 	}
 	if tried == 0 {
 		t.Fatal("no cut file opened: the test checked nothing")
+	}
+}
+
+// TestNVTXNullBits checks the shifts of nvtxNullBits against the names.
+func TestNVTXNullBits(t *testing.T) {
+	want := map[int]uint8{nvEnd: nvNullEnd, nvGtid: nvNullTid, nvTextID: nvNullTextID, nvText: nvNullText, nvDomain: nvNullDomain, nvEndGtid: nvNullEndTid}
+	for k := range nvGpid + 1 {
+		if got := nvtxNullBits(1 << k); got != want[k] {
+			t.Errorf("field %d: NULL bits %#x, want %#x", k, got, want[k])
+		}
+	}
+}
+
+// TestNVTXFastScanReleaseKeepsData: the direct reader releases the pages of
+// NVTX_EVENTS from the profile's own mapping (here after every page) while
+// other goroutines load the same table through it; their loads, and one
+// after the scans, equal a load from a profile that never released a page.
+func TestNVTXFastScanReleaseKeepsData(t *testing.T) {
+	path := fixture(t, "train")
+	cols := []string{"start", "end", "eventType", "rangeId", "text", "globalTid", "endGlobalTid", "textId", "domainId"}
+	fresh, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.Load(tNVTX, cols...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { nvtxReleaseEvery = n }(nvtxReleaseEvery)
+	nvtxReleaseEvery = 1
+	same := func(got *Table) bool {
+		if got.N != want.N || !slices.Equal(got.RowIDs, want.RowIDs) {
+			return false
+		}
+		for _, c := range cols {
+			if !reflect.DeepEqual(got.Col(c), want.Col(c)) {
+				return false
+			}
+		}
+		return true
+	}
+	for round := range 2 {
+		p, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for g := range 3 {
+			wg.Go(func() {
+				if g == 0 && round == 1 { // a load of the table during the scans
+					got, err := p.Load(tNVTX, cols...)
+					if err != nil || !same(got) {
+						t.Errorf("a load during the scans differs (%v)", err)
+					}
+					return
+				}
+				c := &Ctx{Context: context.Background(), P: p, Report: registry["nvtx_sum"]}
+				if d, err := c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, ids: true}); err != nil || d.n == 0 {
+					t.Errorf("scan %d: %v", g, err)
+				}
+			})
+		}
+		wg.Wait()
+		if round == 0 {
+			got, err := p.Load(tNVTX, cols...)
+			if err != nil || !same(got) {
+				t.Errorf("a load after the scans differs (%v)", err)
+			}
+		}
+		p.Close()
+	}
+}
+
+// TestNVTXScanCancel: a cancelled context stops the NVTX loader, through
+// the direct reader and through the generic one (a Parquet export), before
+// any batch is built, and RunReport returns context.Canceled.
+func TestNVTXScanCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, path := range []string{fixture(t, "train"), filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir")} {
+		p, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Ctx{Context: ctx, P: p, Report: registry["nvtx_sum"]}
+		sc, err := c.filteredScanner(tNVTX, false, nvtxScanCols(p)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := 0
+		if err := sc.scanNVTX(ctx, func(*nvtxBatch) { batches++ }); !errors.Is(err, context.Canceled) || batches != 0 {
+			t.Errorf("%s: scanNVTX gave %v after %d batches", p.Format, err, batches)
+		}
+		// cancelled during the scan, after the first batch
+		ctx2, cancel2 := context.WithCancel(context.Background())
+		batches = 0
+		err = sc.scanNVTX(ctx2, func(*nvtxBatch) {
+			if batches++; batches == 1 {
+				cancel2()
+			}
+		})
+		if !errors.Is(err, context.Canceled) || batches != 1 {
+			t.Errorf("%s: cancelled during the scan: %v after %d batches", p.Format, err, batches)
+		}
+		for _, r := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum"} {
+			if _, err := p.RunReport(ctx, registry[r], nil, nil); !errors.Is(err, context.Canceled) {
+				t.Errorf("%s %s: RunReport with a cancelled context: %v", p.Format, r, err)
+			}
+		}
+		p.Close()
 	}
 }

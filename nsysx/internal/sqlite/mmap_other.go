@@ -4,10 +4,11 @@ package sqlite
 
 import "os"
 
-func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
-	data := make([]byte, size)
+// mapFile reads a file into memory (mapped is always false here).
+func mapFile(f *os.File, size int64) (data []byte, unmap func() error, mapped bool, err error) {
+	data = make([]byte, size)
 	if _, err := f.ReadAt(data, 0); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	return data, func() error { return nil }, nil
+	return data, func() error { return nil }, false, nil
 }

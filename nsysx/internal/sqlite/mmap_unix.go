@@ -7,12 +7,15 @@ import (
 	"syscall"
 )
 
-func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+// mapFile maps a file read-only, or reads it when it cannot be mapped;
+// mapped says which.
+func mapFile(f *os.File, size int64) (data []byte, unmap func() error, mapped bool, err error) {
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return readAll(f, size)
+		data, unmap, err = readAll(f, size)
+		return data, unmap, false, err
 	}
-	return data, func() error { return syscall.Munmap(data) }, nil
+	return data, func() error { return syscall.Munmap(data) }, true, nil
 }
 
 func readAll(f *os.File, size int64) ([]byte, func() error, error) {

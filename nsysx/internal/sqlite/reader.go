@@ -10,6 +10,10 @@
 // Every malformed structure (a page number past the end of the file, a cell that
 // overruns its page, a record header that lies) is reported as an error wrapping
 // ErrCorrupt; the reader never panics on bad input.
+//
+// Scan delivers rows as Values; ScanFields (stream.go) is the faster form for
+// one pass over a table of millions of rows, which can also stop on a
+// cancelled context and drop the pages it has read from the resident set.
 package sqlite
 
 import (
@@ -67,6 +71,7 @@ type Table struct {
 type DB struct {
 	data     []byte
 	unmap    func() error
+	mapped   bool // data is a file mapping whose pages can be released
 	pageSize int
 	usable   int
 	nPages   int
@@ -91,7 +96,7 @@ func Open(path string) (*DB, error) {
 	if st.Size() < 100 {
 		return nil, ErrNotSQLite
 	}
-	data, unmap, err := mapFile(f, st.Size())
+	data, unmap, mapped, err := mapFile(f, st.Size())
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +105,7 @@ func Open(path string) (*DB, error) {
 		unmap()
 		return nil, err
 	}
-	db.unmap = unmap
+	db.unmap, db.mapped = unmap, mapped
 	return db, nil
 }
 
@@ -161,7 +166,7 @@ func (db *DB) Table(name string) *Table { return db.tables[strings.ToLower(name)
 
 func (db *DB) readSchema() error {
 	// sqlite_schema: type, name, tbl_name, rootpage, sql
-	return db.scanTree(1, func(rowid int64, rec []byte) error {
+	return db.scanTree(1, nil, func(rowid int64, rec []byte) error {
 		vals, err := decodeAll(rec, 5)
 		if err != nil {
 			return err
@@ -199,56 +204,87 @@ func (db *DB) page(n uint32) ([]byte, error) {
 	return db.data[off : off+db.usable], nil
 }
 
+// btreePage returns a table B-tree page, the offset of its header (100 on
+// page 1), its cell count and whether it is a leaf; the cell pointer array is
+// checked to lie within the page.
+func (db *DB) btreePage(pg uint32) (p []byte, hdr, ncell int, leaf bool, err error) {
+	if p, err = db.page(pg); err != nil {
+		return nil, 0, 0, false, err
+	}
+	if pg == 1 {
+		hdr = 100
+	}
+	if hdr+12 > len(p) {
+		return nil, 0, 0, false, fmt.Errorf("%w: short page %d", ErrCorrupt, pg)
+	}
+	ncell = int(binary.BigEndian.Uint16(p[hdr+3:]))
+	switch p[hdr] {
+	case 0x0D: // table leaf
+		leaf = true
+		if hdr+8+2*ncell > len(p) {
+			return nil, 0, 0, false, fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
+		}
+	case 0x05: // table interior
+		if hdr+12+2*ncell > len(p) {
+			return nil, 0, 0, false, fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
+		}
+	default:
+		return nil, 0, 0, false, fmt.Errorf("%w: page %d is not a table B-tree page (type %d)", ErrCorrupt, pg, p[hdr])
+	}
+	return p, hdr, ncell, leaf, nil
+}
+
+// child returns the i-th child of an interior page (i == ncell: the
+// right-most pointer).
+func child(p []byte, hdr, ncell, i int) (uint32, error) {
+	if i == ncell {
+		return binary.BigEndian.Uint32(p[hdr+8:]), nil
+	}
+	off := int(binary.BigEndian.Uint16(p[hdr+12+2*i:]))
+	if off+4 > len(p) {
+		return 0, fmt.Errorf("%w: cell offset past page", ErrCorrupt)
+	}
+	return binary.BigEndian.Uint32(p[off:]), nil
+}
+
+// maxDepth bounds the B-tree depth, so that a page cycle ends in an error.
+const maxDepth = 40
+
 // walkLeaves visits the leaf pages of a table B-tree in rowid order; leaf gets
 // the page, the offset of its header (100 on page 1) and its cell count.
 func (db *DB) walkLeaves(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32) error) error {
+	visits := 0 // a tree visits each page once at most, a damaged one may loop
 	var walk func(pg uint32, depth int) error
 	walk = func(pg uint32, depth int) error {
-		if depth > 40 {
-			return fmt.Errorf("%w: B-tree too deep (a page cycle?)", ErrCorrupt)
+		if visits++; depth > maxDepth || visits > db.nPages {
+			return fmt.Errorf("%w: B-tree too deep or a page cycle", ErrCorrupt)
 		}
-		p, err := db.page(pg)
+		p, hdr, ncell, isLeaf, err := db.btreePage(pg)
 		if err != nil {
 			return err
 		}
-		hdr := 0
-		if pg == 1 {
-			hdr = 100
-		}
-		if hdr+12 > len(p) {
-			return fmt.Errorf("%w: short page %d", ErrCorrupt, pg)
-		}
-		ncell := int(binary.BigEndian.Uint16(p[hdr+3:]))
-		switch p[hdr] {
-		case 0x0D: // table leaf
-			if hdr+8+2*ncell > len(p) {
-				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
-			}
+		if isLeaf {
 			return leaf(p, hdr, ncell, pg)
-		case 0x05: // table interior
-			ptrs := hdr + 12
-			if ptrs+2*ncell > len(p) {
-				return fmt.Errorf("%w: cell pointers overrun page %d", ErrCorrupt, pg)
-			}
-			for i := 0; i < ncell; i++ {
-				off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
-				if off+4 > len(p) {
-					return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
-				}
-				if err := walk(binary.BigEndian.Uint32(p[off:]), depth+1); err != nil {
-					return err
-				}
-			}
-			return walk(binary.BigEndian.Uint32(p[hdr+8:]), depth+1)
 		}
-		return fmt.Errorf("%w: page %d is not a table B-tree page (type %d)", ErrCorrupt, pg, p[hdr])
+		for i := 0; i <= ncell; i++ {
+			c, err := child(p, hdr, ncell, i)
+			if err != nil {
+				return err
+			}
+			if err := walk(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return walk(root, 0)
 }
 
 // scanTree walks a table B-tree in rowid order, calling fn with each record.
 // The record slice aliases the mapping or a scratch buffer: copy to keep.
-func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) error {
+// With a non-nil st, st.leafDone follows each leaf page (context checks and
+// page releases).
+func (db *DB) scanTree(root uint32, st *stream, fn func(rowid int64, rec []byte) error) error {
 	var scratch []byte
 	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32) error {
 		ptrs := hdr + 8
@@ -270,6 +306,9 @@ func (db *DB) scanTree(root uint32, fn func(rowid int64, rec []byte) error) erro
 			if err := fn(int64(rowid), rec); err != nil {
 				return err
 			}
+		}
+		if st != nil {
+			return st.leafDone(pg, ncell)
 		}
 		return nil
 	})
@@ -294,6 +333,9 @@ func (db *DB) payload(p []byte, start, size int, scratch []byte) ([]byte, []byte
 	}
 	if start+local+4 > len(p) {
 		return nil, scratch, fmt.Errorf("%w: record overruns page", ErrCorrupt)
+	}
+	if (size-local)/(u-4) >= db.nPages { // more overflow pages than the file has: a chain that loops
+		return nil, scratch, fmt.Errorf("%w: record larger than the file", ErrCorrupt)
 	}
 	buf := append(scratch[:0], p[start:start+local]...)
 	next := binary.BigEndian.Uint32(p[start+local:])
@@ -333,47 +375,6 @@ func varint(b []byte) (uint64, int) {
 	return v<<8 | uint64(b[8]), 9
 }
 
-func fieldSize(st uint64) int {
-	switch {
-	case st <= 4:
-		return [...]int{0, 1, 2, 3, 4}[st]
-	case st == 5:
-		return 6
-	case st == 6 || st == 7:
-		return 8
-	case st == 8 || st == 9:
-		return 0
-	case st >= 12:
-		return int((st - 12) / 2)
-	}
-	return -1
-}
-
-func decodeField(st uint64, b []byte) Value {
-	switch {
-	case st == 0:
-		return Value{}
-	case st >= 1 && st <= 6:
-		n := fieldSize(st)
-		v := int64(int8(b[0]))
-		for i := 1; i < n; i++ {
-			v = v<<8 | int64(b[i])
-		}
-		return Value{Type: Integer, I: v}
-	case st == 7:
-		return Value{Type: Float, F: math.Float64frombits(binary.BigEndian.Uint64(b))}
-	case st == 8:
-		return Value{Type: Integer, I: 0}
-	case st == 9:
-		return Value{Type: Integer, I: 1}
-	case st >= 12 && st%2 == 0:
-		return Value{Type: Blob, B: b}
-	case st >= 13:
-		return Value{Type: Text, B: b}
-	}
-	return Value{}
-}
-
 // decodeAll decodes the first n fields of a record (missing ones are NULL).
 func decodeAll(rec []byte, n int) ([]Value, error) {
 	idx := make([]int, n)
@@ -401,31 +402,191 @@ func decodeInto(rec []byte, idx []int, out []Value) error {
 	return decodeWant(rec, want, out)
 }
 
+// header walks the fields of a record: the serial types of its header and
+// the bytes of its body. It is a value that its functions return updated
+// (h, st, ok = h.next(rec)) rather than change through a pointer, so that
+// it stays in registers in the decoding loops, and the record is passed to
+// each of them rather than kept, for the same reason.
+type header struct {
+	hp, hs int // the next serial type, the end of the header
+	lo     int // the current field's bytes are rec[lo:body]
+	body   int // the next field's bytes
+}
+
+var errBadHeader = fmt.Errorf("%w: bad record header", ErrCorrupt)
+
+// startHeader starts on a record whose header size is one byte (a record of
+// fewer than about 120 columns); when it is false, startHeaderSlow does the
+// work. (The split keeps it within the inliner's budget.)
+func startHeader(rec []byte) (header, bool) {
+	if len(rec) == 0 || rec[0] == 0 || rec[0] >= 0x80 || int(rec[0]) > len(rec) {
+		return header{}, false
+	}
+	hs := int(rec[0])
+	return header{hp: 1, hs: hs, body: hs}, true
+}
+
+// startHeaderSlow is startHeader for any header size; it is false for a bad
+// header.
+func startHeaderSlow(rec []byte) (header, bool) {
+	hsize, n := varint(rec)
+	if n == 0 || hsize > uint64(len(rec)) || int(hsize) < n {
+		return header{}, false
+	}
+	return header{hp: n, hs: int(hsize), body: int(hsize)}, true
+}
+
+// more reports whether the header has another field.
+func (h header) more() bool { return h.hp < h.hs }
+
+// serialSize is the body size of each one-byte serial type; -1 for the
+// reserved 10 and 11.
+var serialSize = func() (t [128]int8) {
+	for st := range t {
+		switch {
+		case st <= 4:
+			t[st] = int8(st)
+		case st == 5:
+			t[st] = 6
+		case st == 6 || st == 7:
+			t[st] = 8
+		case st == 8 || st == 9:
+			t[st] = 0
+		case st >= 12:
+			t[st] = int8((st - 12) / 2)
+		default:
+			t[st] = -1
+		}
+	}
+	return t
+}()
+
+// next moves to the next field (more must be true) when its serial type is
+// one byte long and its bytes lie within the record, and returns the type;
+// its bytes are then rec[lo:body]. Otherwise it returns false and nextSlow
+// does the work. (The split keeps next within the inliner's budget.)
+func (h header) next(rec []byte) (header, uint64, bool) {
+	c := rec[h.hp]
+	sz := int(serialSize[c&0x7f])
+	if c >= 0x80 || sz < 0 || sz > len(rec)-h.body {
+		return h, 0, false
+	}
+	return header{hp: h.hp + 1, hs: h.hs, lo: h.body, body: h.body + sz}, uint64(c), true
+}
+
+// nextSlow is next for any serial type (the long ones are texts and blobs
+// of 58 bytes or more); it is false for a corrupt record.
+func (h header) nextSlow(rec []byte) (header, uint64, bool) {
+	st, k := varint(rec[h.hp:h.hs])
+	var sz uint64
+	switch {
+	case k == 0:
+		return h, 0, false
+	case st >= 12:
+		sz = (st - 12) / 2
+	case serialSize[st] >= 0:
+		sz = uint64(serialSize[st])
+	default:
+		return h, 0, false
+	}
+	if sz > uint64(len(rec)-h.body) {
+		return h, 0, false
+	}
+	return header{hp: h.hp + k, hs: h.hs, lo: h.body, body: h.body + int(sz)}, st, true
+}
+
+var errBadField = fmt.Errorf("%w: bad record field", ErrCorrupt)
+
+// intField decodes an integer serial type (1 to 6, 8, 9) from its bytes.
+func intField(st uint64, b []byte) int64 {
+	switch len(b) {
+	case 0:
+		return int64(st) - 8
+	case 1:
+		return int64(int8(b[0]))
+	case 2:
+		return int64(int16(binary.BigEndian.Uint16(b)))
+	case 3:
+		return int64(int8(b[0]))<<16 | int64(binary.BigEndian.Uint16(b[1:]))
+	case 4:
+		return int64(int32(binary.BigEndian.Uint32(b)))
+	case 6:
+		return int64(int16(binary.BigEndian.Uint16(b)))<<32 | int64(binary.BigEndian.Uint32(b[2:]))
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
 // decodeWant decodes a record; want[col] is the output slot of column col, or
 // -1 when the column is not wanted (len(want) bounds the columns read).
 func decodeWant(rec []byte, want []int, out []Value) error {
-	hsize, n := varint(rec)
-	if n == 0 || int(hsize) > len(rec) || int(hsize) < n {
-		return fmt.Errorf("%w: bad record header", ErrCorrupt)
+	return decodeRecord(rec, want, out, nil)
+}
+
+// decodeRecord is the decoding loop of every scan: it decodes the wanted
+// fields of a record into out, as Values, or, when f is not nil, into f,
+// whose masks the caller has reset (the Null bits set). want[col] is the
+// slot of column col, or -1 when it is not wanted; len(want) bounds the
+// columns read. Columns past the end of the record are NULL.
+func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
+	h, ok := startHeader(rec)
+	if !ok {
+		if h, ok = startHeaderSlow(rec); !ok {
+			return errBadHeader
+		}
 	}
-	for i := range out {
-		out[i] = Value{}
+	col := 0
+	for ; col < len(want) && h.more(); col++ {
+		var st uint64
+		if h, st, ok = h.next(rec); !ok {
+			if h, st, ok = h.nextSlow(rec); !ok {
+				return errBadField
+			}
+		}
+		j := want[col]
+		if j < 0 {
+			continue
+		}
+		b := rec[h.lo:h.body]
+		if f != nil {
+			bit := uint32(1) << j
+			switch {
+			case st == 0:
+				f.I[j] = 0
+				continue
+			case st <= 6 || st == 8 || st == 9:
+				f.I[j] = intField(st, b)
+			case st == 7:
+				v := math.Float64frombits(binary.BigEndian.Uint64(b))
+				f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
+			case st&1 == 0:
+				f.I[j], f.B[j], f.Blob = 0, b, f.Blob|bit
+			default:
+				f.I[j], f.B[j], f.Text = 0, b, f.Text|bit
+			}
+			f.Null &^= bit
+			continue
+		}
+		switch {
+		case st == 0:
+			out[j] = Value{}
+		case st <= 6 || st == 8 || st == 9:
+			out[j] = Value{Type: Integer, I: intField(st, b)}
+		case st == 7:
+			out[j] = Value{Type: Float, F: math.Float64frombits(binary.BigEndian.Uint64(b))}
+		case st&1 == 0:
+			out[j] = Value{Type: Blob, B: b}
+		default:
+			out[j] = Value{Type: Text, B: b}
+		}
 	}
-	hp, body := n, int(hsize)
-	for col := 0; col < len(want) && hp < int(hsize); col++ {
-		st, k := varint(rec[hp:hsize])
-		if k == 0 {
-			return fmt.Errorf("%w: bad record header", ErrCorrupt)
+	for ; col < len(want); col++ {
+		switch j := want[col]; {
+		case j < 0:
+		case f != nil:
+			f.I[j] = 0
+		default:
+			out[j] = Value{}
 		}
-		hp += k
-		sz := fieldSize(st)
-		if sz < 0 || body+sz > len(rec) {
-			return fmt.Errorf("%w: record field overruns record", ErrCorrupt)
-		}
-		if j := want[col]; j >= 0 {
-			out[j] = decodeField(st, rec[body:body+sz])
-		}
-		body += sz
 	}
 	return nil
 }
@@ -435,44 +596,55 @@ func decodeWant(rec []byte, want []int, out []Value) error {
 // reused between calls; Text and Blob bytes alias the file.
 func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) error) (err error) {
 	defer recoverCorrupt(&err)
+	want, rowidCols, err := t.positions(cols, false)
+	if err != nil {
+		return err
+	}
+	vals := make([]Value, len(cols))
+	return db.scanTree(t.Root, nil, func(rowid int64, rec []byte) error {
+		if err := decodeWant(rec, want, vals); err != nil {
+			return err
+		}
+		for _, j := range rowidCols {
+			vals[j] = Value{Type: Integer, I: rowid}
+		}
+		return fn(rowid, vals)
+	})
+}
+
+// positions maps the named columns to the records of t: want[col] is the
+// position in cols of the table's column col, or -1 when it is not asked for,
+// and rowidCols lists the positions of the INTEGER PRIMARY KEY, which reads
+// as the rowid. A column t lacks is an error, or left out when absentOK.
+func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, err error) {
 	idx := make([]int, len(cols))
-	rowidCol := make([]bool, len(cols))
+	maxIdx := -1
 	for i, c := range cols {
 		idx[i] = -1
 		for j, tc := range t.Columns {
 			if strings.EqualFold(tc.Name, c) {
 				idx[i] = j
-				rowidCol[i] = tc.RowidKey
+				if tc.RowidKey {
+					rowidCols = append(rowidCols, i)
+				}
 				break
 			}
 		}
-		if idx[i] < 0 {
-			return fmt.Errorf("table %s has no column %s", t.Name, c)
+		if idx[i] < 0 && !absentOK {
+			return nil, nil, fmt.Errorf("table %s has no column %s", t.Name, c)
 		}
+		maxIdx = max(maxIdx, idx[i])
 	}
-	vals := make([]Value, len(cols))
-	maxIdx := -1
-	for _, c := range idx {
-		maxIdx = max(maxIdx, c)
-	}
-	want := make([]int, maxIdx+1)
+	want = make([]int, maxIdx+1)
 	for i := range want {
 		want[i] = -1
 	}
 	for j, c := range idx {
-		want[c] = j
+		if c >= 0 {
+			want[c] = j
+		}
 	}
-	return db.scanTree(t.Root, func(rowid int64, rec []byte) error {
-		if err := decodeWant(rec, want, vals); err != nil {
-			return err
-		}
-		for i, r := range rowidCol {
-			if r {
-				vals[i] = Value{Type: Integer, I: rowid}
-			}
-		}
-		return fn(rowid, vals)
-	})
+	return want, rowidCols, nil
 }
 
 // Count returns the number of rows of t from the cell counts of its leaf

@@ -75,7 +75,8 @@ func TestParseCreateTable(t *testing.T) {
 }
 
 // FuzzReader: any bytes give either a database or an error; scanning every
-// table of whatever opens never panics or loops.
+// table of whatever opens (Scan, ScanFields, EstimateRows, Count) never
+// panics or loops.
 func FuzzReader(f *testing.F) {
 	data := syncDB(f)
 	f.Add(data[:8192])
@@ -86,13 +87,7 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, tb := range db.Tables() {
-			var cols []string
-			for _, c := range tb.Columns {
-				cols = append(cols, c.Name)
-			}
-			db.Scan(tb, cols, func(int64, []Value) error { return nil })
-		}
+		scanAll(db)
 	})
 }
 
@@ -107,12 +102,21 @@ func TestCorruptPages(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		for _, tb := range db.Tables() {
-			var cols []string
-			for _, c := range tb.Columns {
-				cols = append(cols, c.Name)
-			}
-			db.Scan(tb, cols, func(int64, []Value) error { return nil })
+		scanAll(db)
+	}
+}
+
+// scanAll reads every table every way, for the damaged-file tests.
+func scanAll(db *DB) {
+	for _, tb := range db.Tables() {
+		var cols []string
+		for _, c := range tb.Columns {
+			cols = append(cols, c.Name)
 		}
+		db.Scan(tb, cols, func(int64, []Value) error { return nil })
+		db.ScanFields(tb, append(cols[:min(len(cols), MaxFields-1)], "absent"), ScanOptions{AbsentNull: true, Release: true},
+			func(int64, *Fields) error { return nil })
+		db.EstimateRows(tb)
+		db.Count(tb)
 	}
 }

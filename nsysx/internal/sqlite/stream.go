@@ -1,0 +1,237 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+)
+
+// Streaming: one pass over a big table (millions of rows) that wants a few
+// integer columns and a text or two, as fast as the records can be decoded,
+// without keeping the table resident and stopping when the caller's context
+// is cancelled.
+
+// MaxFields is the most columns a Fields holds.
+const MaxFields = 32
+
+// Fields is one row as ScanFields decodes it: bit k of the masks and index k
+// of the arrays are the k-th column asked for. It is reused between rows.
+type Fields struct {
+	Null uint32 // NULL (or past the end of the record)
+	Text uint32 // TEXT, its bytes in B
+	Blob uint32 // BLOB, its bytes in B
+	Real uint32 // REAL, its value in F
+
+	// I holds INTEGER values and REAL ones truncated toward zero (Go's
+	// int64 conversion); it is 0 for the other classes.
+	I [MaxFields]int64
+	// F holds REAL values; it is only set for a column whose Real bit is.
+	F [MaxFields]float64
+	// B holds TEXT and BLOB bytes; it is only set for a column whose Text or
+	// Blob bit is. They alias the file or a scratch buffer: copy to keep.
+	B [MaxFields][]byte
+}
+
+// ScanFields reads the named columns (at most MaxFields) of every row of t,
+// in rowid order, into a Fields passed to fn: the hot loop of NVTX_EVENTS
+// and tables like it, cheaper per row than Scan's Values. For a column that
+// is the INTEGER PRIMARY KEY, the rowid is returned.
+func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid int64, f *Fields) error) (err error) {
+	defer recoverCorrupt(&err)
+	if len(cols) > MaxFields {
+		return fmt.Errorf("ScanFields: %d columns, at most %d", len(cols), MaxFields)
+	}
+	want, rowidCols, err := t.positions(cols, opt.AbsentNull)
+	if err != nil {
+		return err
+	}
+	all := uint32(1)<<len(cols) - 1
+	if opt.Context != nil {
+		if err := opt.Context.Err(); err != nil {
+			return err
+		}
+	}
+	st := opt.stream(db)
+	if st != nil && st.release {
+		defer st.flush()
+	}
+	f := new(Fields)
+	return db.scanTree(t.Root, st, func(rowid int64, rec []byte) error {
+		f.Null, f.Text, f.Blob, f.Real = all, 0, 0, 0
+		if err := decodeRecord(rec, want, nil, f); err != nil {
+			return err
+		}
+		for _, k := range rowidCols {
+			bit := uint32(1) << k
+			f.I[k], f.Null, f.Text, f.Blob, f.Real = rowid, f.Null&^bit, f.Text&^bit, f.Blob&^bit, f.Real&^bit
+		}
+		return fn(rowid, f)
+	})
+}
+
+// Set stores v as field k.
+func (f *Fields) Set(k int, v Value) {
+	bit := uint32(1) << k
+	f.Null, f.Text, f.Blob, f.Real = f.Null&^bit, f.Text&^bit, f.Blob&^bit, f.Real&^bit
+	f.I[k] = 0
+	switch v.Type {
+	case Null:
+		f.Null |= bit
+	case Integer:
+		f.I[k] = v.I
+	case Float:
+		f.I[k], f.F[k], f.Real = int64(v.F), v.F, f.Real|bit
+	case Text:
+		f.B[k], f.Text = v.B, f.Text|bit
+	case Blob:
+		f.B[k], f.Blob = v.B, f.Blob|bit
+	}
+}
+
+// ScanOptions tune ScanFields.
+type ScanOptions struct {
+	// Context, when not nil, is checked before the scan and then every
+	// 65536 rows or so (after the leaf page that passes the count): the scan
+	// stops with its error once it is cancelled.
+	Context context.Context
+	// Release drops the table's leaf pages from the process's resident set
+	// as the scan leaves them behind, every ReleaseEvery bytes of pages, so
+	// that one pass over a big table does not leave all of it resident. The
+	// pages stay in the OS page cache: a later read of them, by this scan's
+	// caller or by any other reader of the DB, concurrent or not, faults the
+	// same bytes back in. Only Linux file mappings are released (not a DB
+	// read into memory); elsewhere Release does nothing.
+	Release bool
+	// ReleaseEvery is the bytes of leaf pages read between two releases;
+	// 0 means 16 MB.
+	ReleaseEvery int
+	// AbsentNull makes a column the table lacks read as NULL instead of
+	// failing the scan.
+	AbsentNull bool
+}
+
+// checkEvery is how many rows a scan with a Context reads between two
+// checks (a variable for the tests).
+var checkEvery = 1 << 16
+
+// stream returns the per-scan state the options need, or nil.
+func (o ScanOptions) stream(db *DB) *stream {
+	release := o.Release && db.mapped
+	if o.Context == nil && !release {
+		return nil
+	}
+	every := o.ReleaseEvery
+	if every <= 0 {
+		every = 16 << 20
+	}
+	return &stream{db: db, ctx: o.Context, release: release, releasePages: max(1, every/db.pageSize)}
+}
+
+// stream is the state of a scan with ScanOptions: rows since the last
+// context check, leaf pages read since the last release, as runs of
+// consecutive page numbers.
+type stream struct {
+	db           *DB
+	ctx          context.Context
+	rows         int
+	release      bool
+	releasePages int         // leaf pages between releases
+	runs         [][2]uint32 // first and last page of each run
+	pages        int
+}
+
+// leafDone is called after the cells of each leaf page.
+func (s *stream) leafDone(pg uint32, ncell int) error {
+	if s.ctx != nil {
+		if s.rows += ncell; s.rows >= checkEvery {
+			s.rows = 0
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	if !s.release {
+		return nil
+	}
+	if k := len(s.runs) - 1; k >= 0 && s.runs[k][1]+1 == pg {
+		s.runs[k][1] = pg
+	} else {
+		s.runs = append(s.runs, [2]uint32{pg, pg})
+	}
+	if s.pages++; s.pages >= s.releasePages {
+		s.flush()
+	}
+	return nil
+}
+
+// flush releases the pages of the runs.
+func (s *stream) flush() {
+	ps := int64(s.db.pageSize)
+	for _, r := range s.runs {
+		releasePages(s.db.data, int64(r[0]-1)*ps, int64(r[1])*ps)
+	}
+	s.runs, s.pages = s.runs[:0], 0
+}
+
+// EstimateRows guesses the number of rows of t without reading its leaf
+// pages (but the first): the number of leaves times the cells of the first
+// one. It is meant to size arrays before a scan that releases its pages, for
+// which Count would make the whole table resident first. It returns 0 when
+// the tree is damaged.
+func (db *DB) EstimateRows(t *Table) (n int) {
+	defer func() {
+		if recover() != nil {
+			n = 0
+		}
+	}()
+	depth, pg := 0, t.Root
+	for ; ; depth++ { // the leftmost path to a leaf
+		p, hdr, ncell, leaf, err := db.btreePage(pg)
+		if err != nil || depth > maxDepth {
+			return 0
+		}
+		if leaf {
+			n = ncell
+			break
+		}
+		if pg, err = child(p, hdr, ncell, 0); err != nil {
+			return 0
+		}
+	}
+	// leaves counts the leaves under the interior page pg at depth d; a
+	// tree visits each page once at most, a damaged one may loop
+	visits := 0
+	var leaves func(pg uint32, d int) (int, error)
+	leaves = func(pg uint32, d int) (int, error) {
+		p, hdr, ncell, leaf, err := db.btreePage(pg)
+		if visits++; err == nil && (leaf || visits > db.nPages) {
+			err = ErrCorrupt
+		}
+		if err != nil {
+			return 0, err
+		}
+		if d == depth-1 {
+			return ncell + 1, nil
+		}
+		total := 0
+		for i := 0; i <= ncell; i++ {
+			c, err := child(p, hdr, ncell, i)
+			if err != nil {
+				return 0, err
+			}
+			k, err := leaves(c, d+1)
+			if err != nil {
+				return 0, err
+			}
+			total += k
+		}
+		return total, nil
+	}
+	if depth == 0 {
+		return n
+	}
+	k, err := leaves(t.Root, 0)
+	if err != nil {
+		return 0
+	}
+	return k * n
+}
