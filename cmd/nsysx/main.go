@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -26,12 +25,6 @@ const (
 )
 
 func main() {
-	// Reports over large profiles hold big columns and make short-lived
-	// strings; collecting at 50% heap growth instead of Go's 100% keeps peak
-	// memory well under nsys's at no measurable cost in time. GOGC overrides.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
 	// NSYSX_CPUPROFILE=file writes a CPU profile of the run (for developers).
 	if f := os.Getenv("NSYSX_CPUPROFILE"); f != "" {
 		if out, err := os.Create(f); err == nil {
