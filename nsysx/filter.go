@@ -401,11 +401,11 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	}
 	rf := f.predicate(c.P, st, table)
 	if rf == nil {
-		return c.P.Load(table, cols...)
+		return c.P.LoadContext(c.ctx(), table, cols...)
 	}
 	for _, col := range cols {
 		if !c.P.HasColumn(table, col) {
-			return c.P.Load(table, cols...) // the profile's error
+			return c.P.LoadContext(c.ctx(), table, cols...) // the profile's error
 		}
 	}
 	key := lower(table)
@@ -432,7 +432,7 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	if len(need) == 0 {
 		return ft.t, nil
 	}
-	full, err := c.P.Load(table, need...)
+	full, err := c.P.LoadContext(c.ctx(), table, need...)
 	if err != nil {
 		return nil, err
 	}
