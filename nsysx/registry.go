@@ -40,6 +40,14 @@ func register(r *Report) {
 	}
 }
 
+// DefaultReports is what `nsys stats` 2025.3 runs when no report is named.
+func DefaultReports() []string {
+	return []string{"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
+		"cuda_gpu_mem_size_sum", "openmp_sum", "opengl_khr_range_sum", "opengl_khr_gpu_range_sum", "vulkan_marker_sum",
+		"vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum", "dx12_pix_sum", "wddm_queue_sum", "um_sum",
+		"um_total_sum", "um_cpu_page_faults_sum", "openacc_sum", "syscall_sum"}
+}
+
 // Reports lists the stats reports (rules excluded), sorted by name.
 func Reports() []*Report { return list(false) }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"io"
 	"os"
 	"regexp"
@@ -10,13 +11,13 @@ import (
 )
 
 var exportFlags = []flagDef{
-	{names: []string{"-t", "--type"}, value: true, help: "parquet or arrow (one file per table)"},
-	{names: []string{"--tables"}, value: true, help: "REGEX: export only tables whose names match (default: all)"},
-	{names: []string{"-o", "--output"}, value: true, help: "DIR: output directory (created if missing)"},
-	{names: []string{"--force-export"}, help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-	{names: []string{"-q", "--quiet"}, help: "no progress output"},
-	{names: []string{"--sample"}, help: "export the sample profile built into nsysx"},
-	{names: []string{"-h", "--help"}, help: "show this help"},
+	{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (one file per table)"},
+	{Names: []string{"--tables"}, Value: true, Help: "REGEX: export only tables whose names match (default: all)"},
+	{Names: []string{"-o", "--output"}, Value: true, Help: "DIR: output directory (created if missing)"},
+	{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+	{Names: []string{"-q", "--quiet"}, Help: "no progress output"},
+	{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
+	{Names: []string{"-h", "--help"}, Help: "show this help"},
 }
 
 func runExport(args []string, stdout, stderr io.Writer) int {
@@ -24,33 +25,33 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
-	if p.has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n\n%s", flagHelp(exportFlags))
+	if p.Has("--help") {
+		fmt.Fprintf(stdout, "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n\n%s", cliflags.Help(exportFlags))
 		return 0
 	}
-	typ := p.last("--type")
+	typ := p.Last("--type")
 	if typ != "parquet" && typ != "arrow" {
 		return fail(stderr, "export", usageErr("-t must be parquet or arrow, not %q", typ))
 	}
-	dir := p.last("--output")
+	dir := p.Last("--output")
 	if dir == "" {
 		return fail(stderr, "export", usageErr("-o DIR is required"))
 	}
 	re := regexp.MustCompile("")
-	if t := p.last("--tables"); t != "" {
+	if t := p.Last("--tables"); t != "" {
 		if re, err = regexp.Compile(t); err != nil {
 			return fail(stderr, "export", usageErr("--tables: %v", err))
 		}
 	}
-	inputs := p.args
-	if ok, _ := p.boolFlag("--sample"); ok {
+	inputs := p.Args
+	if ok, _ := p.Bool("--sample"); ok {
 		inputs = append([]string{sampleName}, inputs...)
 	}
 	if len(inputs) != 1 {
 		return fail(stderr, "export", usageErr("give exactly one input file"))
 	}
-	quiet, _ := p.boolFlag("--quiet")
-	force, _ := p.boolFlag("--force-export")
+	quiet, _ := p.Bool("--quiet")
+	force, _ := p.Bool("--force-export")
 	prof, err := openInput(inputs[0], force, stderr, quiet)
 	if err != nil {
 		return fail(stderr, "export", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"io"
 	"os"
 	"os/exec"
@@ -16,26 +17,20 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-// defaultReports is what nsys 2025.3 runs when no -r is given.
-var defaultReports = []string{"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
-	"cuda_gpu_mem_size_sum", "openmp_sum", "opengl_khr_range_sum", "opengl_khr_gpu_range_sum", "vulkan_marker_sum",
-	"vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum", "dx12_pix_sum", "wddm_queue_sum", "um_sum",
-	"um_total_sum", "um_cpu_page_faults_sum", "openacc_sum", "syscall_sum"}
-
 var statsFlags = []flagDef{
-	{names: []string{"-r", "--report"}, value: true, help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
-	{names: []string{"-f", "--format"}, value: true, help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
-	{names: []string{"-o", "--output"}, value: true, help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
-	{names: []string{"-q", "--quiet"}, help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
-	{names: []string{"--force-export"}, help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-	{names: []string{"--force-overwrite"}, help: "overwrite existing output files"},
-	{names: []string{"--timeunit"}, value: true, help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
-	{names: []string{"--filter-time"}, value: true, help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
-	{names: []string{"--filter-nvtx"}, value: true, help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
-	{names: []string{"--help-reports"}, optional: true, help: "[name|ALL]: list reports, or describe one"},
-	{names: []string{"--help-formats"}, optional: true, help: "[name|ALL]: list formats, or describe one"},
-	{names: []string{"--sample"}, help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
-	{names: []string{"-h", "--help"}, help: "show this help"},
+	{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
+	{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
+	{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
+	{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
+	{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+	{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+	{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
+	{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
+	{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
+	{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
+	{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+	{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
+	{Names: []string{"-h", "--help"}, Help: "show this help"},
 }
 
 func runStats(args []string, stdout, stderr io.Writer) int {
@@ -62,18 +57,18 @@ func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool)
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
-	if p.has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx %s [flags] FILE...\n\n%s", cmd, flagHelp(defs))
+	if p.Has("--help") {
+		fmt.Fprintf(stdout, "Usage: nsysx %s [flags] FILE...\n\n%s", cmd, cliflags.Help(defs))
 		return 0
 	}
-	if p.has("--help-reports") || p.has("--help-rules") {
-		return helpReports(stdout, stderr, cmd, p.last("--help-reports")+p.last("--help-rules"), rules)
+	if p.Has("--help-reports") || p.Has("--help-rules") {
+		return helpReports(stdout, stderr, cmd, p.Last("--help-reports")+p.Last("--help-rules"), rules)
 	}
-	if p.has("--help-formats") {
-		return helpFormats(stdout, stderr, cmd, p.last("--help-formats"))
+	if p.Has("--help-formats") {
+		return helpFormats(stdout, stderr, cmd, p.Last("--help-formats"))
 	}
-	inputs := p.args
-	sample, _ := p.boolFlag("--sample")
+	inputs := p.Args
+	sample, _ := p.Bool("--sample")
 	if sample {
 		inputs = append([]string{sampleName}, inputs...)
 	}
@@ -113,23 +108,23 @@ type runOpts struct {
 }
 
 func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
-	o := &runOpts{cmd: cmd, nInputs: len(p.args)}
+	o := &runOpts{cmd: cmd, nInputs: len(p.Args)}
 	var err error
-	if o.quiet, err = p.boolFlag("--quiet"); err != nil {
+	if o.quiet, err = p.Bool("--quiet"); err != nil {
 		return nil, err
 	}
-	if o.forceExport, err = p.boolFlag("--force-export"); err != nil {
+	if o.forceExport, err = p.Bool("--force-export"); err != nil {
 		return nil, err
 	}
-	if o.forceOverwrite, err = p.boolFlag("--force-overwrite"); err != nil {
+	if o.forceOverwrite, err = p.Bool("--force-overwrite"); err != nil {
 		return nil, err
 	}
-	reps := append(p.list("--report"), p.list("--rule")...)
+	reps := append(p.List("--report"), p.List("--rule")...)
 	if len(reps) == 0 {
 		if rules {
 			reps = []string{"all"}
 		} else {
-			reps = defaultReports
+			reps = nsysx.DefaultReports()
 		}
 	}
 	if rules && len(reps) == 1 && reps[0] == "all" {
@@ -138,8 +133,8 @@ func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
 			reps = append(reps, r.Name)
 		}
 	}
-	fmts := p.list("--format")
-	outs := p.list("--output")
+	fmts := p.List("--format")
+	outs := p.List("--output")
 	if len(outs) == 0 {
 		outs = []string{"-"}
 	}
@@ -150,8 +145,8 @@ func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
 		}
 		return l[min(i, len(l)-1)]
 	}
-	tu := p.last("--timeunit")
-	if p.has("--timeunit") {
+	tu := p.Last("--timeunit")
+	if p.Has("--timeunit") {
 		if _, err := format.ParseTimeUnit(tu); err != nil {
 			return nil, usageErr("--timeunit: %v", err)
 		}
@@ -181,7 +176,7 @@ func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
 		if j.format, err = format.ParseSpec(f); err != nil {
 			return nil, &unknownName{err}
 		}
-		if p.has("--timeunit") {
+		if p.Has("--timeunit") {
 			j.format.TimeUnit, _ = format.ParseTimeUnit(tu)
 		}
 		if j.out == "-" && isBinary(j.format.Name) {
@@ -189,13 +184,13 @@ func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
 		}
 		o.jobs = append(o.jobs, j)
 	}
-	ft, fn := p.last("--filter-time"), p.last("--filter-nvtx")
+	ft, fn := p.Last("--filter-time"), p.Last("--filter-nvtx")
 	switch {
-	case p.has("--filter-nvtx"):
+	case p.Has("--filter-nvtx"):
 		if o.filter, err = nsysx.ParseNVTXFilter(fn); err != nil {
 			return nil, usageErr("--filter-nvtx: %v", err)
 		}
-	case p.has("--filter-time"):
+	case p.Has("--filter-time"):
 		if o.filter, err = nsysx.ParseTimeFilter(ft); err != nil {
 			return nil, usageErr("--filter-time: %v", err)
 		}

@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -144,15 +145,15 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 		}
 		flag, val = name, v
 	} else if len(c.Args) > 1 {
-		if d := findFlag(defs, c.Args[len(c.Args)-1]); d != nil && (d.value || d.optional) {
+		if d := cliflags.Find(defs, c.Args[len(c.Args)-1]); d != nil && (d.Value || d.Optional) {
 			flag = c.Args[len(c.Args)-1]
 		}
 	}
-	d := findFlag(defs, flag)
+	d := cliflags.Find(defs, flag)
 	if d == nil {
 		return e.completeInput(w), len(w)
 	}
-	switch key := d.names[len(d.names)-1]; key {
+	switch key := d.Names[len(d.Names)-1]; key {
 	case "--report", "--rule":
 		return completeList(val, func(s string) ([]string, int) { return completeSpec(s, rules) })
 	case "--help-reports", "--help-rules":

@@ -57,6 +57,7 @@ var symbolDocs = map[string]string{
 	"nsysx.Ctx.Prefetch":             "func (c *Ctx) Prefetch(specs ...[]string) error\n\nPrefetch loads several tables concurrently through Load (each spec is a\ntable name followed by its columns); absent tables are ignored. Later Loads\nof the same columns are then free.",
 	"nsysx.Ctx.Skip":                 "func (c *Ctx) Skip(msg string) (*Result, error)\n\nSkip returns a SKIPPED result.",
 	"nsysx.Ctx.Str":                  "func (c *Ctx) Str(col *Column, i int) Value\n\nStr returns StringIds[id] as a value (NULL when absent).",
+	"nsysx.DefaultReports":           "func DefaultReports() []string\n\nDefaultReports is what `nsys stats` 2025.3 runs when no report is named.",
 	"nsysx.ErrBadOption":             "var ErrBadOption = errors.New(\"invalid report option\")\n\nErrBadOption wraps errors about report options.",
 	"nsysx.ErrNoNsys":                "var ErrNoNsys = errors.New(\"nsys is not on PATH\")\n\nErrNoNsys is returned when a .nsys-rep must be exported and no nsys is on PATH.",
 	"nsysx.ErrNotExport":             "var ErrNotExport = errors.New(\"not an Nsight Systems export\")\n\nErrNotExport is returned (wrapped) by Open for a readable file or directory\nthat is not an Nsight Systems export.",

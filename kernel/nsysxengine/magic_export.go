@@ -3,6 +3,7 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
 	"regexp"
 	"strings"
@@ -14,13 +15,13 @@ import (
 )
 
 var exportFlags = []flagDef{
-	{names: []string{"-t", "--type"}, value: true, help: "parquet or arrow (one file per table)"},
-	{names: []string{"--tables"}, value: true, help: "REGEX: export only tables whose names match (default: all)"},
-	{names: []string{"-o", "--output"}, value: true, help: "DIR: output directory (created if missing)"},
-	{names: []string{"--force-export"}, help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-	{names: []string{"-q", "--quiet"}, help: "no progress display"},
-	{names: []string{"--sample"}, help: "export the sample profile built into nsysx"},
-	{names: []string{"-h", "--help"}, help: "show this help"},
+	{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (one file per table)"},
+	{Names: []string{"--tables"}, Value: true, Help: "REGEX: export only tables whose names match (default: all)"},
+	{Names: []string{"-o", "--output"}, Value: true, Help: "DIR: output directory (created if missing)"},
+	{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+	{Names: []string{"-q", "--quiet"}, Help: "no progress display"},
+	{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
+	{Names: []string{"-h", "--help"}, Help: "show this help"},
 }
 
 // nsysExport is %nsys export: raw tables as Parquet or Arrow files, with
@@ -30,20 +31,20 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	if err != nil {
 		return err
 	}
-	if p.has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n\n%s", flagHelp(exportFlags))
+	if p.Has("--help") {
+		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
 		return nil
 	}
-	typ := p.last("--type")
+	typ := p.Last("--type")
 	if typ != "parquet" && typ != "arrow" {
 		return usageErr("-t must be parquet or arrow, not %q", typ)
 	}
-	dir := p.last("--output")
+	dir := p.Last("--output")
 	if dir == "" {
 		return usageErr("-o DIR is required")
 	}
 	re := regexp.MustCompile("")
-	if t := p.last("--tables"); t != "" {
+	if t := p.Last("--tables"); t != "" {
 		if re, err = regexp.Compile(t); err != nil {
 			return usageErr("--tables: %v", err)
 		}
@@ -58,7 +59,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return kernel.Errorf("OSError", "%v", err)
 	}
-	quiet, _ := p.boolFlag("--quiet")
+	quiet, _ := p.Bool("--quiet")
 	id := e.newDisplayID("export")
 	if !quiet {
 		_ = out.Display(kernel.Display{Data: ProgressBundle(0, 0, "exporting tables of "+names[0]), ID: id})

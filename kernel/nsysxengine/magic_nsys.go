@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,34 +16,28 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-// defaultReports is what `nsysx stats` (like nsys 2025.3) runs without -r.
-var defaultReports = []string{"nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
-	"cuda_gpu_mem_size_sum", "openmp_sum", "opengl_khr_range_sum", "opengl_khr_gpu_range_sum", "vulkan_marker_sum",
-	"vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum", "dx12_pix_sum", "wddm_queue_sum", "um_sum",
-	"um_total_sum", "um_cpu_page_faults_sum", "openacc_sum", "syscall_sum"}
-
 // The flags of %nsys stats and %nsys analyze: the CLI's, less the ones
 // that make no sense in a notebook (@CMD outputs are refused).
 var (
 	statsFlags = []flagDef{
-		{names: []string{"-r", "--report"}, value: true, help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
-		{names: []string{"-f", "--format"}, value: true, help: "format[:option...][,...]: show text in this nsys format instead of tables"},
-		{names: []string{"-o", "--output"}, value: true, help: "output[,...]: - shows the result (default), BASE writes BASE_<report>.<ext>, . the input's name"},
-		{names: []string{"-q", "--quiet"}, help: "show only the results (no SKIPPED list, no Processing lines)"},
-		{names: []string{"--force-export"}, help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{names: []string{"--force-overwrite"}, help: "overwrite existing output files"},
-		{names: []string{"--timeunit"}, value: true, help: "nsec|usec|msec|seconds: time unit in every format"},
-		{names: []string{"--filter-time"}, value: true, help: "[start]/[end]: keep events overlapping this window"},
-		{names: []string{"--filter-nvtx"}, value: true, help: "range[@domain][/index]: keep events inside that NVTX range"},
-		{names: []string{"--help-reports"}, optional: true, help: "[name|ALL]: list reports, or describe one"},
-		{names: []string{"--help-formats"}, optional: true, help: "[name|ALL]: list formats, or describe one"},
-		{names: []string{"--sample"}, help: "run on the sample profile built into nsysx"},
-		{names: []string{"-h", "--help"}, help: "show this help"},
+		{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
+		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: show text in this nsys format instead of tables"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - shows the result (default), BASE writes BASE_<report>.<ext>, . the input's name"},
+		{Names: []string{"-q", "--quiet"}, Help: "show only the results (no SKIPPED list, no Processing lines)"},
+		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside that NVTX range"},
+		{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
+		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
 	}
 	analyzeFlags = []flagDef{
-		{names: []string{"-r", "--report", "--rule"}, value: true, help: "rule[:option...][,...]: rules to run, or all (default)"},
+		{Names: []string{"-r", "--report", "--rule"}, Value: true, Help: "rule[:option...][,...]: rules to run, or all (default)"},
 		statsFlags[1], statsFlags[2], statsFlags[3], statsFlags[4], statsFlags[5], statsFlags[6],
-		{names: []string{"--help-rules"}, optional: true, help: "[name|ALL]: list rules, or describe one"},
+		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
 		statsFlags[10], statsFlags[11], statsFlags[12],
 	}
 )
@@ -107,13 +102,13 @@ func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Outp
 	}
 	w := out.Stdout()
 	switch {
-	case p.has("--help"):
-		fmt.Fprintf(w, "Usage: %%nsys %s [flags] [FILE|NAME...]\n\n%s", cmd, flagHelp(defs))
+	case p.Has("--help"):
+		fmt.Fprintf(w, "Usage: %%nsys %s [flags] [FILE|NAME...]\n\n%s", cmd, cliflags.Help(defs))
 		return nil
-	case p.has("--help-reports") || p.has("--help-rules"):
-		return helpReports(out, p.last("--help-reports")+p.last("--help-rules"), rules)
-	case p.has("--help-formats"):
-		return helpFormats(out, p.last("--help-formats"))
+	case p.Has("--help-reports") || p.Has("--help-rules"):
+		return helpReports(out, p.Last("--help-reports")+p.Last("--help-rules"), rules)
+	case p.Has("--help-formats"):
+		return helpFormats(out, p.Last("--help-formats"))
 	}
 	run, err := newReportRun(cmd, p, rules)
 	if err != nil {
@@ -142,8 +137,8 @@ func isReportOrFormat(s string) bool {
 // inputs opens the FILE|NAME arguments (or --sample, or the profile
 // opened last).
 func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
-	ins := p.args
-	if ok, _ := p.boolFlag("--sample"); ok {
+	ins := p.Args
+	if ok, _ := p.Bool("--sample"); ok {
 		ins = append([]string{"sample"}, ins...)
 	}
 	if len(ins) == 0 {
@@ -167,23 +162,23 @@ func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 func newReportRun(cmd string, p *parsedArgs, rules bool) (*reportRun, error) {
 	r := &reportRun{cmd: cmd}
 	var err error
-	if r.quiet, err = p.boolFlag("--quiet"); err != nil {
+	if r.quiet, err = p.Bool("--quiet"); err != nil {
 		return nil, err
 	}
-	if r.forceOverwrite, err = p.boolFlag("--force-overwrite"); err != nil {
+	if r.forceOverwrite, err = p.Bool("--force-overwrite"); err != nil {
 		return nil, err
 	}
-	reps := append(p.list("--report"), p.list("--rule")...)
+	reps := append(p.List("--report"), p.List("--rule")...)
 	switch {
 	case len(reps) == 0 && !rules:
-		reps = defaultReports
+		reps = nsysx.DefaultReports()
 	case rules && (len(reps) == 0 || len(reps) == 1 && strings.EqualFold(reps[0], "all")):
 		reps = nil
 		for _, rl := range nsysx.Rules() {
 			reps = append(reps, rl.Name)
 		}
 	}
-	fmts, outs := p.list("--format"), p.list("--output")
+	fmts, outs := p.List("--format"), p.List("--output")
 	if len(outs) == 0 {
 		outs = []string{"-"}
 	}
@@ -193,8 +188,8 @@ func newReportRun(cmd string, p *parsedArgs, rules bool) (*reportRun, error) {
 		}
 		return l[min(i, len(l)-1)]
 	}
-	tu := p.last("--timeunit")
-	if p.has("--timeunit") {
+	tu := p.Last("--timeunit")
+	if p.Has("--timeunit") {
 		if tu, err = format.ParseTimeUnit(tu); err != nil {
 			return nil, usageErr("--timeunit: %v", err)
 		}
@@ -235,12 +230,12 @@ func newReportRun(cmd string, p *parsedArgs, rules bool) (*reportRun, error) {
 		r.jobs = append(r.jobs, j)
 	}
 	switch {
-	case p.has("--filter-nvtx"):
-		if r.filter, err = nsysx.ParseNVTXFilter(p.last("--filter-nvtx")); err != nil {
+	case p.Has("--filter-nvtx"):
+		if r.filter, err = nsysx.ParseNVTXFilter(p.Last("--filter-nvtx")); err != nil {
 			return nil, usageErr("--filter-nvtx: %v", err)
 		}
-	case p.has("--filter-time"):
-		if r.filter, err = nsysx.ParseTimeFilter(p.last("--filter-time")); err != nil {
+	case p.Has("--filter-time"):
+		if r.filter, err = nsysx.ParseTimeFilter(p.Last("--filter-time")); err != nil {
 			return nil, usageErr("--filter-time: %v", err)
 		}
 	}

@@ -16,6 +16,7 @@ func init() {
 		"CheckOptions":      reflect.ValueOf(nsysx.CheckOptions),
 		"Compare":           reflect.ValueOf(nsysx.Compare),
 		"ComputedCol":       reflect.ValueOf(nsysx.ComputedCol),
+		"DefaultReports":    reflect.ValueOf(nsysx.DefaultReports),
 		"ErrBadOption":      reflect.ValueOf(&nsysx.ErrBadOption).Elem(),
 		"ErrNoNsys":         reflect.ValueOf(&nsysx.ErrNoNsys).Elem(),
 		"ErrNotExport":      reflect.ValueOf(&nsysx.ErrNotExport).Elem(),
