@@ -28,8 +28,10 @@ const BatchRows = batchRows
 // metadata survive a round trip) or one uncompressed Arrow IPC file, the
 // kinds that pandas, polars, DuckDB and apache-arrow (JS) all read.
 type RecordWriter struct {
-	pq  *pqarrow.FileWriter
-	ipc *ipc.FileWriter
+	pq     *pqarrow.FileWriter
+	ipc    *ipc.FileWriter
+	mem    memory.Allocator
+	schema *arrow.Schema
 }
 
 // noClose hides the Close of a writer: closing a RecordWriter finishes the
@@ -51,13 +53,13 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 		if err != nil {
 			return nil, err
 		}
-		return &RecordWriter{pq: fw}, nil
+		return &RecordWriter{pq: fw, mem: mem, schema: sc}, nil
 	case "arrow":
 		fw, err := ipc.NewFileWriter(noClose{w}, ipc.WithSchema(sc), ipc.WithAllocator(mem))
 		if err != nil {
 			return nil, err
 		}
-		return &RecordWriter{ipc: fw}, nil
+		return &RecordWriter{ipc: fw, mem: mem, schema: sc}, nil
 	}
 	return nil, fmt.Errorf("unknown export format %q (want parquet or arrow)", format)
 }
@@ -186,13 +188,20 @@ func WriteTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memor
 			return &MissingColumnError{Table: ts.Name, Column: c}
 		}
 	}
-	b := array.NewRecordBuilder(mem, sc)
-	defer b.Release()
-	for lo := 0; lo < t.N; lo += batchRows {
-		hi := min(lo+batchRows, t.N)
+	return rw.WriteRows(t.N, func(b *array.RecordBuilder, lo, hi int) {
 		for i, c := range cols {
 			appendColumn(b.Field(i), c, lo, hi)
 		}
+	})
+}
+
+// WriteRows writes n rows in record batches of BatchRows rows, fill putting
+// rows [lo, hi) into the builder's fields, then closes the writer.
+func (rw *RecordWriter) WriteRows(n int, fill func(b *array.RecordBuilder, lo, hi int)) error {
+	b := array.NewRecordBuilder(rw.mem, rw.schema)
+	defer b.Release()
+	for lo := 0; lo < n; lo += batchRows {
+		fill(b, lo, min(lo+batchRows, n))
 		rec := b.NewRecordBatch()
 		err := rw.Write(rec)
 		rec.Release()

@@ -112,22 +112,11 @@ func writeResult(w io.Writer, r *nsysx.Result, format string, mem memory.Allocat
 	if err != nil {
 		return err
 	}
-	b := array.NewRecordBuilder(mem, sc)
-	defer b.Release()
-	for lo := 0; lo < r.Len(); lo += nsysx.BatchRows {
-		hi := min(lo+nsysx.BatchRows, r.Len())
+	return rw.WriteRows(r.Len(), func(b *array.RecordBuilder, lo, hi int) {
 		for i, c := range cols {
 			appendCells(b.Field(i), c, lo, hi)
 		}
-		rec := b.NewRecordBatch()
-		err := rw.Write(rec)
-		rec.Release()
-		if err != nil {
-			rw.Close()
-			return err
-		}
-	}
-	return rw.Close()
+	})
 }
 
 // appendCells appends cells [lo, hi) of c to a builder of columnType(c).
