@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if command -v apt-get >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq python3-jupyter-kernel-test python3-jupyter-client jupyter-client jupyter-console jupyter-nbconvert \
+  apt-get install -y -qq python3-jupyter-kernel-test python3-jupyter-client jupyter-client jupyter-console jupyter-nbconvert jupyter-notebook \
     python3-nbconvert python3-nbclient python3-notebook chromium >/dev/null
 fi
 for d in tools/npm-check tools/vega-check; do
