@@ -17,21 +17,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var statsFlags = []flagDef{
-	{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
-	{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
-	{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
-	{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
-	{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-	{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
-	{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
-	{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
-	{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
-	{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
-	{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
-	{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
-	{Names: []string{"-h", "--help"}, Help: "show this help"},
-}
+var statsFlags = cliflags.Stats()
 
 func runStats(args []string, stdout, stderr io.Writer) int {
 	return runReports("stats", args, stdout, stderr, false)

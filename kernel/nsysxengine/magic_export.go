@@ -14,15 +14,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var exportFlags = []flagDef{
-	{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (one file per table)"},
-	{Names: []string{"--tables"}, Value: true, Help: "REGEX: export only tables whose names match (default: all)"},
-	{Names: []string{"-o", "--output"}, Value: true, Help: "DIR: output directory (created if missing)"},
-	{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-	{Names: []string{"-q", "--quiet"}, Help: "no progress display"},
-	{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
-	{Names: []string{"-h", "--help"}, Help: "show this help"},
-}
+var exportFlags = cliflags.Export()
 
 // nsysExport is %nsys export: raw tables as Parquet or Arrow files, with
 // a progress display updated per table.

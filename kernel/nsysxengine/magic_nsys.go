@@ -19,28 +19,22 @@ import (
 // The flags of %nsys stats and %nsys analyze: the CLI's, less the ones
 // that make no sense in a notebook (@CMD outputs are refused).
 var (
-	statsFlags = []flagDef{
-		{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
-		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: show text in this nsys format instead of tables"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - shows the result (default), BASE writes BASE_<report>.<ext>, . the input's name"},
-		{Names: []string{"-q", "--quiet"}, Help: "show only the results (no SKIPPED list, no Processing lines)"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
-		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
-		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window"},
-		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside that NVTX range"},
-		{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
-		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
-		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
-	}
-	analyzeFlags = []flagDef{
-		{Names: []string{"-r", "--report", "--rule"}, Value: true, Help: "rule[:option...][,...]: rules to run, or all (default)"},
-		statsFlags[1], statsFlags[2], statsFlags[3], statsFlags[4], statsFlags[5], statsFlags[6],
-		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
-		statsFlags[10], statsFlags[11], statsFlags[12],
-	}
+	statsFlags = notebookHelp(cliflags.Stats(),
+		"format[:option...][,...]: show text in this nsys format instead of tables",
+		"output[,...]: - shows the result (default), BASE writes BASE_<report>.<ext>, . the input's name",
+		"show only the results (no SKIPPED list, no Processing lines)")
+	analyzeFlags = notebookHelp(cliflags.Analyze(),
+		"format[:option...][,...]: show text in this nsys format instead of tables",
+		"output[,...]: - shows the result (default), BASE writes BASE_<rule>.<ext>, . the input's name",
+		"show only the results")
 )
+
+// notebookHelp words -f, -o and -q for a notebook, where results are tables.
+func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
+	defs = cliflags.WithHelp(defs, "-f", f)
+	defs = cliflags.WithHelp(defs, "-o", o)
+	return cliflags.WithHelp(defs, "-q", q)
+}
 
 const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]"
 

@@ -1,0 +1,63 @@
+package cliflags
+
+// The flag sets of `nsysx stats`, `nsysx analyze` and `nsysx export`, which
+// the kernel's %nsys magics take too (with notebook wording for a few helps,
+// see WithHelp). Each call returns a fresh copy.
+
+// Stats is the flags of `nsysx stats`.
+func Stats() []Flag {
+	return []Flag{
+		{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
+		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
+		{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
+		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
+		{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
+		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}
+
+// Analyze is the flags of `nsysx analyze`: nsys spells the rule flag
+// -r/--rule; --report is accepted too.
+func Analyze() []Flag {
+	return []Flag{
+		{Names: []string{"-r", "--report", "--rule"}, Value: true, Help: "rule[:option...][,...]: rules to run, or all (default)"},
+		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default, with advice text), table, csv, tsv, json, hdoc, htable, arrow, parquet"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<rule>.<ext>, . for the input's name"},
+		{Names: []string{"-q", "--quiet"}, Help: "print only rule output"},
+		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
+		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
+		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}
+
+// Export is the flags of `nsysx export`.
+func Export() []Flag {
+	return []Flag{
+		{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (one file per table)"},
+		{Names: []string{"--tables"}, Value: true, Help: "REGEX: export only tables whose names match (default: all)"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "DIR: output directory (created if missing)"},
+		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"-q", "--quiet"}, Help: "no progress display"},
+		{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}
+
+// WithHelp returns defs with the help of the flag spelled name replaced.
+func WithHelp(defs []Flag, name, help string) []Flag {
+	if d := find(defs, name); d != nil {
+		d.Help = help
+	}
+	return defs
+}
