@@ -1,0 +1,73 @@
+package recipe
+
+// Options are a recipe run's parsed options: nsys's recipe command line
+// (§1.1 and §2 of docs/recipes.md) plus nsysx's own (Workers, Strict,
+// Progress). A recipe reads only the options it declares.
+type Options struct {
+	Input          []string // as given or expanded, in order
+	Output         string   // output directory (after substitution); "" = default name
+	ForceOverwrite bool
+	Mode           string // "none", "concurrent" (default) or "dask-futures"
+
+	Start, End *int64 // deprecated --start/--end (nanoseconds)
+	// FilterTime is --filter-time [S]/[E]; either bound may be nil.
+	FilterTime *TimeRange
+	// FilterNVTX and FilterProjectedNVTX are --filter-nvtx and
+	// --filter-projected-nvtx; NVTX is the rule recipes' --nvtx.
+	FilterNVTX, FilterProjectedNVTX, NVTX *NVTXRange
+
+	CSV              bool
+	Bins             int // default 30
+	DisableAlignment bool
+	Cumulative       bool
+	Rows             int // rule recipes; default -1 (no limit)
+	PerGPU           bool
+	PerStream        bool
+	Name             string // pace recipes (required there)
+	Threshold        int    // gpu_time_util; default 50
+	Chunks           int    // gpu_time_util; default 30 (1..1000)
+	Gap              int    // gpu_gaps; ms, default 500
+	Tolerance        float64
+	Drop             bool
+
+	// nsysx's own.
+	Workers  int  // map parallelism; 0 = the CPUs
+	Strict   bool // any failed report fails the run
+	Progress func(done, total int)
+	// Log receives one line per skipped report or other notice.
+	Log func(msg string)
+}
+
+// TimeRange is a --filter-time window; a nil bound is open.
+type TimeRange struct{ Start, End *int64 }
+
+// NVTXRange is an NVTX range argument R[@D][/i]: Domain nil means no @D
+// ("@*" is Domain "*"), Index nil means every match.
+type NVTXRange struct {
+	Range  string
+	Domain *string
+	Index  *int
+}
+
+// Defaults returns Options with nsys's defaults.
+func Defaults() *Options {
+	return &Options{Mode: "concurrent", Bins: 30, Rows: -1, Threshold: 50, Chunks: 30, Gap: 500}
+}
+
+// Window returns the time window the frame filters use (§1.4 step 3):
+// --filter-time, or the deprecated --start/--end; S defaults to 0.
+func (o *Options) Window() (s int64, e *int64) {
+	switch {
+	case o.FilterTime != nil:
+		if o.FilterTime.Start != nil {
+			s = *o.FilterTime.Start
+		}
+		return s, o.FilterTime.End
+	case o.Start != nil || o.End != nil:
+		if o.Start != nil {
+			s = *o.Start
+		}
+		return s, o.End
+	}
+	return 0, nil
+}

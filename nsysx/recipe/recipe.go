@@ -1,0 +1,157 @@
+package recipe
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Recipe is one nsys recipe: its name, the options it takes (in nsys's
+// registration order, which is the key order of the .nsys-analysis
+// Options), and its map and reduce steps.
+type Recipe struct {
+	Name        string // e.g. "cuda_gpu_kern_sum"
+	DisplayName string // e.g. "CUDA GPU Kernel Summary"
+	Help        string // one line: what the recipe answers
+	// Options are the recipe's own option keys, as they appear in the
+	// .nsys-analysis JSON between force_overwrite and mode: "input", "start",
+	// "end", "csv", "filter_time", "filter_nvtx", ...
+	Options []string
+	// Notebook is the file name of the notebook written into the output
+	// directory ("stats.ipynb", "heatmap.ipynb", ...), as nsys lists it
+	// under Outputs.
+	Notebook string
+
+	// Prepare, when set, runs once over all reports before the map
+	// (session alignment of the heatmaps) and returns plain data handed to
+	// every Map and to Reduce.
+	Prepare func(ctx context.Context, reps []*Report, o *Options) (any, error)
+	// Map turns one report into named frames. It returns (nil, nil) when the
+	// report has no data for the recipe, and an error when it fails; either
+	// way the report gets no Rank.
+	Map func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)
+	// Reduce merges the parts, sorted by file stem (Rank = position), into
+	// the output tables.
+	Reduce func(ctx context.Context, parts []*Part, o *Options, shared any) (*Output, error)
+}
+
+// Report is one input as a mapper sees it.
+type Report struct {
+	Path    string // as given (or expanded from a directory)
+	Stem    string // basename minus its last suffix: the Rank sort key
+	Pos     int    // position in the input list
+	Profile *nsysx.Profile
+}
+
+// Part is what Map returns for one report: named frames and the report's
+// session facts. Plain data only.
+type Part struct {
+	Stem   string
+	Frames map[string]*Frame
+	// UTC is TARGET_INFO_SESSION_START_TIME.utcEpochNs and Duration is
+	// ANALYSIS_DETAILS.duration (filled in by the runner).
+	UTC, Duration int64
+	// Extra carries recipe-specific plain values (for example a name list).
+	Extra map[string]any
+}
+
+// Output is what Reduce returns: the tables to write, in order.
+type Output struct {
+	Tables []Table
+	// Analysis, when set, replaces the standard .nsys-analysis content
+	// (diff writes nsys's reduced key set). Keys keep the given order.
+	Analysis []KV
+}
+
+// Table is one output file: Name is the file name without ".parquet".
+type Table struct {
+	Name  string
+	Frame *Frame
+	// NoCSV marks a table that gets no CSV twin even with --csv.
+	NoCSV bool
+}
+
+// KV is one key of an ordered JSON object.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// Table returns the output table named name, or nil.
+func (o *Output) Table(name string) *Frame {
+	for _, t := range o.Tables {
+		if t.Name == name {
+			return t.Frame
+		}
+	}
+	return nil
+}
+
+var registry = map[string]*Recipe{}
+
+// Register adds a recipe; each recipe file calls it from init.
+func Register(r *Recipe) {
+	if _, dup := registry[r.Name]; dup {
+		panic("recipe: duplicate " + r.Name)
+	}
+	registry[r.Name] = r
+}
+
+// List returns every recipe, sorted by name.
+func List() []*Recipe {
+	out := make([]*Recipe, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names returns every recipe name, sorted.
+func Names() []string {
+	var out []string
+	for _, r := range List() {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// ErrUsage marks errors in how a recipe was called (unknown recipe, bad
+// option value, missing input): the CLI exits 2 for them.
+var ErrUsage = fmt.Errorf("usage")
+
+// UsageError is a usage error with its message.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string        { return e.Msg }
+func (e *UsageError) Is(target error) bool { return target == ErrUsage }
+
+// Usagef makes a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Lookup finds a recipe by name; an unknown name is a usage error with the
+// closest name suggested.
+func Lookup(name string) (*Recipe, error) {
+	if r, ok := registry[name]; ok {
+		return r, nil
+	}
+	if r, ok := registry[strings.ToLower(name)]; ok {
+		return r, nil
+	}
+	return nil, Usagef("unknown recipe %q%s", name, nsysx.Suggest(name, Names()))
+}
+
+// HasOption reports whether the recipe takes option key (as in Options).
+func (r *Recipe) HasOption(key string) bool {
+	for _, k := range r.Options {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package recipe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// ErrNoData is returned by Run when no report produced data: nsys then
+// prints "No output generated.", writes nothing and exits 0.
+var ErrNoData = errors.New("no data: no report produced output")
+
+// ReportError names a report that failed and why.
+type ReportError struct {
+	Path string
+	Err  error
+}
+
+func (e *ReportError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *ReportError) Unwrap() error { return e.Err }
+
+// Result is a finished run: the reduced output, the stems in Rank order
+// (files.parquet), and the reports that failed.
+type Result struct {
+	Recipe *Recipe
+	Opts   *Options
+	Output *Output
+	Files  []string
+	Failed []*ReportError
+}
+
+// Opener opens one input; the default is nsysx.Open.
+type Opener func(ctx context.Context, path string) (*nsysx.Profile, error)
+
+// DefaultOpener opens a profile with nsysx.Open.
+func DefaultOpener(_ context.Context, path string) (*nsysx.Profile, error) { return nsysx.Open(path) }
+
+// Stem is a path's basename minus its last suffix (a/rank0.nsys-rep →
+// rank0), the key that decides Rank order. Export directories lose their
+// _pqtdir / _arwdir suffix, so rank0_pqtdir sorts as rank0.
+func Stem(path string) string {
+	b := filepath.Base(strings.TrimRight(path, "/"))
+	for _, s := range []string{"_pqtdir", "_arwdir"} {
+		if strings.HasSuffix(b, s) {
+			return strings.TrimSuffix(b, s)
+		}
+	}
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// Run runs recipe r over o.Input with a bounded pool of o.Workers mappers
+// (each opens, maps and closes its report, so memory is bounded by the
+// reports in flight), then reduces the parts in Rank order. A report that
+// fails is recorded in Result.Failed and skipped; with o.Strict the run
+// fails. When no report has data, Run returns ErrNoData.
+func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
+	if open == nil {
+		open = DefaultOpener
+	}
+	reps := make([]*Report, len(o.Input))
+	for i, p := range o.Input {
+		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i}
+	}
+	var shared any
+	if r.Prepare != nil {
+		var err error
+		if shared, err = r.Prepare(ctx, reps, o); err != nil {
+			return nil, err
+		}
+	}
+	parts, failed := mapAll(ctx, r, o, reps, open, shared)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Recipe: r, Opts: o, Failed: failed}
+	if o.Strict && len(failed) > 0 {
+		return res, failed[0]
+	}
+	var kept []*Part
+	for _, p := range parts {
+		if p != nil {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return res, ErrNoData
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Stem < kept[j].Stem })
+	for _, p := range kept {
+		res.Files = append(res.Files, p.Stem)
+	}
+	out, err := r.Reduce(ctx, kept, o, shared)
+	if err != nil {
+		return res, err
+	}
+	res.Output = out
+	return res, nil
+}
+
+// mapAll maps every report with a bounded pool; results keep input order.
+func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any) ([]*Part, []*ReportError) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	if o.Mode == "none" {
+		workers = 1
+	}
+	parts := make([]*Part, len(reps))
+	errs := make([]*ReportError, len(reps))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < workers && w < len(reps); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				p, err := mapOne(ctx, r, o, reps[i], open, shared)
+				if err != nil {
+					errs[i] = &ReportError{Path: reps[i].Path, Err: err}
+				}
+				parts[i] = p
+				mu.Lock()
+				done++
+				if o.Progress != nil {
+					o.Progress(done, len(reps))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range reps {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var failed []*ReportError
+	for _, e := range errs {
+		if e != nil {
+			failed = append(failed, e)
+			if o.Log != nil {
+				o.Log(fmt.Sprintf("skipped %s", e.Error()))
+			}
+		}
+	}
+	return parts, failed
+}
+
+func mapOne(ctx context.Context, r *Recipe, o *Options, rep *Report, open Opener, shared any) (part *Part, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			part, err = nil, fmt.Errorf("internal error in recipe %s: %v", r.Name, x)
+		}
+	}()
+	p, err := open(ctx, rep.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	utc, dur, err := Session(p)
+	if err != nil {
+		return nil, err
+	}
+	in := *rep
+	in.Profile = p
+	part, err = r.Map(ctx, &in, o, shared)
+	if err != nil || part == nil {
+		return nil, err
+	}
+	part.Stem, part.UTC, part.Duration = rep.Stem, utc, dur
+	return part, nil
+}
+
+// ErrOutdated rejects a report whose ANALYSIS_DETAILS or
+// TARGET_INFO_SESSION_START_TIME is empty, as nsys's recipes do.
+var ErrOutdated = errors.New("outdated report: no ANALYSIS_DETAILS or TARGET_INFO_SESSION_START_TIME; re-export it with a recent nsys")
+
+// Session reads a report's session start (TARGET_INFO_SESSION_START_TIME
+// utcEpochNs, first row) and duration (ANALYSIS_DETAILS.duration).
+func Session(p *nsysx.Profile) (utc, dur int64, err error) {
+	if !p.HasTable("TARGET_INFO_SESSION_START_TIME") || !p.HasTable("ANALYSIS_DETAILS") {
+		return 0, 0, ErrOutdated
+	}
+	t, err := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	if err != nil {
+		return 0, 0, err
+	}
+	d, err := p.Load("ANALYSIS_DETAILS", "duration")
+	if err != nil {
+		return 0, 0, err
+	}
+	if t.N == 0 || d.N == 0 {
+		return 0, 0, ErrOutdated
+	}
+	return t.Col("utcEpochNs").Int(0), d.Col("duration").Int(0), nil
+}
