@@ -49,6 +49,7 @@ func commands() []command {
 		{"stats", "print nsys stats reports for profiles", runStats},
 		{"analyze", "run nsys analyze rules (expert-system advice) on profiles", runAnalyze},
 		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
+		{"profile", "record a profile with the installed nsys, then export and open it", runProfile},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},
 		{"version", "print the version", func([]string, io.Writer, io.Writer) int { return 0 }},

@@ -1,0 +1,64 @@
+package nsysxengine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// A stand-in nsys on PATH: `profile` runs the command and writes the -o
+// report; `export` copies a real SQLite export to --output. The real nsys
+// is exercised on the GPU machine (README Benchmarks).
+const fakeNsysScript = `#!/bin/sh
+cmd=$1; shift
+case "$cmd" in
+profile)
+  out=""; while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift 2;; -t) shift 2;; -*) shift;; *) break;; esac; done
+  "$@"; echo "Generated: $out.nsys-rep"; echo report > "$out.nsys-rep";;
+export)
+  out=""; while [ $# -gt 0 ]; do case "$1" in --output) out="$2"; shift 2;; --*) shift 2;; *) shift;; esac; done
+  cp "$FAKE_SQLITE" "$out";;
+esac
+`
+
+func TestMagicNsysProfile(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "nsys"), []byte(fakeNsysScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	t.Setenv("FAKE_SQLITE", testutil.Profile(t, "sync"))
+	dir := t.TempDir()
+	e := newEngine(t)
+	rep := filepath.Join(dir, "run1")
+	r := cell(t, e, "%nsys profile -t cuda -o "+rep+" -- echo training step")
+	if out := r.stdout.String(); !strings.Contains(out, "training step") || !strings.Contains(out, "Generated:") {
+		t.Fatalf("streamed output %q", out)
+	}
+	if len(r.displays) != 1 || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "run1 = ") {
+		t.Fatalf("displays %v", r.displays)
+	}
+	// the recorded profile is the session's: bound as run1 and used by %nsys without FILE
+	if got := cell(t, e, "run1.Base()").result(t)["text/plain"]; got != "run1" {
+		t.Errorf("bound variable: %v", got)
+	}
+	k := cell(t, e, "%nsys stats -r cuda_gpu_kern_sum")
+	if len(k.displays) == 0 {
+		t.Errorf("no table from the recorded profile")
+	}
+}
+
+func TestMagicNsysProfileWithoutNsys(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	e := newEngine(t)
+	r := cell(t, e, "%nsys profile -- python3 train.py") // not an error: the notebook goes on
+	if out := r.stdout.String(); !strings.Contains(out, "not on PATH") || !strings.Contains(out, "install Nsight Systems") {
+		t.Fatalf("output %q", out)
+	}
+	if _, err := tryCell(t, e, "%nsys profile -t cuda"); errName(err) != "UsageError" {
+		t.Errorf("no command: %v", err)
+	}
+}
