@@ -2,19 +2,24 @@
 GO ?= go
 BENCH_FILE ?= /tmp/train50.sqlite
 
-.PHONY: build test deps bench bench-data sample gallery
+.PHONY: build test deps bench bench-data sample gallery intro notebooks
 
 build:
 	$(GO) build -o bin/nsysx ./cmd/nsysx
 
-# The whole test suite, under the race detector (plots without it: drawing is
-# single-threaded and ten times slower with it). Tests that need Jupyter,
-# Chromium or Node packages skip with a message unless CI is set; `make deps`
-# installs them.
+# The whole test suite (scripts/test.sh: installs the test tools, then vet
+# and the tests under the race detector). CI runs the same script.
 test:
-	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./plots/...
-	$(GO) test -race -count=1 -timeout 45m $$($(GO) list ./... | grep -v /plots)
+	bash scripts/test.sh
+
+# The main job: set up Jupyter, build, install the kernel, execute the
+# workshop introduction to notebooks/html/ (scripts/quickstart.sh).
+intro:
+	bash scripts/quickstart.sh
+
+# The classic Notebook server on the notebooks (after `make intro`).
+notebooks:
+	cd notebooks && jupyter notebook --no-browser --NotebookApp.default_url=/tree/README.md
 
 deps:
 	bash scripts/install-test-deps.sh
