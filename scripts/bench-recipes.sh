@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark of `nsysx recipe` against `nsys recipe` (run on a
+# machine with Nsight Systems and a python with pandas/pyarrow, e.g. the GPU
+# machine). Whole process, exports cached (both tools read the exports made
+# beside each report), wall time and peak RSS from /usr/bin/time, every output
+# compared with pqdiff.
+#   bash scripts/bench-recipes.sh NSYS NSYSX PQDIFF SMALL_DIR [LARGE_DIR]
+# SMALL_DIR / LARGE_DIR hold the .nsys-rep files (e.g. rank0/rank1 x4, or one
+# long train.py capture copied as eight ranks).
+set -uo pipefail
+NSYS=$1 NSYSX=$2 PQDIFF=$3
+shift 3
+measure() { # label cmd... -> "label wall_s peak_MB"
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o /tmp/bench.time "$@" >/tmp/bench.out 2>&1 || { echo "$label FAILED: $(tail -3 /tmp/bench.out)"; return 1; }
+  read -r wall kb </tmp/bench.time
+  printf "%s %s %d\n" "$label" "$wall" $((kb / 1024))
+}
+warm() { # export every report once (sqlite for nsysx and the rule recipes, parquetdir for the frame recipes)
+  local dir=$1
+  for f in "$dir"/*.nsys-rep; do
+    b=${f%.nsys-rep}
+    [ -f "$b.sqlite" ] || "$NSYS" export -t sqlite -f true -o "$b.sqlite" "$f" >/dev/null 2>&1 &
+  done
+  wait
+  "$NSYS" recipe cuda_gpu_kern_sum --input "$dir" --output /tmp/warm-$$ >/dev/null 2>&1
+  "$NSYS" recipe nvtx_gpu_proj_trace --input "$dir" --output /tmp/warm2-$$ >/dev/null 2>&1
+  rm -rf /tmp/warm-$$ /tmp/warm2-$$
+}
+bench() { # dir recipe [extra args]
+  local dir=$1 r=$2; shift 2
+  rm -rf /tmp/o-nsys /tmp/o-nsysx
+  a=$(measure "nsys" "$NSYS" recipe "$r" --input "$dir" --output /tmp/o-nsys "$@") || return
+  b=$(measure "nsysx" "$NSYSX" recipe "$r" --input "$dir" --output /tmp/o-nsysx "$@") || return
+  same=identical
+  "$PQDIFF" /tmp/o-nsys /tmp/o-nsysx >/tmp/bench.diff 2>&1 || same="DIFFERENT: $(head -c 300 /tmp/bench.diff)"
+  set -- $a $b
+  awk -v r="$r" -v n="$(ls "$dir"/*.nsys-rep | wc -l)" -v t1="$2" -v m1="$3" -v t2="$5" -v m2="$6" -v s="$same" \
+    'BEGIN { printf "| %s | %d | %.2f / %d MB | %.2f / %d MB | %.1fx | %s |\n", r, n, t1, m1, t2, m2, t1/(t2>0?t2:0.005), s }'
+}
+echo "| recipe | reports | nsys s / peak RSS | nsysx s / peak RSS | ratio | outputs |"
+echo "|---|---|---|---|---|---|"
+for dir in "$@"; do
+  warm "$dir"
+  for r in cuda_gpu_kern_sum nvtx_gpu_proj_trace nccl_gpu_overlap_trace cuda_gpu_time_util_map gpu_time_util; do
+    bench "$dir" "$r"
+  done
+  bench "$dir" nvtx_pace --name forward
+done
