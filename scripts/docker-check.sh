@@ -30,7 +30,7 @@ run "cd /home/nsysx/nsysx/notebooks && su nsysx -c 'jupyter notebook --ip=0.0.0.
 for i in $(seq 1 30); do run "curl -sf 'http://127.0.0.1:8899/api/kernelspecs?token=check'" >/tmp/kspecs.json 2>/dev/null && break; sleep 1; done
 grep -o '"nsysx"' /tmp/kspecs.json | head -1 || { echo "kernel nsysx not served"; cat "$root/tmp/nb.log"; exit 1; }
 run "curl -sf -o /dev/null -w 'GET /tree/README.md: %{http_code}\n' 'http://127.0.0.1:8899/tree/README.md?token=check'"
-run "pkill -f 'jupyter-notebook' || pkill -f 'jupyter notebook' || true"
+pkill -f -- '--port=8899' || true  # the chroot shares our process table
 echo "== a notebook executed in the image with the nsysx kernel, as user nsysx"
 run "cd /home/nsysx/nsysx/notebooks && su nsysx -c 'jupyter nbconvert --to html --execute --ExecutePreprocessor.kernel_name=nsysx --output-dir /tmp/out 00_introduction.ipynb' && ls -la /tmp/out"
 echo "docker-check: OK"
