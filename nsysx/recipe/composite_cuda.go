@@ -17,16 +17,16 @@ const (
 // Kernel is the CUDA_KERNEL composite (docs/recipes.md §1.9): the kernel
 // table in row order with its names resolved through StringIds.
 type Kernel struct {
-	Start, End                []int64
-	CorrelationID             []int64
-	CorrelationIDValid        Mask
-	GlobalPid, PID            []int64
-	GlobalPidValid            Mask
-	DeviceID                  []int64
-	ShortName, MangledName    []string
-	DemangledName             []string
-	ShortValid, MangledValid  Mask
-	DemangledValid            Mask
+	Start, End               []int64
+	CorrelationID            []int64
+	CorrelationIDValid       Mask
+	GlobalPid, PID           []int64
+	GlobalPidValid           Mask
+	DeviceID                 []int64
+	ShortName, MangledName   []string
+	DemangledName            []string
+	ShortValid, MangledValid Mask
+	DemangledValid           Mask
 }
 
 // Len is the number of rows.

@@ -17,19 +17,19 @@ const (
 // table order, with text = StringIds(textId) where that resolves, else the
 // inline text. Row is each row's position in NVTX_EVENTS (its pandas label).
 type NVTX struct {
-	Start                  []int64
-	End                    []int64
-	EndValid               Mask
-	Text                   []string
-	TextValid              Mask
-	GlobalTid, PID, TID    []int64
-	GlobalTidValid         Mask
-	EndGlobalTid           []int64
-	EndGlobalTidValid      Mask
-	DomainID               []int64
-	DomainIDValid          Mask
-	EventType              []int64
-	Row                    []int
+	Start               []int64
+	End                 []int64
+	EndValid            Mask
+	Text                []string
+	TextValid           Mask
+	GlobalTid, PID, TID []int64
+	GlobalTidValid      Mask
+	EndGlobalTid        []int64
+	EndGlobalTidValid   Mask
+	DomainID            []int64
+	DomainIDValid       Mask
+	EventType           []int64
+	Row                 []int
 	// EndFloat is set when NVTX_EVENTS.end has any NULL (domain-create
 	// rows, marks): pandas then holds end, and every duration computed
 	// from it, as float64 (docs/recipes.md §1.2).
