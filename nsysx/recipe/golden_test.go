@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,24 +14,60 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// readGolden reads a golden recipe Parquet file (relative to
-// testdata/golden/recipes) into a Frame with arrow-go, independently of the
-// package's writers: Arrow types become Kinds and the pandas metadata's
-// index_columns become the Frame's index.
-func readGolden(t testing.TB, rel string) *Frame {
+// runOn runs recipe name over the named test profiles (in the given input
+// order) and fails the test on error.
+func runOn(t *testing.T, name string, o *Options, profiles ...string) *Result {
 	t.Helper()
-	path := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
-	rdr, err := file.OpenParquetFile(path, false)
+	r, err := Lookup(name)
 	if err != nil {
-		t.Fatalf("golden %s: %v", rel, err)
+		t.Fatal(err)
 	}
-	defer rdr.Close()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
+	if o == nil {
+		o = Defaults()
+	}
+	o.Input = nil
+	dir := t.TempDir()
+	for _, p := range profiles {
+		// The stem (file name) decides the Rank order and files.parquet.
+		link := filepath.Join(dir, p+".sqlite")
+		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
+			t.Fatal(err)
+		}
+		o.Input = append(o.Input, link)
+	}
+	o.Strict = true
+	res, err := Run(context.Background(), r, o, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// goldenDir is testdata/golden/recipes/<set>/<recipe>.
+func goldenDir(set, recipe string) string {
+	return filepath.Join(testutil.Root(), "testdata", "golden", "recipes", set, recipe)
+}
+
+// goldenCol is one column of a golden Parquet file.
+type goldenCol struct {
+	name, typ string
+	vals      []any // int64, uint64, float64, string, or nil for NULL
+}
+
+// readGolden reads a golden Parquet file: its columns (physical order),
+// Arrow types, values, and the pandas index_columns metadata as JSON.
+func readGolden(t *testing.T, path string) ([]goldenCol, string) {
+	t.Helper()
+	r, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,189 +76,131 @@ func readGolden(t testing.TB, rel string) *Frame {
 		t.Fatal(err)
 	}
 	defer tbl.Release()
-	f := &Frame{}
-	for i := 0; i < int(tbl.NumCols()); i++ {
-		c, err := arrowColumn(tbl.Schema().Field(i).Name, tbl.Column(i).Data().Chunks())
-		if err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
-		f.Cols = append(f.Cols, c)
+	var meta struct {
+		IndexColumns json.RawMessage `json:"index_columns"`
 	}
-	if v := rdr.MetaData().KeyValueMetadata().FindValue("pandas"); v != nil {
-		if err := pandasIndex(f, *v); err != nil {
-			t.Fatalf("%s: pandas metadata: %v", rel, err)
+	if v := r.MetaData().KeyValueMetadata().FindValue("pandas"); v != nil {
+		if err := json.Unmarshal([]byte(*v), &meta); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return f
-}
-
-// pandasIndex sets f's index from pandas' metadata JSON.
-func pandasIndex(f *Frame, js string) error {
-	var m struct {
-		IndexColumns []json.RawMessage `json:"index_columns"`
-	}
-	if err := json.Unmarshal([]byte(js), &m); err != nil {
-		return err
-	}
-	for _, raw := range m.IndexColumns {
-		var name string
-		if json.Unmarshal(raw, &name) == nil {
-			if name == LevelIndexName {
-				f.Index = LevelIndex
-			} else {
-				f.Index = NamedIndex
+	var out []goldenCol
+	for c := 0; c < int(tbl.NumCols()); c++ {
+		col := tbl.Column(c)
+		g := goldenCol{name: col.Name(), typ: col.DataType().String()}
+		for _, ch := range col.Data().Chunks() {
+			for i := 0; i < ch.Len(); i++ {
+				g.vals = append(g.vals, arrowValue(ch, i))
 			}
-			f.IndexCols = append(f.IndexCols, name)
-			continue
 		}
-		var r struct {
-			Kind string  `json:"kind"`
-			Name *string `json:"name"`
-		}
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return err
-		}
-		f.Index = RangeIndex
-		if r.Name != nil {
-			f.RangeName = *r.Name
-		}
+		out = append(out, g)
 	}
-	return nil
+	return out, string(meta.IndexColumns)
 }
 
-// arrowColumn converts the chunks of one Arrow column.
-func arrowColumn(name string, chunks []arrow.Array) (*Column, error) {
-	c := &Column{Name: name}
-	if len(chunks) == 0 {
-		return nil, fmt.Errorf("column %s: no chunks", name)
+func arrowValue(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
 	}
-	switch chunks[0].DataType().ID() {
-	case arrow.INT64:
-		c.Kind = Int64
-	case arrow.UINT64:
-		c.Kind = Uint64
-	case arrow.UINT32:
-		c.Kind = Uint32
-	case arrow.FLOAT64:
-		c.Kind = Float64
-	case arrow.STRING, arrow.LARGE_STRING:
-		c.Kind = String
-	case arrow.NULL:
-		c.Kind = Null
-	case arrow.LIST:
-		c.Kind = ListInt64
-	default:
-		return nil, fmt.Errorf("column %s: type %s", name, chunks[0].DataType())
-	}
-	hasNull := false
-	for _, ch := range chunks {
-		for j := 0; j < ch.Len(); j++ {
-			null := ch.IsNull(j)
-			hasNull = hasNull || null
-			c.Valid = append(c.Valid, !null)
-			appendCell(c, ch, j, null)
-		}
-	}
-	if !hasNull && c.Kind != Null {
-		c.Valid = nil
-	}
-	return c, nil
-}
-
-func appendCell(c *Column, ch arrow.Array, j int, null bool) {
-	switch a := ch.(type) {
+	switch a := a.(type) {
 	case *array.Int64:
-		c.Ints = append(c.Ints, a.Value(j))
-	case *array.Uint64:
-		c.Ints = append(c.Ints, int64(a.Value(j)))
+		return a.Value(i)
 	case *array.Uint32:
-		c.Ints = append(c.Ints, int64(a.Value(j)))
+		return uint64(a.Value(i))
+	case *array.Uint64:
+		return a.Value(i)
 	case *array.Float64:
-		v := a.Value(j)
-		if null {
-			v = math.NaN()
-		}
-		c.Floats = append(c.Floats, v)
-	case *array.String:
-		c.Strs = append(c.Strs, a.Value(j))
+		return a.Value(i)
 	case *array.LargeString:
-		c.Strs = append(c.Strs, a.Value(j))
-	case *array.List:
-		var l []int64
-		if !null {
-			s, e := a.ValueOffsets(j)
-			vals := a.ListValues().(*array.Int64)
-			for k := s; k < e; k++ {
-				l = append(l, vals.Value(int(k)))
-			}
-		}
-		c.Lists = append(c.Lists, l)
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
 	}
+	return fmt.Sprintf("unsupported %T", a)
 }
 
-// sameFrame reports the first difference between want (a golden) and got:
-// column names, kinds, NULLs, values (exactly; NaN equals NaN) and index.
-func sameFrame(want, got *Frame) error {
-	if fmt.Sprint(want.Names()) != fmt.Sprint(got.Names()) {
-		return fmt.Errorf("columns: want %v, got %v", want.Names(), got.Names())
+// arrowType is the Arrow type name a Kind is written as.
+func arrowType(k Kind) string {
+	switch k {
+	case String:
+		return "large_utf8"
+	case ListInt64:
+		return "list<element: int64, nullable>"
 	}
-	if want.Index != got.Index || fmt.Sprint(want.IndexCols) != fmt.Sprint(got.IndexCols) || want.RangeName != got.RangeName {
-		return fmt.Errorf("index: want %v %v %q, got %v %v %q", want.Index, want.IndexCols, want.RangeName, got.Index, got.IndexCols, got.RangeName)
-	}
-	if want.Rows() != got.Rows() {
-		return fmt.Errorf("rows: want %d, got %d", want.Rows(), got.Rows())
-	}
-	for i, w := range want.Cols {
-		if err := sameColumn(w, got.Cols[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return k.String()
 }
 
-func sameColumn(w, g *Column) error {
-	if w.Kind != g.Kind {
-		return fmt.Errorf("column %s: kind want %v, got %v", w.Name, w.Kind, g.Kind)
+// frameValue is row i of c as readGolden returns values.
+func frameValue(c *Column, i int) any {
+	if c.IsNull(i) {
+		return nil
 	}
-	if g.Len() != w.Len() {
-		return fmt.Errorf("column %s: %d rows, want %d", w.Name, g.Len(), w.Len())
-	}
-	for i := 0; i < w.Len(); i++ {
-		wn, gn := w.IsNull(i), g.IsNull(i) || g.Kind == Float64 && math.IsNaN(g.Floats[i])
-		if wn != gn {
-			return fmt.Errorf("column %s row %d: NULL want %v, got %v", w.Name, i, wn, gn)
-		}
-		if wn {
-			continue
-		}
-		if ws, gs := cellString(w, i), cellString(g, i); ws != gs {
-			return fmt.Errorf("column %s row %d: want %s, got %s", w.Name, i, ws, gs)
-		}
-	}
-	return nil
-}
-
-func cellString(c *Column, i int) string {
 	switch c.Kind {
 	case Float64:
-		return fmt.Sprint(c.Floats[i])
+		if math.IsNaN(c.Floats[i]) {
+			return nil
+		}
+		return c.Floats[i]
 	case String:
-		return fmt.Sprintf("%q", c.Strs[i])
-	case ListInt64:
-		return fmt.Sprint(c.Lists[i])
+		return c.Strs[i]
+	case Uint64, Uint32:
+		return uint64(c.Ints[i])
 	}
-	return fmt.Sprint(c.Ints[i])
+	return c.Ints[i]
 }
 
-// checkGolden compares a table of an Output with its golden file.
-func checkGolden(t *testing.T, out *Output, set, recipe, table string) {
-	t.Helper()
-	got := out.Table(table)
-	if got == nil {
-		t.Fatalf("%s/%s: no table %s", set, recipe, table)
+// indexJSON is the pandas index_columns metadata a frame is written with.
+func indexJSON(f *Frame) string {
+	var v any
+	switch f.Index {
+	case NamedIndex, LevelIndex:
+		v = f.IndexCols
+	case RangeIndex:
+		var name any
+		if f.RangeName != "" {
+			name = f.RangeName
+		}
+		v = []any{map[string]any{"kind": "range", "name": name, "start": 0, "stop": f.Rows(), "step": 1}}
+	default:
+		v = []string{}
 	}
-	want := readGolden(t, filepath.Join(set, recipe, table+".parquet"))
-	if err := sameFrame(want, got); err != nil {
-		t.Errorf("%s/%s/%s: %v", set, recipe, table, err)
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// compareGolden compares frame f with the golden Parquet file: column
+// names, order and types, every value, and the index metadata.
+func compareGolden(t *testing.T, path string, f *Frame) {
+	t.Helper()
+	if f == nil {
+		t.Fatalf("%s: no frame", path)
+	}
+	want, wantIdx := readGolden(t, path)
+	var wi, gi any
+	_ = json.Unmarshal([]byte(wantIdx), &wi)
+	_ = json.Unmarshal([]byte(indexJSON(f)), &gi)
+	if fmt.Sprint(wi) != fmt.Sprint(gi) {
+		t.Errorf("%s: index %v, want %v", path, gi, wi)
+	}
+	if len(f.Cols) != len(want) {
+		t.Fatalf("%s: columns %v, want %d columns", path, f.Names(), len(want))
+	}
+	bad := 0
+	for c, w := range want {
+		g := f.Cols[c]
+		if g.Name != w.name || arrowType(g.Kind) != w.typ {
+			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, arrowType(g.Kind), w.name, w.typ)
+			continue
+		}
+		if g.Len() != len(w.vals) {
+			t.Errorf("%s: column %s has %d rows, want %d", path, w.name, g.Len(), len(w.vals))
+			continue
+		}
+		for i, wv := range w.vals {
+			if gv := frameValue(g, i); gv != wv && bad < 10 {
+				bad++
+				t.Errorf("%s: %s[%d] = %v, want %v", path, w.name, i, gv, wv)
+			}
+		}
 	}
 }

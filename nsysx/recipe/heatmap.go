@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // This file holds what the time-utilization heatmaps share
@@ -105,7 +106,7 @@ func binFrac(s, e, bs float64) (sb, eb int, first, last float64) {
 // and last bins (divided by the session's own share of them) and makes the
 // bins outside it NaN (NULL). Parts of ranges beyond the last bin are
 // ignored (nsys would fail on them).
-func HeatBins(v []Span, binSize int64, bins int, offset, maxT int64) []float64 {
+func HeatBins(v []Interval, binSize int64, bins int, offset, maxT int64) []float64 {
 	out := make([]float64, bins)
 	bs := float64(binSize)
 	add := func(k int, x float64) {
@@ -152,7 +153,7 @@ func rectify(out []float64, bs float64, offset, maxT int64, pct bool) {
 		case k > EB || k < SB:
 			out[k] = math.NaN()
 		case pct:
-			out[k] = npRound1(out[k] * 100)
+			out[k] = Round(out[k] * 100)
 		}
 	}
 }
@@ -165,3 +166,99 @@ func binStarts(bins int, binSize int64) []int64 {
 	}
 	return out
 }
+
+// devKey is a (pid, device) group key.
+type devKey struct{ pid, dev int64 }
+
+// byDevice splits rows into (pid, deviceId) groups, keys ascending (as
+// pandas' groupby sorts them; pids and devices are unsigned), rows kept in
+// order.
+func byDevice(pid, dev []int64, rows []int) ([]devKey, map[devKey][]int) {
+	m := map[devKey][]int{}
+	var keys []devKey
+	for _, i := range rows {
+		k := devKey{pid[i], dev[i]}
+		if _, ok := m[k]; !ok {
+			keys = append(keys, k)
+		}
+		m[k] = append(m[k], i)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].pid != keys[b].pid {
+			return uint64(keys[a].pid) < uint64(keys[b].pid)
+		}
+		return uint64(keys[a].dev) < uint64(keys[b].dev)
+	})
+	return keys, m
+}
+
+// shifted returns the kernels' [start, end] of rows plus the session
+// offset.
+func shifted(k *Kernel, rows []int, off int64) []Interval {
+	out := make([]Interval, len(rows))
+	for j, i := range rows {
+		out[j] = Interval{k.Start[i] + off, k.End[i] + off}
+	}
+	return out
+}
+
+// heatFrame is one report's heatmap table: for each group, the bins of
+// every value column, with Duration first and the group columns (int64)
+// after the values, numbered 0.. by a RangeIndex.
+type heatFrame struct {
+	bins    int
+	binSize int64
+	names   []string // value columns
+	groups  []string // group columns, e.g. PID, Device ID
+	dur     []int64
+	vals    [][]float64
+	keys    [][]int64
+}
+
+func newHeatFrame(a *Alignment, names, groups []string) *heatFrame {
+	return &heatFrame{bins: a.Bins, binSize: a.BinSize, names: names, groups: groups,
+		vals: make([][]float64, len(names)), keys: make([][]int64, len(groups))}
+}
+
+// add appends one group's rows: vals[c] are the bins of value column c.
+func (h *heatFrame) add(key []int64, vals ...[]float64) {
+	h.dur = append(h.dur, binStarts(h.bins, h.binSize)...)
+	for c, v := range vals {
+		h.vals[c] = append(h.vals[c], v...)
+	}
+	for c, k := range key {
+		for j := 0; j < h.bins; j++ {
+			h.keys[c] = append(h.keys[c], k)
+		}
+	}
+}
+
+func (h *heatFrame) frame() *Frame {
+	f := &Frame{Index: RangeIndex, Cols: []*Column{NewInts("Duration", Int64, h.dur, nil)}}
+	for c, n := range h.names {
+		f.Cols = append(f.Cols, NewFloats(n, h.vals[c], nil))
+	}
+	for c, n := range h.groups {
+		f.Cols = append(f.Cols, NewInts(n, Int64, h.keys[c], nil))
+	}
+	return f
+}
+
+// heatReduce is the heatmaps' reducer: analysis (the per-rank tables with
+// Rank) and files (docs/recipes.md §2.13).
+func heatReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+	frames := make([]*Frame, len(parts))
+	for i, p := range parts {
+		frames[i] = p.Frames["analysis"]
+	}
+	return &Output{Tables: []Table{
+		{Name: "analysis", Frame: ConcatRanks(frames)},
+		{Name: "files", Frame: FilesFrame(Stems(parts))},
+	}}, nil
+}
+
+// heatmapOptions are the option keys of the kernel heatmaps, in nsys's
+// order; cuda_gpu_time_util_map adds cumulative after disable_alignment.
+var heatmapOptions = []string{"input", "start", "end", "bins", "disable_alignment", "filter_time", "filter_nvtx"}
+
+const heatmapNotebook = "heatmap.ipynb"

@@ -1,7 +1,6 @@
 package recipe
 
 import (
-	"math"
 	"sort"
 )
 
@@ -9,18 +8,18 @@ import (
 // share (docs/recipes.md §1.10): interval grouping, consolidation, the
 // overlap pieces of two range lists and the per-row overlap sum.
 
-// Span is a time range [Start, End] in ns.
-type Span struct{ Start, End int64 }
+// Interval is a time range [Start, End] in ns.
+type Interval struct{ Start, End int64 }
 
-// Piece is one overlap piece: a Span tagged with the position of the A row
+// Piece is one overlap piece: a Interval tagged with the position of the A row
 // it belongs to.
 type Piece struct {
-	Span
+	Interval
 	Row int
 }
 
 // sortedOrder returns the positions of v sorted by start (stable).
-func sortedOrder(v []Span) []int {
+func sortedOrder(v []Interval) []int {
 	idx := make([]int, len(v))
 	for i := range idx {
 		idx[i] = i
@@ -33,7 +32,7 @@ func sortedOrder(v []Span) []int {
 // running maximum of end, a new group starts where start > the previous
 // running maximum (touching ranges join). It returns each range's group,
 // numbered 0.. in start order.
-func Groups(v []Span) []int {
+func Groups(v []Interval) []int {
 	g := make([]int, len(v))
 	var runMax int64
 	n := -1
@@ -50,8 +49,8 @@ func Groups(v []Span) []int {
 
 // Consolidate merges v into one [min start, max end] per interval group,
 // in start order (§1.10 consolidate).
-func Consolidate(v []Span) []Span {
-	var out []Span
+func Consolidate(v []Interval) []Interval {
+	var out []Interval
 	for _, i := range sortedOrder(v) {
 		x := v[i]
 		if len(out) > 0 && x.Start <= out[len(out)-1].End {
@@ -69,7 +68,7 @@ func Consolidate(v []Span) []Span {
 // zero, tagged with a's position (§1.10 overlap pieces). With b nil, B is A
 // and a row is never paired with itself. Pieces come in A's row order and,
 // for one A row, in B's start order.
-func OverlapPieces(a, b []Span) []Piece {
+func OverlapPieces(a, b []Interval) []Piece {
 	self := b == nil
 	if self {
 		b = a
@@ -95,7 +94,7 @@ func OverlapPieces(a, b []Span) []Piece {
 			}
 			s, e := max(x.Start, b[j].Start), min(x.End, b[j].End)
 			if e > s {
-				out = append(out, Piece{Span{s, e}, i})
+				out = append(out, Piece{Interval{s, e}, i})
 			}
 		}
 	}
@@ -106,21 +105,21 @@ func OverlapPieces(a, b []Span) []Piece {
 // rows of A), as nsys computes it (§1.10 overlap sum): the pieces of all
 // rows are grouped together, each (A row, group) counts [min start, max
 // end], and the lengths are summed per row (0 where none).
-func OverlapSum(a, b []Span) []float64 {
+func OverlapSum(a, b []Interval) []float64 {
 	pieces := OverlapPieces(a, b)
 	groups := Groups(pieceSpans(pieces))
 	type key struct{ row, group int }
-	merged := map[key]Span{}
+	merged := map[key]Interval{}
 	var keys []key
 	for i, p := range pieces {
 		k := key{p.Row, groups[i]}
 		m, ok := merged[k]
 		if !ok {
 			keys = append(keys, k)
-			merged[k] = p.Span
+			merged[k] = p.Interval
 			continue
 		}
-		merged[k] = Span{min(m.Start, p.Start), max(m.End, p.End)}
+		merged[k] = Interval{min(m.Start, p.Start), max(m.End, p.End)}
 	}
 	sums := make([]int64, len(a))
 	for _, k := range keys {
@@ -128,19 +127,16 @@ func OverlapSum(a, b []Span) []float64 {
 	}
 	out := make([]float64, len(a))
 	for i, s := range sums {
-		out[i] = npRound1(float64(s))
+		out[i] = Round(float64(s))
 	}
 	return out
 }
 
-// npRound1 is numpy's round(x, 1): round-half-even of x·10, divided by 10.
-func npRound1(x float64) float64 { return math.RoundToEven(x*10) / 10 }
-
 // pieceSpans drops the row tags.
-func pieceSpans(p []Piece) []Span {
-	out := make([]Span, len(p))
+func pieceSpans(p []Piece) []Interval {
+	out := make([]Interval, len(p))
 	for i := range p {
-		out[i] = p[i].Span
+		out[i] = p[i].Interval
 	}
 	return out
 }

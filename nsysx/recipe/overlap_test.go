@@ -8,17 +8,17 @@ import (
 	"testing"
 )
 
-func randSpans(r *rand.Rand, n int, horizon int64) []Span {
-	v := make([]Span, n)
+func randSpans(r *rand.Rand, n int, horizon int64) []Interval {
+	v := make([]Interval, n)
 	for i := range v {
 		s := r.Int63n(horizon)
-		v[i] = Span{s, s + r.Int63n(horizon/4+1)}
+		v[i] = Interval{s, s + r.Int63n(horizon/4+1)}
 	}
 	return v
 }
 
 // brutePieces is every overlapping pair, by A row then B position.
-func brutePieces(a, b []Span) []Piece {
+func brutePieces(a, b []Interval) []Piece {
 	self := b == nil
 	if self {
 		b = a
@@ -31,7 +31,7 @@ func brutePieces(a, b []Span) []Piece {
 			}
 			s, e := max(x.Start, y.Start), min(x.End, y.End)
 			if x.Start < y.End && x.End > y.Start && e > s {
-				out = append(out, Piece{Span{s, e}, i})
+				out = append(out, Piece{Interval{s, e}, i})
 			}
 		}
 	}
@@ -49,7 +49,7 @@ func pieceKey(p []Piece) string {
 
 // components groups closed intervals by connectivity (union-find over
 // every overlapping or touching pair): the same partition as §1.10's G.
-func components(v []Span) []int {
+func components(v []Interval) []int {
 	parent := make([]int, len(v))
 	for i := range parent {
 		parent[i] = i
@@ -75,17 +75,17 @@ func components(v []Span) []int {
 	return out
 }
 
-func bruteOverlapSum(a, b []Span) []float64 {
+func bruteOverlapSum(a, b []Interval) []float64 {
 	p := brutePieces(a, b)
 	comp := components(pieceSpans(p))
 	type key struct{ row, c int }
-	m := map[key]Span{}
+	m := map[key]Interval{}
 	for i, x := range p {
 		k := key{x.Row, comp[i]}
 		if y, ok := m[k]; ok {
-			m[k] = Span{min(x.Start, y.Start), max(x.End, y.End)}
+			m[k] = Interval{min(x.Start, y.Start), max(x.End, y.End)}
 		} else {
-			m[k] = x.Span
+			m[k] = x.Interval
 		}
 	}
 	out := make([]float64, len(a))
@@ -99,7 +99,7 @@ func TestOverlapRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for iter := 0; iter < 300; iter++ {
 		a := randSpans(r, r.Intn(12), 100)
-		var b []Span
+		var b []Interval
 		if iter%3 != 0 {
 			b = randSpans(r, r.Intn(12), 100)
 		}
@@ -109,7 +109,7 @@ func TestOverlapRandom(t *testing.T) {
 		if got, want := OverlapSum(a, b), bruteOverlapSum(a, b); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("overlap sum of %v, %v: got %v, want %v", a, b, got, want)
 		}
-		c := Consolidate(append([]Span(nil), a...))
+		c := Consolidate(append([]Interval(nil), a...))
 		for i := 1; i < len(c); i++ {
 			if c[i].Start <= c[i-1].End {
 				t.Fatalf("consolidate %v: %v not disjoint", a, c)
@@ -123,7 +123,7 @@ func TestOverlapRandom(t *testing.T) {
 
 // coverage lists the covered unit points 2x (closed intervals, so that
 // touching ranges are distinguishable from gaps).
-func coverage(v []Span) string {
+func coverage(v []Interval) string {
 	var pts []int64
 	for x := int64(0); x <= 400; x++ {
 		for _, s := range v {
@@ -140,27 +140,27 @@ func coverage(v []Span) string {
 // that row 2's piece bridges, so nsys counts row 0's [10,40] whole (30), not
 // the 20 of its own pieces.
 func TestOverlapSumBridged(t *testing.T) {
-	a := []Span{{0, 100}, {200, 300}}
-	b := []Span{{10, 20}, {30, 40}, {215, 235}, {205, 210}}
+	a := []Interval{{0, 100}, {200, 300}}
+	b := []Interval{{10, 20}, {30, 40}, {215, 235}, {205, 210}}
 	if got := OverlapSum(a, b); fmt.Sprint(got) != "[20 25]" {
 		t.Errorf("A vs B: got %v, want [20 25]", got)
 	}
-	self := []Span{{0, 100}, {10, 20}, {15, 40}, {60, 70}}
+	self := []Interval{{0, 100}, {10, 20}, {15, 40}, {60, 70}}
 	// Row 0: pieces [10,20], [15,40], [60,70] → groups [10,40] and [60,70]
 	// = 40. Row 1: [10,20] with 0, [15,20] with 2 → 10. Row 2: [15,40] and
 	// [15,20] → 25, bridged into one group with row 0's and row 1's pieces.
 	if got := OverlapSum(self, nil); fmt.Sprint(got) != "[40 10 25 10]" {
 		t.Errorf("self: got %v, want [40 10 25 10]", got)
 	}
-	bridge := []Span{{0, 10}, {20, 30}, {5, 25}}
+	bridge := []Interval{{0, 10}, {20, 30}, {5, 25}}
 	// Row 2's pieces [5,10] and [20,25] are bridged by row 0's... no: row
 	// 0's piece is [5,10], row 1's [20,25]: two groups → row 2 gets 10.
 	if got := OverlapSum(bridge[2:], bridge[:2]); fmt.Sprint(got) != "[10]" {
 		t.Errorf("separate: got %v", got)
 	}
 	// With a bridging piece of another A row, row 0's two pieces merge.
-	a2 := []Span{{5, 25}, {8, 22}}
-	b2 := []Span{{0, 10}, {9, 21}, {20, 30}}
+	a2 := []Interval{{5, 25}, {8, 22}}
+	b2 := []Interval{{0, 10}, {9, 21}, {20, 30}}
 	// row 0 pieces: [5,10],[9,21],[20,25] → one group [5,25] = 20.
 	if got := OverlapSum(a2, b2); got[0] != 20 {
 		t.Errorf("bridged: got %v", got)
@@ -172,7 +172,7 @@ func TestOverlapSumBridged(t *testing.T) {
 // quirk (the first-bin share is min(⌈s'⌉, e') − s'): a range that starts
 // exactly on a bin boundary adds nothing to that first bin, and a session
 // that does so does not rectify it.
-func bruteBins(v []Span, bs int64, bins int, off, maxT int64) []float64 {
+func bruteBins(v []Interval, bs int64, bins int, off, maxT int64) []float64 {
 	out := make([]float64, bins)
 	cov := func(s, e int64, k int) int64 {
 		if s%bs == 0 && s/bs == int64(k) {
@@ -207,7 +207,7 @@ func TestHeatBinsBruteForce(t *testing.T) {
 		off := r.Int63n(400)
 		maxT := off + 1 + r.Int63n(1000)
 		bs := int64(math.Ceil(float64(maxT) / float64(bins)))
-		var v []Span
+		var v []Interval
 		for _, s := range Consolidate(randSpans(r, r.Intn(8), 1000)) {
 			s.Start, s.End = max(s.Start, off), min(s.End, maxT)
 			if s.End > s.Start {
