@@ -29,11 +29,16 @@ type Options struct {
 	Gap              int    // gpu_gaps; ms, default 500
 	Tolerance        float64
 	Drop             bool
+	PrintCompat      bool // diff --print-compat-recipes
+	ClearOutput      bool // nsys's internal --clear-output: delete the result
 
 	// nsysx's own.
-	Workers  int  // map parallelism; 0 = the CPUs
-	Strict   bool // any failed report fails the run
-	Progress func(done, total int)
+	Workers int  // map parallelism; 0 = the CPUs
+	Strict  bool // any failed report fails the run
+	// ForceExport re-exports .nsys-rep inputs even when a fresh export
+	// exists (for the opener).
+	ForceExport bool
+	Progress    func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
 }

@@ -64,6 +64,13 @@ func Stem(path string) string {
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
+	if r.Whole != nil {
+		out, err := r.Whole(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Recipe: r, Opts: o, Output: out}, nil
+	}
 	if open == nil {
 		open = DefaultOpener
 	}
