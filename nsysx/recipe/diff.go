@@ -198,7 +198,7 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 		}
 		out.Valid[i] = true
 		if float {
-			d := num(ca, i) - num(cb, j)
+			d := diffNum(ca, i) - diffNum(cb, j)
 			if math.IsNaN(d) {
 				out.Valid[i], hasNull = false, true
 				continue
@@ -221,7 +221,7 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 	return out
 }
 
-func num(c *Column, i int) float64 {
+func diffNum(c *Column, i int) float64 {
 	switch c.Kind {
 	case Float64:
 		return c.Floats[i]
