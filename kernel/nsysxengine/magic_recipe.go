@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/kernel"
-	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/plots"
 )
@@ -50,15 +49,12 @@ func (e *Engine) nsysRecipe(ctx context.Context, args []string, out kernel.Outpu
 	if err != nil {
 		return err
 	}
-	if contains(rest, "--help") || contains(rest, "-h") {
-		_, err := io.WriteString(out.Stdout(), describeRecipe(r))
+	if isRecipeHelp(rest) {
+		_, err := io.WriteString(out.Stdout(), strings.Replace(recipe.Help(r), "usage: nsysx recipe", "usage: %nsys recipe", 1)+
+			"  -v, --var VAR                   the Go variable the result is left in (default recipeResult)\n")
 		return err
 	}
-	o, err := recipeParse(r, rest)
-	if err != nil {
-		return usageErr("%%nsys recipe: %v", err)
-	}
-	open, err := e.recipeInputs(o)
+	o, open, err := e.parseRecipe(r, rest)
 	if err != nil {
 		return err
 	}
@@ -96,53 +92,6 @@ func takeVarFlag(args []string) ([]string, string, error) {
 		}
 	}
 	return rest, name, nil
-}
-
-// recipeInputs fills o.Input (the session's profiles when none was given)
-// and returns the opener that opens each input: a fresh handle on the file
-// the kernel opened (the runner closes what it opens), the sample built
-// into nsysx for "sample".
-func (e *Engine) recipeInputs(o *recipe.Options) (recipe.Opener, error) {
-	files := map[string]string{}
-	if len(o.Input) == 0 {
-		ps, fs := e.profiles.session()
-		if len(ps) == 0 {
-			return nil, usageErr("%%nsys recipe: no input: give --input FILE..., or open profiles first (%%open FILE)")
-		}
-		for i, p := range ps {
-			o.Input = append(o.Input, p.Path)
-			files[p.Path] = fs[i]
-		}
-	} else {
-		for i, in := range o.Input {
-			p, err := e.resolve(in)
-			if err != nil {
-				return nil, kernel.Errorf("OpenError", "%v", err)
-			}
-			if token.IsIdentifier(in) || strings.HasSuffix(strings.ToLower(in), ".gz") {
-				o.Input[i] = p.Path // a name, or a .gz: the path Rank order and files.parquet use
-			}
-			f := e.profiles.fileOf(p)
-			if f == "" && p.Path != nsysx.SampleName {
-				f = p.Path // opened by a cell, outside the cache
-			}
-			files[o.Input[i]] = f
-		}
-	}
-	return func(_ context.Context, path string) (*nsysx.Profile, error) {
-		f, ok := files[path]
-		switch {
-		case !ok:
-			return nsysx.Open(path)
-		case f == "":
-			return nsysx.OpenSample()
-		}
-		p, err := nsysx.Open(f)
-		if err == nil {
-			p.Path = path
-		}
-		return p, err
-	}, nil
 }
 
 // runRecipe runs the recipe with a progress display of the reports mapped.
@@ -240,17 +189,6 @@ func RecipesBundle(rs []*recipe.Recipe) map[string]any {
 		return TextBundle("no recipes")
 	}
 	return map[string]any{"text/html": h.String(), "text/plain": strings.TrimRight(t.String(), "\n")}
-}
-
-// describeRecipe is a recipe's help: its options as flags.
-func describeRecipe(r *recipe.Recipe) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s -- %s\n  %s\n\nUsage: %%nsys recipe %s [options] [-v|--var VAR]\nOptions:\n", r.Name, r.DisplayName, r.Help, r.Name)
-	for _, f := range recipeFlags(r) {
-		fmt.Fprintf(&b, "  %s\n", f)
-	}
-	b.WriteString("  -v, --var VAR   the Go variable the result is left in (default recipeResult)\n")
-	return b.String()
 }
 
 // completeRecipe completes %nsys recipe: recipe names, then the recipe's

@@ -3,6 +3,7 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -162,14 +163,18 @@ func TestMagicRecipeInputAndVar(t *testing.T) {
 
 func TestMagicRecipeErrors(t *testing.T) {
 	e := newEngine(t)
+	// no input, nothing open (the cases below open profiles)
+	if _, err := tryCell(t, e, "%nsys recipe kernel_count_test"); errName(err) != "UsageError" || !strings.Contains(err.Error(), "no input") {
+		t.Errorf("no input: %v", err)
+	}
 	for code, want := range map[string]string{
-		"%nsys recipe kernel_cuont_test":                         "did you mean kernel_count_test?",
-		"%nsys recipe kernel_count_test":                         "no input",
-		"%nsys recipe kernel_count_test --bins 3":                "does not take --bins",
-		"%nsys recipe kernel_count_test --inptu x":               "did you mean --input?",
-		"%nsys recipe kernel_count_test -v 1x":                   "not a Go variable name",
-		"%nsys recipe kernel_count_test --var":                   "needs a variable name",
-		"%nsys recipe kernel_count_test --input /no/such.sqlite": "no such file",
+		"%nsys recipe kernel_cuont_test":                                         "did you mean kernel_count_test?",
+		"%nsys recipe kernel_count_test --bins 3 --input " + gz("rank0"):         "does not take --bins",
+		"%nsys recipe kernel_count_test --input " + gz("rank0") + " --inptu":     "did you mean --input?",
+		"%nsys recipe kernel_count_test --input " + gz("rank0") + " --mode fast": "--mode",
+		"%nsys recipe kernel_count_test -v 1x":                                   "not a Go variable name",
+		"%nsys recipe kernel_count_test --var":                                   "needs a variable name",
+		"%nsys recipe kernel_count_test --input /no/such.sqlite":                 "no such file",
 	} {
 		_, err := tryCell(t, e, code)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
@@ -213,5 +218,48 @@ func TestMagicRecipeCompletion(t *testing.T) {
 	}
 	if got := complete(t, k, e, "%nsys recipe kernel_count_test --"); slices.Contains(got, "--bins") {
 		t.Errorf("offers an option the recipe does not take: %v", got)
+	}
+}
+
+// A real recipe through the magic: the tables left in the variable are
+// nsys's (the golden Parquet files, read with recipe.ReadParquet), each is
+// shown with its row count, then the stats charts.
+func TestMagicRecipeKernSum(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("rank0"))
+	cell(t, e, "%open "+gz("rank1"))
+	r := cell(t, e, "%nsys recipe cuda_gpu_kern_sum -v k")
+	res := e.recipeResult("k")
+	if res == nil || res.Output == nil {
+		t.Fatal("no result in k")
+	}
+	if want := 1 + len(res.Output.Tables) + 2; len(r.displays) != want {
+		t.Fatalf("%d displays, want %d", len(r.displays), want)
+	}
+	for i, tb := range res.Output.Tables {
+		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", "rank0+rank1", "cuda_gpu_kern_sum", tb.Name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := r.displays[1+i].Data["text/plain"].(string)
+		if head := fmt.Sprintf("%s: %d rows", tb.Name, golden.Rows()); !strings.HasPrefix(text, head) {
+			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
+		}
+		for _, gc := range golden.Cols {
+			c := tb.Frame.Col(gc.Name)
+			if c == nil {
+				t.Fatalf("%s: no column %s", tb.Name, gc.Name)
+			}
+			for j := 0; j < golden.Rows(); j++ {
+				if FrameCell(c, j) != FrameCell(gc, j) {
+					t.Fatalf("%s %s row %d: %s, golden %s", tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
+				}
+			}
+		}
+	}
+	for _, d := range r.displays[len(r.displays)-2:] {
+		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
+			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
+		}
 	}
 }
