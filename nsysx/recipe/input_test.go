@@ -92,7 +92,7 @@ func TestExpandOutput(t *testing.T) {
 	tests := []struct{ pat, want string }{
 		{"plain", "plain"},
 		{"r_%q{NSYSX_TEST_VAR}_%h_%p", "r_v1_" + host + "_" + strconv.Itoa(os.Getpid())},
-		{"100%%_%x", "100%_%x"},
+		{"100%%_x", "100%_x"},
 		{filepath.Join(d, "out-%n"), filepath.Join(d, "out-3")},
 		{filepath.Join(d, "new-%n"), filepath.Join(d, "new-1")},
 		{"%%n", "%n"},
@@ -102,6 +102,9 @@ func TestExpandOutput(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%q: %q, %v; want %q", tc.pat, got, err, tc.want)
 		}
+	}
+	if _, err := ExpandOutput("a%x"); err == nil { // the writer's ExpandOutput (write.go) refuses unknown sequences
+		t.Errorf("%%x: no error")
 	}
 	if _, err := ExpandOutput("a%q"); err == nil {
 		t.Errorf("%%q without {VAR}: no error")
