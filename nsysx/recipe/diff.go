@@ -215,7 +215,8 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 			out.Ints[i] = d
 		}
 	}
-	if !hasNull {
+	// pandas' nullable Int64 stays nullable; otherwise no NULL, no mask.
+	if !hasNull && (float || ca.Valid == nil && cb.Valid == nil) {
 		out.Valid = nil
 	}
 	return out
