@@ -37,7 +37,6 @@ func inputs(t *testing.T) (string, string, string) {
 	return dir, a, b
 }
 
-func i64(v int64) *int64   { return &v }
 func str(v string) *string { return &v }
 func intp(v int) *int      { return &v }
 

@@ -198,7 +198,7 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 		}
 		out.Valid[i] = true
 		if float {
-			d := num(ca, i) - num(cb, j)
+			d := ca.float(i) - cb.float(j)
 			if math.IsNaN(d) {
 				out.Valid[i], hasNull = false, true
 				continue
@@ -220,16 +220,6 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 		out.Valid = nil
 	}
 	return out
-}
-
-func num(c *Column, i int) float64 {
-	switch c.Kind {
-	case Float64:
-		return c.Floats[i]
-	case Uint64:
-		return float64(uint64(c.Ints[i]))
-	}
-	return float64(c.Ints[i])
 }
 
 // keptRows lists the rows to write: all, or with drop those with a value
