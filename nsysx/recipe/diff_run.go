@@ -103,9 +103,7 @@ func runDiff(ctx context.Context, o *Options) (*Output, error) {
 		return nil, err
 	}
 	if o.Output == "" { // nsys's default name: <recipe>-diff-N
-		if o.Output, err = ExpandOutput(a.recipe + "-diff-%n"); err != nil {
-			return nil, err
-		}
+		o.Output = a.recipe + "-diff-%n"
 	}
 	return &Output{
 		Tables: []Table{{Name: "rank_stats", Frame: rank}, {Name: "all_stats", Frame: all}, {Name: "files", Frame: files}},
