@@ -19,8 +19,8 @@ var ErrHelp = errors.New("help requested")
 // defaults. Like nsys's argparse, a long option may be abbreviated to any
 // unambiguous prefix (an nsys option wins a tie with one of nsysx's own, so
 // that every nsys command line keeps its meaning); --opt=value and --opt
-// value are both accepted. Inputs are expanded (ExpandInputs) and the
-// output name substituted (ExpandOutput). Every error is a usage error
+// value are both accepted. Inputs are expanded (ExpandInputs); Output stays
+// as given (the writer substitutes it). Every error is a usage error
 // (errors.Is(err, ErrUsage)); -h/--help gives ErrHelp.
 func ParseArgs(r *Recipe, args []string) (*Options, error) {
 	o := Defaults()
@@ -175,9 +175,6 @@ func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
 			o.Workers = n
 		}
 	}
-	if err := finishOutput(o); err != nil {
-		return err
-	}
 	if r.Name == DiffName {
 		return finishDiffInput(o)
 	}
@@ -189,18 +186,6 @@ func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
 		return err
 	}
 	o.Input = in
-	return nil
-}
-
-func finishOutput(o *Options) error {
-	if o.Output == "" {
-		return nil
-	}
-	out, err := ExpandOutput(o.Output)
-	if err != nil {
-		return err
-	}
-	o.Output = out
 	return nil
 }
 

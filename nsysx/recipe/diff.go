@@ -198,7 +198,7 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 		}
 		out.Valid[i] = true
 		if float {
-			d := diffNum(ca, i) - diffNum(cb, j)
+			d := ca.float(i) - cb.float(j)
 			if math.IsNaN(d) {
 				out.Valid[i], hasNull = false, true
 				continue
@@ -215,20 +215,11 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 			out.Ints[i] = d
 		}
 	}
-	if !hasNull {
+	// pandas' nullable Int64 stays nullable; otherwise no NULL, no mask.
+	if !hasNull && (float || ca.Valid == nil && cb.Valid == nil) {
 		out.Valid = nil
 	}
 	return out
-}
-
-func diffNum(c *Column, i int) float64 {
-	switch c.Kind {
-	case Float64:
-		return c.Floats[i]
-	case Uint64:
-		return float64(uint64(c.Ints[i]))
-	}
-	return float64(c.Ints[i])
 }
 
 // keptRows lists the rows to write: all, or with drop those with a value

@@ -165,7 +165,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	for _, e := range errs {
 		if e != nil {
 			failed = append(failed, e)
-			if o.Log != nil {
+			if o.Log != nil && !o.Strict {
 				o.Log(fmt.Sprintf("skipped %s", e.Error()))
 			}
 		}
