@@ -1,7 +1,6 @@
 package recipe
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,56 +152,4 @@ func isExportDir(dir string) bool {
 		}
 	}
 	return tables
-}
-
-// ExpandOutput substitutes an --output pattern (§1.1): %q{VAR} is the
-// environment variable VAR, %h the host name, %p the process id, %n the
-// smallest positive integer that makes the path new, %% a %. Any other %
-// sequence is kept as written.
-func ExpandOutput(pat string) (string, error) {
-	var b strings.Builder
-	hasN := false
-	const nMark = "\x00n\x00"
-	for i := 0; i < len(pat); i++ {
-		if pat[i] != '%' || i+1 >= len(pat) {
-			b.WriteByte(pat[i])
-			continue
-		}
-		switch c := pat[i+1]; c {
-		case '%':
-			b.WriteByte('%')
-			i++
-		case 'h':
-			h, _ := os.Hostname()
-			b.WriteString(h)
-			i++
-		case 'p':
-			b.WriteString(strconv.Itoa(os.Getpid()))
-			i++
-		case 'n':
-			b.WriteString(nMark)
-			hasN = true
-			i++
-		case 'q':
-			end := strings.IndexByte(pat[i:], '}')
-			if i+2 >= len(pat) || pat[i+2] != '{' || end < 0 {
-				return "", Usagef("--output %q: %%q needs {VAR}", pat)
-			}
-			b.WriteString(os.Getenv(pat[i+3 : i+end]))
-			i += end
-		default:
-			b.WriteByte('%')
-		}
-	}
-	s := b.String()
-	if !hasN {
-		return s, nil
-	}
-	for n := 1; n < 1<<20; n++ {
-		p := strings.ReplaceAll(s, nMark, strconv.Itoa(n))
-		if _, err := os.Lstat(p); os.IsNotExist(err) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("--output %q: no free number for %%n", pat)
 }
