@@ -196,7 +196,7 @@ type projRow struct {
 }
 
 // groupRows is a group's projected rows with each range's stream set.
-type groupRows struct {
+type projGroup struct {
 	rows    []projRow
 	streams map[int][]int64 // range → sorted streams
 }
@@ -204,9 +204,9 @@ type groupRows struct {
 // project computes one group's rows: graph originals in innermost ranges
 // become rows of their own, every other CUDA row widens its ranges; then
 // the rows are sorted by (start ↑, end ↓, NVTX row ↑).
-func (th *threadProj) project(c *ProjCUDA, g []int) *groupRows {
+func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	mem := th.members(c, g)
-	gr := &groupRows{streams: map[int][]int64{}}
+	gr := &projGroup{streams: map[int][]int64{}}
 	type span struct{ s, e int64 }
 	wide := map[int]*span{}
 	var wideOrder []int
@@ -268,7 +268,7 @@ func intersects(a, b []int64) bool {
 
 // appendGroup appends a group's rows to the projection, numbering them
 // and walking the stream-aware stack when hierarchy is set.
-func (p *Projection) appendGroup(th *threadProj, c *ProjCUDA, g []int, gr *groupRows, tid int64, hierarchy bool, counter *int64) {
+func (p *Projection) appendGroup(th *threadProj, c *ProjCUDA, g []int, gr *projGroup, tid int64, hierarchy bool, counter *int64) {
 	for _, r := range gr.rows {
 		p.Start = append(p.Start, r.start)
 		p.End = append(p.End, r.end)
@@ -286,7 +286,7 @@ func (p *Projection) appendGroup(th *threadProj, c *ProjCUDA, g []int, gr *group
 // hierarchy numbers a group's rows (report-wide counter) and derives
 // parentId, stackLevel, rangeStack and childrenCount from a stack walk in
 // which only the entries sharing a stream with the row count (§1.10).
-func (p *Projection) hierarchy(gr *groupRows, counter *int64) {
+func (p *Projection) hierarchy(gr *projGroup, counter *int64) {
 	n := len(gr.rows)
 	ids := make([]int64, n)
 	for i := range ids {
