@@ -252,4 +252,3 @@ func GraphLaunchRows(calls []GraphCall, evs []GraphEvent, ops []GraphOp) []Graph
 	}
 	return out
 }
-
