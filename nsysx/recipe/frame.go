@@ -6,13 +6,13 @@ import "fmt"
 type Kind uint8
 
 const (
-	Int64   Kind = iota // int64 (pandas int64, or Int64 when it has NULLs)
-	Uint64              // uint64
-	Uint32              // uint32
-	Float64             // float64; NULL and NaN are both written as NULL
-	String              // large_utf8
-	Null                // an all-NULL column of Python objects (Arrow null)
-	ListInt64           // list<element: int64>
+	Int64     Kind = iota // int64 (pandas int64, or Int64 when it has NULLs)
+	Uint64                // uint64
+	Uint32                // uint32
+	Float64               // float64; NULL and NaN are both written as NULL
+	String                // large_utf8
+	Null                  // an all-NULL column of Python objects (Arrow null)
+	ListInt64             // list<element: int64>
 )
 
 func (k Kind) String() string {

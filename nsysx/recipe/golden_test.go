@@ -99,7 +99,7 @@ func readGolden(t *testing.T, path string) ([]goldenCol, string) {
 }
 
 func arrowValue(a arrow.Array, i int) any {
-	if a.IsNull(i) {
+	if _, null := a.(*array.Null); null || a.IsNull(i) {
 		return nil
 	}
 	switch a := a.(type) {
