@@ -13,6 +13,11 @@ const (
 	String                // large_utf8
 	Null                  // an all-NULL column of Python objects (Arrow null)
 	ListInt64             // list<element: int64>
+	// Category: int64 values stored as a pandas ordered categorical (Arrow
+	// dictionary<int8 codes → int64>, ordered; pandas_type "categorical",
+	// numpy_type int8, metadata num_categories and ordered). Values are in
+	// Ints, the categories (all of them, ascending, observed or not) in Cats.
+	Category
 )
 
 func (k Kind) String() string {
@@ -31,12 +36,14 @@ func (k Kind) String() string {
 		return "null"
 	case ListInt64:
 		return "list<int64>"
+	case Category:
+		return "category<int64>"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
 // Column is one typed column of a Frame. Integer kinds (Int64, Uint64,
-// Uint32) keep their values in Ints (Uint64 as the same bits), Float64 in
+// Uint32, Category) keep their values in Ints (Uint64 as the same bits), Float64 in
 // Floats, String in Strs, ListInt64 in Lists. Valid marks non-NULL rows; a nil
 // Valid means no NULLs. All fields are exported so that a Frame can be
 // encoded as it is (gob, JSON) between a map and a reduce step.
@@ -48,6 +55,7 @@ type Column struct {
 	Strs   []string
 	Lists  [][]int64
 	Valid  []bool
+	Cats   []int64 // Category: the categories
 }
 
 // Len is the number of rows.

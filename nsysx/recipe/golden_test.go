@@ -126,6 +126,8 @@ func arrowType(k Kind) string {
 		return "large_utf8"
 	case ListInt64:
 		return "list<element: int64, nullable>"
+	case Category:
+		return "int64" // pqarrow decodes the dictionary; see checkCategories
 	}
 	return k.String()
 }

@@ -29,6 +29,12 @@ type Options struct {
 	Gap              int    // gpu_gaps; ms, default 500
 	Tolerance        float64
 	Drop             bool
+	// gpu_metric_util_sum's --per-kernel, --per-projected-nvtx,
+	// --match-ranges and --longest-n (default 100); nsysx implements only
+	// the default summary, so the first three are refused when set.
+	PerKernel, PerProjectedNVTX bool
+	MatchRanges                 *string
+	LongestN                    int
 
 	// nsysx's own.
 	Workers  int  // map parallelism; 0 = the CPUs
@@ -51,7 +57,7 @@ type NVTXRange struct {
 
 // Defaults returns Options with nsys's defaults.
 func Defaults() *Options {
-	return &Options{Mode: "concurrent", Bins: 30, Rows: -1, Threshold: 50, Chunks: 30, Gap: 500}
+	return &Options{Mode: "concurrent", Bins: 30, Rows: -1, Threshold: 50, Chunks: 30, Gap: 500, LongestN: 100}
 }
 
 // Window returns the time window the frame filters use (§1.4 step 3):
