@@ -13,10 +13,9 @@ const (
 	String                // large_utf8
 	Null                  // an all-NULL column of Python objects (Arrow null)
 	ListInt64             // list<element: int64>
-	// Category: int64 values stored as a pandas ordered categorical (Arrow
-	// dictionary<int8 codes → int64>, ordered; pandas_type "categorical",
-	// numpy_type int8, metadata num_categories and ordered). Values are in
-	// Ints, the categories (all of them, ascending, observed or not) in Cats.
+	// Category is an ordered pandas categorical of int64 values (the
+	// gpu_metric_util_map bins): Ints holds the values, Column.Cats the
+	// categories in order; written as dictionary<int8..int64, int64>.
 	Category
 )
 
@@ -43,9 +42,11 @@ func (k Kind) String() string {
 }
 
 // Column is one typed column of a Frame. Integer kinds (Int64, Uint64,
-// Uint32, Category) keep their values in Ints (Uint64 as the same bits), Float64 in
-// Floats, String in Strs, ListInt64 in Lists. Valid marks non-NULL rows; a nil
-// Valid means no NULLs. All fields are exported so that a Frame can be
+// Uint32, Category) keep their values in Ints (Uint64 as the same bits),
+// Float64 in Floats, String in Strs, ListInt64 in Lists. Valid marks non-NULL
+// rows; a nil Valid means no NULLs. An Int64 column with a non-nil Valid is
+// pandas' nullable Int64 (numpy_type "Int64"), even when every row is valid;
+// with a nil Valid it is numpy int64. All fields are exported so that a Frame can be
 // encoded as it is (gob, JSON) between a map and a reduce step.
 type Column struct {
 	Name   string
@@ -55,7 +56,7 @@ type Column struct {
 	Strs   []string
 	Lists  [][]int64
 	Valid  []bool
-	Cats   []int64 // Category: the categories
+	Cats   []int64 // Category: the categories, in order
 }
 
 // Len is the number of rows.

@@ -19,18 +19,28 @@ func init() {
 	})
 }
 
-// prepareMetricSum refuses the per-kernel and per-NVTX-range modes, which
-// nsysx does not implement: only the whole-report summary is computed.
+// metricSumDefaults are the values nsys records for
+// gpu_metric_util_sum's own options when they are not given.
+var metricSumDefaults = map[string]any{"per_projected_nvtx": false, "per_kernel": false, "match_ranges": nil, "longest_n": 100}
+
+// prepareMetricSum records the defaults of the recipe's own options in
+// o.Values and refuses the per-kernel and per-NVTX-range modes
+// (--per-kernel, --per-projected-nvtx, --match-ranges), which nsysx does
+// not implement: only the whole-report summary is computed.
 func prepareMetricSum(_ context.Context, _ []*Report, o *Options) (any, error) {
+	if o.Values == nil {
+		o.Values = map[string]any{}
+	}
 	var bad []string
-	if o.PerKernel {
-		bad = append(bad, "--per-kernel")
-	}
-	if o.PerProjectedNVTX {
-		bad = append(bad, "--per-projected-nvtx")
-	}
-	if o.MatchRanges != nil {
-		bad = append(bad, "--match-ranges")
+	for _, k := range []string{"per_projected_nvtx", "per_kernel", "match_ranges", "longest_n"} {
+		v, ok := o.Values[k]
+		if !ok {
+			o.Values[k] = metricSumDefaults[k]
+			continue
+		}
+		if k != "longest_n" && v != nil && v != false {
+			bad = append(bad, "--"+strings.ReplaceAll(k, "_", "-"))
+		}
 	}
 	if len(bad) > 0 {
 		return nil, Usagef("gpu_metric_util_sum: %s not supported by nsysx (only the whole-report summary)", strings.Join(bad, ", "))

@@ -124,7 +124,7 @@ func compareAnalyzeCSV(t *testing.T, f *Frame, profile, name string) {
 			t.Fatalf("no column %q in %v", label, f.Names())
 		}
 		for i, rec := range recs[1:] {
-			if got := csvCell(c, i, unit); got != rec[j] {
+			if got := analyzeCell(c, i, unit); got != rec[j] {
 				t.Errorf("%s row %d: got %q, want %q", label, i, got, rec[j])
 			}
 		}
@@ -134,8 +134,8 @@ func compareAnalyzeCSV(t *testing.T, f *Frame, profile, name string) {
 	}
 }
 
-// csvCell renders a frame cell as analyze's CSV does.
-func csvCell(c *Column, i int, unit string) string {
+// analyzeCell renders a frame cell as analyze's CSV does.
+func analyzeCell(c *Column, i int, unit string) string {
 	switch {
 	case c.IsNull(i):
 		return ""
