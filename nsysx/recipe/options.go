@@ -57,7 +57,7 @@ type NVTXRange struct {
 
 // Defaults returns Options with nsys's defaults.
 func Defaults() *Options {
-	return &Options{Mode: "concurrent", Bins: 30, Rows: -1, Threshold: 50, Chunks: 30, Gap: 500, LongestN: 100}
+	return &Options{Mode: "concurrent", Bins: 30, Rows: -1, Threshold: 50, Chunks: 30, Gap: 500}
 }
 
 // Window returns the time window the frame filters use (§1.4 step 3):
