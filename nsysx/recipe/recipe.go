@@ -51,6 +51,18 @@ type Report struct {
 	Stem    string // basename minus its last suffix: the Rank sort key
 	Pos     int    // position in the input list
 	Profile *nsysx.Profile
+
+	open Opener // set by Run; OpenProfile uses it
+}
+
+// OpenProfile opens the report with the run's Opener (nsysx.Open by
+// default): for a Prepare pass, which gets reports without a Profile. The
+// caller closes it.
+func (r *Report) OpenProfile(ctx context.Context) (*nsysx.Profile, error) {
+	if r.open == nil {
+		return DefaultOpener(ctx, r.Path)
+	}
+	return r.open(ctx, r.Path)
 }
 
 // Part is what Map returns for one report: named frames and the report's

@@ -86,7 +86,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	}
 	reps := make([]*Report, len(o.Input))
 	for i, p := range o.Input {
-		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i}
+		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i, open: open}
 	}
 	var shared any
 	if r.Prepare != nil {
