@@ -175,6 +175,11 @@ func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
 			o.Workers = n
 		}
 	}
+	if o.Output != "" { // checked now; the writer substitutes it
+		if _, err := ExpandOutput(o.Output); err != nil {
+			return err
+		}
+	}
 	if r.Name == DiffName {
 		return finishDiffInput(o)
 	}

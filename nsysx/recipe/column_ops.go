@@ -72,7 +72,7 @@ func (c *Column) float(i int) float64 {
 
 // Pick returns a new column with the given rows, in order.
 func (c *Column) Pick(rows []int) *Column {
-	out := &Column{Name: c.Name, Kind: c.Kind}
+	out := &Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
 	switch c.Kind {
 	case Float64:
 		out.Floats = make([]float64, len(rows))

@@ -11,7 +11,7 @@ func init() {
 		Notebook:    heatmapNotebook,
 		Prepare:     prepareAlignment,
 		Map:         mapCudaUtil,
-		Reduce:      heatReduce,
+		Reduce:      analysisReduce,
 	})
 }
 

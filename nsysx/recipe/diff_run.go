@@ -109,7 +109,7 @@ func runDiff(ctx context.Context, o *Options) (*Output, error) {
 		Tables: []Table{{Name: "rank_stats", Frame: rank}, {Name: "all_stats", Frame: all}, {Name: "files", Frame: files}},
 		Analysis: []KV{
 			{"DisplayName", DiffDisplayName},
-			{"EndTime", time.Now().Format("2006-01-02 15:04:05.000000")},
+			{"EndTime", AnalysisTime(time.Now())},
 			{"DiffDirs", []any{o.Input[0], o.Input[1]}},
 			{"Outputs", []KV{{"diff.ipynb", "Notebook"}}},
 		},

@@ -99,7 +99,7 @@ func readGolden(t *testing.T, path string) ([]goldenCol, string) {
 }
 
 func arrowValue(a arrow.Array, i int) any {
-	if a.IsNull(i) {
+	if _, null := a.(*array.Null); null || a.IsNull(i) {
 		return nil
 	}
 	switch a := a.(type) {
@@ -115,17 +115,30 @@ func arrowValue(a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.String:
 		return a.Value(i)
+	case *array.List:
+		vals, ok := a.ListValues().(*array.Int64)
+		if !ok {
+			break
+		}
+		s, e := a.ValueOffsets(i)
+		l := []int64{}
+		for k := s; k < e; k++ {
+			l = append(l, vals.Value(int(k)))
+		}
+		return fmt.Sprint(l)
 	}
 	return fmt.Sprintf("unsupported %T", a)
 }
 
-// kindArrowName is the Arrow type name a Kind is written as.
-func kindArrowName(k Kind) string {
+// goldenArrowType is the Arrow type name a Kind is written as.
+func goldenArrowType(k Kind) string {
 	switch k {
 	case String:
 		return "large_utf8"
 	case ListInt64:
 		return "list<element: int64, nullable>"
+	case Category:
+		return "int64" // pqarrow decodes the dictionary; see checkCategories
 	}
 	return k.String()
 }
@@ -145,6 +158,8 @@ func frameValue(c *Column, i int) any {
 		return c.Strs[i]
 	case Uint64, Uint32:
 		return uint64(c.Ints[i])
+	case ListInt64:
+		return fmt.Sprint(c.Lists[i])
 	}
 	return c.Ints[i]
 }
@@ -188,8 +203,8 @@ func compareGolden(t *testing.T, path string, f *Frame) {
 	bad := 0
 	for c, w := range want {
 		g := f.Cols[c]
-		if g.Name != w.name || kindArrowName(g.Kind) != w.typ {
-			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, kindArrowName(g.Kind), w.name, w.typ)
+		if g.Name != w.name || goldenArrowType(g.Kind) != w.typ {
+			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, goldenArrowType(g.Kind), w.name, w.typ)
 			continue
 		}
 		if g.Len() != len(w.vals) {

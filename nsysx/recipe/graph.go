@@ -115,10 +115,10 @@ func GraphNodeRows(calls []GraphCall, evs []GraphNodeEvent, ops []GraphOp) []Gra
 	}
 	var out []GraphRow
 	for _, o := range joinOriginals(originals, derived) {
-		out = appendOps(out, o.nodeRow, o.group, true, opsBy[[2]int64{o.ev.NodeID, pidOfTid(o.ev.GlobalTid)}], ops)
+		out = appendOps(out, o.nodeRow, o.group, true, opsBy[[2]int64{o.ev.NodeID, pidOf(o.ev.GlobalTid)}], ops)
 	}
 	for _, d := range derived {
-		out = appendOps(out, d, 0, false, opsBy[[2]int64{d.ev.NodeID, pidOfTid(d.ev.GlobalTid)}], ops)
+		out = appendOps(out, d, 0, false, opsBy[[2]int64{d.ev.NodeID, pidOf(d.ev.GlobalTid)}], ops)
 	}
 	return out
 }
@@ -229,7 +229,7 @@ func GraphLaunchRows(calls []GraphCall, evs []GraphEvent, ops []GraphOp) []Graph
 			continue
 		}
 		c := calls[match[i]]
-		last[[2]int64{c.CorrID, pidOfTid(evs[i].GlobalTid)}] = len(js)
+		last[[2]int64{c.CorrID, pidOf(evs[i].GlobalTid)}] = len(js)
 		js = append(js, joined{evs[i], c})
 	}
 	opsBy := map[[2]int64][]int{}
@@ -241,7 +241,7 @@ func GraphLaunchRows(calls []GraphCall, evs []GraphEvent, ops []GraphOp) []Graph
 	}
 	var out []GraphRow
 	for i, j := range js {
-		pid := pidOfTid(j.ev.GlobalTid)
+		pid := pidOf(j.ev.GlobalTid)
 		if last[[2]int64{j.call.CorrID, pid}] != i {
 			continue
 		}
@@ -252,6 +252,3 @@ func GraphLaunchRows(calls []GraphCall, evs []GraphEvent, ops []GraphOp) []Graph
 	}
 	return out
 }
-
-// pidOfTid is the process id of a globalTid or globalPid (bits 24..47).
-func pidOfTid(g int64) int64 { return (g >> 24) & 0xFFFFFF }

@@ -244,9 +244,9 @@ func (h *heatFrame) frame() *Frame {
 	return f
 }
 
-// heatReduce is the heatmaps' reducer: analysis (the per-rank tables with
+// analysisReduce is the reducer of the heatmaps and rule recipes: analysis (the per-rank tables with
 // Rank) and files (docs/recipes.md §2.13).
-func heatReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+func analysisReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
 	frames := make([]*Frame, len(parts))
 	for i, p := range parts {
 		frames[i] = p.Frames["analysis"]

@@ -27,3 +27,13 @@ func TestHeatmapGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestNCCLOverlapGolden compares rank_trace (7240 kernels), grouped_trace
+// and files with nsys's nccl_gpu_overlap_trace on rank0+rank1.
+func TestNCCLOverlapGolden(t *testing.T) {
+	res := runOn(t, "nccl_gpu_overlap_trace", nil, "rank0", "rank1")
+	dir := goldenDir("rank0+rank1", "nccl_gpu_overlap_trace")
+	for _, tbl := range []string{"rank_trace", "grouped_trace", "files"} {
+		compareGolden(t, filepath.Join(dir, tbl+".parquet"), res.Output.Table(tbl))
+	}
+}

@@ -153,4 +153,3 @@ func isExportDir(dir string) bool {
 	}
 	return tables
 }
-

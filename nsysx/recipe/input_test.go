@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,31 +81,5 @@ func TestExpandInputsErrors(t *testing.T) {
 		if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want a usage error with %q", tc.arg, err, tc.want)
 		}
-	}
-}
-
-func TestExpandOutput(t *testing.T) {
-	d := tree(t, "out-1/", "out-2/", "out-4/")
-	host, _ := os.Hostname()
-	t.Setenv("NSYSX_TEST_VAR", "v1")
-	tests := []struct{ pat, want string }{
-		{"plain", "plain"},
-		{"r_%q{NSYSX_TEST_VAR}_%h_%p", "r_v1_" + host + "_" + strconv.Itoa(os.Getpid())},
-		{"100%%_x", "100%_x"},
-		{filepath.Join(d, "out-%n"), filepath.Join(d, "out-3")},
-		{filepath.Join(d, "new-%n"), filepath.Join(d, "new-1")},
-		{"%%n", "%n"},
-	}
-	for _, tc := range tests {
-		got, err := ExpandOutput(tc.pat)
-		if err != nil || got != tc.want {
-			t.Errorf("%q: %q, %v; want %q", tc.pat, got, err, tc.want)
-		}
-	}
-	if _, err := ExpandOutput("a%x"); err == nil { // the writer's ExpandOutput (write.go) refuses unknown sequences
-		t.Errorf("%%x: no error")
-	}
-	if _, err := ExpandOutput("a%q"); err == nil {
-		t.Errorf("%%q without {VAR}: no error")
 	}
 }

@@ -14,7 +14,7 @@ func init() {
 		Notebook:    heatmapNotebook,
 		Prepare:     prepareAlignment,
 		Map:         mapNCCLUtil,
-		Reduce:      heatReduce,
+		Reduce:      analysisReduce,
 	})
 }
 

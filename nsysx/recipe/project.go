@@ -195,7 +195,7 @@ type projRow struct {
 	rng        int // position into th.rows
 }
 
-// projGroup is a group's projected rows with each range's stream set.
+// groupRows is a group's projected rows with each range's stream set.
 type projGroup struct {
 	rows    []projRow
 	streams map[int][]int64 // range → sorted streams

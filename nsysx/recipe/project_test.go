@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -314,4 +315,30 @@ func iotaRange(a, b int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// TestProjectRealBrute compares Project with the brute-force definitions
+// on the real inputs of small profiles, without and with grouping.
+func TestProjectRealBrute(t *testing.T) {
+	for _, prof := range []string{"sync", "rank0"} {
+		p := openProfile(t, prof)
+		nv, err := LoadNVTX(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comb, err := LoadCombined(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := combinedCUDA(comb)
+		for _, keys := range [][][]int64{nil, {c.Device}, {c.Device, c.Stream}} {
+			pc := projCUDA(c, seq(comb.Len()), keys)
+			pc.Graph = make([]bool, comb.Len())
+			got := Project(projNVTX(nv, nil), pc, true)
+			want := bruteProject(projNVTX(nv, nil), pc, true)
+			if !reflect.DeepEqual(got, want) || got.Len() == 0 {
+				t.Fatalf("%s, %d keys: Project differs from the brute force (%d rows, want %d)", prof, len(keys), got.Len(), want.Len())
+			}
+		}
+	}
 }

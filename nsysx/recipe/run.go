@@ -24,7 +24,12 @@ type ReportError struct {
 	Err  error
 }
 
-func (e *ReportError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *ReportError) Error() string {
+	if msg := e.Err.Error(); strings.HasPrefix(msg, e.Path+": ") {
+		return msg // the opener's errors name the path already
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
 func (e *ReportError) Unwrap() error { return e.Err }
 
 // Result is a finished run: the reduced output, the stems in Rank order
@@ -74,7 +79,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Recipe: r, Opts: o, Output: out}, nil
+		return &Result{Recipe: r, Opts: o, Output: out, Start: start, End: time.Now()}, nil
 	}
 	if open == nil {
 		open = DefaultOpener
