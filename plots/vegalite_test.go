@@ -16,10 +16,11 @@ import (
 // bindings listen on the browser window.
 var benignVega = []string{"Can not resolve event source: window"}
 
-// Every Vega-Lite spec compiles with the npm vega-lite package and renders
-// to SVG with vega (tools/vega-check under Node.js), without warnings.
-func TestVegaLiteCompiles(t *testing.T) {
-	tool := filepath.Join(testutil.Root(), "tools", "vega-check")
+// vegaTool finds node and tools/vega-check; it skips the test without
+// them (fails under CI).
+func vegaTool(t *testing.T) (node, tool string) {
+	t.Helper()
+	tool = filepath.Join(testutil.Root(), "tools", "vega-check")
 	node, err := exec.LookPath("node")
 	if _, serr := os.Stat(filepath.Join(tool, "node_modules", "vega-lite")); err != nil || serr != nil {
 		msg := "node or tools/vega-check/node_modules missing: run `npm ci --prefix tools/vega-check`"
@@ -28,6 +29,13 @@ func TestVegaLiteCompiles(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
+	return node, tool
+}
+
+// Every Vega-Lite spec compiles with the npm vega-lite package and renders
+// to SVG with vega (tools/vega-check under Node.js), without warnings.
+func TestVegaLiteCompiles(t *testing.T) {
+	node, tool := vegaTool(t)
 	dir := t.TempDir()
 	var files []string
 	for i, rc := range renderCases() {
@@ -42,6 +50,12 @@ func TestVegaLiteCompiles(t *testing.T) {
 		}
 		files = append(files, f)
 	}
+	vegaCheck(t, node, tool, files)
+}
+
+// vegaCheck compiles and renders the spec files with tools/vega-check.
+func vegaCheck(t *testing.T, node, tool string, files []string) {
+	t.Helper()
 	cmd := exec.Command(node, append([]string{filepath.Join(tool, "check.mjs")}, files...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -128,7 +128,10 @@ func (e *Engine) completeInput(word string) []string {
 func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	w := c.Word
 	if len(c.Args) == 0 {
-		return prefixed([]string{"stats", "analyze", "export"}, w), len(w)
+		return prefixed([]string{"stats", "analyze", "export", "recipe"}, w), len(w)
+	}
+	if c.Args[0] == "recipe" {
+		return e.completeRecipe(c.Args[1:], w)
 	}
 	defs, rules := statsFlags, false
 	switch c.Args[0] {

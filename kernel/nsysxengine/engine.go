@@ -12,6 +12,7 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/gointerp"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Engine is the nsysx kernel's engine: Go cells run by gointerp with the
@@ -25,6 +26,8 @@ type Engine struct {
 
 	mu    sync.Mutex
 	table TableOptions
+
+	recipes map[string]*recipe.Result // the results %nsys recipe left in variables
 
 	ids atomic.Int64   // display ids of progress displays
 	bg  sync.WaitGroup // interrupted magics still running in the background
@@ -144,6 +147,28 @@ func (e *Engine) display(v any) map[string]any {
 		return TextBundle(describeReport(x))
 	case []*nsysx.Report:
 		return ReportsBundle(x)
+	}
+	return e.displayRecipe(v)
+}
+
+// displayRecipe shows recipe values: a table, an output (its tables) or a
+// result (its tables, then its charts).
+func (e *Engine) displayRecipe(v any) map[string]any {
+	switch x := v.(type) {
+	case *recipe.Frame:
+		if x != nil {
+			return FrameBundle("", x, e.TableOptions())
+		}
+	case *recipe.Output:
+		if x != nil {
+			return e.outputBundle("", x)
+		}
+	case *recipe.Result:
+		if x != nil && x.Output != nil {
+			return e.outputBundle(x.Recipe.Name, x.Output)
+		}
+	case []*recipe.Recipe:
+		return RecipesBundle(x)
 	}
 	return nil
 }

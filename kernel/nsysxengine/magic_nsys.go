@@ -36,7 +36,8 @@ func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
 	return cliflags.WithHelp(defs, "-q", q)
 }
 
-const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]  |  %nsys profile [nsys flags] -- COMMAND"
+const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]\n       " + recipeUsage +
+	"\n       %nsys profile [nsys profile flags] -- COMMAND"
 
 const nsysHelp = `Run nsysx's stats reports, analyze rules or export on profiles, with the
 flags of the nsysx command line (%nsys stats --help lists them). Results are
@@ -49,6 +50,7 @@ Examples:
   %nsys stats -r cuda_gpu_kern_sum:base --timeunit usec
   %nsys analyze -r gpu_gaps:gap=1 train
   %nsys export -t parquet -o out/ train.sqlite
+%nsys recipe runs nsys's multi-report recipes; %nsys recipe --help lists them.
 %nsys profile [nsys profile flags] -- COMMAND records a new profile with the
 installed nsys (its output streamed here), exports it and opens it as the
 session's profile, bound to a variable named after the report.
@@ -67,11 +69,13 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 		return e.nsysReports(ctx, args[1:], out, true)
 	case "export":
 		return e.nsysExport(ctx, args[1:], out)
+	case "recipe":
+		return e.nsysRecipe(ctx, args[1:], out)
 	case "profile":
 		return e.nsysProfile(ctx, args[1:], out)
 	}
-	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export or profile)", args[0],
-		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "profile"}))
+	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export, recipe or profile)", args[0],
+		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "recipe", "profile"}))
 }
 
 // reportJob is one report with its format and output.

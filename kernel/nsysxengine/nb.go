@@ -48,8 +48,9 @@ func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 			o.MaxText = n
 			e.SetTableOptions(o)
 		}),
-		"VarName": reflect.ValueOf(VarName),
-		"Shown":   reflect.ValueOf((*Shown)(nil)),
+		"VarName":      reflect.ValueOf(VarName),
+		"RecipeResult": reflect.ValueOf(e.recipeResult),
+		"Shown":        reflect.ValueOf((*Shown)(nil)),
 	}}
 }
 
@@ -70,5 +71,7 @@ var nbDocs = map[string]string{
 		"shortening it (default 60); the whole text stays in the cell's hover title.",
 	"nb.VarName": "func VarName(path string) string\n\nVarName is the variable name %open gives a file: " +
 		"\"train.sqlite.gz\" gives \"train\".",
+	"nb.RecipeResult": "func RecipeResult(name string) *recipe.Result\n\nRecipeResult returns the result %nsys recipe left " +
+		"in the variable name (default recipeResult), or nil.",
 	"nb.Shown": "type Shown struct{ Bundle map[string]any }\n\nShown is a value that displays as a fixed MIME bundle.",
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -26,10 +27,12 @@ type profiles struct {
 	tables  map[string]*nsysx.Result  // names given by %%sql ... as NAME
 	last    *nsysx.Profile            // the profile opened last
 	results []*nsysx.Result           // of the last %nsys stats/analyze
+	seq     int                       // profiles opened so far (cachedProfile.seq)
 }
 
 type cachedProfile struct {
 	p     *nsysx.Profile
+	seq   int    // the order in which profiles were opened
 	file  string // the file opened (the unpacked copy of a .gz)
 	mtime time.Time
 	size  int64
@@ -83,7 +86,8 @@ func (c *profiles) get(path string) (*nsysx.Profile, error) {
 	// without .gz (Base() then gives "train" for train.sqlite.gz).
 	p.Path = strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ")
 	c.mu.Lock()
-	c.open[abs] = cachedProfile{p: p, file: file, mtime: st.ModTime(), size: st.Size()}
+	c.seq++
+	c.open[abs] = cachedProfile{p: p, seq: c.seq, file: file, mtime: st.ModTime(), size: st.Size()}
 	c.mu.Unlock()
 	return p, nil
 }
@@ -100,7 +104,8 @@ func (c *profiles) sample() (*nsysx.Profile, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	c.open[nsysx.SampleName] = cachedProfile{p: p}
+	c.seq++
+	c.open[nsysx.SampleName] = cachedProfile{p: p, seq: c.seq}
 	c.mu.Unlock()
 	return p, nil
 }
@@ -203,6 +208,24 @@ func (c *profiles) fileOf(p *nsysx.Profile) string {
 		}
 	}
 	return ""
+}
+
+// session returns the profiles open in the session (by %open, nb.Open or
+// as inputs of magics), in the order they were opened, with the files
+// they were opened from ("" for the sample).
+func (c *profiles) session() ([]*nsysx.Profile, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cps := make([]cachedProfile, 0, len(c.open))
+	for _, cp := range c.open {
+		cps = append(cps, cp)
+	}
+	sort.Slice(cps, func(i, j int) bool { return cps[i].seq < cps[j].seq })
+	ps, files := make([]*nsysx.Profile, len(cps)), make([]string, len(cps))
+	for i, cp := range cps {
+		ps[i], files[i] = cp.p, cp.file
+	}
+	return ps, files
 }
 
 // lastOpened returns the profile opened last, or nil.

@@ -4,8 +4,10 @@ package recipe
 // (§1.1 and §2 of docs/recipes.md) plus nsysx's own (Workers, Strict,
 // Progress). A recipe reads only the options it declares.
 type Options struct {
-	Input          []string // as given or expanded, in order
-	Output         string   // output directory (after substitution); "" = default name
+	Input []string // as given or expanded, in order
+	// Output is --output as given: Result.Write expands its %q{VAR}, %h,
+	// %p, %n and %% (docs/recipes.md §1.6); "" = the default name.
+	Output         string
 	ForceOverwrite bool
 	Mode           string // "none", "concurrent" (default) or "dask-futures"
 
@@ -29,11 +31,20 @@ type Options struct {
 	Gap              int    // gpu_gaps; ms, default 500
 	Tolerance        float64
 	Drop             bool
+	PrintCompat      bool // diff --print-compat-recipes
+	ClearOutput      bool // nsys's internal --clear-output: delete the result
+	// Values holds recipe options that have no field above, by their
+	// .nsys-analysis key, as the JSON value to record (for example
+	// gpu_metric_util_sum's "longest_n": 100).
+	Values map[string]any
 
 	// nsysx's own.
-	Workers  int  // map parallelism; 0 = the CPUs
-	Strict   bool // any failed report fails the run
-	Progress func(done, total int)
+	Workers int  // map parallelism; 0 = the CPUs
+	Strict  bool // any failed report fails the run
+	// ForceExport re-exports .nsys-rep inputs even when a fresh export
+	// exists (for the opener).
+	ForceExport bool
+	Progress    func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -23,7 +24,12 @@ type ReportError struct {
 	Err  error
 }
 
-func (e *ReportError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *ReportError) Error() string {
+	if msg := e.Err.Error(); strings.HasPrefix(msg, e.Path+": ") {
+		return msg // the opener's errors name the path already
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
 func (e *ReportError) Unwrap() error { return e.Err }
 
 // Result is a finished run: the reduced output, the stems in Rank order
@@ -34,6 +40,9 @@ type Result struct {
 	Output *Output
 	Files  []string
 	Failed []*ReportError
+	// Start and End are when Run began and when the reduce finished: the
+	// StartTime and EndTime of the .nsys-analysis file.
+	Start, End time.Time
 }
 
 // Opener opens one input; the default is nsysx.Open.
@@ -64,12 +73,20 @@ func Stem(path string) string {
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
+	start := time.Now()
+	if r.Whole != nil {
+		out, err := r.Whole(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Recipe: r, Opts: o, Output: out, Start: start, End: time.Now()}, nil
+	}
 	if open == nil {
 		open = DefaultOpener
 	}
 	reps := make([]*Report, len(o.Input))
 	for i, p := range o.Input {
-		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i}
+		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i, open: open}
 	}
 	var shared any
 	if r.Prepare != nil {
@@ -82,7 +99,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Recipe: r, Opts: o, Failed: failed}
+	res := &Result{Recipe: r, Opts: o, Failed: failed, Start: start}
 	if o.Strict && len(failed) > 0 {
 		return res, failed[0]
 	}
@@ -103,7 +120,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err != nil {
 		return res, err
 	}
-	res.Output = out
+	res.Output, res.End = out, time.Now()
 	return res, nil
 }
 
@@ -153,7 +170,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	for _, e := range errs {
 		if e != nil {
 			failed = append(failed, e)
-			if o.Log != nil {
+			if o.Log != nil && !o.Strict {
 				o.Log(fmt.Sprintf("skipped %s", e.Error()))
 			}
 		}

@@ -135,7 +135,7 @@ func (d *diffs) err(golden, got string) error {
 	if d.n > len(d.lines) {
 		more = fmt.Sprintf("\n  ... and %d more", d.n-len(d.lines))
 	}
-	return fmt.Errorf("pqcompare: %s differs from %s in %d places:\n  %s%s",
+	return fmt.Errorf("pqcompare: %s differs from %s (%d differences):\n  %s%s",
 		got, golden, d.n, strings.Join(d.lines, "\n  "), more)
 }
 

@@ -1,0 +1,169 @@
+package recipe
+
+import (
+	"context"
+	"sort"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Combined is the CUDA_COMBINED composite (docs/recipes.md §1.9): every
+// runtime call joined with the GPU operations it launched, on
+// (correlationId, pid), in runtime row order, each call followed by its GPU
+// rows in CUDA_GPU order. Start/End are the API call's times, GPUStart and
+// GPUEnd the operation's; GPURow indexes the CUDA_GPU composite and
+// RuntimeRow the runtime table.
+//
+// Rows with a NULL correlationId or pid join nothing (pandas would match
+// NaN keys with each other; no export has such rows).
+type Combined struct {
+	Start, End          []int64
+	GPUStart, GPUEnd    []int64
+	GlobalTid, PID, TID []int64
+	CorrelationID       []int64
+	Name                []string
+	NameValid           Mask
+	StreamID, DeviceID  []int64
+	ContextID           []int64
+	GreenContextID      []int64
+	GreenContextIDValid Mask
+	Kind                []GPUKind
+	GPURow, RuntimeRow  []int
+}
+
+// Len is the number of rows.
+func (c *Combined) Len() int { return len(c.Start) }
+
+// Span returns the GPU times (gpu_start/gpu_end), which the projection
+// recipes filter on.
+func (c *Combined) Span() Span { return Span{Start: c.GPUStart, End: c.GPUEnd} }
+
+// LoadCombined reads the runtime table and joins it with gpu (read with
+// LoadGPU when nil).
+func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, error) {
+	if gpu == nil {
+		var err error
+		if gpu, err = LoadGPU(ctx, p); err != nil {
+			return nil, err
+		}
+	}
+	t, err := loadTable(ctx, p, TableRuntime,
+		[]string{"start", "end", "nameId"}, []string{"correlationId", "globalTid"})
+	if err != nil {
+		return nil, err
+	}
+	type key struct{ pid, corr int64 }
+	byKey := map[key][]int{}
+	for i := 0; i < gpu.Len(); i++ {
+		if gpu.CorrelationIDValid.Valid(i) && gpu.GlobalPidValid.Valid(i) {
+			k := key{gpu.PID[i], gpu.CorrelationID[i]}
+			byKey[k] = append(byKey[k], i)
+		}
+	}
+	start, _ := ints(t, "start")
+	end, _ := ints(t, "end")
+	corr, corrValid := ints(t, "correlationId")
+	gtid, gtidValid := ints(t, "globalTid")
+	name, nameValid := strs(p, t, "nameId")
+	c := &Combined{}
+	for i := range start {
+		if !corrValid.Valid(i) || !gtidValid.Valid(i) {
+			continue
+		}
+		for _, j := range byKey[key{pidOf(gtid[i]), corr[i]}] {
+			c.add(gpu, j, i, start[i], end[i], gtid[i], corr[i])
+			c.Name = append(c.Name, name[i])
+			c.NameValid = append(c.NameValid, nameValid.Valid(i))
+		}
+	}
+	if allTrue(c.NameValid) {
+		c.NameValid = nil
+	}
+	if allTrue(c.GreenContextIDValid) {
+		c.GreenContextIDValid = nil
+	}
+	return c, nil
+}
+
+func (c *Combined) add(g *GPU, j, i int, start, end, gtid, corr int64) {
+	c.Start = append(c.Start, start)
+	c.End = append(c.End, end)
+	c.GPUStart = append(c.GPUStart, g.Start[j])
+	c.GPUEnd = append(c.GPUEnd, g.End[j])
+	c.GlobalTid = append(c.GlobalTid, gtid)
+	c.PID = append(c.PID, pidOf(gtid))
+	c.TID = append(c.TID, tidOf(gtid))
+	c.CorrelationID = append(c.CorrelationID, corr)
+	c.StreamID = append(c.StreamID, g.StreamID[j])
+	c.DeviceID = append(c.DeviceID, g.DeviceID[j])
+	c.ContextID = append(c.ContextID, g.ContextID[j])
+	c.GreenContextID = append(c.GreenContextID, g.GreenContextID[j])
+	c.GreenContextIDValid = append(c.GreenContextIDValid, g.GreenContextIDValid.Valid(j))
+	c.Kind = append(c.Kind, g.Kind[j])
+	c.GPURow = append(c.GPURow, j)
+	c.RuntimeRow = append(c.RuntimeRow, i)
+}
+
+func allTrue(m Mask) bool {
+	for _, v := range m {
+		if !v {
+			return false
+		}
+	}
+	return true
+}
+
+// MPI tables, in the order the MPI composite stacks them.
+var mpiTables = []string{"MPI_P2P_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS", "MPI_COLLECTIVES_EVENTS"}
+
+// MPI is the MPI composite (docs/recipes.md §1.9): the four MPI event
+// tables stacked, sorted by start and renumbered, with text resolved from
+// textId.
+//
+// nsys sorts with an unstable sort; here ties keep the stacking order
+// (p2p, start-wait, other, collectives), which only matters for the
+// summation order of equal-start rows.
+type MPI struct {
+	Start, End          []int64
+	GlobalTid, PID, TID []int64
+	Text                []string
+	TextValid           Mask
+}
+
+// Len is the number of rows.
+func (m *MPI) Len() int { return len(m.Start) }
+
+// Span returns the MPI times for the frame filter.
+func (m *MPI) Span() Span { return Span{Start: m.Start, End: m.End} }
+
+// LoadMPI reads the MPI composite; a report without MPI tables gives an
+// empty one.
+func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
+	var start, end, gtid []int64
+	var text []string
+	var tv Mask
+	for _, table := range mpiTables {
+		t, err := loadTable(ctx, p, table, []string{"start", "end"}, []string{"globalTid", "textId"})
+		if err != nil {
+			return nil, err
+		}
+		s, _ := ints(t, "start")
+		e, _ := ints(t, "end")
+		g, _ := ints(t, "globalTid")
+		x, xv := strs(p, t, "textId")
+		tv = appendMask(tv, len(start), xv, len(s))
+		start, end, gtid = append(start, s...), append(end, e...), append(gtid, g...)
+		text = append(text, x...)
+	}
+	order := seq(len(start))
+	sort.SliceStable(order, func(a, b int) bool { return start[order[a]] < start[order[b]] })
+	return &MPI{
+		Start:     pickInts(start, order),
+		End:       pickInts(end, order),
+		GlobalTid: pickInts(gtid, order),
+		PID:       derive(pickInts(gtid, order), pidOf),
+		TID:       derive(pickInts(gtid, order), tidOf),
+		Text:      pickStrs(text, order),
+		TextValid: tv.pick(order),
+	}, nil
+}

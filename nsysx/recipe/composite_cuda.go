@@ -1,0 +1,149 @@
+package recipe
+
+import (
+	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// CUPTI tables the composites read.
+const (
+	TableKernel  = "CUPTI_ACTIVITY_KIND_KERNEL"
+	TableMemcpy  = "CUPTI_ACTIVITY_KIND_MEMCPY"
+	TableMemset  = "CUPTI_ACTIVITY_KIND_MEMSET"
+	TableRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME"
+)
+
+// Kernel is the CUDA_KERNEL composite (docs/recipes.md §1.9): the kernel
+// table in row order with its names resolved through StringIds.
+type Kernel struct {
+	Start, End               []int64
+	CorrelationID            []int64
+	CorrelationIDValid       Mask
+	GlobalPid, PID           []int64
+	GlobalPidValid           Mask
+	DeviceID                 []int64
+	ShortName, MangledName   []string
+	DemangledName            []string
+	ShortValid, MangledValid Mask
+	DemangledValid           Mask
+}
+
+// Len is the number of rows.
+func (k *Kernel) Len() int { return len(k.Start) }
+
+// Span returns the kernel times for the frame filter.
+func (k *Kernel) Span() Span { return Span{Start: k.Start, End: k.End} }
+
+// LoadKernel reads the CUDA_KERNEL composite; no kernel table gives an
+// empty one.
+func LoadKernel(ctx context.Context, p *nsysx.Profile) (*Kernel, error) {
+	t, err := loadTable(ctx, p, TableKernel,
+		[]string{"start", "end", "deviceId", "shortName", "demangledName"},
+		[]string{"correlationId", "globalPid", "mangledName"})
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{}
+	k.Start, _ = ints(t, "start")
+	k.End, _ = ints(t, "end")
+	k.DeviceID, _ = ints(t, "deviceId")
+	k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
+	k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
+	k.PID = derive(k.GlobalPid, pidOf)
+	k.ShortName, k.ShortValid = strs(p, t, "shortName")
+	k.MangledName, k.MangledValid = strs(p, t, "mangledName")
+	k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
+	return k, nil
+}
+
+// GPUKind says which table a CUDA_GPU row comes from.
+type GPUKind uint8
+
+// The CUDA_GPU sources, in stacking order.
+const (
+	GPUKernel GPUKind = iota
+	GPUMemcpy
+	GPUMemset
+)
+
+// GPU is the CUDA_GPU composite (docs/recipes.md §1.9): kernel, memcpy and
+// memset rows stacked in that order. Kind is each row's table and Row its
+// position there (its pandas label, which the stacking does not renumber).
+type GPU struct {
+	Start, End          []int64
+	CorrelationID       []int64
+	CorrelationIDValid  Mask
+	GlobalPid, PID      []int64
+	GlobalPidValid      Mask
+	DeviceID, ContextID []int64
+	GreenContextID      []int64
+	GreenContextIDValid Mask
+	StreamID            []int64
+	Kind                []GPUKind
+	Row                 []int
+}
+
+// Len is the number of rows.
+func (g *GPU) Len() int { return len(g.Start) }
+
+// Span returns the GPU times for the frame filter.
+func (g *GPU) Span() Span { return Span{Start: g.Start, End: g.End} }
+
+// LoadGPU reads the CUDA_GPU composite; missing tables add no rows.
+func LoadGPU(ctx context.Context, p *nsysx.Profile) (*GPU, error) {
+	g := &GPU{}
+	for kind, table := range []string{TableKernel, TableMemcpy, TableMemset} {
+		t, err := loadTable(ctx, p, table,
+			[]string{"start", "end", "deviceId", "contextId", "streamId"},
+			[]string{"correlationId", "globalPid", "greenContextId"})
+		if err != nil {
+			return nil, err
+		}
+		g.add(t, GPUKind(kind))
+	}
+	g.PID = derive(g.GlobalPid, pidOf)
+	return g, nil
+}
+
+// add appends one source table's rows.
+func (g *GPU) add(t *nsysx.Table, kind GPUKind) {
+	n, base := rows(t), g.Len()
+	app := func(dst []int64, m Mask, name string) ([]int64, Mask) {
+		v, vm := ints(t, name)
+		return append(dst, v...), appendMask(m, base, vm, n)
+	}
+	g.Start, _ = app(g.Start, nil, "start")
+	g.End, _ = app(g.End, nil, "end")
+	g.DeviceID, _ = app(g.DeviceID, nil, "deviceId")
+	g.ContextID, _ = app(g.ContextID, nil, "contextId")
+	g.StreamID, _ = app(g.StreamID, nil, "streamId")
+	g.CorrelationID, g.CorrelationIDValid = app(g.CorrelationID, g.CorrelationIDValid, "correlationId")
+	g.GlobalPid, g.GlobalPidValid = app(g.GlobalPid, g.GlobalPidValid, "globalPid")
+	g.GreenContextID, g.GreenContextIDValid = app(g.GreenContextID, g.GreenContextIDValid, "greenContextId")
+	for i := 0; i < n; i++ {
+		g.Kind = append(g.Kind, kind)
+		g.Row = append(g.Row, i)
+	}
+}
+
+// appendMask appends the n-row mask add to the base-row mask m, keeping nil
+// while both have no NULLs.
+func appendMask(m Mask, base int, add Mask, n int) Mask {
+	if m == nil && add == nil {
+		return nil
+	}
+	if m == nil {
+		m = make(Mask, base, base+n)
+		for i := range m {
+			m[i] = true
+		}
+	}
+	if add == nil {
+		for i := 0; i < n; i++ {
+			m = append(m, true)
+		}
+		return m
+	}
+	return append(m, add...)
+}

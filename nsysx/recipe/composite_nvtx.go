@@ -1,0 +1,186 @@
+package recipe
+
+import (
+	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// NVTX event types (ENUM_NSYS_EVENT_TYPE) the recipes distinguish.
+const (
+	NVTXPushPop      = 59 // NvtxPushPopRange
+	NVTXStartEnd     = 60 // NvtxStartEndRange
+	NVTXDomainCreate = 75 // NvtxDomainCreate
+)
+
+// NVTX is the NVTX composite of docs/recipes.md §1.9: NVTX_EVENTS rows in
+// table order, with text = StringIds(textId) where that resolves, else the
+// inline text. Row is each row's position in NVTX_EVENTS (its pandas label).
+type NVTX struct {
+	Start               []int64
+	End                 []int64
+	EndValid            Mask
+	Text                []string
+	TextValid           Mask
+	GlobalTid, PID, TID []int64
+	GlobalTidValid      Mask
+	EndGlobalTid        []int64
+	EndGlobalTidValid   Mask
+	DomainID            []int64
+	DomainIDValid       Mask
+	EventType           []int64
+	Row                 []int
+	// EndFloat is set when NVTX_EVENTS.end has any NULL (domain-create
+	// rows, marks): pandas then holds end, and every duration computed
+	// from it, as float64 (docs/recipes.md §1.2).
+	EndFloat bool
+	// rawText is the inline text column, before StringIds resolution.
+	rawText      []string
+	rawTextValid Mask
+}
+
+// Len is the number of rows.
+func (n *NVTX) Len() int { return len(n.Start) }
+
+// LoadNVTX reads the NVTX composite; a report without NVTX_EVENTS gives an
+// empty one.
+func LoadNVTX(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
+	t, err := loadTable(ctx, p, "NVTX_EVENTS",
+		[]string{"start", "end", "eventType"},
+		[]string{"text", "textId", "globalTid", "endGlobalTid", "domainId"})
+	if err != nil {
+		return nil, err
+	}
+	n := &NVTX{Row: seq(rows(t))}
+	n.Start, _ = ints(t, "start")
+	n.End, n.EndValid = ints(t, "end")
+	n.EndFloat = n.EndValid != nil
+	n.EventType, _ = ints(t, "eventType")
+	n.GlobalTid, n.GlobalTidValid = ints(t, "globalTid")
+	n.PID, n.TID = derive(n.GlobalTid, pidOf), derive(n.GlobalTid, tidOf)
+	n.EndGlobalTid, n.EndGlobalTidValid = ints(t, "endGlobalTid")
+	n.DomainID, n.DomainIDValid = ints(t, "domainId")
+	n.rawText, n.rawTextValid = textCol(t, "text")
+	n.Text, n.TextValid = resolveText(p, t, n.rawText, n.rawTextValid)
+	return n, nil
+}
+
+// textCol returns a TEXT column and its NULL mask; a column the table lacks
+// is all NULL.
+func textCol(t *nsysx.Table, name string) ([]string, Mask) {
+	n := rows(t)
+	c := t.Col(name)
+	if c == nil {
+		return make([]string, n), make(Mask, n)
+	}
+	out := make([]string, n)
+	var m Mask
+	for i := range out {
+		if c.IsNull(i) {
+			m = setNull(m, n, i)
+			continue
+		}
+		out[i] = c.Str(i)
+	}
+	return out, m
+}
+
+// resolveText is StringIds(textId) where that resolves, else the inline
+// text.
+func resolveText(p *nsysx.Profile, t *nsysx.Table, raw []string, rawValid Mask) ([]string, Mask) {
+	ids, idValid := ints(t, "textId")
+	out := make([]string, len(raw))
+	var m Mask
+	for i := range raw {
+		if idValid.Valid(i) {
+			if s, ok := p.String(ids[i]); ok {
+				out[i] = s
+				continue
+			}
+		}
+		if !rawValid.Valid(i) {
+			m = setNull(m, len(raw), i)
+			continue
+		}
+		out[i] = raw[i]
+	}
+	return out, m
+}
+
+// Subset returns the composite restricted to rows (in the given order);
+// Row keeps the original labels and EndFloat the table's dtype.
+func (n *NVTX) Subset(rows []int) *NVTX {
+	return &NVTX{
+		Start:             pickInts(n.Start, rows),
+		End:               pickInts(n.End, rows),
+		EndValid:          n.EndValid.pick(rows),
+		Text:              pickStrs(n.Text, rows),
+		TextValid:         n.TextValid.pick(rows),
+		GlobalTid:         pickInts(n.GlobalTid, rows),
+		PID:               pickInts(n.PID, rows),
+		TID:               pickInts(n.TID, rows),
+		GlobalTidValid:    n.GlobalTidValid.pick(rows),
+		EndGlobalTid:      pickInts(n.EndGlobalTid, rows),
+		EndGlobalTidValid: n.EndGlobalTidValid.pick(rows),
+		DomainID:          pickInts(n.DomainID, rows),
+		DomainIDValid:     n.DomainIDValid.pick(rows),
+		EventType:         pickInts(n.EventType, rows),
+		Row:               pickIdx(n.Row, rows),
+		EndFloat:          n.EndFloat,
+		rawText:           pickStrs(n.rawText, rows),
+		rawTextValid:      n.rawTextValid.pick(rows),
+	}
+}
+
+func pickIdx(v []int, rows []int) []int {
+	out := make([]int, len(rows))
+	for k, i := range rows {
+		out[k] = v[i]
+	}
+	return out
+}
+
+// Span returns the composite's time columns for the frame filter.
+func (n *NVTX) Span() Span { return Span{Start: n.Start, End: n.End, EndValid: n.EndValid} }
+
+// domainID returns the domainId of the first domain-create row whose text
+// is name; raw selects the inline text instead of the resolved one.
+func (n *NVTX) domainID(name string, raw bool) (int64, bool) {
+	text, valid := n.Text, n.TextValid
+	if raw {
+		text, valid = n.rawText, n.rawTextValid
+	}
+	for i := range n.Start {
+		if n.EventType[i] == NVTXDomainCreate && valid.Valid(i) && text[i] == name && n.DomainIDValid.Valid(i) {
+			return n.DomainID[i], true
+		}
+	}
+	return 0, false
+}
+
+// NCCL is the NCCL composite (docs/recipes.md §1.9): the push/pop and
+// start/end rows of the domain created by the first domain-create row
+// whose raw text is exactly "NCCL". A report without that domain gives an
+// empty composite.
+func NCCL(n *NVTX) *NVTX {
+	id, ok := n.domainID("NCCL", true)
+	var keep []int
+	if ok {
+		for i := range n.Start {
+			ty := n.EventType[i]
+			if (ty == NVTXPushPop || ty == NVTXStartEnd) && n.DomainIDValid.Valid(i) && n.DomainID[i] == id {
+				keep = append(keep, i)
+			}
+		}
+	}
+	return n.Subset(keep)
+}
+
+// LoadNCCL reads the NCCL composite.
+func LoadNCCL(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
+	n, err := LoadNVTX(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return NCCL(n), nil
+}

@@ -1,0 +1,208 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+)
+
+// PlotKind is how a recipe's output is charted (docs/recipes.md §2, "Plot
+// kinds").
+type PlotKind string
+
+// The plot kinds of nsys's recipe notebooks.
+const (
+	KindStats   PlotKind = "K1" // summary statistics per name (nsys_display)
+	KindPres    PlotKind = "K2" // summary statistics per range name (nsys_pres)
+	KindTable   PlotKind = "K3" // a per-rank table: no chart
+	KindHeatmap PlotKind = "K4" // utilisation heatmap
+	KindPace    PlotKind = "K5" // pacing
+)
+
+// recipeKinds maps the recipes to their plot kind.
+var recipeKinds = map[string]PlotKind{
+	"cuda_api_sum": KindStats, "cuda_gpu_kern_sum": KindStats, "cuda_gpu_mem_size_sum": KindStats,
+	"cuda_gpu_mem_time_sum": KindStats, "osrt_sum": KindStats,
+	"nvtx_sum": KindPres, "nvtx_gpu_proj_sum": KindPres, "nccl_sum": KindPres, "nccl_gpu_proj_sum": KindPres,
+	"mpi_sum":                KindPres,
+	"cuda_gpu_time_util_map": KindHeatmap, "nccl_gpu_time_util_map": KindHeatmap, "mpi_gpu_time_util_map": KindHeatmap,
+	"nvtx_pace": KindPace, "nvtx_gpu_proj_pace": KindPace, "cuda_gpu_kern_pace": KindPace,
+	"nvtx_gpu_proj_trace": KindTable, "gpu_time_util": KindTable, "gpu_gaps": KindTable,
+	"cuda_api_sync": KindTable, "cuda_memcpy_async": KindTable, "cuda_memcpy_sync": KindTable,
+	"cuda_memset_sync": KindTable, "nccl_gpu_overlap_trace": KindTable,
+}
+
+// RecipeKind returns the plot kind of a recipe's output: the recipe's own
+// (by name), else guessed from the tables it has (all_stats: K1,
+// pace_delta_stats: K5, an analysis table with Duration, Rank and
+// percentage columns: K4), else K3.
+func RecipeKind(name string, out *recipe.Output) PlotKind {
+	if k, ok := recipeKinds[name]; ok {
+		return k
+	}
+	switch {
+	case out == nil:
+		return KindTable
+	case out.Table("all_stats") != nil:
+		return KindStats
+	case out.Table("pace_delta_stats") != nil:
+		return KindPace
+	}
+	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && a.Col("Rank") != nil && len(heatValueCols(a)) > 0 {
+		return KindHeatmap
+	}
+	return KindTable
+}
+
+// RecipeCharts draws the charts of a recipe's output, as nsys's notebook
+// for the recipe does (docs/recipes.md §2): K1/K2 a box chart of all_stats
+// per name and a per-rank chart of rank_stats, K4 the utilisation summary
+// and one heatmap per value column, K5 the progress per rank over the
+// iterations and the spread of each iteration's delta. K3 recipes (traces
+// and rules) have no chart: the result is empty. Each chart's Name is the
+// base of its files (WriteRecipeCharts).
+func RecipeCharts(name string, out *recipe.Output) ([]*Chart, error) {
+	if out == nil {
+		return nil, fmt.Errorf("recipe %s: no output", name)
+	}
+	switch RecipeKind(name, out) {
+	case KindStats:
+		return statsCharts(name, out, false)
+	case KindPres:
+		return statsCharts(name, out, true)
+	case KindHeatmap:
+		return heatmapCharts(name, out)
+	case KindPace:
+		return paceCharts(name, out)
+	}
+	return nil, nil
+}
+
+// WriteRecipeCharts writes each chart of RecipeCharts into dir as
+// NAME.png, NAME.svg and NAME.vl.json (Vega-Lite); it returns the file
+// names written, in order.
+func WriteRecipeCharts(dir, name string, out *recipe.Output) ([]string, error) {
+	cs, err := RecipeCharts(name, out)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, c := range cs {
+		for _, ext := range []string{".png", ".svg", ".vl.json"} {
+			var b bytes.Buffer
+			switch ext {
+			case ".png":
+				err = c.PNG(&b)
+			case ".svg":
+				err = c.SVG(&b)
+			default:
+				var js []byte
+				js, err = c.VegaLite()
+				b.Write(js)
+			}
+			if err != nil {
+				return files, fmt.Errorf("chart %s: %w", c.Name, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, c.Name+ext), b.Bytes(), 0o644); err != nil {
+				return files, err
+			}
+			files = append(files, c.Name+ext)
+		}
+	}
+	return files, nil
+}
+
+// seriesPalette tells lines apart (Tableau 10).
+var seriesPalette = []color.RGBA{
+	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
+	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
+	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff},
+}
+
+func seriesColor(i int) color.RGBA { return seriesPalette[i%len(seriesPalette)] }
+
+// cellFloat is row i of a numeric column as float64; NULL (and a missing
+// column) is NaN.
+func cellFloat(c *recipe.Column, i int) float64 {
+	if c == nil || i >= c.Len() || c.IsNull(i) {
+		return math.NaN()
+	}
+	switch c.Kind {
+	case recipe.Float64:
+		return c.Floats[i]
+	case recipe.Uint64:
+		return float64(uint64(c.Ints[i]))
+	case recipe.Int64, recipe.Uint32:
+		return float64(c.Ints[i])
+	}
+	return math.NaN()
+}
+
+// cellText is row i of a column as text.
+func cellText(c *recipe.Column, i int) string {
+	if c == nil || i >= c.Len() || c.IsNull(i) {
+		return ""
+	}
+	if c.Kind == recipe.String {
+		return c.Strs[i]
+	}
+	v := cellFloat(c, i)
+	if math.IsNaN(v) {
+		return ""
+	}
+	return trimFloat(v)
+}
+
+// firstCol returns the first of the named columns the frame has.
+func firstCol(f *recipe.Frame, names ...string) *recipe.Column {
+	for _, n := range names {
+		if c := f.Col(n); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// naturalLess compares strings with digit runs compared as numbers
+// ("2/0/10" < "10/0/2").
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// sortNatural sorts labels in natural order.
+func sortNatural(labels []string) {
+	sort.SliceStable(labels, func(i, j int) bool { return naturalLess(labels[i], labels[j]) })
+}

@@ -1,0 +1,103 @@
+package plots
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+)
+
+// goldenFrame reads a golden recipe Parquet file (testdata/golden/recipes/
+// rel) into a recipe.Frame with arrow-go directly, independently of the
+// recipe writers and readers.
+func goldenFrame(t testing.TB, rel string) *recipe.Frame {
+	t.Helper()
+	path := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatalf("golden parquet: %v", err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	f := &recipe.Frame{Index: recipe.NoIndex}
+	for i := 0; i < int(tbl.NumCols()); i++ {
+		col := &recipe.Column{Name: tbl.Schema().Field(i).Name}
+		nulls := false
+		for _, ch := range tbl.Column(i).Data().Chunks() {
+			for j := 0; j < ch.Len(); j++ {
+				null := ch.IsNull(j)
+				nulls = nulls || null
+				col.Valid = append(col.Valid, !null)
+				appendCell(t, col, ch, j, null)
+			}
+		}
+		if !nulls {
+			col.Valid = nil
+		}
+		f.Cols = append(f.Cols, col)
+	}
+	return f
+}
+
+func appendCell(t testing.TB, col *recipe.Column, ch arrow.Array, j int, null bool) {
+	switch a := ch.(type) {
+	case *array.Int64:
+		col.Kind = recipe.Int64
+		col.Ints = append(col.Ints, a.Value(j))
+	case *array.Uint32:
+		col.Kind = recipe.Uint32
+		col.Ints = append(col.Ints, int64(a.Value(j)))
+	case *array.Uint64:
+		col.Kind = recipe.Uint64
+		col.Ints = append(col.Ints, int64(a.Value(j)))
+	case *array.Float64:
+		col.Kind = recipe.Float64
+		col.Floats = append(col.Floats, a.Value(j))
+	case *array.LargeString:
+		col.Kind = recipe.String
+		col.Strs = append(col.Strs, a.Value(j))
+	case *array.String:
+		col.Kind = recipe.String
+		col.Strs = append(col.Strs, a.Value(j))
+	case *array.Null:
+		col.Kind = recipe.Null
+	default:
+		col.Kind = recipe.ListInt64
+		col.Lists = append(col.Lists, nil)
+	}
+}
+
+// goldenOutput reads every Parquet file of a golden recipe directory as
+// the recipe's Output, tables in file name order.
+func goldenOutput(t testing.TB, rel string) *recipe.Output {
+	t.Helper()
+	dir := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &recipe.Output{}
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".parquet"); ok {
+			out.Tables = append(out.Tables, recipe.Table{Name: n, Frame: goldenFrame(t, filepath.Join(rel, e.Name()))})
+		}
+	}
+	return out
+}

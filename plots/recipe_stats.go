@@ -1,0 +1,575 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// StatBox is one row of a recipe's statistics: a name of all_stats, or a
+// name on one rank of rank_stats (values in ns, or bytes).
+type StatBox struct {
+	Name                           string
+	Rank                           int64 // rank_stats: the rank; pace_delta_stats: the iteration; -1 in all_stats
+	Count                          int64
+	Mean, Std, Min, Q1, Median, Q3 float64
+	Max, Sum                       float64
+}
+
+// StatsData is what the charts of the summary recipes (K1, K2) draw.
+type StatsData struct {
+	Recipe string
+	Key    string    // the index: "Name", "Text"
+	Bytes  bool      // values are bytes (cuda_gpu_mem_size_sum), not ns
+	Boxes  []StatBox // the all_stats rows shown, by Sum descending
+	Names  int       // all_stats rows
+	// Ranks are the rank_stats rows of the names in Boxes, by name, in
+	// Rank order.
+	Ranks map[string][]StatBox
+	Log   bool // the box chart's value axis is logarithmic
+}
+
+// Names of the boxes and the per-rank panels shown at most.
+const (
+	maxStatBoxes   = 25
+	maxRankPanels  = 6
+	logScaleSpread = 1000 // Max/Min beyond which the box axis is logarithmic
+)
+
+// statsCharts draws K1 (pres false) or K2: the box chart of all_stats
+// (Min, Q1, Median, Q3, Max; K2 adds the mean) and the per-rank chart of
+// rank_stats for the names with the largest totals.
+func statsCharts(name string, out *recipe.Output, pres bool) ([]*Chart, error) {
+	d, err := StatsFromOutput(name, out)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Boxes) == 0 {
+		return []*Chart{noData(name+"-stats", statsTitle(d), name, "all_stats has no rows")}, nil
+	}
+	box, err := statsBoxChart(d, pres)
+	if err != nil {
+		return nil, err
+	}
+	cs := []*Chart{box}
+	if len(d.Ranks) > 0 {
+		rk, err := statsRankChart(d, pres)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, rk)
+	}
+	return cs, nil
+}
+
+// StatsFromOutput reads all_stats and rank_stats of a summary recipe's
+// output into the data the K1/K2 charts draw.
+func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
+	all := out.Table("all_stats")
+	if all == nil {
+		return nil, fmt.Errorf("recipe %s: no all_stats table", name)
+	}
+	d := &StatsData{Recipe: name, Bytes: name == "cuda_gpu_mem_size_sum", Ranks: map[string][]StatBox{}}
+	boxes, key, err := readStatBoxes(all, false)
+	if err != nil {
+		return nil, fmt.Errorf("recipe %s: all_stats: %w", name, err)
+	}
+	d.Key, d.Names = key, len(boxes)
+	sort.SliceStable(boxes, func(i, j int) bool { return boxes[i].Sum > boxes[j].Sum })
+	d.Boxes = boxes[:min(len(boxes), maxStatBoxes)]
+	if rs := out.Table("rank_stats"); rs != nil {
+		rows, _, err := readStatBoxes(rs, true)
+		if err != nil {
+			return nil, fmt.Errorf("recipe %s: rank_stats: %w", name, err)
+		}
+		for _, r := range rows {
+			d.Ranks[r.Name] = append(d.Ranks[r.Name], r)
+		}
+		for _, rows := range d.Ranks {
+			sort.SliceStable(rows, func(i, j int) bool { return rows[i].Rank < rows[j].Rank })
+		}
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, b := range d.Boxes {
+		if b.Min > 0 {
+			lo = math.Min(lo, b.Min)
+		}
+		hi = math.Max(hi, b.Max)
+	}
+	d.Log = hi/lo > logScaleSpread
+	return d, nil
+}
+
+// readStatBoxes reads a stats frame (all_stats: "(approx)" columns;
+// rank_stats: plain ones and Rank).
+func readStatBoxes(f *recipe.Frame, ranks bool) ([]StatBox, string, error) {
+	key := statsKey(f)
+	if key == nil {
+		return nil, "", fmt.Errorf("no name column")
+	}
+	col := func(n string) *recipe.Column { return firstCol(f, n+" (approx)", n) }
+	cnt, rank := f.Col("Count"), f.Col("Rank")
+	if cnt == nil || col("Median") == nil || (ranks && rank == nil) {
+		return nil, "", fmt.Errorf("missing Count, Median or Rank")
+	}
+	out := make([]StatBox, f.Rows())
+	for i := range out {
+		b := &out[i]
+		b.Name, b.Rank, b.Count = cellText(key, i), -1, int64(cellFloat(cnt, i))
+		if ranks {
+			b.Rank = int64(cellFloat(rank, i))
+		}
+		b.Mean, b.Std, b.Min, b.Q1 = cellFloat(col("Mean"), i), cellFloat(col("Std"), i), cellFloat(col("Min"), i), cellFloat(col("Q1"), i)
+		b.Median, b.Q3, b.Max, b.Sum = cellFloat(col("Median"), i), cellFloat(col("Q3"), i), cellFloat(col("Max"), i), cellFloat(col("Sum"), i)
+	}
+	return out, key.Name, nil
+}
+
+// statsKey is the frame's name column: its index, or Name/Text/Shortname.
+func statsKey(f *recipe.Frame) *recipe.Column {
+	if f.Index == recipe.NamedIndex && len(f.IndexCols) > 0 {
+		if c := f.Col(f.IndexCols[0]); c != nil && c.Kind == recipe.String {
+			return c
+		}
+	}
+	return firstCol(f, "Name", "Text", "Shortname")
+}
+
+func statsTitle(d *StatsData) string {
+	return fmt.Sprintf("%s: statistics per %s over all ranks", d.Recipe, strings.ToLower(d.Key))
+}
+
+// valueAxis is how a stats value axis is labelled: its unit and formatter.
+func (d *StatsData) valueAxis(max float64) (timeUnit, valueFormat, string) {
+	if d.Bytes {
+		return pickSizeUnit(max), fmtBytes, "size"
+	}
+	return pickTimeUnit(max), fmtDur, "time"
+}
+
+func (d *StatsData) maxValue() float64 {
+	m := 0.0
+	for _, b := range d.Boxes {
+		m = math.Max(m, b.Max)
+	}
+	return m
+}
+
+// statsBoxChart is K1(a)/K2(a): one box per name.
+func statsBoxChart(d *StatsData, pres bool) (*Chart, error) {
+	c := newChart(d.Recipe+"-stats", statsTitle(d))
+	c.Subtitle = fmt.Sprintf("all_stats: %d of %d %ss, largest total first", len(d.Boxes), d.Names, strings.ToLower(d.Key))
+	c.Footnote = "Box: Q1 (approx) to Q3 (approx) with the median (approx); whiskers: Min to Max over all ranks."
+	c.legend = []legendItem{{"Q1–Q3", withAlphaRGBA(colKernel, 0.55), false}, {"median", colInk, true}, {"Min–Max", colGrey, true}}
+	if pres {
+		c.Footnote += " Diamond: the mean."
+		c.legend = append(c.legend, legendItem{"mean", colSeries2, false})
+	}
+	if d.Log {
+		c.Footnote += " The value axis is logarithmic."
+	}
+	p := statBoxPanel(d, pres)
+	c.grid = [][]*plot.Plot{{p}}
+	c.Height = barsHeight(len(d.Boxes)) + 0.6
+	c.text = statsText(d)
+	c.vega = statsBoxVega(c, d, pres)
+	c.data = d
+	return c, nil
+}
+
+func statBoxPanel(d *StatsData, pres bool) *plot.Plot {
+	p := newPlot()
+	p.Add(xGrid())
+	unit, format, what := d.valueAxis(d.maxValue())
+	sb := &statBoxes{boxes: d.Boxes, scale: unit.ns, mean: pres}
+	p.Add(sb)
+	laneAxis(p, statLabels(d.Boxes, 48))
+	p.Y.Tick.Label.Font.Size = 9
+	xmin, xmax := sb.xRange()
+	if d.Log {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{scale: unit.ns, format: format}
+		p.X.Min, p.X.Max = math.Max(xmin, xmax*1e-9)/1.3, xmax*1.3
+	} else {
+		p.X.Tick.Marker = valueTicks{6}
+		p.X.Min, p.X.Max = 0, xmax*1.05
+	}
+	p.X.Label.Text = what + " (" + unit.name + ")"
+	if d.Log {
+		p.X.Label.Text = what
+	}
+	return p
+}
+
+// statLabels shortens the box names to n runes; names that shorten alike
+// keep the text where they differ.
+func statLabels(boxes []StatBox, n int) []string {
+	full := make([]string, len(boxes))
+	out := make([]string, len(boxes))
+	groups := map[string][]int{}
+	for i, b := range boxes {
+		full[i], out[i] = b.Name, truncate(b.Name, n)
+		groups[out[i]] = append(groups[out[i]], i)
+	}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			if pos := diffAt(full, idx, i); pos >= 0 {
+				out[i] = truncateAround(full[i], pos, n)
+			}
+		}
+	}
+	return out
+}
+
+// statBoxes draws precomputed boxes, one per lane (the first at the top).
+type statBoxes struct {
+	boxes    []StatBox
+	scale    float64 // divides the values
+	mean     bool
+	vertical bool // x = StatBox.Rank (an iteration), values up; else one lane per box
+}
+
+func (s *statBoxes) xRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	for _, b := range s.boxes {
+		if b.Min > 0 {
+			lo = math.Min(lo, b.Min/s.scale)
+		}
+		hi = math.Max(hi, b.Max/s.scale)
+	}
+	if math.IsInf(lo, 1) {
+		lo = hi / 10
+	}
+	return lo, math.Max(hi, 1e-9)
+}
+
+// Plot implements plot.Plotter.
+func (s *statBoxes) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	n := len(s.boxes)
+	clampX := func(v float64) vg.Length { return trX(math.Min(math.Max(v, p.X.Min), p.X.Max)) }
+	clampY := func(v float64) vg.Length { return trY(math.Min(math.Max(v, p.Y.Min), p.Y.Max)) }
+	for i, b := range s.boxes {
+		// pt maps (value, offset across the box) to the canvas.
+		var pt func(v float64, off vg.Length) vg.Point
+		var h vg.Length
+		if s.vertical {
+			x := trX(float64(b.Rank))
+			h = (trX(1) - trX(0)) * 0.3
+			pt = func(v float64, off vg.Length) vg.Point { return vg.Point{X: x + off, Y: clampY(v / s.scale)} }
+		} else {
+			y := trY(laneY(i, n))
+			h = (trY(1) - trY(0)) * 0.32
+			pt = func(v float64, off vg.Length) vg.Point { return vg.Point{X: clampX(v / s.scale), Y: y + off} }
+		}
+		h = min(h, 9)
+		line := func(sty draw.LineStyle, a, b vg.Point) { c.StrokeLine2(sty, a.X, a.Y, b.X, b.Y) }
+		ink := draw.LineStyle{Color: colGrey, Width: 0.8}
+		line(ink, pt(b.Min, 0), pt(b.Max, 0))
+		line(ink, pt(b.Min, -h/2), pt(b.Min, h/2))
+		line(ink, pt(b.Max, -h/2), pt(b.Max, h/2))
+		lo, hi := pt(b.Q1, -h), pt(b.Q3, h)
+		r := vg.Rectangle{Min: vg.Point{X: min(lo.X, hi.X), Y: min(lo.Y, hi.Y)}, Max: vg.Point{X: max(lo.X, hi.X), Y: max(lo.Y, hi.Y)}}
+		c.SetColor(withAlphaRGBA(colKernel, 0.55))
+		c.Fill(r.Path())
+		c.SetLineWidth(0.6)
+		c.SetColor(colKernel)
+		c.Stroke(r.Path())
+		line(draw.LineStyle{Color: colInk, Width: 1.6}, pt(b.Median, -h), pt(b.Median, h))
+		if s.mean && !math.IsNaN(b.Mean) {
+			c.DrawGlyph(draw.GlyphStyle{Color: colSeries2, Radius: 3.2, Shape: diamondGlyph{}}, pt(b.Mean, 0))
+		}
+	}
+}
+
+// withAlphaRGBA blends c with white (an opaque tint that PNG and SVG draw alike).
+func withAlphaRGBA(c color.RGBA, a float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(math.Round(float64(v)*a + 255*(1-a))) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}
+
+// logTicks labels powers of ten (in axis units; values divided by scale)
+// with the formatter, and marks 2 and 5 times them.
+type logTicks struct {
+	scale  float64
+	format valueFormat
+}
+
+// Ticks implements plot.Ticker.
+func (l logTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v < min || v > max {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = tickUnitLabel(v*l.scale, l.format)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tickUnitLabel is a round value with its unit: "10 µs", "1 MB".
+func tickUnitLabel(v float64, format valueFormat) string {
+	s := format(v)
+	num, unit, ok := strings.Cut(s, " ")
+	if !ok {
+		return s
+	}
+	if strings.Contains(num, ".") {
+		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	return num + " " + unit
+}
+
+// statsText lists the boxes.
+func statsText(d *StatsData) string {
+	var b strings.Builder
+	_, format, _ := d.valueAxis(d.maxValue())
+	fmt.Fprintf(&b, "%-40s %8s %10s %10s %10s %10s %10s %10s\n", d.Key, "Count", "Min", "Q1", "Median", "Q3", "Max", "Mean")
+	for _, x := range d.Boxes {
+		fmt.Fprintf(&b, "%-40s %8d %10s %10s %10s %10s %10s %10s\n", truncate(x.Name, 40), x.Count, format(x.Min), format(x.Q1),
+			format(x.Median), format(x.Q3), format(x.Max), format(x.Mean))
+	}
+	if d.Names > len(d.Boxes) {
+		fmt.Fprintf(&b, "(%d more)\n", d.Names-len(d.Boxes))
+	}
+	return b.String()
+}
+
+func statsBoxVega(c *Chart, d *StatsData, pres bool) map[string]any {
+	unit, _, what := d.valueAxis(d.maxValue())
+	var rows []map[string]any
+	var order []any
+	labels := statLabels(d.Boxes, 60)
+	for i, b := range d.Boxes {
+		lbl := labels[i]
+		order = append(order, lbl)
+		rows = append(rows, map[string]any{"name": b.Name, "label": lbl, "count": b.Count,
+			"min": nullable(b.Min / unit.ns), "q1": nullable(b.Q1 / unit.ns), "median": nullable(b.Median / unit.ns),
+			"q3": nullable(b.Q3 / unit.ns), "max": nullable(b.Max / unit.ns), "mean": nullable(b.Mean / unit.ns)})
+	}
+	title := what + " (" + unit.name + ")"
+	scale := map[string]any{"type": "linear", "zero": true}
+	if d.Log {
+		scale = map[string]any{"type": "log"}
+	}
+	y := map[string]any{"field": "label", "type": "nominal", "sort": order, "title": nil, "axis": map[string]any{"labelLimit": 420}}
+	q := func(f string) map[string]any {
+		return map[string]any{"field": f, "type": "quantitative", "title": title, "scale": scale}
+	}
+	tip := []any{map[string]any{"field": "name", "title": d.Key}, map[string]any{"field": "count"}}
+	for _, f := range []string{"min", "q1", "median", "q3", "max", "mean"} {
+		tip = append(tip, map[string]any{"field": f, "title": f + " (" + unit.name + ")", "format": ",.3f"})
+	}
+	layers := []any{
+		map[string]any{"mark": map[string]any{"type": "rule", "color": hexColor(colGrey)},
+			"encoding": map[string]any{"y": y, "x": q("min"), "x2": map[string]any{"field": "max"}, "tooltip": tip}},
+		map[string]any{"mark": map[string]any{"type": "bar", "size": 14, "color": hexColor(withAlphaRGBA(colKernel, 0.55)),
+			"stroke": hexColor(colKernel)},
+			"encoding": map[string]any{"y": y, "x": q("q1"), "x2": map[string]any{"field": "q3"}, "tooltip": tip}},
+		map[string]any{"mark": map[string]any{"type": "tick", "color": hexColor(colInk), "thickness": 2, "size": 14},
+			"encoding": map[string]any{"y": y, "x": q("median"), "tooltip": tip}},
+	}
+	if pres {
+		layers = append(layers, map[string]any{"mark": map[string]any{"type": "point", "shape": "diamond", "filled": true,
+			"color": hexColor(colSeries2)}, "encoding": map[string]any{"y": y, "x": q("mean"), "tooltip": tip}})
+	}
+	spec := vegaBase(c.Title, 700, 0)
+	spec["height"] = map[string]any{"step": 22}
+	spec["data"] = map[string]any{"values": rows}
+	spec["layer"] = layers
+	return withSubtitle(spec, c.Subtitle)
+}
+
+// rankStats are the per-rank series: K1 all five, K2 the middle three.
+func rankStats(pres bool) []string {
+	if pres {
+		return []string{"Q1", "Median", "Q3"}
+	}
+	return []string{"Min", "Q1", "Median", "Q3", "Max"}
+}
+
+func statValue(b StatBox, name string) float64 {
+	switch name {
+	case "Min":
+		return b.Min
+	case "Q1":
+		return b.Q1
+	case "Median":
+		return b.Median
+	case "Q3":
+		return b.Q3
+	case "Max":
+		return b.Max
+	}
+	return b.Mean
+}
+
+// statsRankChart is K1(c)/K2(c): per name, its statistics on each rank.
+func statsRankChart(d *StatsData, pres bool) (*Chart, error) {
+	stats := rankStats(pres)
+	var names []string
+	for _, b := range d.Boxes {
+		if len(d.Ranks[b.Name]) > 0 && len(names) < maxRankPanels {
+			names = append(names, b.Name)
+		}
+	}
+	c := newChart(d.Recipe+"-ranks", fmt.Sprintf("%s: statistics per rank", d.Recipe))
+	c.Subtitle = fmt.Sprintf("rank_stats of the %d %ss with the largest totals", len(names), strings.ToLower(d.Key))
+	c.Footnote = "Each panel: one " + strings.ToLower(d.Key) + "; x: Rank; lines: " + strings.Join(stats, ", ") + " on that rank."
+	for i, s := range stats {
+		c.legend = append(c.legend, legendItem{s, seriesColor(i), true})
+	}
+	cols := min(len(names), 3)
+	var row []*plot.Plot
+	var shown []StatBox
+	for _, b := range d.Boxes {
+		if len(shown) < len(names) && b.Name == names[len(shown)] {
+			shown = append(shown, b)
+		}
+	}
+	titles := statLabels(shown, 40)
+	for k, n := range names {
+		p, err := rankPanel(d, n, titles[k], stats)
+		if err != nil {
+			return nil, err
+		}
+		if row = append(row, p); len(row) == cols {
+			c.grid, row = append(c.grid, row), nil
+		}
+	}
+	if len(row) > 0 {
+		for len(row) < cols {
+			row = append(row, nil)
+		}
+		c.grid = append(c.grid, row)
+	}
+	c.Height = 1.6 + 2.6*float64(len(c.grid))
+	c.text = rankText(d, names, stats)
+	c.vega = rankVega(c, d, stats)
+	c.data = d
+	return c, nil
+}
+
+func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, error) {
+	rows := d.Ranks[name]
+	hi := 0.0
+	for _, r := range rows {
+		for _, s := range stats {
+			hi = math.Max(hi, statValue(r, s))
+		}
+	}
+	unit, _, what := d.valueAxis(hi)
+	p := newPlot()
+	p.Add(yGrid())
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = 9.5
+	for k, s := range stats {
+		xys := make(plotter.XYs, len(rows))
+		for i, r := range rows {
+			xys[i] = plotter.XY{X: float64(r.Rank), Y: statValue(r, s) / unit.ns}
+		}
+		l, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = seriesColor(k), 1.4
+		pts.Color, pts.Shape, pts.Radius = seriesColor(k), draw.CircleGlyph{}, 2
+		p.Add(l, pts)
+	}
+	p.Y.Min, p.Y.Max = 0, math.Max(hi/unit.ns*1.08, 1e-9)
+	p.Y.Label.Text = what + " (" + unit.name + ")"
+	p.Y.Tick.Marker = valueTicks{5}
+	lo, top := float64(rows[0].Rank), float64(rows[len(rows)-1].Rank)
+	p.X.Min, p.X.Max = lo-0.3, top+0.3
+	p.X.Label.Text = "Rank"
+	p.X.Tick.Marker = intTicks{}
+	return p, nil
+}
+
+func rankText(d *StatsData, names, stats []string) string {
+	var b strings.Builder
+	_, format, _ := d.valueAxis(d.maxValue())
+	for _, n := range names {
+		b.WriteString(n + "\n")
+		for _, r := range d.Ranks[n] {
+			fmt.Fprintf(&b, "  rank %d:", r.Rank)
+			for _, s := range stats {
+				fmt.Fprintf(&b, " %s %s", s, format(statValue(r, s)))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// rankVega picks the name with a drop-down (nsys's per-name selector).
+func rankVega(c *Chart, d *StatsData, stats []string) map[string]any {
+	unit, _, what := d.valueAxis(d.maxValue())
+	var rows []map[string]any
+	var options []any
+	for _, b := range d.Boxes {
+		if len(d.Ranks[b.Name]) == 0 {
+			continue
+		}
+		options = append(options, b.Name)
+		for _, r := range d.Ranks[b.Name] {
+			for _, s := range stats {
+				rows = append(rows, map[string]any{"name": b.Name, "rank": r.Rank, "stat": s, "value": nullable(statValue(r, s) / unit.ns)})
+			}
+		}
+	}
+	var sorted []any
+	for _, s := range stats {
+		sorted = append(sorted, s)
+	}
+	var rng []any
+	for i := range stats {
+		rng = append(rng, hexColor(seriesColor(i)))
+	}
+	spec := vegaBase(c.Title, 640, 300)
+	spec["data"] = map[string]any{"values": rows}
+	spec["params"] = []any{map[string]any{"name": "pick", "value": options[0],
+		"bind": map[string]any{"input": "select", "options": options, "name": d.Key + " "}}}
+	spec["transform"] = []any{map[string]any{"filter": "datum.name === pick"}}
+	spec["mark"] = map[string]any{"type": "line", "point": true, "tooltip": true}
+	spec["encoding"] = map[string]any{
+		"x":     map[string]any{"field": "rank", "type": "quantitative", "title": "Rank", "axis": map[string]any{"tickMinStep": 1, "format": "d"}},
+		"y":     map[string]any{"field": "value", "type": "quantitative", "title": what + " (" + unit.name + ")"},
+		"color": map[string]any{"field": "stat", "type": "nominal", "title": nil, "sort": sorted, "scale": map[string]any{"domain": sorted, "range": rng}},
+	}
+	return withSubtitle(spec, c.Subtitle)
+}
+
+// diamondGlyph marks a mean.
+type diamondGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
+}

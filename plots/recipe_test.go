@@ -1,0 +1,263 @@
+package plots
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// recipeGoldens are the golden recipe outputs that have charts, with the
+// recipe name (the directory's base).
+var recipeGoldens = []string{
+	"rank0+rank1/cuda_gpu_kern_sum", "train+fixed/cuda_gpu_kern_sum", "rank0+rank1/nccl_sum", "rank0+rank1/nccl_gpu_proj_sum",
+	"train+fixed/nvtx_gpu_proj_sum", "rank0+rank1/cuda_gpu_time_util_map", "train+fixed/cuda_gpu_time_util_map",
+	"rank0+rank1/nccl_gpu_time_util_map", "rank0+rank1/nvtx_pace",
+}
+
+func goldenCharts(t testing.TB, rel string) []*Chart {
+	t.Helper()
+	cs, err := RecipeCharts(filepath.Base(rel), goldenOutput(t, rel))
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	return cs
+}
+
+// The box chart's boxes are the all_stats rows (read from the golden
+// Parquet by the test), the largest Sum first; the per-rank data are the
+// rank_stats rows.
+func TestRecipeStatsBoxes(t *testing.T) {
+	for _, rel := range []string{"rank0+rank1/cuda_gpu_kern_sum", "rank0+rank1/nccl_sum", "train+fixed/nvtx_gpu_proj_sum"} {
+		cs := goldenCharts(t, rel)
+		if len(cs) != 2 {
+			t.Fatalf("%s: %d charts", rel, len(cs))
+		}
+		d := cs[0].data.(*StatsData)
+		all := goldenFrame(t, rel+"/all_stats.parquet")
+		key := firstCol(all, "Name", "Text")
+		if d.Names != all.Rows() || len(d.Boxes) != min(all.Rows(), maxStatBoxes) {
+			t.Errorf("%s: %d names, %d boxes; all_stats has %d rows", rel, d.Names, len(d.Boxes), all.Rows())
+		}
+		for k, b := range d.Boxes {
+			if k > 0 && b.Sum > d.Boxes[k-1].Sum {
+				t.Errorf("%s: box %d out of order", rel, k)
+			}
+			i := indexOf(key.Strs, b.Name)
+			if i < 0 {
+				t.Fatalf("%s: box %q not in all_stats", rel, b.Name)
+			}
+			want := []float64{cellFloat(all.Col("Min"), i), cellFloat(all.Col("Q1 (approx)"), i), cellFloat(all.Col("Median (approx)"), i),
+				cellFloat(all.Col("Q3 (approx)"), i), cellFloat(all.Col("Max"), i), cellFloat(all.Col("Mean"), i)}
+			got := []float64{b.Min, b.Q1, b.Median, b.Q3, b.Max, b.Mean}
+			for j := range want {
+				if !sameFloat(got[j], want[j], 0) {
+					t.Errorf("%s %s: stat %d = %v, all_stats %v", rel, b.Name, j, got[j], want[j])
+				}
+			}
+		}
+		rs := goldenFrame(t, rel+"/rank_stats.parquet")
+		rkey := firstCol(rs, "Name", "Text")
+		n := 0
+		for _, rows := range d.Ranks {
+			n += len(rows)
+			for _, r := range rows {
+				found := false
+				for i := 0; i < rs.Rows(); i++ {
+					if rkey.Strs[i] == r.Name && int64(cellFloat(rs.Col("Rank"), i)) == r.Rank {
+						found = sameFloat(r.Median, cellFloat(rs.Col("Median"), i), 0) && sameFloat(r.Max, cellFloat(rs.Col("Max"), i), 0)
+					}
+				}
+				if !found {
+					t.Errorf("%s: rank row %s/%d not as in rank_stats", rel, r.Name, r.Rank)
+				}
+			}
+		}
+		if n != rs.Rows() {
+			t.Errorf("%s: %d rank rows, rank_stats has %d", rel, n, rs.Rows())
+		}
+	}
+}
+
+func indexOf(l []string, s string) int {
+	for i, x := range l {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// The heatmap cells are the analysis rows, labelled Rank/Device/PID in
+// natural order; the summary is the mean over the labels of each bin,
+// computed here from the golden rows.
+func TestRecipeHeatmap(t *testing.T) {
+	rel := "rank0+rank1/nccl_gpu_time_util_map"
+	d := goldenCharts(t, rel)[0].data.(*HeatmapData)
+	f := goldenFrame(t, rel+"/analysis.parquet")
+	if strings.Join(d.Columns, ",") != "All,NCCL,Compute,Overlap" {
+		t.Fatalf("columns %v", d.Columns)
+	}
+	cells := 0
+	for _, r := range d.Rows {
+		cells += len(r.Starts)
+	}
+	if cells != f.Rows() {
+		t.Errorf("%d cells, %d analysis rows", cells, f.Rows())
+	}
+	sums, counts := map[int64]float64{}, map[int64]float64{}
+	for i := 0; i < f.Rows(); i++ {
+		lbl := trimFloat(cellFloat(f.Col("Rank"), i)) + "/" + trimFloat(cellFloat(f.Col("Device ID"), i)) + "/" + trimFloat(cellFloat(f.Col("PID"), i))
+		row := heatRow(d, lbl)
+		if row == nil {
+			t.Fatalf("no row %s", lbl)
+		}
+		dur := int64(cellFloat(f.Col("Duration"), i))
+		k := indexOfInt(row.Starts, dur)
+		if k < 0 || !sameFloat(row.Values[1][k], cellFloat(f.Col("NCCL"), i), 0) {
+			t.Errorf("%s at %d: cell not the NCCL value %v", lbl, dur, cellFloat(f.Col("NCCL"), i))
+		}
+		if v := cellFloat(f.Col("NCCL"), i); !math.IsNaN(v) {
+			sums[dur] += v
+			counts[dur]++
+		}
+	}
+	for k, at := range d.SummaryAt {
+		if want := sums[at] / counts[at]; math.Abs(d.Summary[1][k]-want) > 1e-9 {
+			t.Errorf("summary at %d: %v, want %v", at, d.Summary[1][k], want)
+		}
+	}
+	for i := 1; i < len(d.Rows); i++ {
+		if !naturalLess(d.Rows[i-1].Label, d.Rows[i].Label) {
+			t.Errorf("labels out of order: %s, %s", d.Rows[i-1].Label, d.Rows[i].Label)
+		}
+	}
+}
+
+func heatRow(d *HeatmapData, label string) *HeatRow {
+	for i := range d.Rows {
+		if d.Rows[i].Label == label {
+			return &d.Rows[i]
+		}
+	}
+	return nil
+}
+
+func indexOfInt(l []int64, v int64) int {
+	for i, x := range l {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// The pace lines are the pace tables' columns; the delta boxes are
+// pace_delta_stats from row 1.
+func TestRecipePace(t *testing.T) {
+	rel := "rank0+rank1/nvtx_pace"
+	cs := goldenCharts(t, rel)
+	if len(cs) != 2 {
+		t.Fatalf("%d charts", len(cs))
+	}
+	d := cs[0].data.(*PaceData)
+	for _, m := range paceMetrics {
+		f := goldenFrame(t, rel+"/pace_"+m+".parquet")
+		for r, name := range f.Names() {
+			for i := 0; i < f.Rows(); i++ {
+				if !sameFloat(d.Series[m][r][i], cellFloat(f.Col(name), i), 0) {
+					t.Fatalf("%s rank %s iteration %d: %v", m, name, i, d.Series[m][r][i])
+				}
+			}
+		}
+	}
+	ds := goldenFrame(t, rel+"/pace_delta_stats.parquet")
+	if len(d.Delta) != ds.Rows()-1 {
+		t.Fatalf("%d delta boxes, %d rows", len(d.Delta), ds.Rows())
+	}
+	for k, b := range d.Delta {
+		if b.Rank != int64(k+1) || b.Median != cellFloat(ds.Col("Median"), k+1) || b.Min != cellFloat(ds.Col("Min"), k+1) {
+			t.Errorf("delta box %d: %+v", k, b)
+		}
+	}
+	// two ranks: the variance of delta is ± half their difference
+	for i := 1; i < d.Iters; i++ {
+		a, b := d.Series["delta"][0][i], d.Series["delta"][1][i]
+		if v := d.Series[deltaVariance][0][i]; math.Abs(v-(a-b)/2) > 1e-6 {
+			t.Errorf("variance of delta %d: %v, want %v", i, v, (a-b)/2)
+		}
+	}
+}
+
+// K3 recipes have no chart; the kinds follow the recipe names, else the
+// tables.
+func TestRecipeKinds(t *testing.T) {
+	if cs, err := RecipeCharts("cuda_api_sync", goldenOutput(t, "train+fixed/cuda_api_sync")); err != nil || len(cs) != 0 {
+		t.Errorf("cuda_api_sync: %v, %v", cs, err)
+	}
+	for name, want := range map[string]PlotKind{"nvtx_sum": KindPres, "osrt_sum": KindStats, "gpu_gaps": KindTable, "cuda_gpu_kern_pace": KindPace} {
+		if k := RecipeKind(name, nil); k != want {
+			t.Errorf("%s: %s, want %s", name, k, want)
+		}
+	}
+	if k := RecipeKind("some_new_map", goldenOutput(t, "rank0+rank1/cuda_gpu_time_util_map")); k != KindHeatmap {
+		t.Errorf("heatmap by shape: %s", k)
+	}
+	if !naturalLess("2/0/9", "10/0/1") || naturalLess("10/0/1", "2/0/9") || !naturalLess("1/0/658", "1/1/658") {
+		t.Error("natural order")
+	}
+}
+
+// Every recipe chart renders (PNG of the announced size, SVG, Vega-Lite)
+// and WriteRecipeCharts writes the three files of each. With
+// NSYSX_RECIPE_PNG=DIR the PNGs are kept there for a look.
+func TestRecipeChartsRender(t *testing.T) {
+	keep := os.Getenv("NSYSX_RECIPE_PNG")
+	for _, rel := range recipeGoldens {
+		dir := t.TempDir()
+		if keep != "" {
+			dir = filepath.Join(keep, strings.ReplaceAll(rel, "/", "_"))
+			os.MkdirAll(dir, 0o755)
+		}
+		files, err := WriteRecipeCharts(dir, filepath.Base(rel), goldenOutput(t, rel))
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		if len(files) == 0 || len(files)%3 != 0 {
+			t.Errorf("%s: files %v", rel, files)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil || len(b) < 1000 || len(b) > maxOutput {
+				t.Errorf("%s/%s: %d bytes, %v", rel, f, len(b), err)
+			}
+			if strings.HasSuffix(f, ".png") {
+				if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+					t.Errorf("%s/%s: %v", rel, f, err)
+				}
+			}
+		}
+	}
+}
+
+// Every recipe chart's Vega-Lite compiles and renders (tools/vega-check).
+func TestRecipeVegaLiteCompiles(t *testing.T) {
+	node, tool := vegaTool(t)
+	var files []string
+	for _, rel := range recipeGoldens {
+		dir := filepath.Join(t.TempDir())
+		written, err := WriteRecipeCharts(dir, filepath.Base(rel), goldenOutput(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range written {
+			if strings.HasSuffix(f, ".vl.json") {
+				files = append(files, filepath.Join(dir, f))
+			}
+		}
+	}
+	vegaCheck(t, node, tool, files)
+}
