@@ -6,13 +6,17 @@ import "fmt"
 type Kind uint8
 
 const (
-	Int64   Kind = iota // int64 (pandas int64, or Int64 when it has NULLs)
-	Uint64              // uint64
-	Uint32              // uint32
-	Float64             // float64; NULL and NaN are both written as NULL
-	String              // large_utf8
-	Null                // an all-NULL column of Python objects (Arrow null)
-	ListInt64           // list<element: int64>
+	Int64     Kind = iota // int64 (pandas int64, or Int64 when it has NULLs)
+	Uint64                // uint64
+	Uint32                // uint32
+	Float64               // float64; NULL and NaN are both written as NULL
+	String                // large_utf8
+	Null                  // an all-NULL column of Python objects (Arrow null)
+	ListInt64             // list<element: int64>
+	// Category is an ordered pandas categorical of int64 values (the
+	// gpu_metric_util_map bins): Ints holds the values, Column.Cats the
+	// categories in order; written as dictionary<int8..int64, int64>.
+	Category
 )
 
 func (k Kind) String() string {
@@ -31,14 +35,18 @@ func (k Kind) String() string {
 		return "null"
 	case ListInt64:
 		return "list<int64>"
+	case Category:
+		return "category<int64>"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
 // Column is one typed column of a Frame. Integer kinds (Int64, Uint64,
-// Uint32) keep their values in Ints (Uint64 as the same bits), Float64 in
-// Floats, String in Strs, ListInt64 in Lists. Valid marks non-NULL rows; a nil
-// Valid means no NULLs. All fields are exported so that a Frame can be
+// Uint32, Category) keep their values in Ints (Uint64 as the same bits),
+// Float64 in Floats, String in Strs, ListInt64 in Lists. Valid marks non-NULL
+// rows; a nil Valid means no NULLs. An Int64 column with a non-nil Valid is
+// pandas' nullable Int64 (numpy_type "Int64"), even when every row is valid;
+// with a nil Valid it is numpy int64. All fields are exported so that a Frame can be
 // encoded as it is (gob, JSON) between a map and a reduce step.
 type Column struct {
 	Name   string
@@ -48,6 +56,7 @@ type Column struct {
 	Strs   []string
 	Lists  [][]int64
 	Valid  []bool
+	Cats   []int64 // Category: the categories, in order
 }
 
 // Len is the number of rows.

@@ -4,8 +4,10 @@ package recipe
 // (§1.1 and §2 of docs/recipes.md) plus nsysx's own (Workers, Strict,
 // Progress). A recipe reads only the options it declares.
 type Options struct {
-	Input          []string // as given or expanded, in order
-	Output         string   // output directory (after substitution); "" = default name
+	Input []string // as given or expanded, in order
+	// Output is --output as given: Result.Write expands its %q{VAR}, %h,
+	// %p, %n and %% (docs/recipes.md §1.6); "" = the default name.
+	Output         string
 	ForceOverwrite bool
 	Mode           string // "none", "concurrent" (default) or "dask-futures"
 
@@ -29,6 +31,10 @@ type Options struct {
 	Gap              int    // gpu_gaps; ms, default 500
 	Tolerance        float64
 	Drop             bool
+	// Values holds recipe options that have no field above, by their
+	// .nsys-analysis key, as the JSON value to record (for example
+	// gpu_metric_util_sum's "longest_n": 100).
+	Values map[string]any
 
 	// nsysx's own.
 	Workers  int  // map parallelism; 0 = the CPUs

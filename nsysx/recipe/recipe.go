@@ -24,6 +24,9 @@ type Recipe struct {
 	// directory ("stats.ipynb", "heatmap.ipynb", ...), as nsys lists it
 	// under Outputs.
 	Notebook string
+	// MoreNotebooks are further notebooks listed after Notebook
+	// (nvtx_gpu_proj_sum's "topN.ipynb").
+	MoreNotebooks []string
 
 	// Prepare, when set, runs once over all reports before the map
 	// (session alignment of the heatmaps) and returns plain data handed to

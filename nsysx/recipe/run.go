@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -34,6 +35,9 @@ type Result struct {
 	Output *Output
 	Files  []string
 	Failed []*ReportError
+	// Start and End are when Run began and when the reduce finished: the
+	// StartTime and EndTime of the .nsys-analysis file.
+	Start, End time.Time
 }
 
 // Opener opens one input; the default is nsysx.Open.
@@ -64,6 +68,7 @@ func Stem(path string) string {
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
+	start := time.Now()
 	if open == nil {
 		open = DefaultOpener
 	}
@@ -82,7 +87,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Recipe: r, Opts: o, Failed: failed}
+	res := &Result{Recipe: r, Opts: o, Failed: failed, Start: start}
 	if o.Strict && len(failed) > 0 {
 		return res, failed[0]
 	}
@@ -103,7 +108,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err != nil {
 		return res, err
 	}
-	res.Output = out
+	res.Output, res.End = out, time.Now()
 	return res, nil
 }
 

@@ -1,0 +1,85 @@
+package recipe
+
+// The "pandas" key-value metadata of a Parquet file (docs/recipes.md §1.8),
+// written byte for byte as pyarrow's json.dumps writes it.
+
+// PandasVersion is the pandas release whose metadata dialect the files
+// follow (pandas 3: strings are numpy_type "str"). It is written as
+// pandas_version; the creator names nsysx, not pyarrow.
+const PandasVersion = "3.0.6"
+
+// Creator is the "creator" entry of the pandas metadata.
+var Creator = []KV{{"library", "nsysx"}, {"version", "2025.3.1"}}
+
+// pandasMetadata builds the JSON pandas reads back to rebuild the frame's
+// dtypes and index.
+func pandasMetadata(f *Frame) (string, error) {
+	var index []any
+	switch f.Index {
+	case RangeIndex:
+		var name any
+		if f.RangeName != "" {
+			name = f.RangeName
+		}
+		index = []any{[]KV{{"kind", "range"}, {"name", name}, {"start", 0},
+			{"stop", f.Rows()}, {"step", 1}}}
+	case NamedIndex, LevelIndex:
+		for _, n := range f.IndexCols {
+			index = append(index, n)
+		}
+	}
+	colIndexes := []any{}
+	if f.Index != NoIndex {
+		colIndexes = append(colIndexes, []KV{{"name", nil}, {"field_name", nil},
+			{"pandas_type", "unicode"}, {"numpy_type", "str"},
+			{"metadata", []KV{{"encoding", "UTF-8"}}}})
+	}
+	cols := make([]any, len(f.Cols))
+	for i, c := range f.Cols {
+		var name any = c.Name
+		if f.Index == LevelIndex && c.Name == LevelIndexName {
+			name = nil
+		}
+		pt, nt, md := pandasTypes(c)
+		cols[i] = []KV{{"name", name}, {"field_name", c.Name}, {"pandas_type", pt},
+			{"numpy_type", nt}, {"metadata", md}}
+	}
+	if index == nil {
+		index = []any{}
+	}
+	return pyJSON([]KV{
+		{"index_columns", index},
+		{"column_indexes", colIndexes},
+		{"columns", cols},
+		{"attributes", []KV{}},
+		{"creator", Creator},
+		{"pandas_version", PandasVersion},
+	}, -1)
+}
+
+// pandasTypes returns a column's pandas_type, numpy_type and metadata.
+func pandasTypes(c *Column) (pandasType, numpyType string, meta any) {
+	switch c.Kind {
+	case Int64:
+		if c.Valid != nil {
+			return "int64", "Int64", nil
+		}
+		return "int64", "int64", nil
+	case Uint64:
+		return "uint64", "uint64", nil
+	case Uint32:
+		return "uint32", "uint32", nil
+	case Float64:
+		return "float64", "float64", nil
+	case String:
+		return "object", "str", nil
+	case Null:
+		return "empty", "object", nil
+	case ListInt64:
+		return "list[int64]", "object", nil
+	case Category:
+		return "categorical", codeType(len(c.Cats)).String(),
+			[]KV{{"num_categories", len(c.Cats)}, {"ordered", true}}
+	}
+	return "object", "object", nil
+}

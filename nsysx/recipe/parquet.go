@@ -1,0 +1,343 @@
+package recipe
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+)
+
+// maxRowGroup is pyarrow's default row group length (1 Mi rows): smaller
+// frames are one row group, as every nsys output is.
+const maxRowGroup = 1 << 20
+
+// WriteParquet writes f as pandas 3 + pyarrow write a DataFrame
+// (docs/recipes.md §1.8): format 2.6, Snappy, dictionary encoding, row
+// groups of up to 1 Mi rows, the stored index columns last, and two
+// key-value entries: the pandas metadata JSON and the Arrow schema (which
+// carries the same metadata). The Parquet schema is built here rather than
+// derived by pqarrow, because pyarrow writes int64 without a logical type
+// annotation and keeps "item" as the list element name in ARROW:schema.
+func WriteParquet(w io.Writer, f *Frame) error {
+	if err := f.Check(); err != nil {
+		return err
+	}
+	meta, err := pandasMetadata(f)
+	if err != nil {
+		return err
+	}
+	root, asc, err := schemas(f, meta)
+	if err != nil {
+		return err
+	}
+	stored, err := serializeSchema(asc)
+	if err != nil {
+		return err
+	}
+	kv := metadata.KeyValueMetadata{}
+	kv.Append("pandas", meta)
+	kv.Append("ARROW:schema", stored)
+	mem := memory.DefaultAllocator
+	props := parquet.NewWriterProperties(
+		parquet.WithVersion(parquet.V2_6),
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithDictionaryDefault(true),
+		parquet.WithAllocator(mem),
+	)
+	pw, err := file.NewParquetWriterWithError(w, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
+	if err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
+	ctx := pqarrow.NewArrowWriteContext(context.Background(), &aprops)
+	n := f.Rows()
+	for s := 0; s < n || s == 0; s += maxRowGroup {
+		if err := writeRowGroup(ctx, pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
+			pw.Close()
+			return err
+		}
+	}
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	return nil
+}
+
+// writeRowGroup writes rows [s, e) of every column as one row group.
+func writeRowGroup(ctx context.Context, pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+	rgw, err := pw.AppendRowGroupChecked()
+	if err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	for i, c := range f.Cols {
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+		}
+		leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e)
+		if err != nil {
+			return err
+		}
+		err = pqarrow.WriteArrowToColumn(ctx, cw, leaf, def, rep, true)
+		leaf.Release()
+		if err != nil {
+			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+		}
+	}
+	if err := rgw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	return nil
+}
+
+// schemas returns the Parquet schema pyarrow writes for f and the Arrow
+// schema it stores (with the pandas metadata).
+func schemas(f *Frame, meta string) (*schema.GroupNode, *arrow.Schema, error) {
+	nodes := make(schema.FieldList, len(f.Cols))
+	fields := make([]arrow.Field, len(f.Cols))
+	for i, c := range f.Cols {
+		var err error
+		if nodes[i], err = parquetNode(c); err != nil {
+			return nil, nil, fmt.Errorf("parquet schema of column %q: %w", c.Name, err)
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c), Nullable: true}
+	}
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, nodes, -1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parquet schema: %w", err)
+	}
+	md := arrow.NewMetadata([]string{"pandas"}, []string{meta})
+	return root, arrow.NewSchema(fields, &md), nil
+}
+
+// parquetNode is the Parquet field pyarrow writes for a column.
+func parquetNode(c *Column) (schema.Node, error) {
+	opt := parquet.Repetitions.Optional
+	switch c.Kind {
+	case Uint64:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(64, false), parquet.Types.Int64, -1, -1)
+	case Uint32:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(32, false), parquet.Types.Int32, -1, -1)
+	case Float64:
+		return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Double, -1, -1)
+	case String:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
+	case Null:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NullLogicalType{}, parquet.Types.Int32, -1, -1)
+	case ListInt64:
+		elem, err := schema.NewPrimitiveNode("element", opt, parquet.Types.Int64, -1, -1)
+		if err != nil {
+			return nil, err
+		}
+		return schema.ListOfWithName(c.Name, elem, opt, -1)
+	}
+	return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Int64, -1, -1)
+}
+
+// serializeSchema is the base64 Arrow IPC schema message of ARROW:schema.
+func serializeSchema(sc *arrow.Schema) (string, error) {
+	var buf bytes.Buffer
+	wr := ipc.NewWriter(&buf, ipc.WithSchema(sc))
+	if err := wr.Close(); err != nil {
+		return "", fmt.Errorf("serializing the Arrow schema: %w", err)
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// Check verifies that every column has the frame's row count, the fields
+// its Kind uses, and that the index columns exist.
+func (f *Frame) Check() error {
+	n := f.Rows()
+	for _, c := range f.Cols {
+		if c.Len() != n {
+			return fmt.Errorf("frame: column %q has %d rows, want %d", c.Name, c.Len(), n)
+		}
+		if c.Valid != nil && len(c.Valid) != n {
+			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
+		}
+		if c.Kind > Category {
+			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
+		}
+	}
+	switch f.Index {
+	case NamedIndex, LevelIndex:
+		if len(f.IndexCols) == 0 {
+			return fmt.Errorf("frame: %v index without index columns", f.Index)
+		}
+		for _, name := range f.IndexCols {
+			if f.Col(name) == nil {
+				return fmt.Errorf("frame: index column %q is missing", name)
+			}
+		}
+	}
+	return nil
+}
+
+// arrowType is the Arrow type pyarrow gives a column of kind c.Kind.
+func arrowType(c *Column) arrow.DataType {
+	switch c.Kind {
+	case Uint64:
+		return arrow.PrimitiveTypes.Uint64
+	case Uint32:
+		return arrow.PrimitiveTypes.Uint32
+	case Float64:
+		return arrow.PrimitiveTypes.Float64
+	case String:
+		return arrow.BinaryTypes.LargeString
+	case Null:
+		return arrow.Null
+	case ListInt64:
+		return arrow.ListOf(arrow.PrimitiveTypes.Int64)
+	case Category:
+		return &arrow.DictionaryType{IndexType: codeType(len(c.Cats)), ValueType: arrow.PrimitiveTypes.Int64, Ordered: true}
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+// codeType is the smallest signed integer type pandas uses for the codes
+// of n categories.
+func codeType(n int) arrow.DataType {
+	switch {
+	case n < math.MaxInt8:
+		return arrow.PrimitiveTypes.Int8
+	case n < math.MaxInt16:
+		return arrow.PrimitiveTypes.Int16
+	case n < math.MaxInt32:
+		return arrow.PrimitiveTypes.Int32
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+// leafData returns rows [s, e) of c as the leaf array and the definition
+// and repetition levels of its Parquet column.
+func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) (arrow.Array, []int16, []int16, error) {
+	if c.Kind == ListInt64 {
+		return listLeaf(mem, c, s, e)
+	}
+	def := make([]int16, e-s)
+	for i := s; i < e; i++ {
+		if !c.IsNull(i) && !(c.Kind == Float64 && math.IsNaN(c.Floats[i])) {
+			def[i-s] = 1
+		}
+	}
+	var arr arrow.Array
+	var err error
+	switch c.Kind {
+	case Null:
+		arr = array.NewNull(e - s)
+	case Category:
+		arr, err = buildCategory(mem, c, dt.(*arrow.DictionaryType), s, e)
+	default:
+		arr = buildFlat(mem, c, dt, s, e)
+	}
+	return arr, def, nil, err
+}
+
+// buildFlat builds rows [s, e) of a scalar column; a float NaN becomes
+// NULL, as pandas writes it.
+func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arrow.Array {
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	b.Reserve(e - s)
+	for i := s; i < e; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		switch bb := b.(type) {
+		case *array.Int64Builder:
+			bb.Append(c.Ints[i])
+		case *array.Uint64Builder:
+			bb.Append(uint64(c.Ints[i]))
+		case *array.Uint32Builder:
+			bb.Append(uint32(c.Ints[i]))
+		case *array.Float64Builder:
+			if math.IsNaN(c.Floats[i]) {
+				bb.AppendNull()
+			} else {
+				bb.Append(c.Floats[i])
+			}
+		case *array.LargeStringBuilder:
+			bb.Append(c.Strs[i])
+		}
+	}
+	return b.NewArray()
+}
+
+// listLeaf flattens rows [s, e) of a list column: the element values and
+// the levels of an optional list of optional elements (NULL list: def 0,
+// empty list: def 1, element: def 3; rep 1 for every element but a list's
+// first).
+func listLeaf(mem memory.Allocator, c *Column, s, e int) (arrow.Array, []int16, []int16, error) {
+	vb := array.NewInt64Builder(mem)
+	defer vb.Release()
+	var def, rep []int16
+	for i := s; i < e; i++ {
+		l := c.Lists[i]
+		switch {
+		case c.IsNull(i):
+			def, rep = append(def, 0), append(rep, 0)
+		case len(l) == 0:
+			def, rep = append(def, 1), append(rep, 0)
+		default:
+			for j, v := range l {
+				def = append(def, 3)
+				rep = append(rep, min(int16(j), 1))
+				vb.Append(v)
+			}
+		}
+	}
+	return vb.NewArray(), def, rep, nil
+}
+
+// buildCategory encodes rows [s, e) of a Category column as codes into its
+// categories.
+func buildCategory(mem memory.Allocator, c *Column, dt *arrow.DictionaryType, s, e int) (arrow.Array, error) {
+	pos := make(map[int64]int, len(c.Cats))
+	for i, v := range c.Cats {
+		pos[v] = i
+	}
+	codes := array.NewBuilder(mem, dt.IndexType)
+	defer codes.Release()
+	for i := s; i < e; i++ {
+		k, ok := pos[c.Ints[i]]
+		switch {
+		case c.IsNull(i):
+			codes.AppendNull()
+			continue
+		case !ok:
+			return nil, fmt.Errorf("frame: column %q: value %d is not one of its categories", c.Name, c.Ints[i])
+		}
+		switch cb := codes.(type) {
+		case *array.Int8Builder:
+			cb.Append(int8(k))
+		case *array.Int16Builder:
+			cb.Append(int16(k))
+		case *array.Int32Builder:
+			cb.Append(int32(k))
+		case *array.Int64Builder:
+			cb.Append(int64(k))
+		}
+	}
+	idx := codes.NewArray()
+	defer idx.Release()
+	cats := array.NewInt64Builder(mem)
+	defer cats.Release()
+	cats.AppendValues(c.Cats, nil)
+	dict := cats.NewArray()
+	defer dict.Release()
+	return array.NewDictionaryArray(dt, idx, dict), nil
+}

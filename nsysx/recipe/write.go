@@ -1,0 +1,262 @@
+package recipe
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// WriteOptions control Result.Write.
+type WriteOptions struct {
+	// DefaultName is the base of the default directory name, <base>-N;
+	// "" means the recipe name (diff passes "<stats recipe>-diff").
+	DefaultName string
+	// WorkDir is where a default name or a relative --output is placed;
+	// "" means the current directory.
+	WorkDir string
+	// Extra, when set, writes further files (notebooks, charts, helper
+	// modules) into dir, the not yet published output directory.
+	Extra func(dir string) error
+}
+
+// ErrOutputExists is returned (wrapped) when the output directory exists
+// and --force-overwrite was not given.
+var ErrOutputExists = errors.New("output directory exists")
+
+// Write writes the run's output directory (docs/recipes.md §1.6) and
+// returns its path: every output table as <name>.parquet (and <name>.csv
+// with --csv unless the table is NoCSV), the Extra files, and
+// <basename>.nsys-analysis. Everything is written into a hidden temporary
+// sibling directory that is renamed into place at the end, so a failed run
+// leaves no directory behind and never a partial one (a killed process may
+// leave the hidden ".<name>.partial-*" sibling, never the result).
+//
+// An existing --output is replaced only with --force-overwrite; without it
+// Write fails with ErrOutputExists. (nsys itself only warns and writes to
+// the default name instead; nsysx refuses, as `nsysx stats` does, so that
+// the result is never somewhere the user did not ask for.)
+func (r *Result) Write(wo *WriteOptions) (string, error) {
+	if wo == nil {
+		wo = &WriteOptions{}
+	}
+	if r.Recipe == nil || r.Opts == nil || r.Output == nil {
+		return "", errors.New("recipe: Write needs a Result with its Recipe, Opts and Output")
+	}
+	dir, recorded, err := r.outputDir(wo)
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".partial-")
+	if err != nil {
+		return "", fmt.Errorf("creating the output directory: %w", err)
+	}
+	if err := r.fill(tmp, filepath.Base(dir), recorded, wo); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := publish(tmp, dir, r.Opts.ForceOverwrite); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	return dir, nil
+}
+
+// outputDir resolves the directory to write and the value recorded as
+// Options.output: the expanded --output, or the default <base>-N (then
+// recorded as null).
+func (r *Result) outputDir(wo *WriteOptions) (dir string, recorded any, err error) {
+	if r.Opts.Output == "" {
+		base := wo.DefaultName
+		if base == "" {
+			base = r.Recipe.Name
+		}
+		return DefaultOutput(wo.WorkDir, base), nil, nil
+	}
+	name, err := ExpandOutput(r.Opts.Output)
+	if err != nil {
+		return "", nil, err
+	}
+	dir = name
+	if wo.WorkDir != "" && !filepath.IsAbs(dir) {
+		dir = filepath.Join(wo.WorkDir, dir)
+	}
+	if _, err := os.Lstat(dir); err == nil && !r.Opts.ForceOverwrite {
+		return "", nil, fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrOutputExists, dir)
+	}
+	return dir, name, nil
+}
+
+// fill writes every file into tmp; name is the final directory's base name.
+func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
+	for _, t := range r.Output.Tables {
+		if err := writeFile(filepath.Join(tmp, t.Name+".parquet"), func(w io.Writer) error {
+			return WriteParquet(w, t.Frame)
+		}); err != nil {
+			return fmt.Errorf("writing %s.parquet: %w", t.Name, err)
+		}
+		if r.Opts.CSV && !t.NoCSV {
+			if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
+				return WriteCSV(w, t.Frame)
+			}); err != nil {
+				return fmt.Errorf("writing %s.csv: %w", t.Name, err)
+			}
+		}
+	}
+	if wo.Extra != nil {
+		if err := wo.Extra(tmp); err != nil {
+			return err
+		}
+	}
+	a, err := r.Analysis(recorded)
+	if err != nil {
+		return err
+	}
+	js, err := EncodeAnalysis(a)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, name+".nsys-analysis"), js, 0o644); err != nil {
+		return fmt.Errorf("writing %s.nsys-analysis: %w", name, err)
+	}
+	return os.Chmod(tmp, 0o755)
+}
+
+// publish renames tmp to dir. An existing dir is replaced only with force:
+// it is first moved aside, restored if the rename fails, removed after.
+func publish(tmp, dir string, force bool) error {
+	if _, err := os.Lstat(dir); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("checking %s: %w", dir, err)
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			return fmt.Errorf("publishing %s: %w", dir, err)
+		}
+		return nil
+	}
+	if !force {
+		return fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrOutputExists, dir)
+	}
+	old := tmp + ".old"
+	if err := os.Rename(dir, old); err != nil {
+		return fmt.Errorf("replacing %s: %w", dir, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(old, dir)
+		return fmt.Errorf("replacing %s: %w", dir, err)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("removing the old %s: %w", dir, err)
+	}
+	return nil
+}
+
+// writeFile creates path and writes it through a buffer, reporting the
+// errors of the write, the flush and the close.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// DefaultOutput is <base>-N in dir ("" = the current directory) with the
+// smallest N ≥ 1 for which nothing exists yet.
+func DefaultOutput(dir, base string) string {
+	for n := 1; ; n++ {
+		p := filepath.Join(dir, base+"-"+strconv.Itoa(n))
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+	}
+}
+
+// ExpandOutput applies --output's substitutions: %q{VAR} the value of
+// environment variable VAR (an unset one is an error), %h the host name,
+// %p the process id, %n the smallest positive integer for which the
+// resulting path does not exist yet, %% a percent sign. Any other %
+// sequence is an error.
+func ExpandOutput(name string) (string, error) {
+	if !strings.Contains(name, "%n") {
+		return expandOnce(name, "")
+	}
+	for n := 1; ; n++ {
+		p, err := expandOnce(name, strconv.Itoa(n))
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+	}
+}
+
+func expandOnce(name, n string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		if name[i] != '%' {
+			b.WriteByte(name[i])
+			continue
+		}
+		if i+1 >= len(name) {
+			return "", Usagef("--output %q: a lone %% at the end (write %%%% for a percent sign)", name)
+		}
+		i++
+		switch name[i] {
+		case '%':
+			b.WriteByte('%')
+		case 'n':
+			b.WriteString(n)
+		case 'p':
+			b.WriteString(strconv.Itoa(os.Getpid()))
+		case 'h':
+			h, err := os.Hostname()
+			if err != nil {
+				return "", fmt.Errorf("--output %%h: %w", err)
+			}
+			b.WriteString(h)
+		case 'q':
+			v, rest, err := envSubst(name, name[i+1:])
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(v)
+			i = len(name) - len(rest) - 1
+		default:
+			return "", Usagef("--output %q: unknown substitution %%%c (use %%q{VAR}, %%h, %%p, %%n or %%%%)", name, name[i])
+		}
+	}
+	return b.String(), nil
+}
+
+// envSubst reads the {VAR} after %q and returns its value and the rest.
+func envSubst(name, s string) (string, string, error) {
+	end := strings.IndexByte(s, '}')
+	if !strings.HasPrefix(s, "{") || end < 0 {
+		return "", "", Usagef("--output %q: %%q needs {VAR}", name)
+	}
+	key := s[1:end]
+	v, ok := os.LookupEnv(key)
+	if !ok {
+		return "", "", Usagef("--output %q: environment variable %s is not set", name, key)
+	}
+	return v, s[end+1:], nil
+}
