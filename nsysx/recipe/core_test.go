@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 func TestWindow(t *testing.T) {
 	s := Span{
 		Start:    []int64{-5, 0, 10, 20, 30, 40},

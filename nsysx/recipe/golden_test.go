@@ -133,4 +133,3 @@ func frameValue(c *Column, i int) any {
 	}
 	return c.Ints[i]
 }
-
