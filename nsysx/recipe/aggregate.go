@@ -91,7 +91,7 @@ func concatCol(frames []*Frame, ranks []int, c int) *Column {
 			toFloat = true
 		}
 	}
-	out := &Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0}
+	out := &Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0, Cats: frames[ranks[0]].Cols[c].Cats}
 	if toFloat {
 		out.Kind = Float64
 	}
