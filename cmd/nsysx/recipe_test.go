@@ -199,6 +199,15 @@ func TestRecipeDiffCLI(t *testing.T) {
 	if err != nil || string(csv) != "Rank,File1,File2\n0,rank0,rank0\n1,rank1,rank1\n" {
 		t.Errorf("files.csv %q, %v", csv, err)
 	}
+	dd := filepath.Join(tmp, "diff-drop")
+	if _, stderr, code := runCLI(t, "recipe", "diff", "--input", run1, run2, "--output", dd, "--drop"); code != 0 {
+		t.Fatalf("diff --drop: exit %d, %s", code, stderr)
+	}
+	for _, f := range []string{"rank_stats", "all_stats"} {
+		if fr, err := recipe.ReadParquet(filepath.Join(dd, f+".parquet")); err != nil || fr.Rows() != 0 {
+			t.Errorf("diff --drop %s: %v, want no rows", f, err)
+		}
+	}
 	_, stderr, code = runCLI(t, "recipe", "diff", "--input", run1, kern, "--output", filepath.Join(tmp, "x"))
 	if code != 1 || !strings.Contains(stderr, "the output of nccl_sum and") {
 		t.Errorf("different recipes: exit %d, %q", code, stderr)
