@@ -114,6 +114,9 @@ func TestFilterNVTX(t *testing.T) {
 		t.Errorf("nvtx + time kept %v", got)
 	}
 	// Projected: without a projector, refused.
+	saved := ProjectNVTX
+	ProjectNVTX = nil
+	defer func() { ProjectNVTX = saved }()
 	o = Defaults()
 	o.FilterProjectedNVTX = &NVTXRange{Range: "step"}
 	if _, err := FilterRows(context.Background(), nil, o, s, nv); !errors.Is(err, ErrFilter) {

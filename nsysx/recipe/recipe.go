@@ -39,6 +39,10 @@ type Recipe struct {
 	// Reduce merges the parts, sorted by file stem (Rank = position), into
 	// the output tables.
 	Reduce func(ctx context.Context, parts []*Part, o *Options, shared any) (*Output, error)
+	// Whole, when set, replaces Prepare, Map and Reduce: the recipe reads
+	// its inputs itself (diff reads two recipe output directories) and
+	// returns every table it writes, files included.
+	Whole func(ctx context.Context, o *Options) (*Output, error)
 }
 
 // Report is one input as a mapper sees it.
@@ -47,6 +51,18 @@ type Report struct {
 	Stem    string // basename minus its last suffix: the Rank sort key
 	Pos     int    // position in the input list
 	Profile *nsysx.Profile
+
+	open Opener // set by Run; OpenProfile uses it
+}
+
+// OpenProfile opens the report with the run's Opener (nsysx.Open by
+// default): for a Prepare pass, which gets reports without a Profile. The
+// caller closes it.
+func (r *Report) OpenProfile(ctx context.Context) (*nsysx.Profile, error) {
+	if r.open == nil {
+		return DefaultOpener(ctx, r.Path)
+	}
+	return r.open(ctx, r.Path)
 }
 
 // Part is what Map returns for one report: named frames and the report's

@@ -1,0 +1,60 @@
+package recipe
+
+import "context"
+
+func init() {
+	Register(&Recipe{
+		Name:        "cuda_gpu_time_util_map",
+		DisplayName: "CUDA GPU Time Utilization Heatmap",
+		Help:        "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
+		Options:     []string{"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"},
+		Notebook:    heatmapNotebook,
+		Prepare:     prepareAlignment,
+		Map:         mapCudaUtil,
+		Reduce:      analysisReduce,
+	})
+}
+
+// mapCudaUtil bins the filtered kernels, shifted onto the aligned timeline,
+// per (pid, device): the kernels consolidated first (overlaps counted once)
+// unless --cumulative, which adds every kernel and so can exceed 100
+// (docs/recipes.md §2.13).
+func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part, error) {
+	a, off, maxT, err := alignmentOf(shared, r)
+	if err != nil {
+		return nil, err
+	}
+	k, keep, err := filteredKernels(ctx, r, o)
+	if err != nil || len(keep) == 0 {
+		return noDataOr(o, r, err)
+	}
+	h := newHeatFrame(a, []string{"Kernel"}, []string{"PID", "Device ID"})
+	keys, groups := byDevice(k.PID, k.DeviceID, keep)
+	for _, key := range keys {
+		v := shifted(k, groups[key], off)
+		if !o.Cumulative {
+			v = Consolidate(v)
+		}
+		h.add([]int64{key.pid, key.dev}, HeatBins(v, a.BinSize, a.Bins, off, maxT))
+	}
+	return &Part{Frames: map[string]*Frame{"analysis": h.frame()}}, nil
+}
+
+// filteredKernels loads the CUDA_KERNEL composite and the rows that pass the
+// frame filter (docs/recipes.md §1.4).
+func filteredKernels(ctx context.Context, r *Report, o *Options) (*Kernel, []int, error) {
+	k, err := LoadKernel(ctx, r.Profile)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	return k, keep, err
+}
+
+// noDataOr returns err, or the no-data answer when err is nil.
+func noDataOr(o *Options, r *Report, err error) (*Part, error) {
+	if err != nil {
+		return nil, err
+	}
+	return noData(o, r)
+}

@@ -1,0 +1,66 @@
+package recipe
+
+import (
+	"context"
+	"strings"
+)
+
+func init() {
+	Register(&Recipe{
+		Name:        "nccl_gpu_time_util_map",
+		DisplayName: "NCCL GPU Time Utilization Heatmap",
+		Help:        "Per GPU of each process, the share of each time bin spent in any kernel, NCCL kernels, compute kernels and both at once.",
+		Options:     heatmapOptions,
+		Notebook:    heatmapNotebook,
+		Prepare:     prepareAlignment,
+		Map:         mapNCCLUtil,
+		Reduce:      analysisReduce,
+	})
+}
+
+// isNCCL says whether kernel row i is an NCCL kernel: its short name starts
+// with "nccl" (case-sensitive; docs/recipes.md §2.22).
+func isNCCL(k *Kernel, i int) bool {
+	return k.ShortValid.Valid(i) && strings.HasPrefix(k.ShortName[i], "nccl")
+}
+
+// splitNCCL splits rows into NCCL and compute kernels, keeping order.
+func splitNCCL(k *Kernel, rows []int) (nccl, comp []int) {
+	for _, i := range rows {
+		if isNCCL(k, i) {
+			nccl = append(nccl, i)
+		} else {
+			comp = append(comp, i)
+		}
+	}
+	return nccl, comp
+}
+
+// mapNCCLUtil bins, per (pid, device), the consolidated kernels (All),
+// NCCL kernels, compute kernels, and the overlap pieces of the
+// consolidated NCCL and compute ranges (docs/recipes.md §2.23). A report
+// without NCCL kernels yields nothing.
+func mapNCCLUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part, error) {
+	a, off, maxT, err := alignmentOf(shared, r)
+	if err != nil {
+		return nil, err
+	}
+	k, keep, err := filteredKernels(ctx, r, o)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := splitNCCL(k, keep); len(n) == 0 {
+		return noData(o, r)
+	}
+	bins := func(v []Interval) []float64 { return HeatBins(v, a.BinSize, a.Bins, off, maxT) }
+	h := newHeatFrame(a, []string{"All", "NCCL", "Compute", "Overlap"}, []string{"PID", "Device ID"})
+	keys, groups := byDevice(k.PID, k.DeviceID, keep)
+	for _, key := range keys {
+		rows := groups[key]
+		n, c := splitNCCL(k, rows)
+		all := Consolidate(shifted(k, rows, off))
+		nc, cc := Consolidate(shifted(k, n, off)), Consolidate(shifted(k, c, off))
+		h.add([]int64{key.pid, key.dev}, bins(all), bins(nc), bins(cc), bins(pieceSpans(OverlapPieces(nc, cc))))
+	}
+	return &Part{Frames: map[string]*Frame{"analysis": h.frame()}}, nil
+}

@@ -1,0 +1,150 @@
+package recipe
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// TestRuleGolden runs the rule recipes that have nsys goldens on
+// train+fixed: analysis.parquet (values, types, the null-typed Green
+// Context ID, RangeIndex for gpu_time_util's single rank) and files.
+func TestRuleGolden(t *testing.T) {
+	for _, name := range []string{"gpu_time_util", "cuda_api_sync", "cuda_memcpy_async"} {
+		t.Run(name, func(t *testing.T) {
+			res := runOn(t, name, nil, "train", "fixed")
+			dir := goldenDir("train+fixed", name)
+			for _, tbl := range []string{"analysis", "files"} {
+				compareGolden(t, filepath.Join(dir, tbl+".parquet"), res.Output.Table(tbl))
+			}
+		})
+	}
+}
+
+// TestRuleRecipesMatchAnalyze checks the rule recipes without recipe
+// goldens against the `nsys analyze` CSVs of the same rule on one profile
+// (testdata/golden/<profile>/rule_*.csv; every case has fewer rows than
+// analyze's default limit of 50, so the CSV holds every row): the same
+// rows, in order, with the recipe's raw values (Bytes in B where the CSV
+// shows MB) and the recipe's types.
+func TestRuleRecipesMatchAnalyze(t *testing.T) {
+	i64 := func(v int64) *int64 { return &v }
+	cases := []struct {
+		recipe, profile, csv string
+		set                  func(o *Options)
+	}{
+		{"cuda_memcpy_sync", "sync", "rule_cuda_memcpy_sync", nil},
+		{"cuda_memset_sync", "sync", "rule_cuda_memset_sync", nil},
+		{"gpu_gaps", "sync", "rule_gpu_gaps", nil},
+		{"gpu_gaps", "fixed", "rule_gpu_gaps_gap_1", func(o *Options) { o.Gap = 1 }},
+		{"gpu_time_util", "bt", "rule_gpu_time_util_window", func(o *Options) {
+			o.Threshold, o.FilterTime = 90, &TimeRange{Start: i64(156893133), End: i64(278498292)}
+		}},
+		{"gpu_time_util", "rank1", "rule_gpu_time_util_window", func(o *Options) {
+			o.Threshold, o.Start, o.End = 90, i64(3296249334), i64(6222118830)
+		}},
+		{"cuda_api_sync", "cnn", "rule_cuda_api_sync_nvtx", func(o *Options) { o.NVTX = &NVTXRange{Range: "step"} }},
+	}
+	for _, c := range cases {
+		t.Run(c.recipe+"/"+c.profile+"/"+c.csv, func(t *testing.T) {
+			o := Defaults()
+			if c.set != nil {
+				c.set(o)
+			}
+			f := runOn(t, c.recipe, o, c.profile).Output.Table("analysis")
+			compareAnalyzeCSV(t, f, c.profile, c.csv)
+		})
+	}
+}
+
+// TestRuleRecipeWindowEmpty: windows in which nsys analyze found nothing
+// give no output (ErrNoData), while the same profiles have rows unfiltered.
+func TestRuleRecipeWindowEmpty(t *testing.T) {
+	i64 := func(v int64) *int64 { return &v }
+	o := Defaults()
+	o.Threshold, o.FilterTime = 90, &TimeRange{Start: i64(361724365), End: i64(685564379)}
+	if _, err := tryRun(t, "gpu_time_util", o, "sync"); !errors.Is(err, ErrNoData) {
+		t.Errorf("gpu_time_util in window on sync: %v, want no data", err)
+	}
+	o = Defaults()
+	o.NVTX = &NVTXRange{Range: "d2h_sync"}
+	if _, err := tryRun(t, "cuda_api_sync", o, "sync"); !errors.Is(err, ErrNoData) {
+		t.Errorf("cuda_api_sync nvtx=d2h_sync on sync: %v, want no data", err)
+	}
+	if res := runOn(t, "cuda_api_sync", nil, "sync"); res.Output.Table("analysis").Rows() == 0 {
+		t.Error("cuda_api_sync on sync: no rows unfiltered")
+	}
+}
+
+// tryRun is runOn returning the error.
+func tryRun(t *testing.T, name string, o *Options, profiles ...string) (*Result, error) {
+	t.Helper()
+	r, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Input = nil
+	dir := t.TempDir()
+	for _, p := range profiles {
+		link := filepath.Join(dir, p+".sqlite")
+		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
+			t.Fatal(err)
+		}
+		o.Input = append(o.Input, link)
+	}
+	return Run(context.Background(), r, o, nil)
+}
+
+// compareAnalyzeCSV compares a one-rank rule recipe frame with an analyze
+// CSV: headers are the column names plus a unit, cells the same values.
+func compareAnalyzeCSV(t *testing.T, f *Frame, profile, name string) {
+	t.Helper()
+	text, ok := testutil.Golden(t, profile, name+".csv")
+	if !ok {
+		t.Fatalf("no golden %s/%s.csv", profile, name)
+	}
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("golden %s/%s.csv: %v (%d lines)", profile, name, err, len(recs))
+	}
+	if f.Index != RangeIndex || f.Rows() != len(recs)-1 {
+		t.Fatalf("%d rows, index %v; want %d rows, RangeIndex", f.Rows(), f.Index, len(recs)-1)
+	}
+	for j, h := range recs[0] {
+		label, unit, _ := strings.Cut(h, " (")
+		c := f.Col(label)
+		if c == nil {
+			t.Fatalf("no column %q in %v", label, f.Names())
+		}
+		for i, rec := range recs[1:] {
+			if got := analyzeCell(c, i, unit); got != rec[j] {
+				t.Errorf("%s row %d: got %q, want %q", label, i, got, rec[j])
+			}
+		}
+	}
+	if rk := f.Col("Rank"); rk == nil || rk.Kind != Int64 {
+		t.Errorf("no int64 Rank column")
+	}
+}
+
+// analyzeCell renders a frame cell as analyze's CSV does.
+func analyzeCell(c *Column, i int, unit string) string {
+	switch {
+	case c.IsNull(i):
+		return ""
+	case unit == "MB)":
+		return strconv.FormatFloat(float64(c.Ints[i])/1e6, 'f', 3, 64)
+	case c.Kind == Float64:
+		return strconv.FormatFloat(c.Floats[i], 'f', 1, 64)
+	case c.Kind == String:
+		return c.Strs[i]
+	}
+	return strconv.FormatInt(c.Ints[i], 10)
+}
