@@ -130,8 +130,8 @@ func arrowValue(a arrow.Array, i int) any {
 	return fmt.Sprintf("unsupported %T", a)
 }
 
-// arrowType is the Arrow type name a Kind is written as.
-func arrowType(k Kind) string {
+// goldenArrowType is the Arrow type name a Kind is written as.
+func goldenArrowType(k Kind) string {
 	switch k {
 	case String:
 		return "large_utf8"
@@ -201,8 +201,8 @@ func compareGolden(t *testing.T, path string, f *Frame) {
 	bad := 0
 	for c, w := range want {
 		g := f.Cols[c]
-		if g.Name != w.name || arrowType(g.Kind) != w.typ {
-			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, arrowType(g.Kind), w.name, w.typ)
+		if g.Name != w.name || goldenArrowType(g.Kind) != w.typ {
+			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, goldenArrowType(g.Kind), w.name, w.typ)
 			continue
 		}
 		if g.Len() != len(w.vals) {

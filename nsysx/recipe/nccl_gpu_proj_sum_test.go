@@ -12,4 +12,5 @@ func TestNCCLGPUProjSumGolden(t *testing.T) {
 	for _, tb := range []string{"rank_stats", "all_stats", "files"} {
 		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
 	}
+	checkWritten(t, res, dir, "rank_stats", "all_stats", "files")
 }

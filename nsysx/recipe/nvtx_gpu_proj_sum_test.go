@@ -14,3 +14,10 @@ func TestNVTXGPUProjSumGolden(t *testing.T) {
 		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
 	}
 }
+
+// TestNVTXGPUProjSumFiles writes the train+fixed run and compares the files
+// with nsys's.
+func TestNVTXGPUProjSumFiles(t *testing.T) {
+	res := runOn(t, "nvtx_gpu_proj_sum", Defaults(), "train", "fixed")
+	checkWritten(t, res, goldenDir("train+fixed", "nvtx_gpu_proj_sum"), "rank_stats", "all_stats", "files")
+}

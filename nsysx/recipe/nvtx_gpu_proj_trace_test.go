@@ -17,6 +17,7 @@ func TestNVTXGPUProjTraceGolden(t *testing.T) {
 	for _, tb := range []string{"trace", "files"} {
 		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
 	}
+	checkWritten(t, res, dir, "trace", "files")
 }
 
 // TestNVTXGPUProjTracePerGPU: each rank of rank0+rank1 runs on one GPU, so

@@ -18,6 +18,8 @@ func TestNVTXPaceGolden(t *testing.T) {
 		"pace_delta", "pace_delta_accum", "pace_delta_stats", "files"} {
 		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
 	}
+	checkWritten(t, res, dir, "stats", "pace_start", "pace_end", "pace_duration", "pace_duration_accum",
+		"pace_delta", "pace_delta_accum", "pace_delta_stats", "files")
 }
 
 // TestPaceNameRequired: every pace recipe refuses to run without --name,
