@@ -2,11 +2,12 @@ package recipe
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"path/filepath"
-	"testing"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on
@@ -120,6 +121,51 @@ func BenchmarkNVTXGPUProjTrace(b *testing.B) {
 	for b.Loop() {
 		if _, err := Run(context.Background(), r, o, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestNVTXGPUProjTraceGraphs runs the trace on a hand-made export with
+// CUDA graphs (testdata/fixtures/make_recipe_graph_fixture.py). By hand:
+// "outer" widens over everything on streams 3 and 4; "inst" widens over
+// the instantiated nodes and "launch" over the launch's kernels and its
+// graph-trace row; "build" is innermost, so each GPU op of its graph
+// originals is a row of its own (node 101 twice: through its instantiated
+// copy and through the parameter update). Rows sort by (start ↑, end ↓,
+// NVTX row ↑), then the stack walk nests them.
+func TestNVTXGPUProjTraceGraphs(t *testing.T) {
+	o := Defaults()
+	o.Input = []string{filepath.Join(testutil.Root(), "testdata", "fixtures", "recipe_graph.sqlite")}
+	r, err := Lookup("nvtx_gpu_proj_trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Strict = true
+	res, err := Run(context.Background(), r, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Output.Table("trace")
+	want := map[string]string{
+		"Text":           "[outer inst launch build build build]",
+		"Start":          "[1000 1000 1000 1000 1100 1100]",
+		"End":            "[2100 1200 1200 1100 1200 1200]",
+		"Range ID":       "[0 1 2 3 4 5]",
+		"Stack Level":    "[0 1 2 3 3 4]",
+		"Children Count": "[1 1 2 0 1 0]",
+		"Parent ID":      "[<nil> 0 1 2 2 4]",
+		"Range Stack":    "[[0] [0 1] [0 1 2] [0 1 2 3] [0 1 2 4] [0 1 2 4 5]]",
+		"PID":            "[10 10 10 10 10 10]",
+		"TID":            "[11 11 11 11 11 11]",
+	}
+	for name, w := range want {
+		c := f.Col(name)
+		var vals []any
+		for i := 0; i < f.Rows(); i++ {
+			vals = append(vals, frameValue(c, i))
+		}
+		if got := fmt.Sprint(vals); name != "Range Stack" && got != w || name == "Range Stack" && fmt.Sprint(c.Lists) != w {
+			t.Errorf("%s = %v, want %s", name, got, w)
 		}
 	}
 }
