@@ -203,3 +203,5 @@ func TestPyJSONIndent(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func i64(v int64) *int64 { return &v }

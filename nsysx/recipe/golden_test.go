@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,13 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // runOn runs recipe name over the named test profiles (in the given input
@@ -52,93 +48,71 @@ func goldenDir(set, recipe string) string {
 	return filepath.Join(testutil.Root(), "testdata", "golden", "recipes", set, recipe)
 }
 
-// goldenCol is one column of a golden Parquet file.
-type goldenCol struct {
-	name, typ string
-	vals      []any // int64, uint64, float64, string, or nil for NULL
-}
-
-// readGolden reads a golden Parquet file: its columns (physical order),
-// Arrow types, values, and the pandas index_columns metadata as JSON.
-func readGolden(t *testing.T, path string) ([]goldenCol, string) {
+// compareWritten writes res's output directory and compares each named
+// table's Parquet file with nsys's golden (pqcompare: layout, schemas,
+// pandas metadata, every value), and the .nsys-analysis DisplayName,
+// Options keys (in order) and Outputs.
+func compareWritten(t *testing.T, res *Result, set, recipe string, tables ...string) {
 	t.Helper()
-	r, err := file.OpenParquetFile(path, false)
+	dir, err := res.Write(&WriteOptions{WorkDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tbl.Release()
-	var meta struct {
-		IndexColumns json.RawMessage `json:"index_columns"`
-	}
-	if v := r.MetaData().KeyValueMetadata().FindValue("pandas"); v != nil {
-		if err := json.Unmarshal([]byte(*v), &meta); err != nil {
-			t.Fatal(err)
+	gdir := goldenDir(set, recipe)
+	for _, tbl := range tables {
+		if err := pqcompare.Files(filepath.Join(gdir, tbl+".parquet"), filepath.Join(dir, tbl+".parquet")); err != nil {
+			t.Errorf("%s/%s %s: %v", set, recipe, tbl, err)
 		}
 	}
-	var out []goldenCol
-	for c := 0; c < int(tbl.NumCols()); c++ {
-		col := tbl.Column(c)
-		g := goldenCol{name: col.Name(), typ: col.DataType().String()}
-		for _, ch := range col.Data().Chunks() {
-			for i := 0; i < ch.Len(); i++ {
-				g.vals = append(g.vals, arrowValue(ch, i))
-			}
-		}
-		out = append(out, g)
+	want := analysisSummary(t, filepath.Join(gdir, recipe+".nsys-analysis"))
+	got := analysisSummary(t, filepath.Join(dir, filepath.Base(dir)+".nsys-analysis"))
+	if want != got {
+		t.Errorf("%s/%s .nsys-analysis:\n got %s\nwant %s", set, recipe, got, want)
 	}
-	return out, string(meta.IndexColumns)
 }
 
-func arrowValue(a arrow.Array, i int) any {
-	if a.IsNull(i) {
-		return nil
+// analysisSummary is an .nsys-analysis file's DisplayName, RecipeName,
+// Options keys in order, and Outputs.
+func analysisSummary(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	switch a := a.(type) {
-	case *array.Int64:
-		return a.Value(i)
-	case *array.Uint32:
-		return uint64(a.Value(i))
-	case *array.Uint64:
-		return a.Value(i)
-	case *array.Float64:
-		return a.Value(i)
-	case *array.LargeString:
-		return a.Value(i)
-	case *array.String:
-		return a.Value(i)
-	case *array.List:
-		vals, ok := a.ListValues().(*array.Int64)
-		if !ok {
+	var a struct {
+		RecipeName, DisplayName string
+		Options                 json.RawMessage
+		Outputs                 map[string]string
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(a.Options))
+	var keys []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
 			break
 		}
-		s, e := a.ValueOffsets(i)
-		l := []int64{}
-		for k := s; k < e; k++ {
-			l = append(l, vals.Value(int(k)))
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 1 && dec.More() {
+				keys = append(keys, v)
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		return fmt.Sprint(l)
 	}
-	return fmt.Sprintf("unsupported %T", a)
-}
-
-// goldenArrowType is the Arrow type name a Kind is written as.
-func goldenArrowType(k Kind) string {
-	switch k {
-	case String:
-		return "large_utf8"
-	case ListInt64:
-		return "list<element: int64, nullable>"
-	}
-	return k.String()
+	return fmt.Sprintf("%s %q %v %v", a.RecipeName, a.DisplayName, keys, a.Outputs)
 }
 
 // frameValue is row i of c as readGolden returns values.
@@ -156,64 +130,6 @@ func frameValue(c *Column, i int) any {
 		return c.Strs[i]
 	case Uint64, Uint32:
 		return uint64(c.Ints[i])
-	case ListInt64:
-		return fmt.Sprint(c.Lists[i])
 	}
 	return c.Ints[i]
-}
-
-// indexJSON is the pandas index_columns metadata a frame is written with.
-func indexJSON(f *Frame) string {
-	var v any
-	switch f.Index {
-	case NamedIndex, LevelIndex:
-		v = f.IndexCols
-	case RangeIndex:
-		var name any
-		if f.RangeName != "" {
-			name = f.RangeName
-		}
-		v = []any{map[string]any{"kind": "range", "name": name, "start": 0, "stop": f.Rows(), "step": 1}}
-	default:
-		v = []string{}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// compareGolden compares frame f with the golden Parquet file: column
-// names, order and types, every value, and the index metadata.
-func compareGolden(t *testing.T, path string, f *Frame) {
-	t.Helper()
-	if f == nil {
-		t.Fatalf("%s: no frame", path)
-	}
-	want, wantIdx := readGolden(t, path)
-	var wi, gi any
-	_ = json.Unmarshal([]byte(wantIdx), &wi)
-	_ = json.Unmarshal([]byte(indexJSON(f)), &gi)
-	if fmt.Sprint(wi) != fmt.Sprint(gi) {
-		t.Errorf("%s: index %v, want %v", path, gi, wi)
-	}
-	if len(f.Cols) != len(want) {
-		t.Fatalf("%s: columns %v, want %d columns", path, f.Names(), len(want))
-	}
-	bad := 0
-	for c, w := range want {
-		g := f.Cols[c]
-		if g.Name != w.name || goldenArrowType(g.Kind) != w.typ {
-			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, goldenArrowType(g.Kind), w.name, w.typ)
-			continue
-		}
-		if g.Len() != len(w.vals) {
-			t.Errorf("%s: column %s has %d rows, want %d", path, w.name, g.Len(), len(w.vals))
-			continue
-		}
-		for i, wv := range w.vals {
-			if gv := frameValue(g, i); gv != wv && bad < 10 {
-				bad++
-				t.Errorf("%s: %s[%d] = %v, want %v", path, w.name, i, gv, wv)
-			}
-		}
-	}
 }
