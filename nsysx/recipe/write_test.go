@@ -171,7 +171,14 @@ func TestExpandOutput(t *testing.T) {
 			t.Errorf("ExpandOutput(%q): err = %v, want a usage error", bad, err)
 		}
 	}
-	if got := DefaultOutput(wd, "run"); got != filepath.Join(wd, "run-3") {
+	// A relative %n is resolved in WriteOptions.WorkDir.
+	res := goldenResult(t)
+	res.Opts.Output = "run-%n"
+	dir, err := res.Write(&WriteOptions{WorkDir: wd})
+	if err != nil || dir != filepath.Join(wd, "run-3") {
+		t.Errorf("Write with run-%%n: %s, %v; want run-3", dir, err)
+	}
+	if got := DefaultOutput(wd, "run"); got != filepath.Join(wd, "run-4") {
 		t.Errorf("DefaultOutput = %s", got)
 	}
 }
