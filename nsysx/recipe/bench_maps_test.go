@@ -30,8 +30,12 @@ func benchRun(b *testing.B, recipe string, profiles ...string) {
 
 // BenchmarkCudaGPUTimeUtilMap: cuda_gpu_time_util_map on train+fixed
 // (two reports 21.5 s apart on the aligned timeline).
-func BenchmarkCudaGPUTimeUtilMap(b *testing.B) { benchRun(b, "cuda_gpu_time_util_map", "train", "fixed") }
+func BenchmarkCudaGPUTimeUtilMap(b *testing.B) {
+	benchRun(b, "cuda_gpu_time_util_map", "train", "fixed")
+}
 
 // BenchmarkNCCLGPUOverlapTrace: nccl_gpu_overlap_trace on rank0+rank1
 // (7240 kernels, every one's overlap sums).
-func BenchmarkNCCLGPUOverlapTrace(b *testing.B) { benchRun(b, "nccl_gpu_overlap_trace", "rank0", "rank1") }
+func BenchmarkNCCLGPUOverlapTrace(b *testing.B) {
+	benchRun(b, "nccl_gpu_overlap_trace", "rank0", "rank1")
+}
