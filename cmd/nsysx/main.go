@@ -1,7 +1,8 @@
 // Command nsysx analyses Nsight Systems profiles: `nsysx stats` and `nsysx
 // analyze` print the same reports and rules as `nsys stats` / `nsys analyze`
 // (byte for byte, as of Nsight Systems 2025.3.1), `nsysx export` writes raw
-// tables as Parquet or Arrow, and `nsysx kernel` runs the Jupyter kernel.
+// tables as Parquet or Arrow, `nsysx recipe` runs nsys's multi-report
+// recipes (`nsys recipe`), and `nsysx kernel` runs the Jupyter kernel.
 //
 // Exit status: 0 on success (a SKIPPED report is a success, as in nsys); 1 when
 // an input cannot be read or a report fails; 2 for a usage error (unknown
@@ -48,6 +49,7 @@ func commands() []command {
 	return []command{
 		{"stats", "print nsys stats reports for profiles", runStats},
 		{"analyze", "run nsys analyze rules (expert-system advice) on profiles", runAnalyze},
+		{"recipe", "run nsys recipes (multi-report statistics, Parquet outputs) over many profiles", runRecipe},
 		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},

@@ -8,8 +8,6 @@ import (
 	"testing"
 )
 
-func i64(v int64) *int64 { return &v }
-
 func TestWindow(t *testing.T) {
 	s := Span{
 		Start:    []int64{-5, 0, 10, 20, 30, 40},
@@ -116,6 +114,9 @@ func TestFilterNVTX(t *testing.T) {
 		t.Errorf("nvtx + time kept %v", got)
 	}
 	// Projected: without a projector, refused.
+	saved := ProjectNVTX
+	ProjectNVTX = nil
+	defer func() { ProjectNVTX = saved }()
 	o = Defaults()
 	o.FilterProjectedNVTX = &NVTXRange{Range: "step"}
 	if _, err := FilterRows(context.Background(), nil, o, s, nv); !errors.Is(err, ErrFilter) {

@@ -115,6 +115,17 @@ func arrowValue(a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.String:
 		return a.Value(i)
+	case *array.List:
+		vals, ok := a.ListValues().(*array.Int64)
+		if !ok {
+			break
+		}
+		s, e := a.ValueOffsets(i)
+		l := []int64{}
+		for k := s; k < e; k++ {
+			l = append(l, vals.Value(int(k)))
+		}
+		return fmt.Sprint(l)
 	}
 	return fmt.Sprintf("unsupported %T", a)
 }
@@ -147,6 +158,8 @@ func frameValue(c *Column, i int) any {
 		return c.Strs[i]
 	case Uint64, Uint32:
 		return uint64(c.Ints[i])
+	case ListInt64:
+		return fmt.Sprint(c.Lists[i])
 	}
 	return c.Ints[i]
 }

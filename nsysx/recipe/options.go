@@ -31,15 +31,20 @@ type Options struct {
 	Gap              int    // gpu_gaps; ms, default 500
 	Tolerance        float64
 	Drop             bool
+	PrintCompat      bool // diff --print-compat-recipes
+	ClearOutput      bool // nsys's internal --clear-output: delete the result
 	// Values holds recipe options that have no field above, by their
 	// .nsys-analysis key, as the JSON value to record (for example
 	// gpu_metric_util_sum's "longest_n": 100).
 	Values map[string]any
 
 	// nsysx's own.
-	Workers  int  // map parallelism; 0 = the CPUs
-	Strict   bool // any failed report fails the run
-	Progress func(done, total int)
+	Workers int  // map parallelism; 0 = the CPUs
+	Strict  bool // any failed report fails the run
+	// ForceExport re-exports .nsys-rep inputs even when a fresh export
+	// exists (for the opener).
+	ForceExport bool
+	Progress    func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
 }

@@ -39,6 +39,10 @@ type Recipe struct {
 	// Reduce merges the parts, sorted by file stem (Rank = position), into
 	// the output tables.
 	Reduce func(ctx context.Context, parts []*Part, o *Options, shared any) (*Output, error)
+	// Whole, when set, replaces Prepare, Map and Reduce: the recipe reads
+	// its inputs itself (diff reads two recipe output directories) and
+	// returns every table it writes, files included.
+	Whole func(ctx context.Context, o *Options) (*Output, error)
 }
 
 // Report is one input as a mapper sees it.

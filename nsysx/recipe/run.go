@@ -24,7 +24,12 @@ type ReportError struct {
 	Err  error
 }
 
-func (e *ReportError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *ReportError) Error() string {
+	if msg := e.Err.Error(); strings.HasPrefix(msg, e.Path+": ") {
+		return msg // the opener's errors name the path already
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
 func (e *ReportError) Unwrap() error { return e.Err }
 
 // Result is a finished run: the reduced output, the stems in Rank order
@@ -69,6 +74,13 @@ func Stem(path string) string {
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
 	start := time.Now()
+	if r.Whole != nil {
+		out, err := r.Whole(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Recipe: r, Opts: o, Output: out, Start: start, End: time.Now()}, nil
+	}
 	if open == nil {
 		open = DefaultOpener
 	}
@@ -158,7 +170,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	for _, e := range errs {
 		if e != nil {
 			failed = append(failed, e)
-			if o.Log != nil {
+			if o.Log != nil && !o.Strict {
 				o.Log(fmt.Sprintf("skipped %s", e.Error()))
 			}
 		}

@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 )
@@ -59,4 +60,28 @@ func nameCol(name string, v []string, valid Mask, rows []int) *Column {
 		c.Valid = nil
 	}
 	return c
+}
+
+// apiSum describes the positive durations of a (nameId, start, end) table's
+// filtered rows by name, index Name (cuda_api_sum, osrt_sum). A report
+// without the table has no data.
+func apiSum(ctx context.Context, r *Report, o *Options, table string) (*Part, error) {
+	t, err := loadTable(ctx, r.Profile, table, []string{"start", "end", "nameId"}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var s Span
+	s.Start, s.StartValid = ints(t, "start")
+	s.End, s.EndValid = ints(t, "end")
+	keep, err := FilterRows(ctx, r.Profile, o, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(keep) == 0 {
+		return noData(o, r)
+	}
+	names, valid := strs(r.Profile, t, "nameId")
+	rows := positive(s, keep)
+	name := nameCol("Name", names, valid, rows)
+	return StatsPart(Describe([]*Column{name}, durations(s, rows, false)), nil), nil
 }

@@ -45,8 +45,8 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if wo == nil {
 		wo = &WriteOptions{}
 	}
-	if r.Output == nil {
-		return "", fmt.Errorf("recipe %s: no output to write", r.Recipe.Name)
+	if r.Recipe == nil || r.Opts == nil || r.Output == nil {
+		return "", errors.New("recipe: Write needs a Result with its Recipe, Opts and Output")
 	}
 	dir, recorded, err := r.outputDir(wo)
 	if err != nil {

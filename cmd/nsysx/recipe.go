@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+)
+
+// runRecipe is `nsysx recipe NAME [options]`: nsys's recipe command line as
+// it is, plus --workers, --strict and --force-export (see recipe.ParseArgs).
+// Exit status: 0 when the output was written or no report had data ("No
+// output generated.", as nsys); 1 when no report could be read, a report
+// failed under --strict, or the recipe failed; 2 for a usage error.
+func runRecipe(args []string, stdout, stderr io.Writer) int {
+	name, rest, code, done := recipeFront(args, stdout, stderr)
+	if done {
+		return code
+	}
+	r, err := recipe.Lookup(name)
+	if err != nil {
+		return recipeFail(stderr, fmt.Errorf("%w; run nsysx recipe --help-recipes", err))
+	}
+	o, err := recipe.ParseArgs(r, rest)
+	switch {
+	case errors.Is(err, recipe.ErrHelp):
+		fmt.Fprint(stdout, recipe.Help(r))
+		return 0
+	case err != nil:
+		return recipeFail(stderr, err)
+	case o.PrintCompat:
+		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipe.CompatRecipes(), "\n  "))
+		return 0
+	}
+	return runRecipeOpts(r, o, stdout, stderr)
+}
+
+// recipeFront reads the words before the recipe name: nsys's front-end
+// options (--help-recipes, -h, --clear-output, and the ignored
+// --log-level/--log-stream).
+func recipeFront(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
+	var front []string // --clear-output, applied as a recipe option
+	for i := 0; i < len(args); i++ {
+		switch a, _, _ := strings.Cut(args[i], "="); a {
+		case "--help-recipes":
+			fmt.Fprint(stdout, recipe.HelpRecipes())
+			return "", nil, 0, true
+		case "-h", "--help":
+			fmt.Fprintf(stdout, "Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
+			return "", nil, 0, true
+		case "--log-level", "--log-stream":
+			if !strings.Contains(args[i], "=") {
+				i++
+			}
+		case "--clear-output":
+			front = append(front, args[i])
+		default:
+			if strings.HasPrefix(args[i], "-") {
+				return "", nil, recipeFail(stderr, recipe.Usagef("unknown option %s before the recipe name; run nsysx recipe --help", args[i])), true
+			}
+			return args[i], append(front, args[i+1:]...), 0, false
+		}
+	}
+	return "", nil, recipeFail(stderr, recipe.Usagef("give a recipe name; run nsysx recipe --help-recipes")), true
+}
+
+// recipeFail prints the error and returns 2 for a usage error, else 1.
+func recipeFail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "nsysx recipe: %v\n", err)
+	if errors.Is(err, recipe.ErrUsage) {
+		return 2
+	}
+	return 1
+}
+
+// barLog keeps notes and the progress bar from overwriting each other.
+type barLog struct {
+	mu  sync.Mutex
+	bar *progress
+	w   io.Writer
+}
+
+func (b *barLog) update(done, total int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.bar.update(done, total)
+}
+
+func (b *barLog) note(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+		b.bar.drawn = false
+	}
+	fmt.Fprintf(b.w, "nsysx recipe: %s\n", msg)
+}
+
+func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
+	o.Progress, o.Log = log.update, log.note
+	open := func(_ context.Context, path string) (*nsysx.Profile, error) {
+		return nsysx.OpenWith(path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
+	}
+	res, err := recipe.Run(ctx, r, o, open)
+	log.bar.done()
+	switch {
+	case errors.Is(err, recipe.ErrNoData) && res != nil && len(res.Failed) == len(o.Input):
+		return recipeFail(stderr, fmt.Errorf("no report could be read (%d failed)", len(res.Failed)))
+	case errors.Is(err, recipe.ErrNoData):
+		fmt.Fprintln(stdout, "No output generated.")
+		return 0
+	case err != nil && o.Strict && res != nil && len(res.Failed) > 0:
+		for _, f := range res.Failed {
+			fmt.Fprintf(stderr, "nsysx recipe: %v\n", f)
+		}
+		return 1
+	case err != nil:
+		return recipeFail(stderr, err)
+	}
+	dir, err := writeRecipe(res)
+	if err != nil {
+		return recipeFail(stderr, err)
+	}
+	if o.ClearOutput {
+		os.RemoveAll(dir)
+		return 0
+	}
+	fmt.Fprintf(stdout, "Generated:\n    %s\n", dir)
+	return 0
+}
+
+// writeRecipe writes the output directory (temporary sibling, renamed into
+// place) and returns its path.
+func writeRecipe(res *recipe.Result) (string, error) { return res.Write(nil) }

@@ -1,0 +1,212 @@
+package recipe
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// specOptions are the option lists of docs/recipes.md §2, typed here from
+// the spec (not taken from the registry) for the parser tests.
+var specOptions = map[string][]string{
+	"cuda_gpu_kern_sum":      {"input", "start", "end", "csv", "filter_time", "filter_nvtx"},
+	"cuda_gpu_mem_size_sum":  {"input", "csv"},
+	"nvtx_gpu_proj_trace":    {"input", "start", "end", "csv", "per_gpu", "per_stream", "filter_time", "filter_nvtx", "filter_projected_nvtx"},
+	"nvtx_pace":              {"input", "name", "start", "end", "filter_time", "filter_nvtx"},
+	"cuda_gpu_time_util_map": {"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"},
+	"gpu_time_util":          {"input", "start", "end", "nvtx", "rows", "filter_time", "threshold", "chunks"},
+	"gpu_gaps":               {"input", "start", "end", "nvtx", "rows", "filter_time", "gap"},
+	"nccl_sum":               {"input", "start", "end", "csv"},
+	"diff":                   {"input", "print_compat_recipes", "tolerance", "drop", "csv"},
+}
+
+func specRecipe(name string) *Recipe { return &Recipe{Name: name, Options: specOptions[name]} }
+
+// inputs makes two empty files and returns their paths.
+func inputs(t *testing.T) (string, string, string) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "rank0.sqlite"), filepath.Join(dir, "rank1.sqlite")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, a, b
+}
+
+func str(v string) *string { return &v }
+func intp(v int) *int      { return &v }
+
+func TestParseArgsOptions(t *testing.T) {
+	_, a, b := inputs(t)
+	want := func(f func(o *Options)) *Options {
+		o := Defaults()
+		o.Input = []string{a, b}
+		f(o)
+		return o
+	}
+	tests := []struct {
+		recipe string
+		args   []string
+		want   *Options
+	}{
+		{"cuda_gpu_kern_sum", []string{"--input", a, b}, want(func(o *Options) {})},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--input", b, "--csv", "--output", "out", "--force-overwrite", "--mode", "none"},
+			want(func(o *Options) { o.CSV, o.Output, o.ForceOverwrite, o.Mode = true, "out", true, "none" })},
+		{"cuda_gpu_kern_sum", []string{"--input=" + a, "--input", b, "--mode=dask-futures", "--workers", "3", "--strict", "--force-export"},
+			want(func(o *Options) { o.Mode, o.Workers, o.Strict, o.ForceExport = "dask-futures", 3, true, true })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--filter-time", "100/200"},
+			want(func(o *Options) { o.FilterTime = &TimeRange{i64(100), i64(200)}; o.Start, o.End = i64(100), i64(200) })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--filter-time", "1ms/"},
+			want(func(o *Options) { o.FilterTime = &TimeRange{Start: i64(1000000)}; o.Start = i64(1000000) })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--start", "5", "--end", "9"},
+			want(func(o *Options) { o.Start, o.End = i64(5), i64(9); o.FilterTime = &TimeRange{i64(5), i64(9)} })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--start", "5", "--filter-time", "/70"},
+			want(func(o *Options) { o.FilterTime = &TimeRange{End: i64(70)}; o.End = i64(70) })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--filter-nvtx", `fw\@d@dom/2`},
+			want(func(o *Options) { o.FilterNVTX = &NVTXRange{Range: "fw@d", Domain: str("dom"), Index: intp(2)} })},
+		{"nvtx_gpu_proj_trace", []string{"--input", a, b, "--per-gpu", "--filter-projected-nvtx", "step@*"},
+			want(func(o *Options) { o.PerGPU = true; o.FilterProjectedNVTX = &NVTXRange{Range: "step", Domain: str("*")} })},
+		{"nvtx_gpu_proj_trace", []string{"--input", a, b, "--per-stream"}, want(func(o *Options) { o.PerStream = true })},
+		{"nvtx_pace", []string{"--input", a, b, "--name", "forward"}, want(func(o *Options) { o.Name = "forward" })},
+		{"cuda_gpu_time_util_map", []string{"--input", a, b, "--bins", "7", "--disable-alignment", "--cumulative"},
+			want(func(o *Options) { o.Bins, o.DisableAlignment, o.Cumulative = 7, true, true })},
+		{"gpu_time_util", []string{"--input", a, b, "--rows", "-1", "--threshold", "20", "--chunks", "1000", "--nvtx", "x/0"},
+			want(func(o *Options) { o.Threshold, o.Chunks, o.NVTX = 20, 1000, &NVTXRange{Range: "x", Index: intp(0)} })},
+		{"gpu_time_util", []string{"--input", a, b, "--rows", "10"}, want(func(o *Options) { o.Rows = 10 })},
+		{"gpu_gaps", []string{"--input", a, b, "--gap", "100"}, want(func(o *Options) { o.Gap = 100 })},
+		// Unambiguous prefixes, as argparse's allow_abbrev.
+		{"cuda_gpu_time_util_map", []string{"--inp", a, b, "--bin", "5", "--dis", "--cum"},
+			want(func(o *Options) { o.Bins, o.DisableAlignment, o.Cumulative = 5, true, true })},
+		// --force is nsys's --force-overwrite, though nsysx adds --force-export.
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--force"}, want(func(o *Options) { o.ForceOverwrite = true })},
+		{"cuda_gpu_kern_sum", []string{"--input", a, b, "--csv=false", "--log-level", "debug"}, want(func(o *Options) {})},
+	}
+	for _, tc := range tests {
+		got, err := ParseArgs(specRecipe(tc.recipe), tc.args)
+		if err != nil {
+			t.Errorf("%s %q: %v", tc.recipe, tc.args, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %q:\n got %+v\nwant %+v", tc.recipe, tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestParseArgsErrors(t *testing.T) {
+	_, a, _ := inputs(t)
+	tests := []struct {
+		recipe string
+		args   []string
+		want   string // part of the message
+	}{
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--bins", "5"}, "does not take --bins"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--cvs"}, "unknown option --cvs (did you mean --csv?)"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter"}, "ambiguous option --filter: could be --filter-time, --filter-nvtx"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "5/6", "--filter-nvtx", "x"}, "--filter-time and --filter-nvtx cannot be used together"},
+		{"nvtx_gpu_proj_trace", []string{"--input", a, "--per-gpu", "--per-stream"}, "--per-gpu and --per-stream cannot be used together"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "6/5"}, "the start must be before the end"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "5/5"}, "the start must be before the end"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "5"}, "want [S]/[E]"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "/"}, "give a start, an end or both"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-time", "x/5"}, "--filter-time"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--start", "9", "--end", "2"}, "--start must be before --end"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--start", "abc"}, `--start: "abc" is not an integer`},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-nvtx", "@d"}, "empty range name"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-nvtx", "r/x"}, "index after / must be an integer"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-nvtx", "r@"}, "empty domain"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--mode", "fast"}, "--mode must be none, concurrent or dask-futures"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--output"}, "--output needs a value"},
+		{"cuda_gpu_kern_sum", []string{"--input"}, "--input needs at least one value"},
+		{"cuda_gpu_kern_sum", []string{"--csv"}, "needs --input"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--csv", "stray"}, `unexpected argument "stray"`},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--csv=maybe"}, "--csv takes no value"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--workers", "0"}, "--workers must be at least 1"},
+		{"cuda_gpu_kern_sum", []string{"--input", "/nonexistent/rank9.nsys-rep"}, "/nonexistent/rank9.nsys-rep: no such file"},
+		{"cuda_gpu_time_util_map", []string{"--input", a, "--bins", "0"}, "--bins must be at least 1"},
+		{"cuda_gpu_time_util_map", []string{"--input", a, "--bins", "x"}, `--bins: "x" is not an integer`},
+		{"gpu_time_util", []string{"--input", a, "--chunks", "0"}, "--chunks must be between 1 and 1000"},
+		{"gpu_time_util", []string{"--input", a, "--chunks", "1001"}, "--chunks must be between 1 and 1000"},
+		{"gpu_time_util", []string{"--input", a, "--threshold", "101"}, "--threshold must be between 0 and 100"},
+		{"gpu_time_util", []string{"--input", a, "--rows", "-2"}, "--rows must be at least -1"},
+		{"gpu_gaps", []string{"--input", a, "--gap", "-1"}, "--gap must be at least 0"},
+		{"nvtx_pace", []string{"--input", a}, "nvtx_pace needs --name"},
+		{"diff", []string{"--input", a}, "diff needs --input DIR1 DIR2"},
+		{"diff", []string{"--input", a, a}, "not a directory"},
+		{"diff", []string{"--input", "/nonexistent1", "/nonexistent2"}, "/nonexistent1: no such directory"},
+		{"diff", []string{"--tolerance", "-1"}, "--tolerance must be at least 0"},
+		{"diff", []string{"--print-compat-recipes", "--input", "x", "y"}, "--input and --print-compat-recipes cannot be used together"},
+	}
+	for _, tc := range tests {
+		_, err := ParseArgs(specRecipe(tc.recipe), tc.args)
+		if err == nil {
+			t.Errorf("%s %q: no error, want %q", tc.recipe, tc.args, tc.want)
+			continue
+		}
+		if !errors.Is(err, ErrUsage) {
+			t.Errorf("%s %q: %v is not a usage error", tc.recipe, tc.args, err)
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %q: error %q, want it to contain %q", tc.recipe, tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestParseArgsHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"--he"}, {"--input", "x", "--help"}} {
+		if _, err := ParseArgs(specRecipe("nvtx_pace"), args); !errors.Is(err, ErrHelp) {
+			t.Errorf("%q: %v, want ErrHelp", args, err)
+		}
+	}
+}
+
+func TestParseArgsDiff(t *testing.T) {
+	d1, d2 := t.TempDir(), t.TempDir()
+	o, err := ParseArgs(specRecipe("diff"), []string{"--input", d1, d2, "--tolerance", "0.5", "--drop", "--csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(o.Input, []string{d1, d2}) || o.Tolerance != 0.5 || !o.Drop || !o.CSV {
+		t.Errorf("got %+v", o)
+	}
+	if o, err = ParseArgs(specRecipe("diff"), []string{"--print-compat-recipes"}); err != nil || !o.PrintCompat {
+		t.Errorf("--print-compat-recipes: %+v, %v", o, err)
+	}
+}
+
+func TestParseArgsWorkersEnv(t *testing.T) {
+	_, a, _ := inputs(t)
+	t.Setenv("NSYS_CONCURRENT_MAX_WORKERS", "5")
+	o, err := ParseArgs(specRecipe("nccl_sum"), []string{"--input", a})
+	if err != nil || o.Workers != 5 {
+		t.Errorf("NSYS_CONCURRENT_MAX_WORKERS=5: workers %d, %v", o.Workers, err)
+	}
+	o, err = ParseArgs(specRecipe("nccl_sum"), []string{"--input", a, "--workers", "2"})
+	if err != nil || o.Workers != 2 {
+		t.Errorf("--workers 2 over the variable: workers %d, %v", o.Workers, err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	h := Help(&Recipe{Name: "gpu_time_util", DisplayName: "GPU Time Utilization", Options: specOptions["gpu_time_util"]})
+	h = strings.Join(strings.Fields(h), " ")
+	for _, want := range []string{"usage: nsysx recipe gpu_time_util", "--input PATH ...", "--threshold PCT", "(default 50)",
+		"--chunks N", "--workers N", "--strict", "--force-export", "--mode none|concurrent|dask-futures"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("help lacks %q:\n%s", want, h)
+		}
+	}
+	for _, hidden := range []string{"--start", "--end", "--log-level", "--bins"} {
+		if strings.Contains(h, hidden+" ") {
+			t.Errorf("help shows %s:\n%s", hidden, h)
+		}
+	}
+	h = strings.Join(strings.Fields(Help(specRecipe("cuda_gpu_kern_sum"))), " ")
+	if !strings.Contains(h, "not with --filter-nvtx") {
+		t.Errorf("help does not say that the filters exclude each other:\n%s", h)
+	}
+}

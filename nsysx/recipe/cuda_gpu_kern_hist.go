@@ -1,0 +1,51 @@
+package recipe
+
+import "context"
+
+func init() {
+	Register(&Recipe{
+		Name:        "cuda_gpu_kern_hist",
+		DisplayName: "CUDA GPU Kernel Duration Histogram",
+		Help:        "Every kernel's duration and short name, per rank, for a histogram of kernel durations.",
+		Options:     []string{"input", "start", "end", "filter_time", "filter_nvtx"},
+		Notebook:    "histogram.ipynb",
+		Map:         mapKernHist,
+		Reduce:      reduceFrames("analysis", "analysis"),
+	})
+}
+
+// mapKernHist lists the filtered kernels with a positive duration: Duration
+// and Name (the short name), labelled by their row in the kernel table
+// (docs/recipes.md §2.12).
+func mapKernHist(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+	k, err := LoadKernel(ctx, r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	if err != nil {
+		return nil, err
+	}
+	rows := positive(k.Span(), keep)
+	if len(rows) == 0 {
+		return noData(o, r)
+	}
+	f := &Frame{Cols: []*Column{
+		durations(k.Span(), rows, false),
+		nameCol("Name", k.ShortName, k.ShortValid, rows),
+	}}
+	f.Cols[0].Name = "Duration"
+	labels := make([]int64, len(rows))
+	contiguous := true
+	for j, i := range rows {
+		labels[j] = int64(i)
+		contiguous = contiguous && i == j
+	}
+	if contiguous {
+		f.Index = RangeIndex // pandas keeps a RangeIndex when nothing was dropped
+		return &Part{Frames: map[string]*Frame{"analysis": f}}, nil
+	}
+	f.Cols = append(f.Cols, NewInts(LevelIndexName, Int64, labels, nil))
+	f.Index, f.IndexCols = LevelIndex, []string{LevelIndexName}
+	return &Part{Frames: map[string]*Frame{"analysis": f}}, nil
+}

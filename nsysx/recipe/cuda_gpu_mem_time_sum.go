@@ -1,0 +1,41 @@
+package recipe
+
+import "context"
+
+func init() {
+	Register(&Recipe{
+		Name:        "cuda_gpu_mem_time_sum",
+		DisplayName: "CUDA GPU MemOps Summary (by Time)",
+		Help:        "Per-rank and overall statistics of GPU memcpy/memset durations, by operation and by device.",
+		Options:     summaryOptions,
+		Notebook:    statsNotebook,
+		Map:         mapMemTimeSum,
+		Reduce:      StatsReduce,
+	})
+}
+
+// mapMemTimeSum describes the filtered memcpy and memset operations'
+// positive durations by operation name and by (name, device)
+// (docs/recipes.md §2.4).
+//
+// Difference from nsys: nsys stacks the memcpy and memset frames without
+// renumbering them and filters the result by label, so a row dropped by
+// the filter also drops the row at the same position of the other table,
+// and --filter-nvtx fails on the duplicate labels whenever both tables have
+// rows. Here every operation is filtered on its own times, which is what
+// the option promises.
+func mapMemTimeSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+	m, err := loadMemOps(ctx, r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := FilterRows(ctx, r.Profile, o, m.s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(keep) == 0 {
+		return noData(o, r)
+	}
+	rows := positive(m.s, keep)
+	return m.stats(rows, durations(m.s, rows, false)), nil
+}

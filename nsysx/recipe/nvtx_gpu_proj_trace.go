@@ -1,0 +1,90 @@
+package recipe
+
+import (
+	"context"
+	"slices"
+)
+
+func init() {
+	Register(&Recipe{
+		Name:        "nvtx_gpu_proj_trace",
+		DisplayName: "NVTX GPU Projection Trace",
+		Help: "Every NVTX range projected onto the GPU, with its nesting (parent, level, range stack, children), " +
+			"optionally per GPU or per stream.",
+		Options:  []string{"input", "start", "end", "csv", "per_gpu", "per_stream", "filter_time", "filter_nvtx", "filter_projected_nvtx"},
+		Notebook: "trace.ipynb",
+		Map:      mapNVTXProjTrace,
+		Reduce:   reduceFrames("trace", "trace"),
+	})
+}
+
+// mapNVTXProjTrace projects every NVTX range with the hierarchy, grouped
+// per GPU or per stream when asked (docs/recipes.md §2.8).
+func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+	if o.PerGPU && o.PerStream {
+		return nil, Usagef("argument --per-stream: not allowed with argument --per-gpu")
+	}
+	nv, err := LoadNVTX(ctx, r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	src := projSource{nv: nv, filter: nv, graphs: true, hier: true}
+	switch {
+	case o.PerStream:
+		src.keys = func(c *cudaRows) [][]int64 { return [][]int64{c.Device, c.Stream} }
+	case o.PerGPU:
+		src.keys = func(c *cudaRows) [][]int64 { return [][]int64{c.Device} }
+	}
+	pr, err := projectReport(ctx, r.Profile, o, src)
+	if err != nil {
+		return nil, err
+	}
+	if pr == nil {
+		return noData(o, r)
+	}
+	return &Part{Frames: map[string]*Frame{"trace": traceFrame(nv, pr)}}, nil
+}
+
+// traceFrame is one rank's trace.parquet rows, numbered 0..n−1.
+func traceFrame(nv *NVTX, pr *Projection) *Frame {
+	all := seq(pr.Len())
+	parent := NewInts("Parent ID", Int64, pr.Parent, Mask(pr.ParentValid))
+	if !slices.Contains(pr.ParentValid, false) {
+		parent.Valid = nil
+	}
+	f := &Frame{Index: RangeIndex, Cols: []*Column{
+		projText("Text", nv, pr, all),
+		NewInts("Start", Int64, pr.Start, nil),
+		NewInts("End", Int64, pr.End, nil),
+		NewInts("PID", Uint64, derive(pr.GlobalTid, pidOf), nil),
+		NewInts("TID", Uint64, derive(pr.GlobalTid, tidOf), nil),
+		NewInts("Stack Level", Int64, pr.Level, nil),
+		NewInts("Children Count", Int64, pr.Children, nil),
+		NewInts("Range ID", Int64, pr.RangeID, nil),
+		parent,
+		{Name: "Range Stack", Kind: ListInt64, Lists: pr.Stack},
+	}}
+	if len(pr.Keys) > 0 {
+		f.Cols = append(f.Cols, NewInts("Device ID", Uint32, pr.Keys[0], nil))
+	}
+	if len(pr.Keys) > 1 {
+		f.Cols = append(f.Cols, NewInts("Stream ID", Uint64, pr.Keys[1], nil))
+	}
+	return f
+}
+
+// reduceFrames concatenates the parts' frame named frame, with Rank, into
+// the output table named table, followed by files.
+func reduceFrames(frame, table string) func(context.Context, []*Part, *Options, any) (*Output, error) {
+	return func(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+		fs := make([]*Frame, len(parts))
+		for i, p := range parts {
+			fs[i] = p.Frames[frame]
+		}
+		f := ConcatRanks(fs)
+		if f == nil {
+			return nil, ErrNoData
+		}
+		return &Output{Tables: []Table{{Name: table, Frame: f}, {Name: "files", Frame: FilesFrame(Stems(parts))}}}, nil
+	}
+}

@@ -1,0 +1,108 @@
+package recipe
+
+import (
+	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+func init() { ProjectNVTX = projectChosen }
+
+// projectChosen is the --filter-projected-nvtx hook (docs/recipes.md §1.4
+// step 2): the chosen NVTX rows projected onto the GPU with CUDA_COMBINED.
+func projectChosen(ctx context.Context, p *nsysx.Profile, nv *NVTX, rows []int) (start, end []int64, err error) {
+	c, err := LoadCombined(ctx, p, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep := make([]bool, nv.Len())
+	for _, i := range rows {
+		keep[i] = true
+	}
+	pr := Project(projNVTX(nv, keep), projCUDA(combinedCUDA(c), seq(c.Len()), nil), false)
+	return pr.Start, pr.End, nil
+}
+
+// projNVTX is the NVTX composite as P's input: the rows in keep (all when
+// nil) that have a start, an end and a thread, and end on their own thread
+// (a NULL endGlobalTid).
+func projNVTX(nv *NVTX, keep []bool) *ProjNVTX {
+	n := nv.Len()
+	out := &ProjNVTX{Start: nv.Start, End: nv.End, GlobalTid: nv.GlobalTid, Keep: make([]bool, n)}
+	for i := range n {
+		out.Keep[i] = (keep == nil || keep[i]) && nv.EndValid.Valid(i) && nv.GlobalTidValid.Valid(i) &&
+			!nv.EndGlobalTidValid.Valid(i)
+	}
+	return out
+}
+
+// cudaRows is the CUDA side of the projection recipes: CUDA_COMBINED,
+// optionally with the CUDA graph rows of §1.9 appended (Graph marks the
+// graph originals).
+type cudaRows struct {
+	Start, End, GPUStart, GPUEnd []int64
+	GlobalTid, Stream, Device    []int64
+	Graph                        []bool
+}
+
+func (c *cudaRows) span() Span { return Span{Start: c.GPUStart, End: c.GPUEnd} }
+
+func combinedCUDA(c *Combined) *cudaRows {
+	return &cudaRows{Start: c.Start, End: c.End, GPUStart: c.GPUStart, GPUEnd: c.GPUEnd,
+		GlobalTid: c.GlobalTid, Stream: c.StreamID, Device: c.DeviceID}
+}
+
+// projCUDA is P's CUDA input over rows of c, grouped by keys (each one of
+// c's columns, e.g. c.Device).
+func projCUDA(c *cudaRows, rows []int, keys [][]int64) *ProjCUDA {
+	out := &ProjCUDA{
+		Start: pickInts(c.Start, rows), End: pickInts(c.End, rows),
+		GPUStart: pickInts(c.GPUStart, rows), GPUEnd: pickInts(c.GPUEnd, rows),
+		GlobalTid: pickInts(c.GlobalTid, rows), Stream: pickInts(c.Stream, rows),
+	}
+	if c.Graph != nil {
+		out.Graph = make([]bool, len(rows))
+		for k, i := range rows {
+			out.Graph[k] = c.Graph[i]
+		}
+	}
+	for _, k := range keys {
+		out.Keys = append(out.Keys, pickInts(k, rows))
+	}
+	return out
+}
+
+// loadProjCUDA reads the CUDA side of nvtx_gpu_proj_sum/trace: the runtime
+// joined with CUDA_GPU_GRAPH (the GPU composite plus graph-trace rows) and
+// the CUDA graph node and launch rows (docs/recipes.md §1.9, §2.7).
+func loadProjCUDA(ctx context.Context, p *nsysx.Profile) (*cudaRows, error) {
+	gpu, err := LoadGPU(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	comb, err := LoadCombined(ctx, p, gpu)
+	if err != nil {
+		return nil, err
+	}
+	out := combinedCUDA(comb)
+	g, err := loadGraphData(ctx, p, gpu)
+	if err != nil || g == nil {
+		return out, err
+	}
+	out.Graph = make([]bool, len(out.Start))
+	var extra []GraphRow
+	extra = append(extra, g.traceRows()...)
+	extra = append(extra, GraphNodeRows(g.calls, g.nodes, g.ops)...)
+	extra = append(extra, GraphLaunchRows(g.calls, g.graphs, g.ops)...)
+	for _, r := range extra {
+		out.Start = append(out.Start, r.Start)
+		out.End = append(out.End, r.End)
+		out.GPUStart = append(out.GPUStart, r.Op.Start)
+		out.GPUEnd = append(out.GPUEnd, r.Op.End)
+		out.GlobalTid = append(out.GlobalTid, r.GlobalTid)
+		out.Stream = append(out.Stream, r.Op.Stream)
+		out.Device = append(out.Device, r.Op.Device)
+		out.Graph = append(out.Graph, r.HasGroup)
+	}
+	return out, nil
+}
