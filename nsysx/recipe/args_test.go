@@ -121,6 +121,8 @@ func TestParseArgsErrors(t *testing.T) {
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-nvtx", "r@"}, "empty domain"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--mode", "fast"}, "--mode must be none, concurrent or dask-futures"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--output"}, "--output needs a value"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--output", "out-%x"}, "unknown substitution %x"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--output", "out-%q{NSYSX_SURELY_UNSET}"}, "NSYSX_SURELY_UNSET is not set"},
 		{"cuda_gpu_kern_sum", []string{"--input"}, "--input needs at least one value"},
 		{"cuda_gpu_kern_sum", []string{"--csv"}, "needs --input"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--csv", "stray"}, `unexpected argument "stray"`},
