@@ -155,3 +155,10 @@ func threadLabel(name string, tid int64) string {
 	}
 	return fmt.Sprintf("%s (%d)", name, tid)
 }
+
+// Summary is one line counting the events and flows.
+func (s *Stats) Summary() string {
+	nvtx := s.Events[KindNVTX] + s.Events[KindNVTXAsync] + s.Events[KindNVTXMark]
+	return fmt.Sprintf("%d CUDA API calls, %d kernels, %d memcpys, %d memsets, %d NVTX ranges and marks, %d OS runtime calls, %d flows",
+		s.Events[KindAPI], s.Events[KindKernel], s.Events[KindMemcpy], s.Events[KindMemset], nvtx, s.Events[KindOSRT], s.Flows)
+}

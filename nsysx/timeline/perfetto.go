@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,8 +62,20 @@ func OutputPath(base string, gz bool) (string, bool) {
 // in the same folder and renamed, so a failed export leaves nothing behind.
 func ExportPerfetto(ctx context.Context, p *nsysx.Profile, base string, gz bool, f *nsysx.Filter) (string, *Stats, error) {
 	path, gz := OutputPath(base, gz)
+	if f != nil {
+		if msg, err := f.Resolve(p); err != nil || msg != "" {
+			if err == nil {
+				err = &nsysx.SkipError{Msg: msg}
+			}
+			return "", nil, err
+		}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".nsysx-trace-*")
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return "", nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
@@ -78,6 +91,9 @@ func ExportPerfetto(ctx context.Context, p *nsysx.Profile, base string, gz bool,
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
