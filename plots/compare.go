@@ -280,6 +280,14 @@ func compareVega(c *Chart, d *CompareData) map[string]any {
 			map[string]any{"field": "value", "title": x, "format": ",.3f"}, map[string]any{"field": "count", "title": "instances"},
 			map[string]any{"field": "ratio"}, map[string]any{"field": "verdict"}},
 	}
-	spec["hconcat"] = []any{bars, vegaInterval(order)}
+	views := []any{bars}
+	for _, r := range d.Rows {
+		if !math.IsNaN(r.Low) { // an empty view would warn
+			views = append(views, vegaInterval(order))
+			break
+		}
+	}
+	spec["hconcat"] = views
+	spec["resolve"] = map[string]any{"scale": map[string]any{"color": "independent", "y": "independent"}}
 	return withSubtitle(spec, c.Subtitle)
 }
