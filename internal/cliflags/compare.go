@@ -80,3 +80,13 @@ func CompareOptions(p *Parsed) (*compare.Options, error) {
 	o.Before, o.After = f, f
 	return o, nil
 }
+
+// Timeline is the flags of %nsys timeline.
+func Timeline() []Flag {
+	return []Flag{
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: the window (units ns, us, ms, s, m, h)"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: the window of that NVTX range"},
+		{Names: []string{"--max-events"}, Value: true, Help: "N: the most events drawn, the earliest ones (default 40000)"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}

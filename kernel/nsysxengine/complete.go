@@ -128,7 +128,7 @@ func (e *Engine) completeInput(word string) []string {
 func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	w := c.Word
 	if len(c.Args) == 0 {
-		return prefixed([]string{"stats", "analyze", "export"}, w), len(w)
+		return prefixed([]string{"stats", "analyze", "export", "compare", "timeline"}, w), len(w)
 	}
 	defs, rules := statsFlags, false
 	switch c.Args[0] {
@@ -136,6 +136,10 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 		defs, rules = analyzeFlags, true
 	case "export":
 		defs = exportFlags
+	case "compare":
+		defs = compareFlags
+	case "timeline":
+		defs = timelineFlags
 	}
 	flag, val := "", w
 	if strings.HasPrefix(w, "-") {
@@ -163,7 +167,7 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	case "--timeunit":
 		return prefixed([]string{"nsec", "usec", "msec", "seconds"}, val), len(val)
 	case "--type":
-		return prefixed([]string{"parquet", "arrow"}, val), len(val)
+		return prefixed([]string{"parquet", "arrow", "perfetto"}, val), len(val)
 	case "--output":
 		return prefixed(completeFiles(val, true), val), len(val)
 	}

@@ -36,7 +36,7 @@ func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
 	return cliflags.WithHelp(defs, "-q", q)
 }
 
-const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]"
+const nsysUsage = "%nsys stats|analyze|export|compare|timeline [flags] [FILE|NAME...]"
 
 const nsysHelp = `Run nsysx's stats reports, analyze rules or export on profiles, with the
 flags of the nsysx command line (%nsys stats --help lists them). Results are
@@ -48,7 +48,10 @@ Examples:
   %nsys stats -r cuda_gpu_kern_sum,cuda_api_sum train.sqlite
   %nsys stats -r cuda_gpu_kern_sum:base --timeunit usec
   %nsys analyze -r gpu_gaps:gap=1 train
-  %nsys export -t parquet -o out/ train.sqlite`
+  %nsys export -t parquet -o out/ train.sqlite
+  %nsys export -t perfetto -o train_trace train.sqlite
+  %nsys compare train fixed
+  %nsys timeline "iteration 12" train`
 
 // magicNsys dispatches %nsys SUBCOMMAND.
 func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out kernel.Output) error {
@@ -63,9 +66,13 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 		return e.nsysReports(ctx, args[1:], out, true)
 	case "export":
 		return e.nsysExport(ctx, args[1:], out)
+	case "compare":
+		return e.nsysCompare(ctx, args[1:], out)
+	case "timeline":
+		return e.nsysTimeline(ctx, args[1:], out)
 	}
-	return usageErr("%%nsys: unknown command %q%s (stats, analyze or export)", args[0],
-		nsysx.Suggest(args[0], []string{"stats", "analyze", "export"}))
+	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export, compare or timeline)", args[0],
+		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "compare", "timeline"}))
 }
 
 // reportJob is one report with its format and output.
