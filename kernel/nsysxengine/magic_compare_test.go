@@ -62,3 +62,16 @@ func TestMagicNsysTimeline(t *testing.T) {
 		t.Errorf("--max-events 0: %v", err)
 	}
 }
+
+// The Go API of nsysx/compare works in cells, and a *Comparison shows as
+// its summary and table.
+func TestCellCompareAPI(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train")+" as before")
+	cell(t, e, "%open "+gz("fixed")+" as after")
+	r := cell(t, e, "import \"github.com/nsysx/nsysx/nsysx/compare\"\nc, _ := compare.Profiles(nil, before, after, nil)\nc")
+	res := r.result(t)
+	if txt, _ := res["text/plain"].(string); !strings.Contains(txt, "[all kernels]          faster") || res[ResultMIME] == nil {
+		t.Errorf("display %.300v", res["text/plain"])
+	}
+}
