@@ -503,3 +503,25 @@ func TestAppendString(t *testing.T) {
 		}
 	}
 }
+
+// A Parquet directory export of train gives the same trace as its SQLite
+// export (only the profile path in the header differs).
+func TestPerfettoParquetSameAsSQLite(t *testing.T) {
+	pq, err := nsysx.Open(filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pq.Close()
+	var a, b bytes.Buffer
+	if _, err := WritePerfetto(context.Background(), &a, profile(t, "train"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WritePerfetto(context.Background(), &b, pq, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, ra, _ := strings.Cut(a.String(), "\n")
+	_, rb, _ := strings.Cut(b.String(), "\n")
+	if ra != rb {
+		t.Errorf("the traces differ (%d and %d bytes)", len(ra), len(rb))
+	}
+}
