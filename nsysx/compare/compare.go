@@ -147,10 +147,23 @@ var summaries = []struct {
 	{"[all CUDA API calls]", []Kind{API}, API},
 }
 
+// addSummaries adds the [all ...] rows, pooling the groups in a fixed
+// order so that their resamples are reproducible.
 func addSummaries(d *data) {
+	keys := make([]key, 0, len(d.groups))
+	for k := range d.groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].kind != keys[j].kind {
+			return keys[i].kind < keys[j].kind
+		}
+		return keys[i].name < keys[j].name
+	})
 	for _, s := range summaries {
 		var all sample
-		for k, g := range d.groups {
+		for _, k := range keys {
+			g := d.groups[k]
 			for _, kk := range s.kinds {
 				if k.kind == kk && !isSummary(k.name) {
 					all.durs = append(all.durs, g.durs...)

@@ -280,3 +280,20 @@ func TestCompareResultCSV(t *testing.T) {
 		}
 	}
 }
+
+// Two runs give the same rows, to the bit (the summary rows pool their
+// groups in a fixed order, the generators are seeded per row).
+func TestCompareDeterministic(t *testing.T) {
+	a, b := profile(t, "train", "a"), profile(t, "fixed", "a")
+	c1, err := Profiles(context.Background(), a, b, &Options{Resamples: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := Profiles(context.Background(), a, b, &Options{Resamples: 200})
+	for i := range c1.Rows {
+		r1, r2 := c1.Rows[i], c2.Rows[i]
+		if r1.Name != r2.Name || math.Float64bits(r1.Low) != math.Float64bits(r2.Low) || math.Float64bits(r1.AvgHi) != math.Float64bits(r2.AvgHi) {
+			t.Fatalf("row %d: %q [%v, %v] vs %q [%v, %v]", i, r1.Name, r1.Low, r1.High, r2.Name, r2.Low, r2.High)
+		}
+	}
+}
