@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the notebooks of this folder from the cell lists below (unexecuted).
 
-    /usr/bin/python3 notebooks/make_notebooks.py
+    /usr/bin/python3 notebooks/make_notebooks.py [NAME.ipynb...]
 
 Then execute them with the nsysx kernel (see README.md). Keep the cells here
 and the .ipynb files in step: edit here, regenerate, re-execute.
@@ -182,6 +182,12 @@ NOTEBOOKS = {
            "\tlen(iters), iters[0], iters[len(iters)/2], iters[len(iters)-1], sum/float64(len(iters)))"),
         go("%plot iterations train"),
         go('%plot nvtx-timeline --range "iteration 10" train'),
+        md("The same iteration as an interactive timeline (wheel: zoom, drag: pan, hover: details and the arrows "
+           "from a CUDA API call to its kernels; drawn by a small inline script, no network; a PNG where scripts "
+           "do not run). With no window, `%nsys timeline` shows the second iteration."),
+        go('%nsys timeline "iteration 10" train'),
+        md("For the whole run, export a Perfetto trace and open it in ui.perfetto.dev or chrome://tracing:"),
+        go("%nsys export -t perfetto --gzip -o /tmp/nsysx_train_trace train"),
     ],
     "03_before_after.ipynb": [
         md("# 03 · Before and after a fix\n\n"
@@ -205,6 +211,17 @@ NOTEBOOKS = {
            "\tdiff.Add(nsysx.TextV(name), nsysx.IntV(ta[name]), nsysx.IntV(tb[name]), nsysx.IntV(tb[name]-ta[name]))\n"
            "}\n"
            "diff"),
+        md("Is the change real? `%nsys compare` gives, per kernel, NVTX range and API function, the change with a "
+           "95% bootstrap interval (over iterations here, as both profiles have NVTX iterations) and a verdict; "
+           "names only one profile has are `new` or `vanished`."),
+        go("%nsys compare before after"),
+        md("The same from Go, to pick out rows:"),
+        go('import (\n\t"fmt"\n\n\t"github.com/nsysx/nsysx/nsysx/compare"\n)\n'
+           "c, _ := compare.Profiles(nil, before, after, nil)\n"
+           'k := c.Find(compare.Kernel, "[all kernels]")\n'
+           'fmt.Printf("kernel time per iteration: %.1f ms -> %.1f ms, %s (%+.1f%%, 95%% CI %+.1f%% to %+.1f%%)\\n",\n'
+           "\tk.Before.PerIter/1e6, k.After.PerIter/1e6, k.Verdict, k.Change*100, k.Low*100, k.High*100)"),
+        md("The compare chart shows each name's interval beside its bars:"),
         go("%plot compare before after"),
         go("%nsys analyze -r cuda_api_sync before after"),
     ],
@@ -273,5 +290,7 @@ def write(name, cells):
 
 
 if __name__ == "__main__":
+    import sys
     for name, cells in NOTEBOOKS.items():
-        write(name, cells)
+        if len(sys.argv) == 1 or name in sys.argv[1:]:
+            write(name, cells)

@@ -76,6 +76,7 @@ func init() {
 		"Report":             reflect.ValueOf((*nsysx.Report)(nil)),
 		"Result":             reflect.ValueOf((*nsysx.Result)(nil)),
 		"ResultCol":          reflect.ValueOf((*nsysx.ResultCol)(nil)),
+		"Row":                reflect.ValueOf((*nsysx.Row)(nil)),
 		"SkipError":          reflect.ValueOf((*nsysx.SkipError)(nil)),
 		"Spec":               reflect.ValueOf((*nsysx.Spec)(nil)),
 		"Table":              reflect.ValueOf((*nsysx.Table)(nil)),
