@@ -65,7 +65,8 @@ type Profile struct {
 	strErr  error
 }
 
-// Open opens an Nsight Systems export: a SQLite export (.sqlite), a Parquet
+// Open opens an Nsight Systems export: a SQLite export (.sqlite, or
+// .sqlite.gz / .sqlite.zst, decompressed once into the cache), a Parquet
 // or Arrow directory (`nsys export -t parquetdir|arrowdir`), or a .nsys-rep
 // report, which is exported to SQLite with the nsys found on PATH (see
 // OpenOptions). The file is never modified.
@@ -97,6 +98,11 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		var db string
 		db, err = exportReport(path, o)
 		if err == nil {
+			src, err = openSQLite(db)
+		}
+	case compressedExt(path) != "":
+		var db string
+		if db, err = decompressed(path, o); err == nil {
 			src, err = openSQLite(db)
 		}
 	case isArrowFile(path):
@@ -320,7 +326,7 @@ func (p *Profile) SchemaVersion() string { return p.Meta()["EXPORT_SCHEMA_VERSIO
 // Base is the file name without directory and extension, for output naming.
 func (p *Profile) Base() string {
 	b := filepath.Base(strings.TrimRight(p.Path, "/"))
-	for _, ext := range []string{".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
+	for _, ext := range []string{".gz", ".zst", ".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
 		b = strings.TrimSuffix(b, ext)
 	}
 	return b
