@@ -37,12 +37,19 @@ const (
 	bindName = "_nsysxbind"
 )
 
+// StdImports are the standard packages every cell can use without an
+// import (the banner and the README list them).
+var StdImports = []string{"fmt", "strings", "sort", "math", "time", "os"}
+
 // preImports is the import declaration run when the engine starts: the
-// compiled packages under their usual names, and nb under a hidden name
-// for %open's bindings.
+// common standard packages, the compiled packages under their usual
+// names, and nb under a hidden name for %open's bindings.
 func preImports() string {
 	var b strings.Builder
 	b.WriteString("import (\n")
+	for _, p := range StdImports {
+		fmt.Fprintf(&b, "\t%q\n", p)
+	}
 	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots", NBPath} {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
@@ -77,7 +84,8 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // Banner implements kernel.Bannerer.
 func (e *Engine) Banner() string {
 	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
-		"nsysx, format, plots and nb are imported; %help lists the magics; %open FILE opens a profile."
+		"Imported in every cell: nsysx, format, plots, nb and " + strings.Join(StdImports, ", ") + ".\n" +
+		"%help lists the magics; %open FILE opens a profile; NAME? or Shift-Tab shows the docs."
 }
 
 // closeWait bounds how long Close waits for interrupted reports.
