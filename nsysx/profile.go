@@ -47,7 +47,8 @@ type source interface {
 // next report over the same profile reuses them. A Profile is safe for
 // concurrent use.
 type Profile struct {
-	// Path is the path as the user gave it; reports use it in their messages.
+	// Path is the path as the user gave it (without a .gz or .zst suffix);
+	// reports use it in their messages.
 	Path string
 	// Format is "sqlite", "parquetdir", "arrowdir" or "arrow" (one .arrows file).
 	Format string
@@ -113,7 +114,12 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return newProfile(path, format, src)
+	p, err := newProfile(path, format, src)
+	if err == nil && compressedExt(path) != "" {
+		// Messages and output names read as for the .sqlite, as nsys's would.
+		p.Path = path[:len(path)-len(compressedExt(path))]
+	}
+	return p, err
 }
 
 func newProfile(path, format string, src source) (*Profile, error) {

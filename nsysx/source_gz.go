@@ -25,6 +25,16 @@ func compressedExt(path string) string {
 	return ""
 }
 
+// Decompressed returns the path of the SQLite file a path names: for a
+// .gz or .zst export its decompressed copy in the cache (written once,
+// see Open), for any other path the path itself.
+func Decompressed(path string) (string, error) {
+	if compressedExt(path) == "" {
+		return path, nil
+	}
+	return decompressed(path, OpenOptions{})
+}
+
 // decompressed returns an uncompressed copy of a .gz or .zst export in the
 // cache directory that .nsys-rep exports use. It is written once and
 // reused while its modification time equals the compressed file's (the

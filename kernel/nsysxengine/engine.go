@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"strings"
@@ -91,8 +92,8 @@ func (e *Engine) Banner() string {
 // closeWait bounds how long Close waits for interrupted reports.
 const closeWait = 10 * time.Second
 
-// Close implements io.Closer: it closes the profiles and removes the
-// unpacked copies of .gz files. Profiles that an interrupted report may
+// Close implements io.Closer: it closes the profiles (the decompressed
+// copies of .gz files stay in nsysx's cache for the next kernel). Profiles that an interrupted report may
 // still read (it did not end within closeWait) are left open.
 func (e *Engine) Close() error {
 	done := make(chan struct{})
@@ -133,13 +134,13 @@ func (e *Engine) display(v any) map[string]any {
 		}
 		return ResultBundle(x, e.TableOptions())
 	case []*nsysx.Result:
-		bs := make([]map[string]any, 0, len(x))
-		for _, r := range x {
-			if r != nil {
-				bs = append(bs, ResultBundle(r, e.TableOptions()))
-			}
+		return e.resultsBundle(x)
+	case *nsysx.ResultCol:
+		if x == nil {
+			return ErrorBundle(errors.New("no such column: Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name"))
 		}
-		return joinBundles(bs)
+		r := &nsysx.Result{Title: "column " + x.Label(), Cols: []*nsysx.ResultCol{x}}
+		return ResultBundle(r, e.TableOptions())
 	case *nsysx.Profile:
 		if x == nil {
 			return nil
@@ -154,6 +155,28 @@ func (e *Engine) display(v any) map[string]any {
 		return ReportsBundle(x)
 	}
 	return nil
+}
+
+// resultsBundle shows several results one after another, each labelled
+// with its profile when they come from several.
+func (e *Engine) resultsBundle(rs []*nsysx.Result) map[string]any {
+	sources := map[string]bool{}
+	for _, r := range rs {
+		if r != nil {
+			sources[r.Source] = true
+		}
+	}
+	bs := make([]map[string]any, 0, len(rs))
+	for _, r := range rs {
+		if r != nil {
+			o := e.TableOptions()
+			if len(sources) > 1 {
+				o.Label = r.Source
+			}
+			bs = append(bs, ResultBundle(r, o))
+		}
+	}
+	return joinBundles(bs)
 }
 
 // joinBundles puts the HTML and text of several bundles one after another.
