@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +81,59 @@ func TestTableCells(t *testing.T) {
 		got := cell(t, e, code).result(t)["text/plain"].(string)
 		if !strings.Contains(got, want) {
 			t.Errorf("%s shows %q, want %q", code, got, want)
+		}
+	}
+}
+
+// %%sql reads results by their variable names, beside the profile's
+// tables, and the profile stays read-only.
+func TestSQLOverResults(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	cell(t, e, `k, _ := train.Stats("cuda_gpu_kern_sum")`)
+	rows := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
+	want := 0
+	for _, row := range rows {
+		if n, _ := strconv.Atoi(row[2]); n > 100 {
+			want++
+		}
+	}
+	js := cell(t, e, "%%sql\nSELECT count(*), sum(\"Total Time\") FROM k WHERE \"Instances\" > 100").displays[0].Data[ResultMIME].(map[string]any)
+	got := js["rows"].([]any)[0].([]any)
+	var total int64
+	for _, row := range rows {
+		if n, _ := strconv.Atoi(row[2]); n > 100 {
+			v, _ := strconv.ParseInt(row[1], 10, 64)
+			total += v
+		}
+	}
+	if got[0] != int64(want) || got[1] != total {
+		t.Errorf("count/sum over k: %v, want %d %d", got, want, total)
+	}
+	// a result beside the profile's own tables: kernels by name joined to StringIds
+	js = cell(t, e, "%%sql\nSELECT count(*) FROM k JOIN StringIds s ON s.value = k.\"Name\"").displays[0].Data[ResultMIME].(map[string]any)
+	if n := js["rows"].([]any)[0].([]any)[0]; n != int64(len(rows)) {
+		t.Errorf("join with StringIds: %v rows, want %d", n, len(rows))
+	}
+	// a table method's output, and rows bound by as VAR, without a profile
+	cell(t, e, `top := k.Sort("-Avg").Head(3)`)
+	js = cell(t, e, "%%sql as again\nSELECT \"Name\" FROM top").displays[0].Data[ResultMIME].(map[string]any)
+	if len(js["rows"].([]any)) != 3 {
+		t.Errorf("top: %v", js["rows"])
+	}
+	if got := cell(t, e, "again.Len()").result(t)["text/plain"]; got != "3" {
+		t.Errorf("again.Len() = %v", got)
+	}
+	// no profile at all: the results alone
+	e2 := newEngine(t)
+	cell(t, e2, "r := nsysx.NewResult(\"x\", \"X\", \"a:dur_ns\", \"b\")\nr.Add(nsysx.IntV(3), nsysx.TextV(\"p\"))\nr.Add(nsysx.IntV(4), nsysx.TextV(\"q\"))")
+	js = cell(t, e2, "%%sql\nSELECT sum(a), group_concat(b, '') FROM r").displays[0].Data[ResultMIME].(map[string]any)
+	if got := js["rows"].([]any)[0].([]any); got[0] != int64(7) || got[1] != "pq" {
+		t.Errorf("results alone: %v", got)
+	}
+	for _, q := range []string{"DELETE FROM k", "SELECT 1; DROP TABLE k", "WITH x AS (SELECT 1) INSERT INTO k VALUES (1)"} {
+		if _, err := tryCell(t, e, "%%sql\n"+q); errName(err) != "SQLError" {
+			t.Errorf("%q: %v", q, err)
 		}
 	}
 }
