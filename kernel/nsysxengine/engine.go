@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,8 +29,9 @@ type Engine struct {
 	mu    sync.Mutex
 	table TableOptions
 
-	ids atomic.Int64   // display ids of progress displays
-	bg  sync.WaitGroup // interrupted magics still running in the background
+	ids  atomic.Int64   // display ids of progress displays
+	cell atomic.Value   // the code of the cell running (string)
+	bg   sync.WaitGroup // interrupted magics still running in the background
 }
 
 // Import paths of the packages imported in advance; bindName is the
@@ -137,7 +140,7 @@ func (e *Engine) display(v any) map[string]any {
 		return e.resultsBundle(x)
 	case *nsysx.ResultCol:
 		if x == nil {
-			return ErrorBundle(errors.New("no such column: Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name"))
+			return ErrorBundle(e.nilColumnError())
 		}
 		r := &nsysx.Result{Title: "column " + x.Label(), Cols: []*nsysx.ResultCol{x}}
 		return ResultBundle(r, e.TableOptions())
@@ -155,6 +158,36 @@ func (e *Engine) display(v any) map[string]any {
 		return ReportsBundle(x)
 	}
 	return nil
+}
+
+// lastColCall finds a cell's last `VAR.Col("NAME")` call.
+var lastColCall = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.Col\("((?:[^"\\]|\\.)*)"\)\s*$`)
+
+// nilColumnError explains a nil column a cell shows: when the cell ends
+// with v.Col("NAME") on a result, the error Column gives (with the
+// closest name).
+func (e *Engine) nilColumnError() error {
+	generic := errors.New("no such column: Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name")
+	code, _ := e.cell.Load().(string)
+	m := lastColCall.FindStringSubmatch(strings.TrimSpace(code))
+	if m == nil {
+		return generic
+	}
+	v, ok := e.Global(m[1])
+	if ok && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !ok || !v.IsValid() || !v.CanInterface() {
+		return generic
+	}
+	r, ok := v.Interface().(*nsysx.Result)
+	if !ok || r == nil {
+		return generic
+	}
+	if _, err := r.Column(m[2]); err != nil {
+		return fmt.Errorf("%w (Col returns nil for it; Column returns this error)", err)
+	}
+	return generic
 }
 
 // resultsBundle shows several results one after another, each labelled
@@ -253,5 +286,6 @@ func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile)
 func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
 	nsysx.SetBaseContext(ctx)
 	defer nsysx.SetBaseContext(nil)
+	e.cell.Store(code)
 	return e.Engine.Execute(ctx, code, out)
 }
