@@ -174,3 +174,14 @@ func tail(b []byte) string {
 	}
 	return string(b)
 }
+
+// A compressed profile opens in the CLI as in the kernel.
+func TestStatsCompressedInput(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	gz := filepath.Join(testutil.Root(), "testdata", "profiles", "train.sqlite.gz")
+	out, errOut, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", gz)
+	want, _ := testutil.Golden(t, "train", "cuda_gpu_kern_sum.csv")
+	if code != 0 || strings.TrimSpace(out) != strings.TrimSpace(want) {
+		t.Errorf("exit %d, stderr %q, output differs from the golden:\n%s", code, errOut, testutil.Diff(out, want))
+	}
+}
