@@ -299,3 +299,106 @@ func TestSchemaAndRecord(t *testing.T) {
 		t.Error("text as a number")
 	}
 }
+
+// Every Where operator, against a loop over the golden rows.
+func TestWhereOperators(t *testing.T) {
+	r := stats(t, "train", "cuda_gpu_kern_sum")
+	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
+	med := cell(t, rows[len(rows)/2][2]) // an Instances value that occurs
+	cases := []struct {
+		col, op string
+		val     any
+		keep    func(row []string) bool
+	}{
+		{"Instances", "==", int(med), func(w []string) bool { return cell(t, w[2]) == med }},
+		{"Instances", "=", med, func(w []string) bool { return cell(t, w[2]) == med }},
+		{"Instances", "!=", int64(med), func(w []string) bool { return cell(t, w[2]) != med }},
+		{"Instances", "<", uint(med), func(w []string) bool { return cell(t, w[2]) < med }},
+		{"Instances", "<=", float32(med), func(w []string) bool { return cell(t, w[2]) <= med }},
+		{"Avg", ">=", 500000.5, func(w []string) bool { return cell(t, w[3]) >= 500000.5 }},
+		{"Name", "endswith", "Params)", func(w []string) bool { return strings.HasSuffix(w[8], "Params)") }},
+		{"Name", "matches", `^void at::native::.*reduce`, func(w []string) bool {
+			return strings.HasPrefix(w[8], "void at::native::") && strings.Contains(w[8][17:], "reduce")
+		}},
+		{"Name", "==", nil, func(w []string) bool { return false }},
+		{"Name", "!=", nil, func(w []string) bool { return true }},
+		{"Name", ">", "v", func(w []string) bool { return w[8] > "v" }},
+	}
+	for _, c := range cases {
+		var want []string
+		for _, row := range rows {
+			if c.keep(row) {
+				want = append(want, row[8])
+			}
+		}
+		if len(want) == 0 && c.val != nil {
+			t.Errorf("Where(%s %s %v) keeps no golden row: the case tests nothing", c.col, c.op, c.val)
+		}
+		sameNames(t, fmt.Sprintf("Where(%s %s %v)", c.col, c.op, c.val), ok(t, r.Where(c.col, c.op, c.val)), want)
+	}
+}
+
+// Whole-column access, NULL cells, and the aggregations the summary test
+// does not reach (count of a column, first, last, mean of a float column).
+func TestColumnsAndMoreAggregations(t *testing.T) {
+	tr := stats(t, "train", "cuda_gpu_trace")
+	_, rows := goldenCSV(t, "train", "cuda_gpu_trace.csv.gz")
+	grdx, dur := tr.Col("GrdX"), tr.Col("Duration")
+	ints, floats := dur.Ints(), dur.Floats()
+	nulls := 0
+	for i, row := range rows {
+		if ints[i] != int64(cell(t, row[1])) || floats[i] != cell(t, row[1]) {
+			t.Fatalf("row %d: duration %d / %v, golden %s", i, ints[i], floats[i], row[1])
+		}
+		if grdx.IsNull(i) != (row[3] == "") {
+			t.Fatalf("row %d: GrdX null %v, golden %q", i, grdx.IsNull(i), row[3])
+		}
+		if row[3] == "" {
+			nulls++
+		}
+	}
+	g := ok(t, tr.GroupBy("Strm").Agg("count(*)", "count(GrdX)", "first(Start)", "last(Start)", "mean(Throughput)"))
+	type acc struct {
+		n, kern     int
+		first, last string
+		thr         float64
+		nthr        int
+	}
+	want := map[string]*acc{}
+	var order []string
+	for _, row := range rows {
+		a := want[row[19]]
+		if a == nil {
+			a = &acc{first: row[0]}
+			want[row[19]] = a
+			order = append(order, row[19])
+		}
+		a.n++
+		if row[3] != "" {
+			a.kern++
+		}
+		a.last = row[0]
+		if row[13] != "" {
+			a.thr += cell(t, row[13])
+			a.nthr++
+		}
+	}
+	if g.Len() != len(order) {
+		t.Fatalf("%d streams, golden %d", g.Len(), len(order))
+	}
+	for i, s := range order {
+		a := want[s]
+		if g.Col("Strm").String(i) != s || g.Col("count(*)").Int(i) != int64(a.n) || g.Col("count(GrdX)").Int(i) != int64(a.kern) ||
+			g.Col("first(Start)").String(i) != a.first || g.Col("last(Start)").String(i) != a.last {
+			t.Errorf("stream %s: %v, want %+v", s, g.Row(i), *a)
+		}
+		// the golden throughput is rounded to 3 decimals (MB/s); the mean of
+		// the raw values is within that rounding
+		if a.nthr > 0 && math.Abs(g.Col("mean(Throughput)").Float(i)/1e6-a.thr/float64(a.nthr)) > 0.001 {
+			t.Errorf("stream %s: mean throughput %v B/s, golden mean %v MB/s", s, g.Col("mean(Throughput)").Float(i), a.thr/float64(a.nthr))
+		}
+	}
+	if nulls == 0 {
+		t.Fatal("the trace has no memory operations to check NULLs with")
+	}
+}
