@@ -20,7 +20,7 @@ one per cell. "as VAR" also binds all the rows to the Go variable VAR as a
 *nsysx.Result (Cols, Row(i), Col("name")...). Tables and columns complete
 with Tab.
 A cell variable holding a *nsysx.Result (a report, a table method's output,
-rows bound by "as VAR") is a table too, named by the variable, with the
+rows bound by "as VAR") or a recipe table (*recipe.Frame) is a table too, named by the variable, with the
 columns' labels as column names ("Total Time"): SELECT "Name", "Avg" FROM k
 WHERE "Instances" > 10. Without a profile the query sees the results alone.`
 

@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -9,11 +10,12 @@ import (
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Results in SQL: a %%sql query may name cell variables holding a
 // *nsysx.Result (a report, a table method's output, rows bound by
-// "%%sql ... as VAR") as tables. Each one the query names is copied into
+// "%%sql ... as VAR") or a *recipe.Frame (a recipe's table) as tables. Each one the query names is copied into
 // a TEMP table of the query's connection before the read-only authorizer
 // is installed: the profile stays immutable and the query itself can only
 // read. Columns are the visible columns' labels ("Total Time"); a label
@@ -70,13 +72,55 @@ func (e *Engine) resultTables(query string) map[string]*nsysx.Result {
 		if ok && v.Kind() == reflect.Interface && !v.IsNil() {
 			v = v.Elem()
 		}
-		if ok && v.IsValid() && v.CanInterface() {
-			if r, ok := v.Interface().(*nsysx.Result); ok && r != nil && r.Err() == nil {
-				out[w] = r
+		if !ok || !v.IsValid() || !v.CanInterface() {
+			continue
+		}
+		switch x := v.Interface().(type) {
+		case *nsysx.Result:
+			if x != nil && x.Err() == nil {
+				out[w] = x
+			}
+		case *recipe.Frame:
+			if x != nil {
+				out[w] = frameResult(x)
 			}
 		}
 	}
 	return out
+}
+
+// frameResult is a recipe table as a Result: integer kinds as integers,
+// Float64 as reals (NaN as NULL, as the recipes write it), String as text,
+// lists as their text ("[1, 2]"), NULLs kept; the index columns too.
+func frameResult(f *recipe.Frame) *nsysx.Result {
+	r := nsysx.NewResult("recipe", "recipe table", f.Names()...)
+	r.Grow(f.Rows())
+	for i := 0; i < f.Rows(); i++ {
+		row := make([]nsysx.Value, len(f.Cols))
+		for j, c := range f.Cols {
+			row[j] = frameValue(c, i)
+		}
+		r.Add(row...)
+	}
+	return r
+}
+
+func frameValue(c *recipe.Column, i int) nsysx.Value {
+	if c.IsNull(i) {
+		return nsysx.Null
+	}
+	switch c.Kind {
+	case recipe.Float64:
+		if math.IsNaN(c.Floats[i]) {
+			return nsysx.Null
+		}
+		return nsysx.FloatV(c.Floats[i])
+	case recipe.String:
+		return nsysx.TextV(c.Strs[i])
+	case recipe.ListInt64:
+		return nsysx.TextV(strings.ReplaceAll(fmt.Sprint(c.Lists[i]), " ", ", "))
+	}
+	return nsysx.IntV(c.Ints[i]) // the integer kinds
 }
 
 // loadResults copies each result into TEMP table NAME.

@@ -1,12 +1,15 @@
 package nsysxengine
 
 import (
+	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Tables of several profiles name their profile in text, HTML and JSON.
@@ -135,5 +138,24 @@ func TestSQLOverResults(t *testing.T) {
 		if _, err := tryCell(t, e, "%%sql\n"+q); errName(err) != "SQLError" {
 			t.Errorf("%q: %v", q, err)
 		}
+	}
+}
+
+// A recipe table in a cell variable is a SQL table too.
+func TestSQLOverRecipeFrame(t *testing.T) {
+	e := newEngine(t)
+	f := &recipe.Frame{Cols: []*recipe.Column{
+		{Name: "Name", Kind: recipe.String, Strs: []string{"a", "b", "c"}},
+		{Name: "ns", Kind: recipe.Int64, Ints: []int64{5, 7, 11}, Valid: []bool{true, false, true}},
+		{Name: "x", Kind: recipe.Float64, Floats: []float64{0.5, math.NaN(), 2}},
+	}}
+	if err := e.Engine.Use(map[string]map[string]reflect.Value{"tabtest/tabtest": {"F": reflect.ValueOf(f)}}); err != nil {
+		t.Fatal(err)
+	}
+	cell(t, e, "import \"tabtest\"\nfr := tabtest.F")
+	js := cell(t, e, "%%sql\nSELECT sum(ns), count(ns), sum(x), count(x), group_concat(Name, '') FROM fr").displays[0].Data[ResultMIME].(map[string]any)
+	got := js["rows"].([]any)[0].([]any)
+	if got[0] != int64(16) || got[1] != int64(2) || got[2] != 2.5 || got[3] != int64(2) || got[4] != "abc" {
+		t.Errorf("recipe frame in SQL: %v", got)
 	}
 }
