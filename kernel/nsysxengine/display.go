@@ -64,18 +64,9 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 		return ErrorBundle(err)
 	}
 	title := resultTitle(r)
-	labelText, labelHTML := "", ""
-	if o.Label != "" {
-		labelText = "Profile: " + o.Label + "\n"
-		labelHTML = `<p style="margin:0.3em 0">Profile: <b>` + html.EscapeString(o.Label) + `</b></p>`
-	}
+	labelText, labelHTML := profileLabel(o.Label)
 	if r.Skipped != "" {
-		return map[string]any{
-			"text/plain": labelText + title + "\nSKIPPED: " + r.Skipped,
-			"text/html":  `<div class="nsysx-result">` + labelHTML + titleHTML(r) + `<p><i>SKIPPED: ` + html.EscapeString(r.Skipped) + `</i></p></div>`,
-			ResultMIME: map[string]any{"report": r.Report, "title": r.Title, "args": r.Args, "profile": o.Label,
-				"skipped": r.Skipped, "columns": []any{}, "rows": []any{}, "total_rows": 0},
-		}
+		return skippedResultBundle(r, o.Label)
 	}
 	shown := headResult(r, o.MaxRows)
 	heads, cells := csvCells(shown)
@@ -128,6 +119,26 @@ func ErrorBundle(err error) map[string]any {
 	msg := "error: " + err.Error()
 	return map[string]any{"text/plain": msg,
 		"text/html": `<pre style="color:#b00;white-space:pre-wrap">` + html.EscapeString(msg) + `</pre>`}
+}
+
+// profileLabel is the "Profile: NAME" line of a labelled result, as text
+// and HTML ("" when unlabelled).
+func profileLabel(label string) (text, h string) {
+	if label == "" {
+		return "", ""
+	}
+	return "Profile: " + label + "\n", `<p style="margin:0.3em 0">Profile: <b>` + html.EscapeString(label) + `</b></p>`
+}
+
+// skippedResultBundle shows a SKIPPED result with nsys's message.
+func skippedResultBundle(r *nsysx.Result, label string) map[string]any {
+	lt, lh := profileLabel(label)
+	return map[string]any{
+		"text/plain": lt + resultTitle(r) + "\nSKIPPED: " + r.Skipped,
+		"text/html":  `<div class="nsysx-result">` + lh + titleHTML(r) + `<p><i>SKIPPED: ` + html.EscapeString(r.Skipped) + `</i></p></div>`,
+		ResultMIME: map[string]any{"report": r.Report, "title": r.Title, "args": r.Args, "profile": label,
+			"skipped": r.Skipped, "columns": []any{}, "rows": []any{}, "total_rows": 0},
+	}
 }
 
 // resultTitle is "CUDA GPU Kernel Summary (cuda_gpu_kern_sum:base)".
