@@ -58,7 +58,7 @@ NOTEBOOKS = {
            '\tfmt.Printf("%-45.45s %5.1f%%  %8d ns\\n", kern.Col("Name").Text(i), kern.Col("Time").Value(i).AsFloat(), kern.Col("Total Time").Value(i).I)\n'
            "}"),
         md("Where the CPU waits: the CUDA API summary, then the same question in SQL on the export itself "
-           "(read-only; the `.gz` is unpacked to a temporary file)."),
+           "(read-only; the `.gz` is decompressed once into the nsysx cache)."),
         go('sample.Stats("cuda_api_sum")'),
         go("%%sql " + P + "sync.sqlite.gz\n"
            "SELECT s.value AS api, count(*) AS calls, sum(r.\"end\" - r.start) AS total_ns\n"
