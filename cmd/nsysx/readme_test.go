@@ -128,6 +128,16 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 		if cmdline == "" || strings.HasPrefix(cmdline, "#") {
 			continue
 		}
+		if prog := strings.Fields(cmdline)[0]; prog != "nsysx" {
+			if _, err := exec.LookPath(prog); err != nil {
+				if os.Getenv("CI") != "" {
+					t.Errorf("README.md:%d: `%s`: %s is not installed (scripts/install-test-deps.sh)", b.line+1+i, cmdline, prog)
+				} else {
+					t.Logf("README.md:%d: `%s` not run: %s is not installed (make deps installs it)", b.line+1+i, cmdline, prog)
+				}
+				continue
+			}
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		cmd := exec.CommandContext(ctx, "bash", "-c", cmdline)
 		cmd.Dir = dir
