@@ -7,22 +7,22 @@ import (
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
-// Row is one row delivered by Profile.Scan. Column i is the i-th of the
-// columns asked for; a column the table lacks reads as NULL. A Row and the
+// ScanRow is one row delivered by Profile.Scan. Column i is the i-th of the
+// columns asked for; a column the table lacks reads as NULL. A ScanRow and the
 // text it returns are valid only during the callback.
-type Row struct{ v rowVals }
+type ScanRow struct{ v rowVals }
 
 // IsNull reports whether column i is NULL or absent from the table.
-func (r Row) IsNull(i int) bool { return r.v.null(i) }
+func (r ScanRow) IsNull(i int) bool { return r.v.null(i) }
 
 // Has reports whether the table has column i.
-func (r Row) Has(i int) bool { return r.v.has(i) }
+func (r ScanRow) Has(i int) bool { return r.v.has(i) }
 
 // Int returns column i as an integer (0 for NULL).
-func (r Row) Int(i int) int64 { return r.v.int(i) }
+func (r ScanRow) Int(i int) int64 { return r.v.int(i) }
 
 // Float returns column i as a float (NaN for NULL).
-func (r Row) Float(i int) float64 {
+func (r ScanRow) Float(i int) float64 {
 	if r.v.null(i) {
 		return math.NaN()
 	}
@@ -34,7 +34,7 @@ func (r Row) Float(i int) float64 {
 }
 
 // Str returns column i as text ("" for NULL); the string is a copy.
-func (r Row) Str(i int) string { return string(r.v.bytes(i)) }
+func (r ScanRow) Str(i int) string { return string(r.v.bytes(i)) }
 
 // Scan calls fn for every row of table, in rowid order, that passes f (nil:
 // every row), with the columns cols. Unlike Load it keeps nothing: SQLite
@@ -43,7 +43,7 @@ func (r Row) Str(i int) string { return string(r.v.bytes(i)) }
 // the rows are those the reports see (see Filter); a filter that cannot
 // apply gives a *SkipError. fn's error stops the scan and is returned;
 // ctx's cancellation stops it with ctx.Err().
-func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []string, fn func(r Row) error) error {
+func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []string, fn func(r ScanRow) error) error {
 	if !p.HasTable(table) {
 		return &MissingTableError{Table: table}
 	}
@@ -59,6 +59,6 @@ func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []stri
 				return err
 			}
 		}
-		return fn(Row{v})
+		return fn(ScanRow{v})
 	})
 }

@@ -23,7 +23,7 @@ func TestScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := 0
-	err = p.Scan(context.Background(), tb, nil, []string{"start", "end", "demangledName", "noSuchColumn"}, func(r nsysx.Row) error {
+	err = p.Scan(context.Background(), tb, nil, []string{"start", "end", "demangledName", "noSuchColumn"}, func(r nsysx.ScanRow) error {
 		if r.Int(0) != k.Col("start").Int(i) || r.Int(1) != k.Col("end").Int(i) || r.Int(2) != k.Col("demangledName").Int(i) {
 			t.Fatalf("row %d differs from Load", i)
 		}
@@ -37,7 +37,7 @@ func TestScan(t *testing.T) {
 		t.Fatalf("%d rows of %d: %v", i, k.N, err)
 	}
 	stop := errors.New("stop")
-	if err := p.Scan(context.Background(), tb, nil, []string{"start"}, func(nsysx.Row) error { return stop }); !errors.Is(err, stop) {
+	if err := p.Scan(context.Background(), tb, nil, []string{"start"}, func(nsysx.ScanRow) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("callback error: %v", err)
 	}
 	var mt *nsysx.MissingTableError
@@ -46,7 +46,7 @@ func TestScan(t *testing.T) {
 	}
 	nf, _ := nsysx.ParseNVTXFilter("no such range")
 	var skip *nsysx.SkipError
-	if err := p.Scan(context.Background(), tb, nf, []string{"start"}, func(nsysx.Row) error { return nil }); !errors.As(err, &skip) {
+	if err := p.Scan(context.Background(), tb, nf, []string{"start"}, func(nsysx.ScanRow) error { return nil }); !errors.As(err, &skip) {
 		t.Errorf("filter that cannot apply: %v", err)
 	}
 }

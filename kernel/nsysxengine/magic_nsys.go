@@ -286,7 +286,11 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 			}
 			results = append(results, res)
 			if res.Skipped != "" && j.out == "-" && j.format == nil {
-				skipped = append(skipped, [2]string{j.rep.Name, res.Skipped})
+				name := j.rep.Name
+				if len(profs) > 1 {
+					name += " on " + names[pi]
+				}
+				skipped = append(skipped, [2]string{name, res.Skipped})
 				continue
 			}
 			if err := e.showJob(r, j, prof, names[pi], res, out); err != nil {
@@ -324,11 +328,17 @@ func (e *Engine) showJob(r *reportRun, j reportJob, prof *nsysx.Profile, in stri
 	}
 	switch {
 	case j.out == "-" && j.format == nil:
-		return out.Display(kernel.Display{Data: ResultBundle(res, e.TableOptions())})
+		o := e.TableOptions()
+		if r.nInputs > 1 {
+			o.Label = in
+		}
+		return out.Display(kernel.Display{Data: ResultBundle(res, o)})
 	case j.out == "-":
 		var b bytes.Buffer
 		if !r.quiet {
 			fmt.Fprintf(&b, "Processing [%s] with [%s]%s... \n", in, j.rep.Name, argStr)
+		} else if r.nInputs > 1 {
+			fmt.Fprintf(&b, "Profile: %s\n", in)
 		}
 		limit := e.TableOptions().MaxRows
 		if res.Skipped != "" {

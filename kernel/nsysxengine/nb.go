@@ -57,10 +57,10 @@ func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 // nbDocs documents the nb package for inspect requests.
 var nbDocs = map[string]string{
 	"nb.Open": "func Open(path string) (*nsysx.Profile, error)\n\nOpen opens a profile like nsysx.Open, and also a gzipped export " +
-		"(train.sqlite.gz is unpacked to a temporary file) or \"sample\" (nsysx.OpenSample). Profiles are cached: opening " +
+		"(train.sqlite.gz or .zst, decompressed once into the nsysx cache, as nsysx.Open does) or \"sample\" (nsysx.OpenSample). Profiles are cached: opening " +
 		"the same unchanged file again returns the same *nsysx.Profile, whose loaded columns %nsys and %plot share.",
-	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the unpacked copy of a .gz file " +
-		"(made once per kernel, removed at shutdown), or path itself for other files.",
+	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the decompressed copy of a .gz or .zst file " +
+		"(made once, kept in the nsysx cache while fresh: nsysx.Decompressed), or path itself for other files.",
 	"nb.Bound":       "func Bound(name string) *nsysx.Profile\n\nBound returns the profile %open bound to name, or nil.",
 	"nb.BoundResult": "func BoundResult(name string) *nsysx.Result\n\nBoundResult returns the rows %%sql ... as name bound, or nil.",
 	"nb.Results":     "func Results() []*nsysx.Result\n\nResults returns the results of the last %nsys stats or %nsys analyze.",

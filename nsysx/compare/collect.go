@@ -64,7 +64,7 @@ type collector struct {
 	cands  map[string][][2]int64
 }
 
-func (c *collector) scan(table string, cols []string, fn func(r nsysx.Row) error) error {
+func (c *collector) scan(table string, cols []string, fn func(r nsysx.ScanRow) error) error {
 	if !c.p.HasTable(table) {
 		return nil
 	}
@@ -118,7 +118,7 @@ func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *reg
 
 func (c *collector) api() error {
 	cols := []string{"start", "end", "globalTid", "correlationId", "nameId"}
-	return c.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.Row) error {
+	return c.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
 		name := nsysx.StripAPIVersion(c.str(r.Int(4), "CUDA API"))
 		c.group(API, name).add(r.Int(1)-r.Int(0), r.Int(0))
 		if corr := r.Int(3); corr != 0 {
@@ -129,7 +129,7 @@ func (c *collector) api() error {
 }
 
 // gpuAt is where GPU work counts: its launch call's start, else its own.
-func (c *collector) gpuAt(r nsysx.Row, gpid, corr int) int64 {
+func (c *collector) gpuAt(r nsysx.ScanRow, gpid, corr int) int64 {
 	if s, ok := c.launch[corrKey(r.Int(gpid), r.Int(corr))]; ok && r.Int(corr) != 0 {
 		return s
 	}
@@ -138,7 +138,7 @@ func (c *collector) gpuAt(r nsysx.Row, gpid, corr int) int64 {
 
 func (c *collector) kernels() error {
 	cols := []string{"start", "end", "globalPid", "correlationId", "demangledName", "shortName"}
-	return c.scan("CUPTI_ACTIVITY_KIND_KERNEL", cols, func(r nsysx.Row) error {
+	return c.scan("CUPTI_ACTIVITY_KIND_KERNEL", cols, func(r nsysx.ScanRow) error {
 		name := c.str(r.Int(4), "")
 		if name == "" {
 			name = c.str(r.Int(5), "kernel")
@@ -160,7 +160,7 @@ func (c *collector) memory() error {
 		}
 	}
 	cols := []string{"start", "end", "globalPid", "correlationId", "copyKind"}
-	err := c.scan("CUPTI_ACTIVITY_KIND_MEMCPY", cols, func(r nsysx.Row) error {
+	err := c.scan("CUPTI_ACTIVITY_KIND_MEMCPY", cols, func(r nsysx.ScanRow) error {
 		l := labels[r.Int(4)]
 		if l == "" {
 			l = "Unknown"
@@ -171,7 +171,7 @@ func (c *collector) memory() error {
 	if err != nil {
 		return err
 	}
-	return c.scan("CUPTI_ACTIVITY_KIND_MEMSET", cols[:4], func(r nsysx.Row) error {
+	return c.scan("CUPTI_ACTIVITY_KIND_MEMSET", cols[:4], func(r nsysx.ScanRow) error {
 		c.group(Memory, "[CUDA memset]").add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
 		return nil
 	})
@@ -187,7 +187,7 @@ func (c *collector) domains() (map[[2]int64]string, error) {
 		return out, nil
 	}
 	cols := []string{"eventType", "globalTid", "domainId", "text"}
-	err := c.p.Scan(c.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.Row) error {
+	err := c.p.Scan(c.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
 		if r.Int(0) == 75 {
 			out[[2]int64{r.Int(1) >> 24, r.Int(2)}] = r.Str(3)
 		}
@@ -202,7 +202,7 @@ func (c *collector) nvtx() error {
 		return err
 	}
 	cols := []string{"start", "end", "eventType", "globalTid", "text", "textId", "domainId"}
-	return c.scan("NVTX_EVENTS", cols, func(r nsysx.Row) error {
+	return c.scan("NVTX_EVENTS", cols, func(r nsysx.ScanRow) error {
 		typ := r.Int(2)
 		if (typ != 59 && typ != 60) || r.IsNull(1) {
 			return nil

@@ -108,7 +108,7 @@ func Walk(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*S
 }
 
 // scan is Profile.Scan that treats a missing table as empty.
-func (w *walker) scan(table string, cols []string, fn func(r nsysx.Row) error) error {
+func (w *walker) scan(table string, cols []string, fn func(r nsysx.ScanRow) error) error {
 	if !w.p.HasTable(table) {
 		return nil
 	}

@@ -29,7 +29,7 @@ func (w *walker) gpu() error {
 }
 
 // gpuEvent starts a GPU event from the common columns.
-func (w *walker) gpuEvent(k Kind, name string, r nsysx.Row) (*Event, error) {
+func (w *walker) gpuEvent(k Kind, name string, r nsysx.ScanRow) (*Event, error) {
 	t, err := w.streamTrack(r.Int(2), r.Int(3), r.Int(4))
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func (w *walker) gpuEvent(k Kind, name string, r nsysx.Row) (*Event, error) {
 	return ev, nil
 }
 
-func (w *walker) kernel(r nsysx.Row) error {
+func (w *walker) kernel(r nsysx.ScanRow) error {
 	name := w.name(r.Int(7), "")
 	if name == "" {
 		name = w.name(r.Int(8), "kernel")
@@ -59,7 +59,7 @@ func (w *walker) kernel(r nsysx.Row) error {
 	return w.emit()
 }
 
-func (w *walker) memcpy(r nsysx.Row) error {
+func (w *walker) memcpy(r nsysx.ScanRow) error {
 	label := w.memcpyNames[r.Int(8)]
 	if label == "" {
 		label = "Unknown"
@@ -72,7 +72,7 @@ func (w *walker) memcpy(r nsysx.Row) error {
 	return w.emit()
 }
 
-func (w *walker) memset(r nsysx.Row) error {
+func (w *walker) memset(r nsysx.ScanRow) error {
 	ev, err := w.gpuEvent(KindMemset, "[CUDA memset]", r)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func (w *walker) memset(r nsysx.Row) error {
 // as async slices of their process, marks as instants.
 func (w *walker) nvtx() error {
 	cols := []string{"start", "end", "eventType", "globalTid", "text", "textId", "domainId", "color", "category"}
-	return w.scan("NVTX_EVENTS", cols, func(r nsysx.Row) error {
+	return w.scan("NVTX_EVENTS", cols, func(r nsysx.ScanRow) error {
 		typ := r.Int(2)
 		var k Kind
 		switch typ {
@@ -133,7 +133,7 @@ func (w *walker) nvtx() error {
 // osrt walks the OS runtime library calls.
 func (w *walker) osrt() error {
 	cols := []string{"start", "end", "globalTid", "nameId", "returnValue"}
-	return w.scan("OSRT_API", cols, func(r nsysx.Row) error {
+	return w.scan("OSRT_API", cols, func(r nsysx.ScanRow) error {
 		t, err := w.threadTrack(r.Int(2), laneOSRT)
 		if err != nil {
 			return err

@@ -160,7 +160,7 @@ func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string
 	}
 	groups := map[string][]it{}
 	cols := []string{"start", "end", "eventType", "text", "textId"}
-	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.Row) error {
+	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
 		if (r.Int(2) != 59 && r.Int(2) != 60) || r.IsNull(1) {
 			return nil
 		}

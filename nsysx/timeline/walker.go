@@ -78,7 +78,7 @@ func (w *walker) loadDomains() error {
 	if !w.p.HasTable("NVTX_EVENTS") {
 		return nil
 	}
-	return w.p.Scan(w.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.Row) error {
+	return w.p.Scan(w.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
 		if r.Int(0) == 75 {
 			w.domains[[2]int64{pidOf(r.Int(1)), r.Int(2)}] = r.Str(3)
 		}
@@ -145,7 +145,7 @@ var gpuTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMC
 // collectFlowKeys gathers the (pid, correlationId) of every GPU operation.
 func (w *walker) collectFlowKeys() error {
 	for _, t := range gpuTables {
-		err := w.scan(t, []string{"globalPid", "correlationId"}, func(r nsysx.Row) error {
+		err := w.scan(t, []string{"globalPid", "correlationId"}, func(r nsysx.ScanRow) error {
 			if !r.IsNull(1) && r.Int(1) != 0 {
 				w.keys = append(w.keys, flowKey(pidOf(r.Int(0)), r.Int(1)))
 			}
@@ -188,7 +188,7 @@ func (w *walker) reset(k Kind, name string, s, e int64, t *Track) *Event {
 
 func (w *walker) api() error {
 	cols := []string{"start", "end", "globalTid", "correlationId", "nameId", "returnValue"}
-	return w.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.Row) error {
+	return w.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
 		t, err := w.threadTrack(r.Int(2), laneAPI)
 		if err != nil {
 			return err
