@@ -37,12 +37,13 @@ var recipeKinds = map[string]PlotKind{
 	"nvtx_gpu_proj_trace": KindTable, "gpu_time_util": KindTable, "gpu_gaps": KindTable,
 	"cuda_api_sync": KindTable, "cuda_memcpy_async": KindTable, "cuda_memcpy_sync": KindTable,
 	"cuda_memset_sync": KindTable, "nccl_gpu_overlap_trace": KindTable,
+	"diff": KindTable, "cuda_gpu_kern_hist": KindTable,
 }
 
 // RecipeKind returns the plot kind of a recipe's output: the recipe's own
 // (by name), else guessed from the tables it has (all_stats: K1,
-// pace_delta_stats: K5, an analysis table with Duration, Rank and
-// percentage columns: K4), else K3.
+// pace_delta_stats: K5, an analysis table with Duration and percentage
+// columns: K4), else K3.
 func RecipeKind(name string, out *recipe.Output) PlotKind {
 	if k, ok := recipeKinds[name]; ok {
 		return k
@@ -55,7 +56,7 @@ func RecipeKind(name string, out *recipe.Output) PlotKind {
 	case out.Table("pace_delta_stats") != nil:
 		return KindPace
 	}
-	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && a.Col("Rank") != nil && len(heatValueCols(a)) > 0 {
+	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && len(heatValueCols(a)) > 0 {
 		return KindHeatmap
 	}
 	return KindTable
@@ -139,7 +140,7 @@ func cellFloat(c *recipe.Column, i int) float64 {
 		return c.Floats[i]
 	case recipe.Uint64:
 		return float64(uint64(c.Ints[i]))
-	case recipe.Int64, recipe.Uint32:
+	case recipe.Int64, recipe.Uint32, recipe.Category:
 		return float64(c.Ints[i])
 	}
 	return math.NaN()

@@ -15,7 +15,7 @@ import (
 var recipeGoldens = []string{
 	"rank0+rank1/cuda_gpu_kern_sum", "train+fixed/cuda_gpu_kern_sum", "rank0+rank1/nccl_sum", "rank0+rank1/nccl_gpu_proj_sum",
 	"train+fixed/nvtx_gpu_proj_sum", "rank0+rank1/cuda_gpu_time_util_map", "train+fixed/cuda_gpu_time_util_map",
-	"rank0+rank1/nccl_gpu_time_util_map", "rank0+rank1/nvtx_pace",
+	"rank0+rank1/nccl_gpu_time_util_map", "rank0+rank1/nvtx_pace", "bt/gpu_metric_util_map",
 }
 
 func goldenCharts(t testing.TB, rel string) []*Chart {

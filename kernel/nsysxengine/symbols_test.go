@@ -84,6 +84,7 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx", "github.com/nsysx/nsysx/nsysx/nsysx", "nsysx"},
 		{"nsysx/format", "github.com/nsysx/nsysx/nsysx/format/format", "format"},
 		{"plots", "github.com/nsysx/nsysx/plots/plots", "plots"},
+		{"nsysx/recipe", "github.com/nsysx/nsysx/nsysx/recipe/recipe", "recipe"},
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}
