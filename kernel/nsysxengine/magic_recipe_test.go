@@ -3,6 +3,7 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -262,4 +263,25 @@ func TestMagicRecipeKernSum(t *testing.T) {
 			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
 		}
 	}
+}
+
+// --output writes the directory as nsysx recipe does; it is refused when
+// it exists without --force-overwrite.
+func TestMagicRecipeOutput(t *testing.T) {
+	e := newEngine(t)
+	dir := filepath.Join(t.TempDir(), "kc")
+	r := cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir)
+	if !strings.Contains(r.stdout.String(), "Generated:\n    "+dir) {
+		t.Errorf("stdout %q", r.stdout.String())
+	}
+	for _, f := range []string{"per_rank.parquet", "all_stats.parquet", "kc.nsys-analysis", "stats.ipynb", "kernel_count_test-stats.png", "kernel_count_test-stats.vl.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	_, err := tryCell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir)
+	if errName(err) != "RecipeError" || !strings.Contains(err.Error(), "--force-overwrite") {
+		t.Errorf("existing output: %v", err)
+	}
+	cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir+" --force-overwrite")
 }
