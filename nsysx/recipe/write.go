@@ -45,8 +45,8 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if wo == nil {
 		wo = &WriteOptions{}
 	}
-	if r.Output == nil {
-		return "", fmt.Errorf("recipe %s: no output to write", r.Recipe.Name)
+	if r.Recipe == nil || r.Opts == nil || r.Output == nil {
+		return "", errors.New("recipe: Write needs a Result with its Recipe, Opts and Output")
 	}
 	dir, recorded, err := r.outputDir(wo)
 	if err != nil {
@@ -82,7 +82,7 @@ func (r *Result) outputDir(wo *WriteOptions) (dir string, recorded any, err erro
 		}
 		return DefaultOutput(wo.WorkDir, base), nil, nil
 	}
-	name, err := ExpandOutput(r.Opts.Output)
+	name, err := expandIn(wo.WorkDir, r.Opts.Output)
 	if err != nil {
 		return "", nil, err
 	}
@@ -194,7 +194,10 @@ func DefaultOutput(dir, base string) string {
 // %p the process id, %n the smallest positive integer for which the
 // resulting path does not exist yet, %% a percent sign. Any other %
 // sequence is an error.
-func ExpandOutput(name string) (string, error) {
+func ExpandOutput(name string) (string, error) { return expandIn("", name) }
+
+// expandIn is ExpandOutput with a relative name's %n resolved in dir.
+func expandIn(dir, name string) (string, error) {
 	if !strings.Contains(name, "%n") {
 		return expandOnce(name, "")
 	}
@@ -203,7 +206,11 @@ func ExpandOutput(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		at := p
+		if dir != "" && !filepath.IsAbs(p) {
+			at = filepath.Join(dir, p)
+		}
+		if _, err := os.Lstat(at); errors.Is(err, fs.ErrNotExist) {
 			return p, nil
 		}
 	}

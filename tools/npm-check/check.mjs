@@ -13,6 +13,9 @@ import { tableFromIPC } from 'apache-arrow';
 const MAX_ROWS = 10000;
 
 function jsonValue(v) {
+  if (Array.isArray(v)) {
+    return v.map(jsonValue);
+  }
   if (typeof v === 'bigint') {
     return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
   }

@@ -1,0 +1,184 @@
+package recipe
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+)
+
+// goldenResult is a Result whose tables are the golden cuda_gpu_kern_sum
+// files read back.
+func goldenResult(t *testing.T) *Result {
+	t.Helper()
+	out := &Output{}
+	for _, name := range []string{"rank_stats", "rank_stats_by_device", "all_stats", "files"} {
+		f, err := ReadParquet(goldenFile(t, "rank0+rank1/cuda_gpu_kern_sum/"+name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Tables = append(out.Tables, Table{Name: name, Frame: f, NoCSV: name == "rank_stats_by_device"})
+	}
+	o := Defaults()
+	o.Input = rank01
+	r := &Recipe{Name: "cuda_gpu_kern_sum", DisplayName: "CUDA GPU Kernel Summary", Options: statsKeys, Notebook: "stats.ipynb"}
+	return &Result{Recipe: r, Opts: o, Output: out, Start: time.Now(), End: time.Now()}
+}
+
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+func TestWriteDefaultNameAndContents(t *testing.T) {
+	wd := t.TempDir()
+	res := goldenResult(t)
+	res.Opts.CSV = true
+	extra := func(dir string) error { return os.WriteFile(filepath.Join(dir, "stats.ipynb"), []byte("{}"), 0o644) }
+	dir, err := res.Write(&WriteOptions{WorkDir: wd, Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(wd, "cuda_gpu_kern_sum-1"); dir != want {
+		t.Fatalf("dir %s, want %s", dir, want)
+	}
+	want := []string{"all_stats.csv", "all_stats.parquet", "cuda_gpu_kern_sum-1.nsys-analysis", "files.csv", "files.parquet",
+		"rank_stats.csv", "rank_stats.parquet", "rank_stats_by_device.parquet", "stats.ipynb"}
+	if got := listDir(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	for _, name := range []string{"rank_stats", "rank_stats_by_device", "all_stats", "files"} {
+		g := goldenFile(t, "rank0+rank1/cuda_gpu_kern_sum/"+name+".parquet")
+		if err := pqcompare.Files(g, filepath.Join(dir, name+".parquet")); err != nil {
+			t.Error(err)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "cuda_gpu_kern_sum-1.nsys-analysis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"output": null,`) || !strings.Contains(string(js), `"stats.ipynb": "Notebook"`) {
+		t.Errorf("analysis:\n%s", js)
+	}
+	if got := listDir(t, wd); len(got) != 1 {
+		t.Errorf("work dir holds %q, want only the output directory", got)
+	}
+	// A second run takes the next free number.
+	dir2, err := res.Write(&WriteOptions{WorkDir: wd})
+	if err != nil || filepath.Base(dir2) != "cuda_gpu_kern_sum-2" {
+		t.Errorf("second run: %s, %v", dir2, err)
+	}
+}
+
+func TestWriteRefusesExistingWithoutForce(t *testing.T) {
+	wd := t.TempDir()
+	old := filepath.Join(wd, "out")
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "keep.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := goldenResult(t)
+	res.Opts.Output = "out"
+	_, err := res.Write(&WriteOptions{WorkDir: wd})
+	if !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "--force-overwrite") {
+		t.Fatalf("err = %v, want ErrOutputExists naming --force-overwrite", err)
+	}
+	if got := listDir(t, old); strings.Join(got, " ") != "keep.txt" {
+		t.Errorf("existing directory changed: %q", got)
+	}
+	res.Opts.ForceOverwrite = true
+	dir, err := res.Write(&WriteOptions{WorkDir: wd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := listDir(t, dir)
+	if strings.Contains(strings.Join(got, " "), "keep.txt") || !strings.Contains(strings.Join(got, " "), "out.nsys-analysis") {
+		t.Errorf("after --force-overwrite: %q", got)
+	}
+	if got := listDir(t, wd); strings.Join(got, " ") != "out" {
+		t.Errorf("work dir holds %q, want only out", got)
+	}
+	js, _ := os.ReadFile(filepath.Join(dir, "out.nsys-analysis"))
+	if !strings.Contains(string(js), `"output": "out",`) || !strings.Contains(string(js), `"force_overwrite": true,`) {
+		t.Errorf("analysis:\n%s", js)
+	}
+}
+
+func TestWriteFailureLeavesNothing(t *testing.T) {
+	wd := t.TempDir()
+	res := goldenResult(t)
+	boom := errors.New("chart failed")
+	_, err := res.Write(&WriteOptions{WorkDir: wd, Extra: func(string) error { return boom }})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	if got := listDir(t, wd); len(got) != 0 {
+		t.Errorf("a failed run left %q", got)
+	}
+	// A frame that cannot be written fails the same way.
+	res.Output.Tables[0].Frame.Cols[0].Ints = nil
+	if _, err := res.Write(&WriteOptions{WorkDir: wd}); err == nil {
+		t.Fatal("a broken frame was written")
+	}
+	if got := listDir(t, wd); len(got) != 0 {
+		t.Errorf("a failed run left %q", got)
+	}
+}
+
+func TestExpandOutput(t *testing.T) {
+	wd := t.TempDir()
+	t.Setenv("RIO_TEST_RUN", "r7")
+	host, _ := os.Hostname()
+	pid := strconv.Itoa(os.Getpid())
+	for in, want := range map[string]string{
+		wd + "/a-%q{RIO_TEST_RUN}": wd + "/a-r7",
+		wd + "/%h-%p":              wd + "/" + host + "-" + pid,
+		wd + "/100%%":              wd + "/100%",
+		wd + "/plain":              wd + "/plain",
+	} {
+		if got, err := ExpandOutput(in); err != nil || got != want {
+			t.Errorf("ExpandOutput(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, n := range []string{"run-1", "run-2"} {
+		if err := os.Mkdir(filepath.Join(wd, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := ExpandOutput(wd + "/run-%n"); err != nil || got != wd+"/run-3" {
+		t.Errorf("%%n: %q, %v; want run-3", got, err)
+	}
+	for _, bad := range []string{"x%z", "x%", "%q{RIO_UNSET_VAR_X}", "%qRIO"} {
+		_, err := ExpandOutput(bad)
+		if !errors.Is(err, ErrUsage) {
+			t.Errorf("ExpandOutput(%q): err = %v, want a usage error", bad, err)
+		}
+	}
+	// A relative %n is resolved in WriteOptions.WorkDir.
+	res := goldenResult(t)
+	res.Opts.Output = "run-%n"
+	dir, err := res.Write(&WriteOptions{WorkDir: wd})
+	if err != nil || dir != filepath.Join(wd, "run-3") {
+		t.Errorf("Write with run-%%n: %s, %v; want run-3", dir, err)
+	}
+	if got := DefaultOutput(wd, "run"); got != filepath.Join(wd, "run-4") {
+		t.Errorf("DefaultOutput = %s", got)
+	}
+}
