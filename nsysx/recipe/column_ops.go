@@ -70,7 +70,8 @@ func (c *Column) float(i int) float64 {
 	return float64(c.Ints[i])
 }
 
-// Pick returns a new column with the given rows, in order.
+// Pick returns a new column with the given rows, in order. A non-nil Valid
+// stays non-nil (an Int64 column keeps pandas' nullable Int64 dtype).
 func (c *Column) Pick(rows []int) *Column {
 	out := &Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
 	switch c.Kind {
@@ -94,9 +95,6 @@ func (c *Column) Pick(rows []int) *Column {
 		out.Valid = make([]bool, len(rows))
 		for k, i := range rows {
 			out.Valid[k] = c.Kind != Null && c.Valid[i]
-		}
-		if c.Kind != Null && allTrue(out.Valid) {
-			out.Valid = nil
 		}
 	}
 	return out

@@ -8,8 +8,6 @@ import (
 	"testing"
 )
 
-func i64(v int64) *int64 { return &v }
-
 func TestWindow(t *testing.T) {
 	s := Span{
 		Start:    []int64{-5, 0, 10, 20, 30, 40},

@@ -1,9 +1,6 @@
 package recipe
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestKernSumGolden runs cuda_gpu_kern_sum on both golden input sets and
 // compares every output file with what nsys wrote.
@@ -12,10 +9,38 @@ func TestKernSumGolden(t *testing.T) {
 		name := set[0] + "+" + set[1]
 		t.Run(name, func(t *testing.T) {
 			res := runOn(t, "cuda_gpu_kern_sum", nil, set...)
-			dir := goldenDir(name, "cuda_gpu_kern_sum")
-			for _, tbl := range []string{"rank_stats", "rank_stats_by_device", "all_stats", "files"} {
-				compareGolden(t, filepath.Join(dir, tbl+".parquet"), res.Output.Table(tbl))
-			}
+			compareWritten(t, res, name, "cuda_gpu_kern_sum", "rank_stats", "rank_stats_by_device", "all_stats", "files")
 		})
+	}
+}
+
+// TestKernSumFilterTime runs cuda_gpu_kern_sum with --filter-time on train
+// and checks it against the kernels selected in the test: whole kernels
+// with end ≥ S and start ≤ E, grouped by short name.
+func TestKernSumFilterTime(t *testing.T) {
+	const s, e = 439137055, 862204310
+	o := Defaults()
+	o.FilterTime = &TimeRange{Start: i64(s), End: i64(e)}
+	res := runOn(t, "cuda_gpu_kern_sum", o, "train")
+	p := openRaw(t, "train")
+	k, err := p.Load(TableKernel, "start", "end", "shortName")
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := map[string][]float64{}
+	for i := 0; i < k.N; i++ {
+		st, en := k.Col("start").Int(i), k.Col("end").Int(i)
+		if en >= s && st <= e && en > st {
+			name, _ := p.String(k.Col("shortName").Int(i))
+			groups[name] = append(groups[name], float64(en-st))
+		}
+	}
+	if len(groups) == 0 {
+		t.Fatal("no kernel in the window")
+	}
+	checkRank(t, "kern_sum filter-time", res.Output.Table("rank_stats"), 0, "Name", groups)
+	// One rank: files has one row.
+	if f := res.Output.Table("files"); f.Rows() != 1 || f.Col("File").Strs[0] != "train" {
+		t.Errorf("files %v", f.Col("File").Strs)
 	}
 }
