@@ -147,8 +147,6 @@ func walkJSON(dec *json.Decoder, path string, keys *[]string) error {
 	return err
 }
 
-func i64(v int64) *int64 { return &v }
-
 // TestOptionsJSONValues checks the recorded values of the options the
 // goldens leave at their defaults, against hand-written Python output.
 func TestOptionsJSONValues(t *testing.T) {
@@ -205,3 +203,5 @@ func TestPyJSONIndent(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func i64(v int64) *int64 { return &v }

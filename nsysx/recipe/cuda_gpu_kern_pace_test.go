@@ -65,3 +65,27 @@ func TestKernPaceRealProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestKernPaceAlignsSurvivors: fixed has no Kernel2 and started earlier
+// than rank0 and rank1; it gets no Rank, and the offsets are taken over the
+// surviving reports only, so the result is that of rank0+rank1.
+func TestKernPaceAlignsSurvivors(t *testing.T) {
+	o := Defaults()
+	o.Name = "Kernel2"
+	with := runOn(t, "cuda_gpu_kern_pace", o, "fixed", "rank0", "rank1")
+	if rawUTC(t, "fixed") >= min(rawUTC(t, "rank0"), rawUTC(t, "rank1")) {
+		t.Fatal("bad test: fixed must start first")
+	}
+	o = Defaults()
+	o.Name = "Kernel2"
+	without := runOn(t, "cuda_gpu_kern_pace", o, "rank0", "rank1")
+	if !slices.Equal(with.Files, []string{"rank0", "rank1"}) {
+		t.Fatalf("files %v", with.Files)
+	}
+	for r := range 2 {
+		a, b := with.Output.Table("pace_start").Cols[r].Ints, without.Output.Table("pace_start").Cols[r].Ints
+		if !slices.Equal(a, b) {
+			t.Errorf("rank %d: pace_start with fixed differs", r)
+		}
+	}
+}

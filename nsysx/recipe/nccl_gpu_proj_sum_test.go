@@ -1,15 +1,10 @@
 package recipe
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
-// TestNCCLGPUProjSumGolden reproduces nccl_gpu_proj_sum on rank0+rank1.
+// TestNCCLGPUProjSumGolden reproduces nccl_gpu_proj_sum on rank0+rank1:
+// rank_stats, all_stats, files and the .nsys-analysis.
 func TestNCCLGPUProjSumGolden(t *testing.T) {
 	res := runOn(t, "nccl_gpu_proj_sum", Defaults(), "rank0", "rank1")
-	dir := goldenDir("rank0+rank1", "nccl_gpu_proj_sum")
-	for _, tb := range []string{"rank_stats", "all_stats", "files"} {
-		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
-	}
+	compareWritten(t, res, "rank0+rank1", "nccl_gpu_proj_sum", "rank_stats", "all_stats", "files")
 }

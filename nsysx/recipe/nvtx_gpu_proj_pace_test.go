@@ -6,14 +6,22 @@ import (
 	"testing"
 )
 
-// goldenTrace reads nsys's nvtx_gpu_proj_trace of rank0+rank1 as columns by
-// name.
+// goldenTrace reads nsys's nvtx_gpu_proj_trace of rank0+rank1: its scalar
+// columns by name.
 func goldenTrace(t *testing.T) map[string][]any {
 	t.Helper()
-	cols, _ := readGolden(t, filepath.Join(goldenDir("rank0+rank1", "nvtx_gpu_proj_trace"), "trace.parquet"))
+	f, err := ReadParquet(filepath.Join(goldenDir("rank0+rank1", "nvtx_gpu_proj_trace"), "trace.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string][]any{}
-	for _, c := range cols {
-		out[c.name] = c.vals
+	for _, c := range f.Cols {
+		if c.Kind == ListInt64 {
+			continue
+		}
+		for i := 0; i < c.Len(); i++ {
+			out[c.Name] = append(out[c.Name], frameValue(c, i))
+		}
 	}
 	return out
 }

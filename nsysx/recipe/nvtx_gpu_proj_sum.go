@@ -11,10 +11,11 @@ func init() {
 		DisplayName: "NVTX GPU Projection Summary",
 		Help: "Per-rank and overall statistics of NVTX ranges projected onto the GPU (the span of the GPU work " +
 			"launched inside each range), next to the ranges' own CPU time.",
-		Options:  projOptions,
-		Notebook: statsNotebook, // nsys also writes topN.ipynb
-		Map:      mapNVTXProjSum,
-		Reduce:   StatsReduceWith(AggExtra{Name: cpuSumName, Func: sumOf(cpuSumName)}),
+		Options:       projOptions,
+		Notebook:      statsNotebook,
+		MoreNotebooks: []string{"topN.ipynb"},
+		Map:           mapNVTXProjSum,
+		Reduce:        StatsReduceWith(AggExtra{Name: cpuSumName, Func: sumOf(cpuSumName)}),
 	})
 }
 

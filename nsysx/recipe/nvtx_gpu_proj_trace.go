@@ -13,17 +13,24 @@ func init() {
 			"optionally per GPU or per stream.",
 		Options:  []string{"input", "start", "end", "csv", "per_gpu", "per_stream", "filter_time", "filter_nvtx", "filter_projected_nvtx"},
 		Notebook: "trace.ipynb",
+		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
 
-// mapNVTXProjTrace projects every NVTX range with the hierarchy, grouped
-// per GPU or per stream when asked (docs/recipes.md §2.8).
-func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+// checkPerGroup refuses --per-gpu together with --per-stream, as nsys's
+// argument parser does.
+func checkPerGroup(_ context.Context, _ []*Report, o *Options) (any, error) {
 	if o.PerGPU && o.PerStream {
 		return nil, Usagef("argument --per-stream: not allowed with argument --per-gpu")
 	}
+	return nil, nil
+}
+
+// mapNVTXProjTrace projects every NVTX range with the hierarchy, grouped
+// per GPU or per stream when asked (docs/recipes.md §2.8).
+func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
 	nv, err := LoadNVTX(ctx, r.Profile)
 	if err != nil {
 		return nil, err

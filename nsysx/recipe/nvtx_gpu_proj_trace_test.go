@@ -2,21 +2,22 @@ package recipe
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"path/filepath"
-	"testing"
+	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on
-// rank0+rank1: trace (680 rows) and files.
+// rank0+rank1: trace (680 rows), files and the .nsys-analysis.
 func TestNVTXGPUProjTraceGolden(t *testing.T) {
 	res := runOn(t, "nvtx_gpu_proj_trace", Defaults(), "rank0", "rank1")
-	dir := goldenDir("rank0+rank1", "nvtx_gpu_proj_trace")
-	for _, tb := range []string{"trace", "files"} {
-		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
-	}
+	compareWritten(t, res, "rank0+rank1", "nvtx_gpu_proj_trace", "trace", "files")
 }
 
 // TestNVTXGPUProjTracePerGPU: each rank of rank0+rank1 runs on one GPU, so
@@ -26,31 +27,32 @@ func TestNVTXGPUProjTracePerGPU(t *testing.T) {
 	o := Defaults()
 	o.PerGPU = true
 	f := runOn(t, "nvtx_gpu_proj_trace", o, "rank0", "rank1").Output.Table("trace")
-	gold := goldenTrace(t)
 	want := []string{"Text", "Start", "End", "PID", "TID", "Stack Level", "Children Count", "Range ID", "Parent ID",
 		"Range Stack", "Device ID", "Rank", LevelIndexName}
 	if !slices.Equal(f.Names(), want) {
 		t.Fatalf("columns %v", f.Names())
-	}
-	for _, name := range want {
-		if name == "Device ID" {
-			continue
-		}
-		c := f.Col(name)
-		if c.Len() != len(gold[name]) {
-			t.Fatalf("%s: %d rows, golden %d", name, c.Len(), len(gold[name]))
-		}
-		for i, g := range gold[name] {
-			if v := frameValue(c, i); v != g {
-				t.Fatalf("%s[%d] = %v, golden %v", name, i, v, g)
-			}
-		}
 	}
 	dev := f.Col("Device ID")
 	for i, r := range f.Col("Rank").Ints {
 		if dev.Kind != Uint32 || dev.Ints[i] != r { // rank0 ran on GPU 0, rank1 on GPU 1
 			t.Fatalf("row %d: Device ID %d (%v), rank %d", i, dev.Ints[i], dev.Kind, r)
 		}
+	}
+	rest := *f
+	rest.Cols = slices.DeleteFunc(slices.Clone(f.Cols), func(c *Column) bool { return c.Name == "Device ID" })
+	path := filepath.Join(t.TempDir(), "trace.parquet")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquet(struct{ io.Writer }{out}, &rest); err != nil { // WriteParquet would close a Closer
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := pqcompare.Files(filepath.Join(goldenDir("rank0+rank1", "nvtx_gpu_proj_trace"), "trace.parquet"), path); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -119,6 +121,57 @@ func BenchmarkNVTXGPUProjTrace(b *testing.B) {
 	for b.Loop() {
 		if _, err := Run(context.Background(), r, o, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestNVTXGPUProjTraceGraphs runs the trace on a hand-made export with
+// CUDA graphs (testdata/fixtures/make_recipe_graph_fixture.py). By hand:
+// "outer" widens over everything on streams 3 and 4; "inst" widens over
+// the instantiated nodes and "launch" over the launch's kernels and its
+// graph-trace row; "build" is innermost, so each GPU op of its graph
+// originals is a row of its own (node 101 twice: through its instantiated
+// copy and through the parameter update). Rows sort by (start ↑, end ↓,
+// NVTX row ↑), then the stack walk nests them.
+func TestNVTXGPUProjTraceGraphs(t *testing.T) {
+	o := Defaults()
+	o.Input = []string{filepath.Join(testutil.Root(), "testdata", "fixtures", "recipe_graph.sqlite")}
+	r, err := Lookup("nvtx_gpu_proj_trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Strict = true
+	res, err := Run(context.Background(), r, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Output.Table("trace")
+	want := map[string]string{
+		"Text":           "[outer inst launch build build build]",
+		"Start":          "[1000 1000 1000 1000 1100 1100]",
+		"End":            "[2100 1200 1200 1100 1200 1200]",
+		"Range ID":       "[0 1 2 3 4 5]",
+		"Stack Level":    "[0 1 2 3 3 4]",
+		"Children Count": "[1 1 2 0 1 0]",
+		"Parent ID":      "[<nil> 0 1 2 2 4]",
+		"Range Stack":    "[[0] [0 1] [0 1 2] [0 1 2 3] [0 1 2 4] [0 1 2 4 5]]",
+		"PID":            "[10 10 10 10 10 10]",
+		"TID":            "[11 11 11 11 11 11]",
+	}
+	for name, w := range want {
+		c := f.Col(name)
+		var got string
+		if c.Kind == ListInt64 {
+			got = fmt.Sprint(c.Lists)
+		} else {
+			var vals []any
+			for i := 0; i < f.Rows(); i++ {
+				vals = append(vals, frameValue(c, i))
+			}
+			got = fmt.Sprint(vals)
+		}
+		if got != w {
+			t.Errorf("%s = %v, want %s", name, got, w)
 		}
 	}
 }

@@ -3,21 +3,18 @@ package recipe
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestNVTXPaceGolden reproduces nvtx_pace --name forward on rank0+rank1.
+// TestNVTXPaceGolden reproduces nvtx_pace --name forward on rank0+rank1:
+// stats, every pace file, pace_delta_stats, files and the .nsys-analysis.
 func TestNVTXPaceGolden(t *testing.T) {
 	o := Defaults()
 	o.Name = "forward"
 	res := runOn(t, "nvtx_pace", o, "rank0", "rank1")
-	dir := goldenDir("rank0+rank1", "nvtx_pace")
-	for _, tb := range []string{"stats", "pace_start", "pace_end", "pace_duration", "pace_duration_accum",
-		"pace_delta", "pace_delta_accum", "pace_delta_stats", "files"} {
-		compareGolden(t, filepath.Join(dir, tb+".parquet"), res.Output.Table(tb))
-	}
+	compareWritten(t, res, "rank0+rank1", "nvtx_pace", "stats", "pace_start", "pace_end", "pace_duration",
+		"pace_duration_accum", "pace_delta", "pace_delta_accum", "pace_delta_stats", "files")
 }
 
 // TestPaceNameRequired: every pace recipe refuses to run without --name,

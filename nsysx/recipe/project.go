@@ -203,7 +203,9 @@ type projGroup struct {
 
 // project computes one group's rows: graph originals in innermost ranges
 // become rows of their own, every other CUDA row widens its ranges; then
-// the rows are sorted by (start ↑, end ↓, NVTX row ↑).
+// the rows are sorted by (start ↑, end ↓, NVTX row ↑). Every row of a range
+// carries the range's stream set (all its CUDA rows' streams in the group),
+// separate graph rows included.
 func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	mem := th.members(c, g)
 	gr := &projGroup{streams: map[int][]int64{}}
