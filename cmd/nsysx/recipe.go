@@ -44,8 +44,10 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 }
 
 // recipeFront reads the words before the recipe name: nsys's front-end
-// options (--help-recipes, -h, and the ignored --log-level/--log-stream).
+// options (--help-recipes, -h, --clear-output, and the ignored
+// --log-level/--log-stream).
 func recipeFront(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
+	var front []string // --clear-output, applied as a recipe option
 	for i := 0; i < len(args); i++ {
 		switch a, _, _ := strings.Cut(args[i], "="); a {
 		case "--help-recipes":
@@ -59,11 +61,12 @@ func recipeFront(args []string, stdout, stderr io.Writer) (name string, rest []s
 				i++
 			}
 		case "--clear-output":
+			front = append(front, args[i])
 		default:
 			if strings.HasPrefix(args[i], "-") {
 				return "", nil, recipeFail(stderr, recipe.Usagef("unknown option %s before the recipe name; run nsysx recipe --help", args[i])), true
 			}
-			return args[i], args[i+1:], 0, false
+			return args[i], append(front, args[i+1:]...), 0, false
 		}
 	}
 	return "", nil, recipeFail(stderr, recipe.Usagef("give a recipe name; run nsysx recipe --help-recipes")), true

@@ -115,6 +115,25 @@ func TestRecipeGolden(t *testing.T) {
 	sameFrame(t, filepath.Join(goldenRecipe("rank0+rank1", "cuda_gpu_kern_sum"), "rank_stats.parquet"), filepath.Join(out2, "rank_stats.parquet"))
 }
 
+// TestRecipeClearOutput: nsys's internal --clear-output (before or after the
+// recipe name) deletes the result after the run.
+func TestRecipeClearOutput(t *testing.T) {
+	_, in := reports(t, "rank0")
+	for _, args := range [][]string{
+		{"recipe", "--log-level", "info", "--clear-output", "nccl_sum", "--input", in[0]},
+		{"recipe", "nccl_sum", "--input", in[0], "--clear-output"},
+	} {
+		out := filepath.Join(t.TempDir(), "o")
+		args = append(args, "--output", out)
+		if _, stderr, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%q: exit %d, %s", args, code, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%q: %s was not removed", args, out)
+		}
+	}
+}
+
 // TestRecipeNoData: train has no NCCL ranges: nsys's message, exit 0, and
 // no directory.
 func TestRecipeNoData(t *testing.T) {
@@ -198,6 +217,15 @@ func TestRecipeDiffCLI(t *testing.T) {
 	csv, err := os.ReadFile(filepath.Join(d, "files.csv"))
 	if err != nil || string(csv) != "Rank,File1,File2\n0,rank0,rank0\n1,rank1,rank1\n" {
 		t.Errorf("files.csv %q, %v", csv, err)
+	}
+	dd := filepath.Join(tmp, "diff-drop")
+	if _, stderr, code := runCLI(t, "recipe", "diff", "--input", run1, run2, "--output", dd, "--drop"); code != 0 {
+		t.Fatalf("diff --drop: exit %d, %s", code, stderr)
+	}
+	for _, f := range []string{"rank_stats", "all_stats"} {
+		if fr, err := recipe.ReadParquet(filepath.Join(dd, f+".parquet")); err != nil || fr.Rows() != 0 {
+			t.Errorf("diff --drop %s: %v, want no rows", f, err)
+		}
 	}
 	_, stderr, code = runCLI(t, "recipe", "diff", "--input", run1, kern, "--output", filepath.Join(tmp, "x"))
 	if code != 1 || !strings.Contains(stderr, "the output of nccl_sum and") {

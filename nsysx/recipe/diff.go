@@ -120,7 +120,8 @@ func distinctRanks(f *Frame) int {
 // for every numeric column, rows aligned on a's index (with the Rank when
 // rank is set: rank_stats), rows of b that a lacks dropped and rows of a
 // that b lacks NULL (which makes the column float64). Magnitudes up to tol
-// become 0; drop leaves out rows whose differences are all 0. For rank_stats
+// become 0; drop leaves out rows without a difference (every value 0, or
+// NULL in both inputs). For rank_stats
 // the Rank comes first. Integer differences are int64 (also for uint64
 // inputs: nsys's pandas would wrap around below zero).
 func DiffFrames(name string, a, b *Frame, rank bool, tol float64, drop bool) (*Frame, error) {
@@ -157,13 +158,15 @@ func DiffFrames(name string, a, b *Frame, rank bool, tol float64, drop bool) (*F
 		}
 	}
 	var cols []*Column
+	var same [][]bool
 	for _, ca := range dataColumns(a) {
 		if !isNumeric(ca.Kind) || rank && ca.Name == "Rank" {
 			continue
 		}
 		cols = append(cols, subColumn(ca, b.Col(ca.Name), match, tol))
+		same = append(same, sameCells(ca, b.Col(ca.Name), match))
 	}
-	keep := keptRows(cols, a.Rows(), drop)
+	keep := keptRows(cols, same, a.Rows(), drop)
 	return assembleDiff(a, cols, keep, rank), nil
 }
 
@@ -222,12 +225,23 @@ func subColumn(ca, cb *Column, match []int, tol float64) *Column {
 	return out
 }
 
-// keptRows lists the rows to write: all, or with drop those with a value
-// other than 0 (a NULL is not 0).
-func keptRows(cols []*Column, n int, drop bool) []int {
+// sameCells marks the rows where both inputs hold NULL: no difference,
+// although NULL − NULL is NULL.
+func sameCells(ca, cb *Column, match []int) []bool {
+	out := make([]bool, len(match))
+	for i, j := range match {
+		out[i] = j >= 0 && ca.IsNull(i) && cb.IsNull(j)
+	}
+	return out
+}
+
+// keptRows lists the rows to write: all, or with drop those where some
+// difference is neither 0 nor NULL on both sides (a row that the second
+// input lacks is kept).
+func keptRows(cols []*Column, same [][]bool, n int, drop bool) []int {
 	var keep []int
 	for i := 0; i < n; i++ {
-		if drop && allZero(cols, i) {
+		if drop && noDifference(cols, same, i) {
 			continue
 		}
 		keep = append(keep, i)
@@ -235,12 +249,13 @@ func keptRows(cols []*Column, n int, drop bool) []int {
 	return keep
 }
 
-func allZero(cols []*Column, i int) bool {
-	for _, c := range cols {
-		if c.IsNull(i) {
+func noDifference(cols []*Column, same [][]bool, i int) bool {
+	for k, c := range cols {
+		switch {
+		case same[k][i]:
+		case c.IsNull(i):
 			return false
-		}
-		if c.Kind == Float64 && c.Floats[i] != 0 || c.Kind != Float64 && c.Ints[i] != 0 {
+		case c.Kind == Float64 && c.Floats[i] != 0 || c.Kind != Float64 && c.Ints[i] != 0:
 			return false
 		}
 	}

@@ -114,10 +114,10 @@ func TestDiffGoldenValues(t *testing.T) {
 	}
 }
 
-// TestDiffSameDir: a directory against itself is all zeros; --drop leaves
-// only the rows with a NULL (a one-instance kernel's Std).
+// TestDiffSameDir: a directory against itself is all zeros (NULL where the
+// input is NULL: a one-instance kernel's Std); --drop leaves no row.
 func TestDiffSameDir(t *testing.T) {
-	d := goldenRecipeDir("rank0+rank1", "cuda_gpu_kern_sum")
+	d := goldenRecipeDir("train+fixed", "nvtx_gpu_proj_sum") // one-instance ranges: NULL Std
 	out, err := runDiffOn(t, d, d, 0, false)
 	if err != nil {
 		t.Fatal(err)
@@ -137,16 +137,19 @@ func TestDiffSameDir(t *testing.T) {
 		if in.Col("Std").IsNull(i) {
 			nullStd++
 		}
-		if rs.Col("Rank").Ints[i] != in.Col("Rank").Ints[i] || rs.Col("Name").Strs[i] != in.Col("Name").Strs[i] {
-			t.Errorf("row %d: key (%d, %s), want the input's", i, rs.Col("Rank").Ints[i], rs.Col("Name").Strs[i])
+		if rs.Col("Rank").Ints[i] != in.Col("Rank").Ints[i] || rs.Col("Text").Strs[i] != in.Col("Text").Strs[i] {
+			t.Errorf("row %d: key (%d, %s), want the input's", i, rs.Col("Rank").Ints[i], rs.Col("Text").Strs[i])
 		}
 	}
 	out, err = runDiffOn(t, d, d, 0, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := out.Table("rank_stats").Rows(); n != nullStd {
-		t.Errorf("--drop: %d rows left, want %d (those whose Std is NULL)", n, nullStd)
+	if nullStd == 0 {
+		t.Errorf("the input has no NULL Std: the test wants one")
+	}
+	if n, m := out.Table("rank_stats").Rows(), out.Table("all_stats").Rows(); n != 0 || m != 0 {
+		t.Errorf("--drop: %d and %d rows left, want none (NULL on both sides is no difference)", n, m)
 	}
 }
 

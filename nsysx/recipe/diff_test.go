@@ -38,10 +38,16 @@ func TestDiffFramesSame(t *testing.T) {
 	if !got.Col("Mean").IsNull(2) || got.Col("Mean").Floats[0] != 0 {
 		t.Errorf("Mean: NULL − NULL must stay NULL, 1.5 − 1.5 = 0: %+v", got.Col("Mean"))
 	}
-	// --drop removes the all-zero rows; the row with a NULL stays.
+	// --drop removes every row: zeros, and NULL on both sides.
 	got, _ = DiffFrames("rank_stats", a, a, true, 0, true)
-	if got.Rows() != 1 || got.Col("Name").Strs[0] != "k1" || got.Col("Rank").Ints[0] != 1 {
-		t.Errorf("drop: %d rows, want the (k1, rank 1) row only", got.Rows())
+	if got.Rows() != 0 {
+		t.Errorf("drop: %d rows, want none", got.Rows())
+	}
+	// A NULL against a value is a difference.
+	b := statsFrame([]string{"k1", "k2", "k1"}, []int64{0, 0, 1}, []int64{3, 4, 5}, []float64{1.5, 2, 7})
+	got, _ = DiffFrames("rank_stats", a, b, true, 0, true)
+	if got.Rows() != 1 || got.Col("Name").Strs[0] != "k1" || got.Col("Rank").Ints[0] != 1 || !got.Col("Mean").IsNull(0) {
+		t.Errorf("drop: %d rows, want the (k1, rank 1) row with a NULL Mean", got.Rows())
 	}
 }
 

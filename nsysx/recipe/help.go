@@ -117,7 +117,7 @@ func HelpRecipes() string {
 		if r.Help != "" {
 			d += ": " + r.Help
 		}
-		fmt.Fprintf(&b, "  %-26s %s\n", r.Name, d)
+		fmt.Fprintf(&b, "  %-26s %s\n", r.Name, strings.TrimLeft(wrap(d, 100, strings.Repeat(" ", 29)), " "))
 	}
 	b.WriteString("\nRun `nsysx recipe NAME --help` for the options of one.\n")
 	return b.String()

@@ -117,6 +117,28 @@ var optTable = []*Opt{
 	{Key: "drop", Flag: "--drop", Nsys: true,
 		Help: "leave out rows whose differences are all zero",
 		set:  func(o *Options, v []string) error { return setBool(&o.Drop, "--drop", v) }},
+	// gpu_metric_util_sum's own (recorded in Options.Values).
+	{Key: "per_projected_nvtx", Flag: "--per-projected-nvtx", Nsys: true,
+		Help: "statistics per projected NVTX range (not supported by nsysx)",
+		set: func(o *Options, v []string) error {
+			return setValueBool(o, "per_projected_nvtx", "--per-projected-nvtx", v)
+		}},
+	{Key: "per_kernel", Flag: "--per-kernel", Nsys: true,
+		Help: "statistics per kernel (not supported by nsysx)",
+		set:  func(o *Options, v []string) error { return setValueBool(o, "per_kernel", "--per-kernel", v) }},
+	{Key: "match_ranges", Flag: "--match-ranges", Meta: "RANGES", Nsys: true,
+		Help: "NVTX ranges to match (not supported by nsysx)",
+		set:  func(o *Options, v []string) error { setValue(o, "match_ranges", v[0]); return nil }},
+	{Key: "longest_n", Flag: "--longest-n", Meta: "N", Default: "100", Nsys: true,
+		Help: "number of longest kernels or ranges to keep",
+		set: func(o *Options, v []string) error {
+			var n int
+			if err := setIntRange(&n, "--longest-n", v[0], 1, noMax); err != nil {
+				return err
+			}
+			setValue(o, "longest_n", n)
+			return nil
+		}},
 
 	// nsysx's own.
 	{Flag: "--workers", Meta: "N", Default: "the number of CPUs",
@@ -196,6 +218,23 @@ func setBool(dst *bool, flag string, v []string) error {
 	default:
 		return Usagef("%s takes no value (or true/false), not %q", flag, v[0])
 	}
+	return nil
+}
+
+// setValue records a recipe option that has no Options field.
+func setValue(o *Options, key string, v any) {
+	if o.Values == nil {
+		o.Values = map[string]any{}
+	}
+	o.Values[key] = v
+}
+
+func setValueBool(o *Options, key, flag string, v []string) error {
+	var b bool
+	if err := setBool(&b, flag, v); err != nil {
+		return err
+	}
+	setValue(o, key, b)
 	return nil
 }
 
