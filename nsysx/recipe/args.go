@@ -67,10 +67,13 @@ func ParseArgs(r *Recipe, args []string) (*Options, error) {
 		}
 		seen[op] = op.Flag
 	}
-	if err := checkGroups(r, opts, seen); err != nil {
+	if err := checkGroups(opts, seen); err != nil {
 		return nil, err
 	}
-	return o, finish(r, o, seen)
+	if err := finish(r, o, seen); err != nil {
+		return nil, err
+	}
+	return o, nil
 }
 
 // resolve finds the option spelled name (or a prefix of it) among opts,
@@ -134,7 +137,7 @@ func looksLikeOption(s string) bool {
 }
 
 // checkGroups rejects two options of one mutually exclusive group.
-func checkGroups(r *Recipe, opts []*Opt, seen map[*Opt]string) error {
+func checkGroups(opts []*Opt, seen map[*Opt]string) error {
 	groups := map[string][]string{}
 	for _, op := range opts {
 		if _, ok := seen[op]; ok && op.Group != "" {

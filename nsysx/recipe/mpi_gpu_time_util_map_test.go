@@ -1,29 +1,18 @@
 package recipe
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// runFixtures runs a recipe over testdata/fixtures/<name>.sqlite files.
-func runFixtures(t *testing.T, recipe string, o *Options, names ...string) *Result {
+// mustFixtures runs a recipe over testdata/fixtures/<name>.sqlite files
+// (strict: any failed report fails the test).
+func mustFixtures(t *testing.T, recipe string, o *Options, names ...string) *Result {
 	t.Helper()
-	r, err := Lookup(recipe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Input = nil
-	for _, n := range names {
-		o.Input = append(o.Input, filepath.Join(testutil.Root(), "testdata", "fixtures", n+".sqlite"))
-	}
-	o.Strict = true
-	res, err := Run(context.Background(), r, o, nil)
+	o.Input, o.Strict = nil, true
+	res, err := runFixtures(t, recipe, o, names...)
 	if err != nil {
 		t.Fatalf("%s: %v", recipe, err)
 	}
@@ -75,7 +64,7 @@ func checkRows(t *testing.T, got []string, want ...string) {
 func TestMPIHeatmap(t *testing.T) {
 	o := Defaults()
 	o.Bins = 4
-	f := runFixtures(t, "mpi_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
+	f := mustFixtures(t, "mpi_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
 	if got := fmt.Sprint(f.Names()); got != "[Duration Kernel MPI Overlap PID Rank __index_level_0__]" {
 		t.Fatalf("columns %s", got)
 	}
@@ -90,7 +79,7 @@ func TestMPIHeatmap(t *testing.T) {
 
 	o = Defaults()
 	o.Bins, o.DisableAlignment = 4, true
-	f = runFixtures(t, "mpi_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
+	f = mustFixtures(t, "mpi_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
 	checkRows(t, heatRows(f, 4, []string{"PID"}, []string{"Kernel", "MPI", "Overlap"})[3:],
 		"1/7 Kernel: 40 0 0 N MPI: 20 60 0 N Overlap: 0 0 0 N")
 }
@@ -101,7 +90,7 @@ func TestCudaHeatmapOptions(t *testing.T) {
 	run := func(cumulative, disable bool) []string {
 		o := Defaults()
 		o.Bins, o.Cumulative, o.DisableAlignment = 4, cumulative, disable
-		f := runFixtures(t, "cuda_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
+		f := mustFixtures(t, "cuda_gpu_time_util_map", o, "mpi_early", "mpi_late").Output.Table("analysis")
 		return heatRows(f, 4, []string{"PID", "Device ID"}, []string{"Kernel"})
 	}
 	checkRows(t, run(false, false), "0/3/0 Kernel: 40 0 0 0", "0/10/0 Kernel: 60 60 0 0", "1/7/1 Kernel: N N 40 0")
