@@ -16,7 +16,7 @@ import (
 )
 
 // Engine is the nsysx kernel's engine: Go cells run by gointerp with the
-// nsysx, nsysx/format, plots and nsysx/nb packages compiled in and
+// nsysx, nsysx/format, plots, nsysx/recipe and nsysx/nb packages compiled in and
 // imported in advance, nsysx values shown as tables, and the nsysx magics
 // (%nsys, %open, %%sql, %plot). Heavy work always runs compiled: cells only call
 // the library.
@@ -46,7 +46,8 @@ const (
 func preImports() string {
 	var b strings.Builder
 	b.WriteString("import (\n")
-	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots", NBPath} {
+	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots",
+		"github.com/nsysx/nsysx/nsysx/recipe", NBPath} {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
 	fmt.Fprintf(&b, "\t%s %q\n)", bindName, NBPath)
@@ -80,7 +81,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // Banner implements kernel.Bannerer.
 func (e *Engine) Banner() string {
 	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
-		"nsysx, format, plots and nb are imported; %help lists the magics; %open FILE opens a profile."
+		"nsysx, format, plots, recipe and nb are imported; %help lists the magics; %open FILE opens a profile."
 }
 
 // closeWait bounds how long Close waits for interrupted reports.

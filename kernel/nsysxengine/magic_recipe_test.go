@@ -142,6 +142,11 @@ rows`).result(t)["text/plain"].(string)
 	if got := cell(t, e, `recipeResult.Files[0] + "," + recipeResult.Files[1]`).result(t)["text/plain"]; got != "rank0,rank1" {
 		t.Errorf("files %v", got)
 	}
+	// the recipe package is imported in cells
+	if got := cell(t, e, `r, _ := recipe.Lookup("kernel_count_test")
+r.DisplayName`).result(t)["text/plain"]; got != "Kernel Count (test)" {
+		t.Errorf("recipe package in cells: %v", got)
+	}
 	// a table value in a cell shows as a table
 	if h, _ := cell(t, e, `recipeResult.Output.Table("per_rank")`).result(t)["text/html"].(string); !strings.Contains(h, "<table") {
 		t.Errorf("frame display %q", h)
