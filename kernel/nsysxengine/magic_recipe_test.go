@@ -242,27 +242,7 @@ func TestMagicRecipeKernSum(t *testing.T) {
 	if want := 1 + len(res.Output.Tables) + 2; len(r.displays) != want {
 		t.Fatalf("%d displays, want %d", len(r.displays), want)
 	}
-	for i, tb := range res.Output.Tables {
-		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", "rank0+rank1", "cuda_gpu_kern_sum", tb.Name+".parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := r.displays[1+i].Data["text/plain"].(string)
-		if head := fmt.Sprintf("%s: %d rows", tb.Name, golden.Rows()); !strings.HasPrefix(text, head) {
-			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
-		}
-		for _, gc := range golden.Cols {
-			c := tb.Frame.Col(gc.Name)
-			if c == nil {
-				t.Fatalf("%s: no column %s", tb.Name, gc.Name)
-			}
-			for j := 0; j < golden.Rows(); j++ {
-				if FrameCell(c, j) != FrameCell(gc, j) {
-					t.Fatalf("%s %s row %d: %s, golden %s", tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
-				}
-			}
-		}
-	}
+	checkGoldenTables(t, r, res, "rank0+rank1/cuda_gpu_kern_sum")
 	for _, d := range r.displays[len(r.displays)-2:] {
 		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
 			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
@@ -289,4 +269,71 @@ func TestMagicRecipeOutput(t *testing.T) {
 		t.Errorf("existing output: %v", err)
 	}
 	cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir+" --force-overwrite")
+}
+
+// checkGoldenTables compares every output table (and its display's row
+// count) with nsys's golden Parquet file of the same name.
+func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string) {
+	t.Helper()
+	for i, tb := range res.Output.Tables {
+		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel, tb.Name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := r.displays[1+i].Data["text/plain"].(string)
+		if head := fmt.Sprintf("%s: %s", tb.Name, rowCount(golden.Rows())); !strings.HasPrefix(text, head) {
+			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
+		}
+		for _, gc := range golden.Cols {
+			c := tb.Frame.Col(gc.Name)
+			if c == nil {
+				t.Fatalf("%s %s: no column %s", rel, tb.Name, gc.Name)
+			}
+			for j := 0; j < golden.Rows(); j++ {
+				if FrameCell(c, j) != FrameCell(gc, j) {
+					t.Fatalf("%s %s %s row %d: %s, golden %s", rel, tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
+				}
+			}
+		}
+	}
+}
+
+// The heatmap and pace recipes through the magic: nsys's tables, then
+// their charts (one heatmap; progress and delta).
+func TestMagicRecipeMapsAndPace(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("rank0"))
+	cell(t, e, "%open "+gz("rank1"))
+	for _, tc := range []struct {
+		code, rel string
+		charts    int
+	}{
+		{"%nsys recipe nccl_gpu_time_util_map -v m", "rank0+rank1/nccl_gpu_time_util_map", 1},
+		{"%nsys recipe nvtx_pace --name forward -v m", "rank0+rank1/nvtx_pace", 2},
+	} {
+		r := cell(t, e, tc.code)
+		res := e.recipeResult("m")
+		if want := 1 + len(res.Output.Tables) + tc.charts; len(r.displays) != want {
+			t.Fatalf("%s: %d displays, want %d", tc.code, len(r.displays), want)
+		}
+		checkGoldenTables(t, r, res, tc.rel)
+		for _, d := range r.displays[len(r.displays)-tc.charts:] {
+			if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
+				t.Errorf("%s: chart display %v", tc.code, d.Data[plots.MIMEPlainText])
+			}
+		}
+	}
+}
+
+// A run without data says so as nsys does, and is no error.
+func TestMagicRecipeNoData(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	r := cell(t, e, "%nsys recipe nccl_sum")
+	if !strings.Contains(r.stdout.String(), "No output generated.") || len(r.displays) != 1 {
+		t.Errorf("stdout %q, %d displays", r.stdout.String(), len(r.displays))
+	}
+	if got := cell(t, e, "recipeResult.Output == nil").result(t)["text/plain"]; got != "true" {
+		t.Errorf("recipeResult.Output == nil: %v", got)
+	}
 }
