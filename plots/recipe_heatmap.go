@@ -199,24 +199,17 @@ func heatSummaryPanel(d *HeatmapData) *plot.Plot {
 	p.Add(yGrid())
 	p.Title.Text = fmt.Sprintf("Utilization Summary (bins=%d)", len(d.SummaryAt))
 	for j := range d.Columns {
-		var xys plotter.XYs
-		for k, s := range d.SummaryAt {
-			if v := d.Summary[j][k]; !math.IsNaN(v) {
-				xys = append(xys, plotter.XY{X: float64(s) + float64(d.BinSize)/2, Y: v})
+		for _, xys := range summaryRuns(d, j) {
+			l, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				continue
 			}
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			continue
-		}
-		l.Color, l.Width = seriesColor(j), 1.5
-		pts.Color, pts.Shape, pts.Radius = seriesColor(j), draw.CircleGlyph{}, 1.6
-		p.Add(l)
-		if len(xys) <= 120 {
-			p.Add(pts)
+			l.Color, l.Width = seriesColor(j), 1.5
+			pts.Color, pts.Shape, pts.Radius = seriesColor(j), draw.CircleGlyph{}, 1.6
+			p.Add(l)
+			if len(d.SummaryAt) <= 120 {
+				p.Add(pts)
+			}
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 100
@@ -224,6 +217,29 @@ func heatSummaryPanel(d *HeatmapData) *plot.Plot {
 	p.Y.Tick.Marker = valueTicks{5}
 	heatXAxis(p, d)
 	return p
+}
+
+// summaryRuns are the runs of bins of column j that have a summary value
+// (bins where every row is NULL break the line), at the bins' centres.
+func summaryRuns(d *HeatmapData, j int) []plotter.XYs {
+	var runs []plotter.XYs
+	var cur plotter.XYs
+	for k, s := range d.SummaryAt {
+		v := d.Summary[j][k]
+		if math.IsNaN(v) || k > 0 && s-d.SummaryAt[k-1] > d.BinSize {
+			if len(cur) > 0 {
+				runs, cur = append(runs, cur), nil
+			}
+			if math.IsNaN(v) {
+				continue
+			}
+		}
+		cur = append(cur, plotter.XY{X: float64(s) + float64(d.BinSize)/2, Y: v})
+	}
+	if len(cur) > 0 {
+		runs = append(runs, cur)
+	}
+	return runs
 }
 
 // heatPanel is the heatmap of value column j: rows top to bottom in
