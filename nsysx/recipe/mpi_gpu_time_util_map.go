@@ -30,7 +30,13 @@ func mapMPIUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part, 
 	if err != nil {
 		return nil, err
 	}
-	k, keep, err := filteredKernels(ctx, r, o)
+	var nv *NVTX // both frames are filtered: load the NVTX ranges once
+	if o.FilterNVTX != nil || o.FilterProjectedNVTX != nil {
+		if nv, err = LoadNVTX(ctx, r.Profile); err != nil {
+			return nil, err
+		}
+	}
+	k, keep, err := filteredKernels(ctx, r, o, nv)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +44,7 @@ func mapMPIUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part, 
 	if err != nil {
 		return nil, err
 	}
-	mkeep, err := FilterRows(ctx, r.Profile, o, m.Span(), nil)
+	mkeep, err := FilterRows(ctx, r.Profile, o, m.Span(), nv)
 	if err != nil {
 		return nil, err
 	}
