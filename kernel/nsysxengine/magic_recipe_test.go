@@ -93,6 +93,7 @@ func kernelTotals(t *testing.T, name string) map[int64][2]int64 {
 func TestMagicRecipe(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("rank1"))
+	cell(t, e, "%open sample") // not a file: left out of the session's inputs
 	cell(t, e, "%open "+gz("rank0"))
 	r := cell(t, e, "%nsys recipe kernel_count_test")
 	// progress, the two tables, the stats box chart (no rank_stats: no per-rank chart)
@@ -172,6 +173,9 @@ func TestMagicRecipeErrors(t *testing.T) {
 	// no input, nothing open (the cases below open profiles)
 	if _, err := tryCell(t, e, "%nsys recipe kernel_count_test"); errName(err) != "UsageError" || !strings.Contains(err.Error(), "no input") {
 		t.Errorf("no input: %v", err)
+	}
+	if _, err := tryCell(t, e, "%nsys recipe kernel_count_test --input sample"); errName(err) != "UsageError" || !strings.Contains(err.Error(), "sample") {
+		t.Errorf("--input sample: %v", err)
 	}
 	for code, want := range map[string]string{
 		"%nsys recipe kernel_cuont_test":                                         "did you mean kernel_count_test?",
