@@ -19,11 +19,12 @@ type PlotKind string
 
 // The plot kinds of nsys's recipe notebooks.
 const (
-	KindStats   PlotKind = "K1" // summary statistics per name (nsys_display)
-	KindPres    PlotKind = "K2" // summary statistics per range name (nsys_pres)
-	KindTable   PlotKind = "K3" // a per-rank table: no chart
-	KindHeatmap PlotKind = "K4" // utilisation heatmap
-	KindPace    PlotKind = "K5" // pacing
+	KindStats   PlotKind = "K1"   // summary statistics per name (nsys_display)
+	KindPres    PlotKind = "K2"   // summary statistics per range name (nsys_pres)
+	KindTable   PlotKind = "K3"   // a per-rank table: no chart
+	KindHeatmap PlotKind = "K4"   // utilisation heatmap
+	KindPace    PlotKind = "K5"   // pacing
+	KindDiff    PlotKind = "diff" // the statistics diff
 )
 
 // recipeKinds maps the recipes to their plot kind.
@@ -37,7 +38,7 @@ var recipeKinds = map[string]PlotKind{
 	"nvtx_gpu_proj_trace": KindTable, "gpu_time_util": KindTable, "gpu_gaps": KindTable,
 	"cuda_api_sync": KindTable, "cuda_memcpy_async": KindTable, "cuda_memcpy_sync": KindTable,
 	"cuda_memset_sync": KindTable, "nccl_gpu_overlap_trace": KindTable,
-	"diff": KindTable, "cuda_gpu_kern_hist": KindTable,
+	"diff": KindDiff, "cuda_gpu_kern_hist": KindTable,
 }
 
 // RecipeKind returns the plot kind of a recipe's output: the recipe's own
@@ -82,6 +83,8 @@ func RecipeCharts(name string, out *recipe.Output) ([]*Chart, error) {
 		return heatmapCharts(name, out)
 	case KindPace:
 		return paceCharts(name, out)
+	case KindDiff:
+		return diffCharts(name, out)
 	}
 	return nil, nil
 }

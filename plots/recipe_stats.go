@@ -35,6 +35,7 @@ type StatsData struct {
 	// Rank order.
 	Ranks map[string][]StatBox
 	Log   bool // the box chart's value axis is logarithmic
+	Diff  bool // the tables are differences (the diff recipe): values may be negative
 }
 
 // Names of the boxes and the per-rank panels shown at most.
@@ -470,21 +471,28 @@ func statsRankChart(d *StatsData, pres bool) (*Chart, error) {
 
 func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, error) {
 	rows := d.Ranks[name]
-	hi := 0.0
+	lo, hi := 0.0, 0.0
 	for _, r := range rows {
 		for _, s := range stats {
-			hi = math.Max(hi, statValue(r, s))
+			if v := statValue(r, s); !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
 		}
 	}
-	unit, _, what := d.valueAxis(hi)
+	unit, _, what := d.valueAxis(math.Max(hi, -lo))
 	p := newPlot()
 	p.Add(yGrid())
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = 9.5
 	for k, s := range stats {
-		xys := make(plotter.XYs, len(rows))
-		for i, r := range rows {
-			xys[i] = plotter.XY{X: float64(r.Rank), Y: statValue(r, s) / unit.ns}
+		var xys plotter.XYs
+		for _, r := range rows {
+			if v := statValue(r, s); !math.IsNaN(v) { // diff: a name missing from DIR2
+				xys = append(xys, plotter.XY{X: float64(r.Rank), Y: v / unit.ns})
+			}
+		}
+		if len(xys) == 0 {
+			continue
 		}
 		l, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -494,7 +502,10 @@ func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, er
 		pts.Color, pts.Shape, pts.Radius = seriesColor(k), draw.CircleGlyph{}, 2
 		p.Add(l, pts)
 	}
-	p.Y.Min, p.Y.Max = 0, math.Max(hi/unit.ns*1.08, 1e-9)
+	p.Y.Min, p.Y.Max = lo/unit.ns*1.08, math.Max(hi/unit.ns*1.08, 1e-9)
+	if d.Diff {
+		what = "diff " + what
+	}
 	p.Y.Label.Text = what + " (" + unit.name + ")"
 	p.Y.Tick.Marker = valueTicks{5}
 	lo, top := float64(rows[0].Rank), float64(rows[len(rows)-1].Rank)
