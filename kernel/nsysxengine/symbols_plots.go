@@ -24,6 +24,7 @@ func init() {
 		"Iterations":            reflect.ValueOf(plots.Iterations),
 		"KernelHist":            reflect.ValueOf(plots.KernelHist),
 		"Kernels":               reflect.ValueOf(plots.Kernels),
+		"KindDiff":              reflect.ValueOf(plots.KindDiff),
 		"KindHeatmap":           reflect.ValueOf(plots.KindHeatmap),
 		"KindPace":              reflect.ValueOf(plots.KindPace),
 		"KindPres":              reflect.ValueOf(plots.KindPres),
