@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -339,5 +341,38 @@ func TestMagicRecipeNoData(t *testing.T) {
 	}
 	if got := cell(t, e, "recipeResult.Output == nil").result(t)["text/plain"]; got != "true" {
 		t.Errorf("recipeResult.Output == nil: %v", got)
+	}
+}
+
+// slowRecipe maps until its context is cancelled.
+var slowRecipe = &recipe.Recipe{
+	Name: "slow_test", DisplayName: "Slow (test)", Help: "waits for an interrupt", Options: []string{"input"},
+	Map: func(ctx context.Context, _ *recipe.Report, _ *recipe.Options, _ any) (*recipe.Part, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	},
+	Reduce: func(context.Context, []*recipe.Part, *recipe.Options, any) (*recipe.Output, error) {
+		return &recipe.Output{}, nil
+	},
+}
+
+func init() { recipe.Register(slowRecipe) }
+
+// An interrupt stops %nsys recipe at once; the kernel keeps working.
+func TestMagicRecipeInterrupt(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("rank0"))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	err := runCode(ctx, e, "%nsys recipe slow_test", &recorder{})
+	if !errors.Is(err, context.Canceled) && !strings.Contains(fmt.Sprint(err), "interrupt") {
+		t.Errorf("interrupted recipe: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if got := cell(t, e, "1 + 1").result(t)["text/plain"]; got != "2" {
+		t.Errorf("after the interrupt: %v", got)
 	}
 }
