@@ -335,3 +335,34 @@ func diffOutput(t *testing.T) *recipe.Output {
 	}
 	return res.Output
 }
+
+// cuda_gpu_kern_sum's per-rank chart also has nsys's device selector:
+// the rank_stats_by_device rows (Device ID, Rank, values as the golden
+// file has them) and a Device ID drop-down with "all".
+func TestRecipeStatsDevices(t *testing.T) {
+	rel := "rank0+rank1/cuda_gpu_kern_sum"
+	cs := goldenCharts(t, rel)
+	d := cs[1].data.(*StatsData)
+	f := goldenFrame(t, rel+"/rank_stats_by_device.parquet")
+	n := 0
+	for _, rows := range d.ByDevice {
+		n += len(rows)
+	}
+	if n != f.Rows() {
+		t.Fatalf("%d device rows, the file has %d", n, f.Rows())
+	}
+	for i := 0; i < f.Rows(); i++ {
+		name, dev, rank := f.Col("Name").Strs[i], cellText(f.Col("Device ID"), i), int64(cellFloat(f.Col("Rank"), i))
+		found := false
+		for _, r := range d.ByDevice[name] {
+			found = found || r.Device == dev && r.Rank == rank && r.Median == cellFloat(f.Col("Median"), i)
+		}
+		if !found {
+			t.Errorf("%s device %s rank %d not in the chart data", name, dev, rank)
+		}
+	}
+	js, err := cs[1].VegaLite()
+	if err != nil || !strings.Contains(string(js), `"Device ID "`) || !strings.Contains(string(js), `"datum.name === pick \u0026\u0026 datum.device === device"`) {
+		t.Errorf("no device selector in the Vega-Lite: %v", err)
+	}
+}
