@@ -20,7 +20,7 @@ import (
 )
 
 // Engine is the nsysx kernel's engine: Go cells run by gointerp with the
-// nsysx, nsysx/format, plots and nsysx/nb packages compiled in and
+// nsysx, nsysx/format, plots, nsysx/recipe and nsysx/nb packages compiled in and
 // imported in advance, nsysx values shown as tables, and the nsysx magics
 // (%nsys, %open, %%sql, %plot). Heavy work always runs compiled: cells only call
 // the library.
@@ -58,7 +58,8 @@ func preImports() string {
 	for _, p := range StdImports {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
-	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots", NBPath} {
+	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots",
+		"github.com/nsysx/nsysx/nsysx/recipe", NBPath} {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
 	fmt.Fprintf(&b, "\t%s %q\n)", bindName, NBPath)

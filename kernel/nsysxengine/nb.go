@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Shown is a value that displays as a fixed MIME bundle (nb.Table).
@@ -50,6 +51,7 @@ func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 		}),
 		"VarName":      reflect.ValueOf(VarName),
 		"RecipeResult": reflect.ValueOf(e.recipeResult),
+		"LoadRecipe":   reflect.ValueOf(recipe.ReadDir),
 		"Shown":        reflect.ValueOf((*Shown)(nil)),
 	}}
 }
@@ -73,5 +75,8 @@ var nbDocs = map[string]string{
 		"\"train.sqlite.gz\" gives \"train\".",
 	"nb.RecipeResult": "func RecipeResult(name string) *recipe.Result\n\nRecipeResult returns the result %nsys recipe left " +
 		"in the variable name (default recipeResult), or nil.",
+	"nb.LoadRecipe": "func LoadRecipe(dir string) (*recipe.Result, error)\n\nLoadRecipe reads a recipe output directory " +
+		"(written by nsys recipe, nsysx recipe or %nsys recipe --output) back: the recipe, every Parquet table, the report stems " +
+		"(recipe.ReadDir).",
 	"nb.Shown": "type Shown struct{ Bundle map[string]any }\n\nShown is a value that displays as a fixed MIME bundle.",
 }

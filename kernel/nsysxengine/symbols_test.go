@@ -84,6 +84,7 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx", "github.com/nsysx/nsysx/nsysx/nsysx", "nsysx"},
 		{"nsysx/format", "github.com/nsysx/nsysx/nsysx/format/format", "format"},
 		{"plots", "github.com/nsysx/nsysx/plots/plots", "plots"},
+		{"nsysx/recipe", "github.com/nsysx/nsysx/nsysx/recipe/recipe", "recipe"},
 		{"nsysx/compare", "github.com/nsysx/nsysx/nsysx/compare/compare", "compare"},
 		{"nsysx/timeline", "github.com/nsysx/nsysx/nsysx/timeline/timeline", "timeline"},
 	} {
