@@ -68,9 +68,9 @@ type IdleSpan struct {
 	Instance  int    // 0-based index among the matched ranges, -1 for the whole window
 	Start     int64
 	End       int64
-	Idle      int64                // ns without any GPU operation running
-	ByCat     [NumIdleCats]int64   // Idle split by category (sums to Idle)
-	Pieces    []IdlePiece          // the idle pieces clipped to the window
+	Idle      int64              // ns without any GPU operation running
+	ByCat     [NumIdleCats]int64 // Idle split by category (sums to Idle)
+	Pieces    []IdlePiece        // the idle pieces clipped to the window
 }
 
 // IdleDevice is one GPU's breakdown: the whole window first, then each
