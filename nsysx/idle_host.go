@@ -125,8 +125,14 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 		}
 		call := hostCall{st.Int(i), en.Int(i), apiCat(name), name}
 		h.add(tid.Int(i), call)
-		if !corr.IsNull(i) {
-			h.launch[opKey{tid.Int(i) &^ 0xFFFFFF, corr.Int(i)}] = launchCall{call.s, call.e, tid.Int(i), call.cat, name}
+		if corr.IsNull(i) {
+			continue
+		}
+		// A call can have two rows under one correlation id (an outer one
+		// with a backtrace): the outermost is the launch call.
+		k := opKey{tid.Int(i) &^ 0xFFFFFF, corr.Int(i)}
+		if prev, dup := h.launch[k]; !dup || call.s < prev.s {
+			h.launch[k] = launchCall{call.s, call.e, tid.Int(i), call.cat, name}
 		}
 	}
 	if osrt && c.Has("OSRT_API") {

@@ -1,10 +1,6 @@
 package nsysx
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "sort"
 
 // gpu_idle_breakdown: the report over Profile.IdleBreakdown and
 // Profile.LaunchStats (an nsysx report; nsys has none).
@@ -29,13 +25,9 @@ func init() {
 var idleViews = []string{"shares", "evidence", "launch"}
 
 func runIdleBreakdown(c *Ctx) (*Result, error) {
-	view, _ := c.Opt("view")
-	if view == "" {
-		view = "shares"
-	}
-	if !strings.Contains(" "+strings.Join(idleViews, " ")+" ", " "+view+" ") {
-		return nil, fmt.Errorf("%w for %s: view=%q (valid: %s)%s", ErrBadOption, c.Report.Name, view,
-			strings.Join(idleViews, ", "), Suggest(view, idleViews))
+	view, err := c.choice("view", idleViews...)
+	if err != nil {
+		return nil, err
 	}
 	if r, skip := c.skipNoStrings(); skip {
 		return r, nil
