@@ -22,8 +22,11 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	typ := p.Last("--type")
+	if typ == "pprof" {
+		return exportPprof(p, stderr)
+	}
 	if typ != "parquet" && typ != "arrow" {
-		return fail(stderr, "export", usageErr("-t must be parquet or arrow, not %q", typ))
+		return fail(stderr, "export", usageErr("-t must be parquet, arrow or pprof, not %q", typ))
 	}
 	dir := p.Last("--output")
 	if dir == "" {
