@@ -154,9 +154,12 @@ func apiCat(name string) IdleCat {
 	return IdleOtherCUDA
 }
 
+// loadHost reads every CUDA API and OS runtime call, ignoring any filter:
+// a window's GPU operations may have been launched before it, and a
+// thread's first and last traced calls are those of the whole profile.
 func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 	h := &hostIndex{threads: map[int64]*hostThread{}, launch: map[opKey]launchCall{}}
-	t, err := c.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
+	t, err := c.LoadRaw("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +199,7 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 }
 
 func (c *Ctx) loadOSRT(h *hostIndex) error {
-	t, err := c.Load("OSRT_API", "start", "end", "globalTid", "nameId")
+	t, err := c.LoadRaw("OSRT_API", "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return err
 	}

@@ -112,12 +112,13 @@ func (c *Ctx) kernelStacks(o StackOptions) (*KernelStacks, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := c.Load(tRuntime, "start", "end", "globalTid", "correlationId", "callchainId")
+	rt, err := c.LoadRaw(tRuntime, "start", "end", "globalTid", "correlationId", "callchainId")
 	if err != nil {
 		return nil, err
 	}
 	launch := map[opKey]int{}
-	// With --cudabacktrace, nsys records a backtraced call twice under one
+	// Launch calls are read unfiltered: a kernel in the window may have
+	// been launched before it. With --cudabacktrace, nsys records a backtraced call twice under one
 	// correlation id: the outer row carries the stack.
 	rg, rc, rcc := rt.Col("globalTid"), rt.Col("correlationId"), rt.Col("callchainId")
 	pidless := c.pidless()
