@@ -28,8 +28,11 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 		return nil
 	}
 	typ := p.Last("--type")
+	if typ == "pprof" {
+		return e.nsysExportPprof(p, out)
+	}
 	if typ != "parquet" && typ != "arrow" {
-		return usageErr("-t must be parquet or arrow, not %q", typ)
+		return usageErr("-t must be parquet, arrow or pprof, not %q", typ)
 	}
 	dir := p.Last("--output")
 	if dir == "" {
