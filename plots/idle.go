@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"regexp"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -96,11 +97,11 @@ func idlePanels(d nsysx.IdleDevice) (*plot.Plot, *plot.Plot) {
 			r.items = append(r.items, rect{float64(i) - 0.4, float64(i) + 0.4, y, y + ms, idleColors[cat], ""})
 			y += ms
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: fmt.Sprint(sp.Instance)})
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: iterTick(sp)})
 	}
 	if len(ticks) > 0 {
 		iter.Add(r)
-		iter.X.Label.Text = "iteration (" + d.Spans[1].Iteration + ", ...)"
+		iter.X.Label.Text = "NVTX range " + strings.TrimRight(d.Spans[1].Iteration, "0123456789 _#:=-") + " (number in its name, or instance)"
 		iter.X.Tick.Marker = sparseTicks(ticks)
 		iter.X.Min, iter.X.Max = -0.6, float64(len(ticks))-0.4
 		iter.Y.Min = 0
@@ -122,6 +123,17 @@ func idlePanels(d nsysx.IdleDevice) (*plot.Plot, *plot.Plot) {
 	whole.X.Min, whole.X.Max, whole.Y.Min, whole.Y.Max = -0.6, 0.6, 0, 100
 	return iter, whole
 }
+
+// iterTick labels an iteration by the number its name ends in ("iteration
+// 12": 12), else by its instance number.
+func iterTick(sp nsysx.IdleSpan) string {
+	if m := trailingNumber.FindString(sp.Iteration); m != "" {
+		return m
+	}
+	return fmt.Sprint(sp.Instance)
+}
+
+var trailingNumber = regexp.MustCompile(`\d+$`)
 
 // sparseTicks keeps about 20 labels.
 func sparseTicks(t []plot.Tick) plot.Ticker {
@@ -164,7 +176,7 @@ func idleVega(c *Chart, idle *nsysx.Idle) map[string]any {
 		for _, sp := range spans {
 			label := "all"
 			if sp.Instance >= 0 {
-				label = fmt.Sprint(sp.Instance)
+				label = iterTick(sp)
 			}
 			for cat, t := range sp.ByCat {
 				vals = append(vals, map[string]any{"gpu": d.Device, "window": label, "order": sp.Instance,
