@@ -131,6 +131,9 @@ func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Range != "" && len(iters) == 0 {
+		return &Idle{Skipped: fmt.Sprintf("%s has no NVTX range named %q in the window.", c.Path(), o.Range)}, nil
+	}
 	out := &Idle{}
 	for _, d := range ops.devices() {
 		pieces := h.devicePieces(ops.byDev[d], lo, hi)
@@ -153,7 +156,7 @@ func iterationMatcher(o IdleOptions) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: iter=%q is not a regular expression: %w", ErrBadOption, expr, err)
+		return nil, fmt.Errorf("%w for gpu_idle_breakdown: iter=%q is not a regular expression: %w", ErrBadOption, expr, err)
 	}
 	return re, nil
 }

@@ -434,3 +434,18 @@ func TestLaunchStatsIndependent(t *testing.T) {
 		p.Close()
 	}
 }
+
+func TestIdleBreakdownRangeNotFound(t *testing.T) {
+	p, err := nsysx.Open(testutil.Profile(t, "sync"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Stats("gpu_idle_breakdown:range=no_such_range")
+	if err != nil || !strings.Contains(r.Skipped, `no NVTX range named "no_such_range"`) {
+		t.Errorf("%v, SKIPPED %q", err, r.Skipped)
+	}
+	if _, err := p.Stats("gpu_idle_breakdown:iter=("); err == nil || !strings.Contains(err.Error(), "not a regular expression") {
+		t.Errorf("iter=(: %v", err)
+	}
+}
