@@ -65,7 +65,7 @@ type IdlePiece struct {
 // iteration), split by category.
 type IdleSpan struct {
 	Iteration string // NVTX range name, "" for the whole window
-	Instance  int    // 0-based index among the matched ranges, -1 for the whole window
+	Instance  int    // 0-based index among the matched ranges in the window, -1 for the whole window
 	Start     int64
 	End       int64
 	Idle      int64              // ns without any GPU operation running
