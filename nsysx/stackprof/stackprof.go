@@ -36,6 +36,8 @@ func Build(ctx context.Context, p *nsysx.Profile, o nsysx.StackOptions) (*profil
 	}
 	b := newBuilder()
 	b.prof.Comments = []string{"nsysx: GPU kernel time by launching call stack of " + p.Base()}
+	b.prof.TimeNanos = firstInt(p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	b.prof.DurationNanos = firstInt(p, "ANALYSIS_DETAILS", "duration")
 	for _, s := range ks.Stacks {
 		locs := make([]*profile.Location, len(s.Frames))
 		for i, f := range s.Frames {
@@ -118,4 +120,16 @@ func (b *builder) mapping(module string) *profile.Mapping {
 	b.maps[module] = m
 	b.prof.Mapping = append(b.prof.Mapping, m)
 	return m
+}
+
+// firstInt is the first row's value of table.col, 0 when absent.
+func firstInt(p *nsysx.Profile, table, col string) int64 {
+	if !p.HasColumn(table, col) {
+		return 0
+	}
+	t, err := p.Load(table, col)
+	if err != nil || t.N == 0 || t.Col(col).IsNull(0) {
+		return 0
+	}
+	return t.Col(col).Int(0)
 }

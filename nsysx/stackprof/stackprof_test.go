@@ -78,6 +78,10 @@ func TestWriteFileBT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// bt's TARGET_INFO_SESSION_START_TIME.utcEpochNs and ANALYSIS_DETAILS.duration (read with sqlite3).
+	if prof.TimeNanos != 1796029373895116254 || prof.DurationNanos != 408801115 {
+		t.Errorf("time %d, duration %d: want the session start and duration of bt", prof.TimeNanos, prof.DurationNanos)
+	}
 	last := prof.SampleType[len(prof.SampleType)-1]
 	if last.Type != "gpu_time" || last.Unit != "nanoseconds" || prof.DefaultSampleType != "gpu_time" {
 		t.Fatalf("sample types %v, default %q", prof.SampleType, prof.DefaultSampleType)
