@@ -44,9 +44,9 @@ func Analyze() []Flag {
 // Export is the flags of `nsysx export`.
 func Export() []Flag {
 	return []Flag{
-		{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (raw tables, one file per table), or perfetto (the timeline as one Chrome/Perfetto JSON trace)"},
+		{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (raw tables, one file per table), perfetto (the timeline as one Chrome/Perfetto JSON trace) or pprof (GPU kernel time by launching call stack, BASE.pb.gz)"},
 		{Names: []string{"--tables"}, Value: true, Help: "REGEX: parquet/arrow: export only tables whose names match (default: all)"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "DIR for parquet/arrow (created if missing); BASE for perfetto (writes BASE.json, or BASE.json.gz)"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "DIR for parquet/arrow (created if missing); BASE for perfetto (writes BASE.json, or BASE.json.gz) and pprof (writes BASE.pb.gz)"},
 		{Names: []string{"--gzip"}, Help: "perfetto: write BASE.json.gz (also when BASE ends in .gz)"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: perfetto: keep events overlapping this window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: perfetto: keep the events nsys stats keeps for that NVTX range"},

@@ -170,7 +170,7 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	case "--timeunit":
 		return prefixed([]string{"nsec", "usec", "msec", "seconds"}, val), len(val)
 	case "--type":
-		return prefixed([]string{"parquet", "arrow", "perfetto"}, val), len(val)
+		return prefixed([]string{"parquet", "arrow", "perfetto", "pprof"}, val), len(val)
 	case "--output":
 		return prefixed(completeFiles(val, true), val), len(val)
 	}

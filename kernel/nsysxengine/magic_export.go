@@ -30,6 +30,9 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
 		return nil
 	}
+	if p.Last("--type") == "pprof" {
+		return e.nsysExportPprof(p, out)
+	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return usageErr("%v", err)
 	}
