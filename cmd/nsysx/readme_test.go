@@ -99,7 +99,7 @@ func TestReadmeExamples(t *testing.T) {
 // bin/nsysx that is this test binary acting as the CLI.
 func readmeDir(t *testing.T) string {
 	dir := t.TempDir()
-	for _, p := range []string{"train", "sync", "rank0", "rank1", "fixed"} {
+	for _, p := range []string{"train", "sync", "rank0", "rank1", "fixed", "bt"} {
 		if err := os.Symlink(testutil.Profile(t, p), filepath.Join(dir, p+".sqlite")); err != nil {
 			t.Fatal(err)
 		}
