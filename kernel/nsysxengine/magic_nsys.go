@@ -36,7 +36,7 @@ func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
 	return cliflags.WithHelp(defs, "-q", q)
 }
 
-const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]\n       " + recipeUsage +
+const nsysUsage = "%nsys stats|analyze|export|compare|timeline [flags] [FILE|NAME...]\n       " + recipeUsage +
 	"\n       %nsys profile [nsys profile flags] -- COMMAND"
 
 const nsysHelp = `Run nsysx's stats reports, analyze rules or export on profiles, with the
@@ -50,6 +50,10 @@ Examples:
   %nsys stats -r cuda_gpu_kern_sum:base --timeunit usec
   %nsys analyze -r gpu_gaps:gap=1 train
   %nsys export -t parquet -o out/ train.sqlite
+  %nsys export -t perfetto -o train_trace train.sqlite
+  %nsys compare train fixed
+  %nsys timeline "iteration 12" train
+
 %nsys recipe runs nsys's multi-report recipes; %nsys recipe --help lists them.
 %nsys profile [nsys profile flags] -- COMMAND records a new profile with the
 installed nsys (its output streamed here), exports it and opens it as the
@@ -73,9 +77,13 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 		return e.nsysRecipe(ctx, args[1:], out)
 	case "profile":
 		return e.nsysProfile(ctx, args[1:], out)
+	case "compare":
+		return e.nsysCompare(ctx, args[1:], out)
+	case "timeline":
+		return e.nsysTimeline(ctx, args[1:], out)
 	}
-	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export, recipe or profile)", args[0],
-		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "recipe", "profile"}))
+	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export, recipe, profile, compare or timeline)", args[0],
+		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "recipe", "profile", "compare", "timeline"}))
 }
 
 // reportJob is one report with its format and output.
