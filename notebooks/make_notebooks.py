@@ -13,6 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import nb_more  # noqa: E402
 import nb_ranks  # noqa: E402
 import nb_training  # noqa: E402
 from nbcells import P, go, md  # noqa: E402
@@ -131,6 +132,10 @@ NOTEBOOKS = {
     "02_gpu_idle_time.ipynb": nb_training.IDLE,
     "03_distributed_training.ipynb": nb_ranks.DISTRIBUTED,
     "04_iteration_consistency.ipynb": nb_ranks.ITERATIONS,
+    "05_kernels_to_source.ipynb": nb_more.SOURCE,
+    "06_before_after.ipynb": nb_more.BEFORE_AFTER,
+    "07_cudnn_vs_cublas.ipynb": nb_more.LIBRARIES,
+    "08_dataloader_copies.ipynb": nb_more.COPIES,
 }
 
 
