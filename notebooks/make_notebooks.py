@@ -105,7 +105,7 @@ INTRO = [
        "```sql\n%%sql ../testdata/profiles/sync.sqlite.gz\n"
        "SELECT sum(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n"
        "WHERE s.value LIKE 'cudaMemcpy%'\n```\n</details>\n\n"
-       "**Next:** `10_workflow_training.ipynb` profiles a PyTorch training loop end to end."),
+       "**Next:** `01_training_end_to_end.ipynb` profiles a PyTorch training loop end to end."),
 ]
 
 

@@ -342,6 +342,27 @@ for _, c := range list {
 }
 fmt.Printf("Conclusion for train: %d gaps, %.2f ms; matched causes: %s.\\n", gaps.Len(), ms(idle), strings.Join(matched, ", "))
 causes'''),
+    md("## 6. All of the idle time: `gpu_idle_breakdown`\n\n"
+       "Gaps over 1 ms are the visible part. nsysx's `gpu_idle_breakdown` report (nsys has none) takes every "
+       "nanosecond the GPU ran nothing, however short, and splits it by what the thread that launched the GPU's "
+       "next operation was doing meanwhile: in a sync call, a synchronous copy, launching, another CUDA call, an "
+       "OS runtime call, busy outside any traced call, or outside the profiled window. The first rows are the "
+       "whole capture (`(all)`); then one block per iteration."),
+    go("nb.SetMaxRows(6)\n%nsys stats -r gpu_idle_breakdown train"),
+    go('''bd, _ := train.Stats("gpu_idle_breakdown")
+var total int64
+shares := []string{}
+for i := 0; i < bd.Len(); i++ {
+	if bd.Col("Iteration").Text(i) != "(all)" {
+		continue
+	}
+	total = bd.Col("Idle").Value(i).I
+	shares = append(shares, fmt.Sprintf("%s %.1f%%", bd.Col("Category").Text(i), bd.Col("Share of Idle").Value(i).AsFloat()))
+}
+fmt.Printf("The GPU is idle %.1f ms in all; the gaps over 1 ms are %.1f ms of it (%.0f%%). The idle time splits as: %s.\\n",
+	ms(total), ms(idle), pct(idle, total), strings.Join(shares, ", "))'''),
+    md("`view=evidence` names the calls behind each share (the longest piece and where it starts):"),
+    go("nb.SetMaxRows(8)\n%nsys stats -r gpu_idle_breakdown:view=evidence train"),
     md("Several causes can overlap the same gap (a sleep inside the `log` range that also synchronised); the "
        "shares are each of the whole gap time, so they need not add up to 100%."),
     exercises([
