@@ -127,7 +127,7 @@ SOURCE = [
     go("%open " + P + "bt.sqlite.gz"),
     md("## 1. Kernels per NVTX range: `nvtx_kern_sum`\n\n"
        "One row per (range, kernel) pair: the kernels launched while the range was open on the launching thread."),
-    go("nb.SetMaxRows(10)\n%nsys stats -r nvtx_kern_sum bt"),
+    go("nb.SetMaxRows(10)\nnb.SetMaxText(40)\n%nsys stats -r nvtx_kern_sum bt"),
     md("Thousands of rows, one per operator instance. Group them by operator name (the text before the first "
        "comma) to see which operators own the GPU time. A kernel counts once per enclosing range, so the nested "
        "user ranges (`forward`, `attention` ...) are left out here."),
@@ -222,15 +222,15 @@ fmt.Println(best, count[best])'''),
 BEFORE_AFTER = [
     md("# 06 · Before and after a fix\n\n"
        "Notebook 01 found that FP32 GEMMs on the CUDA cores dominate `train`. `fixed` is the same script run with "
-       "`--pin --amp`: the data tensor in pinned memory and the forward pass under bf16 autocast. It does **not** "
-       "remove the synchronisation: the `.item()` and `synchronize` calls are still in the loop. Did the fix help, "
-       "by how much, and which part of it?"),
+       "`--pin --amp`: the data tensor in pinned memory, non-blocking copies, and the forward pass under bf16 "
+       "autocast. It does **not** take the `.item()` and `synchronize` calls out of the loop. Did the fix help, by "
+       "how much, and which part of it? (Section 3 counts what happened to the copies and the syncs.)"),
     go("%open " + P + "train.sqlite.gz\n%open " + P + "fixed.sqlite.gz"),
     md("## 1. `%nsys compare`: every kernel, range and API, with confidence intervals\n\n"
        "For each name, the change from `train` to `fixed` with a 95% bootstrap interval over iterations and a "
-       "verdict (`faster`, `slower`, `no change`, or only in one profile). Names present only before or only after "
-       "are the kernels the fix swapped."),
-    go("nb.SetMaxRows(15)\n%nsys compare train fixed"),
+       "verdict (`faster`, `slower`, `no change`, or only in one profile); the `[all ...]` rows are the totals. "
+       "Names present only before or only after are the kernels the fix swapped."),
+    go("nb.SetMaxRows(15)\n%nsys compare -q train fixed"),
     go("%plot compare train fixed"),
     md("## 2. By how much"),
     go(FMT + AFTER_COPY_GO + '''

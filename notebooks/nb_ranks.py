@@ -40,9 +40,10 @@ DISTRIBUTED = [
     go("%nsys recipe nccl_gpu_time_util_map --input rank0 rank1 --bins 40"),
     go("%nsys recipe cuda_gpu_time_util_map --input rank0 rank1 --bins 40"),
     md("## 3. Overlap: `nccl_gpu_overlap_trace`\n\n"
-       "One row per NCCL kernel: how much of it overlapped compute kernels on the same GPU (`Compute Overlap`, %) "
-       "and other NCCL kernels (`Communication Overlap`). Communication hidden under compute is free; exposed "
-       "communication adds to the step time."),
+       "One row per kernel of each rank: for an NCCL kernel, the share of its time that overlapped compute "
+       "kernels on the same GPU (`Compute Overlap`, %); for a compute kernel, the share that overlapped NCCL "
+       "kernels (`Communication Overlap`). Communication hidden under compute is free; exposed communication "
+       "adds to the step time."),
     go("%nsys recipe nccl_gpu_overlap_trace --input rank0 rank1 -v overlap"),
     go(HELPERS + '''
 tr := overlap.Output.Table("rank_trace")

@@ -1,12 +1,18 @@
 """Notebooks 01 (a DL training script end to end) and 02 (GPU idle time)."""
 from nbcells import P, exercises, go, md
 
-SPAN_GO = '''import (
+BASE_GO = '''import (
 	"fmt"
 	"sort"
 	"strings"
 )
 
+func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+'''
+
+SPAN_GO = BASE_GO + '''
 // busyUnion is the time covered by at least one of the intervals.
 func busyUnion(s, e []int64) int64 {
 	idx := make([]int, len(s))
@@ -38,17 +44,6 @@ func column(t *nsysx.Table, name string) []int64 {
 	}
 	return v
 }
-
-func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
-
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
-
-func short(s string) string {
-	if len(s) > 50 {
-		return s[:47] + "..."
-	}
-	return s
-}
 '''
 
 TRAINING = [
@@ -62,10 +57,9 @@ TRAINING = [
        "`%nsys profile [nsys profile flags] -- COMMAND` runs Nsight Systems' own `nsys profile`, streams its output "
        "into the cell, exports the report and opens it as this session's profile. `--capture-range=cudaProfilerApi` "
        "records only between the script's `cudaProfilerStart()` and `cudaProfilerStop()`, so the warm-up iterations "
-       "are left out. Where `nsys` is not installed the cell says so and how to get it, and the notebook goes on with "
+       "are left out; the default `-t` traces CUDA, NVTX and OS runtime calls. Where `nsys` is not installed the cell says so and how to get it, and the notebook goes on with "
        "the recorded profile of the same command."),
-    go("%nsys profile -t cuda,nvtx,osrt,cublas --capture-range=cudaProfilerApi --capture-range-end=stop "
-       "-o my_train -- python3 ../testdata/workloads/train.py --warmup 5 --iters 20"),
+    go("%nsys profile --capture-range=cudaProfilerApi -o my_train -- python3 ../testdata/workloads/train.py"),
     md("## 2. Open the recorded profile\n\n"
        "`train.sqlite.gz` is that command's capture on an NVIDIA H200. What does the capture range hold?"),
     go("%open " + P + "train.sqlite.gz"),
@@ -202,7 +196,7 @@ IDLE = [
     md("## 1. The gaps\n\n"
        "The `gpu_gaps` rule reports stretches where a GPU ran no kernel and no memory operation for longer than a "
        "threshold, 500 ms by default. A training step is a few tens of milliseconds, so use a smaller one."),
-    go(SPAN_GO + '''
+    go(BASE_GO + '''
 byDefault, _ := train.Analyze("gpu_gaps")
 gaps, _ := train.Analyze("gpu_gaps:gap=1")
 var idle int64
@@ -222,8 +216,9 @@ fmt.Printf("The gpu_time_util rule finds %d stretches below 50%% utilisation: th
        "call on the CPU), **Q** (queued: from the end of the call to the kernel's start) and **K** (the kernel "
        "running); **T** is the total. A long Q means the GPU was busy with earlier work (good: the host is ahead); "
        "a Q near zero with gaps means the host launches just in time."),
-    go("%nsys stats -r cuda_kern_exec_sum train"),
     go('''exec, _ := train.Stats("cuda_kern_exec_sum")
+fmt.Println(exec.Len(), "rows (thread, device, kernel); the columns that matter here, for the first rows:")
+view := nsysx.NewResult("exec", "Launch, queue and kernel time", "Kernel", "Count", "API avg:dur_ns", "Queue avg:dur_ns", "Kernel avg:dur_ns")
 var launches int64
 var q, kt, a float64
 for i := 0; i < exec.Len(); i++ {
@@ -232,9 +227,12 @@ for i := 0; i < exec.Len(); i++ {
 	a += float64(n) * exec.Col("AAvg").Value(i).AsFloat()
 	q += float64(n) * exec.Col("QAvg").Value(i).AsFloat()
 	kt += float64(n) * exec.Col("KAvg").Value(i).AsFloat()
+	view.Add(exec.Col("Kernel Name").Value(i), nsysx.IntV(n), nsysx.IntV(int64(exec.Col("AAvg").Value(i).AsFloat())),
+		nsysx.IntV(int64(exec.Col("QAvg").Value(i).AsFloat())), nsysx.IntV(int64(exec.Col("KAvg").Value(i).AsFloat())))
 }
-fmt.Printf("Over %d launches (%d rows), a launch call took %.1f us, the kernel then waited %.2f ms in the queue and ran %.1f us, on average.\\n",
-	launches, exec.Len(), a/float64(launches)/1e3, q/float64(launches)/1e6, kt/float64(launches)/1e3)
+nb.Table(view, 8)'''),
+    go('''fmt.Printf("Over %d launches, a launch call took %.1f us, the kernel then waited %.2f ms in the queue and ran %.1f us, on average.\\n",
+	launches, a/float64(launches)/1e3, q/float64(launches)/1e6, kt/float64(launches)/1e3)
 fmt.Println("A queue time far above the launch time means the host runs ahead of the GPU: launch overhead does not idle it.")'''),
     md("## 4. What the CPU did during the gaps\n\n"
        "Overlap every OS runtime call, CUDA API call and NVTX range of the profile with the gaps found above: what "

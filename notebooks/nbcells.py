@@ -1,5 +1,7 @@
 """Cell constructors shared by the notebook modules (see make_notebooks.py)."""
 
+from nbwrap import wrap
+
 P = "../testdata/profiles/"
 
 
@@ -9,12 +11,12 @@ def md(src):
 
 def go(src, check=None):
     meta = {"nsysx_check": check} if check else {}
-    return {"cell_type": "code", "metadata": meta, "source": src, "outputs": [], "execution_count": None}
+    return {"cell_type": "code", "metadata": meta, "source": wrap(src), "outputs": [], "execution_count": None}
 
 
 def solution(code, lang="go"):
     """A collapsed solution: the test runs every fenced block inside <details>."""
-    return "<details><summary>Solution</summary>\n\n```%s\n%s\n```\n</details>\n\n" % (lang, code.strip("\n"))
+    return "<details><summary>Solution</summary>\n\n```%s\n%s\n```\n</details>\n\n" % (lang, wrap(code.strip("\n")))
 
 
 def exercises(items, nxt):
