@@ -416,7 +416,7 @@ split := nsysx.NewResult("libs", "Launch API time against kernel time, by librar
 for _, k := range keys {
 	f, c := strings.Split(k, "\\t"), cells[k]
 	split.Add(nsysx.TextV(f[0]), nsysx.TextV(f[1]), nsysx.IntV(c.n), nsysx.IntV(c.apiNs), nsysx.IntV(c.kernNs),
-		nsysx.TextV(fmt.Sprintf("%.1f%%", pct(c.kernNs, kernAll))), nsysx.FloatV(float64(c.apiNs)/1e3/(float64(c.kernNs)/1e6)))
+		nsysx.TextV(fmt.Sprintf("%.1f%%", pct(c.kernNs, kernAll))), nsysx.FloatV(nsysx.Round1(float64(c.apiNs)/1e3/(float64(c.kernNs)/1e6))))
 }
 split'''
 
@@ -492,7 +492,10 @@ COPIES = [
     md("## 1. The rules\n\n"
        "`cuda_memcpy_sync` lists synchronous copies (`cudaMemcpy`), `cuda_memcpy_async` asynchronous ones that "
        "became synchronous because their host memory was pageable."),
-    go("nb.SetMaxRows(5)\n%nsys analyze -r cuda_memcpy_sync,cuda_memcpy_async cnn train"),
+    md("`cnn`:"),
+    go("nb.SetMaxRows(5)\n%nsys analyze -r cuda_memcpy_sync,cuda_memcpy_async cnn"),
+    md("`train`:"),
+    go("%nsys analyze -r cuda_memcpy_sync,cuda_memcpy_async train"),
     md("## 2. Where the batches come from, and what the host does after each copy\n\n"
        "Join each host-to-device copy to the `cudaMemcpy*` call that issued it and to its source memory kind. "
        "Then look at the next CUDA call on the same thread: PyTorch's `.to(device)` without `non_blocking=True` "
