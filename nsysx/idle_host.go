@@ -9,7 +9,56 @@ import (
 // The GPU side of the idle breakdown: every kernel, memcpy and memset, by
 // device, with the key of the API call that launched it.
 
+// opKey joins a GPU operation to its launch call: the process (bits 24 and
+// up of globalPid/globalTid) and the correlation id. Exports whose GPU
+// tables lack globalPid (older nsys) join on the correlation id alone.
 type opKey struct{ pid, corr int64 }
+
+// opKeys returns the key of each row of a loaded GPU operation table.
+func (c *Ctx) opKeys(table string, t *Table) (func(i int) opKey, error) {
+	corr := t.Col("correlationId")
+	if !c.P.HasColumn(table, "globalPid") || !c.P.HasColumn(tRuntime, "globalTid") {
+		return func(i int) opKey {
+			if corr.IsNull(i) {
+				return opKey{-1, -1}
+			}
+			return opKey{0, corr.Int(i)}
+		}, nil
+	}
+	pt, err := c.Load(table, "globalPid")
+	if err != nil {
+		return nil, err
+	}
+	pid := pt.Col("globalPid")
+	return func(i int) opKey {
+		if pid.IsNull(i) || corr.IsNull(i) {
+			return opKey{-1, -1}
+		}
+		return opKey{pid.Int(i) &^ 0xFFFFFF, corr.Int(i)}
+	}, nil
+}
+
+// callKey is the key of a launch call; pidless as for opKeys.
+func callKey(gtid, corr int64, pidless bool) opKey {
+	if pidless {
+		return opKey{0, corr}
+	}
+	return opKey{gtid &^ 0xFFFFFF, corr}
+}
+
+// pidless reports whether GPU operations join their calls on the
+// correlation id alone.
+func (c *Ctx) pidless() bool {
+	if !c.P.HasColumn(tRuntime, "globalTid") {
+		return true
+	}
+	for _, t := range idleOpTables {
+		if c.Has(t) && !c.P.HasColumn(t, "globalPid") {
+			return true
+		}
+	}
+	return false
+}
 
 type idleOp struct {
 	s, e int64
@@ -30,19 +79,20 @@ func (c *Ctx) idleOps() (*idleOpSet, error) {
 		if !c.Has(table) {
 			continue
 		}
-		t, err := c.Load(table, "start", "end", "deviceId", "globalPid", "correlationId")
+		t, err := c.Load(table, "start", "end", "deviceId", "correlationId")
 		if err != nil {
 			return nil, err
 		}
-		st, en, dev, pid, corr := t.Col("start"), t.Col("end"), t.Col("deviceId"), t.Col("globalPid"), t.Col("correlationId")
+		st, en, dev := t.Col("start"), t.Col("end"), t.Col("deviceId")
+		keys, err := c.opKeys(table, t)
+		if err != nil {
+			return nil, err
+		}
 		for i := 0; i < t.N; i++ {
 			if st.IsNull(i) || en.IsNull(i) || dev.IsNull(i) {
 				continue
 			}
-			op := idleOp{st.Int(i), en.Int(i), opKey{pid.Int(i) &^ 0xFFFFFF, corr.Int(i)}}
-			if pid.IsNull(i) || corr.IsNull(i) {
-				op.key = opKey{-1, -1}
-			}
+			op := idleOp{st.Int(i), en.Int(i), keys(i)}
 			set.byDev[dev.Int(i)] = append(set.byDev[dev.Int(i)], op)
 			if first || op.s < set.minStart {
 				set.minStart = op.s
@@ -104,14 +154,18 @@ func apiCat(name string) IdleCat {
 	return IdleOtherCUDA
 }
 
+// loadHost reads every CUDA API and OS runtime call, ignoring any filter:
+// a window's GPU operations may have been launched before it, and a
+// thread's first and last traced calls are those of the whole profile.
 func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 	h := &hostIndex{threads: map[int64]*hostThread{}, launch: map[opKey]launchCall{}}
-	t, err := c.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
+	t, err := c.LoadRaw("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
 	if err != nil {
 		return nil, err
 	}
 	st, en, tid, corr, nm := t.Col("start"), t.Col("end"), t.Col("globalTid"), t.Col("correlationId"), t.Col("nameId")
 	names := map[int64]string{}
+	pidless := c.pidless()
 	for i := 0; i < t.N; i++ {
 		if st.IsNull(i) || en.IsNull(i) || tid.IsNull(i) {
 			continue
@@ -130,7 +184,7 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 		}
 		// A call can have two rows under one correlation id (an outer one
 		// with a backtrace): the outermost is the launch call.
-		k := opKey{tid.Int(i) &^ 0xFFFFFF, corr.Int(i)}
+		k := callKey(tid.Int(i), corr.Int(i), pidless)
 		if prev, dup := h.launch[k]; !dup || call.s < prev.s {
 			h.launch[k] = launchCall{call.s, call.e, tid.Int(i), call.cat, name}
 		}
@@ -145,7 +199,7 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 }
 
 func (c *Ctx) loadOSRT(h *hostIndex) error {
-	t, err := c.Load("OSRT_API", "start", "end", "globalTid", "nameId")
+	t, err := c.LoadRaw("OSRT_API", "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return err
 	}

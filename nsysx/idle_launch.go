@@ -65,11 +65,15 @@ func (c *Ctx) launchStats() ([]LaunchStat, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.Load(tKernel, "start", "end", "deviceId", "globalPid", "correlationId")
+	t, err := c.Load(tKernel, "start", "end", "deviceId", "correlationId")
 	if err != nil {
 		return nil, err
 	}
-	st, en, dev, pid, corr := t.Col("start"), t.Col("end"), t.Col("deviceId"), t.Col("globalPid"), t.Col("correlationId")
+	st, en, dev := t.Col("start"), t.Col("end"), t.Col("deviceId")
+	keys, err := c.opKeys(tKernel, t)
+	if err != nil {
+		return nil, err
+	}
 	groups := map[launchKey]*LaunchStat{}
 	for i := 0; i < t.N; i++ {
 		if st.IsNull(i) || en.IsNull(i) {
@@ -84,8 +88,8 @@ func (c *Ctx) launchStats() ([]LaunchStat, error) {
 		d := en.Int(i) - st.Int(i)
 		g.Instances++
 		g.KernelTotal += d
-		lc, ok := h.launch[opKey{pid.Int(i) &^ 0xFFFFFF, corr.Int(i)}]
-		if !ok || pid.IsNull(i) || corr.IsNull(i) {
+		lc, ok := h.launch[keys(i)]
+		if !ok {
 			continue
 		}
 		g.add(lc.e-lc.s, st.Int(i)-lc.s, st.Int(i)-lc.e, d)

@@ -342,3 +342,95 @@ func TestIdleBreakdownReport(t *testing.T) {
 		t.Errorf("view=evidnce: %v", err)
 	}
 }
+
+// A window filter gives the same breakdown as the same window cut out of
+// the whole profile's.
+func TestIdleBreakdownFiltered(t *testing.T) {
+	p, err := nsysx.Open(testutil.Profile(t, "train"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	whole, err := p.IdleBreakdown(nil, nsysx.IdleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := nsysx.ParseNVTXFilter("iteration 7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want *nsysx.IdleSpan
+	for i, sp := range whole.Devices[0].Spans {
+		if sp.Iteration == "iteration 7" {
+			want = &whole.Devices[0].Spans[i]
+		}
+	}
+	got := cut.Devices[0].Spans[0]
+	if want == nil || got.Start != want.Start || got.End != want.End || got.ByCat != want.ByCat {
+		t.Errorf("filtered %+v\nwant %+v", got.ByCat, want)
+	}
+}
+
+// Launch statistics against the raw tables: per kernel, its launch call by
+// correlation id; totals over all kernel names.
+func TestLaunchStatsIndependent(t *testing.T) {
+	for _, name := range []string{"train", "bt"} {
+		p, err := nsysx.Open(testutil.Profile(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "correlationId")
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := map[int64][2]int64{}
+		for i := 0; i < rt.N; i++ {
+			c := rt.Col("correlationId").Int(i)
+			s, e := rt.Col("start").Int(i), rt.Col("end").Int(i)
+			if old, ok := call[c]; !ok || s < old[0] {
+				call[c] = [2]int64{s, e}
+			}
+		}
+		k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want [5]int64 // kernels, launched, short, slow, long delay
+		var queue int64
+		for i := 0; i < k.N; i++ {
+			want[0]++
+			c, ok := call[k.Col("correlationId").Int(i)]
+			if !ok {
+				continue
+			}
+			s, e := k.Col("start").Int(i), k.Col("end").Int(i)
+			want[1]++
+			queue += s - c[1]
+			for j, cond := range []bool{e-s < c[1]-c[0], c[1]-c[0] > 50_000, s-c[0] > 100_000} {
+				if cond {
+					want[2+j]++
+				}
+			}
+		}
+		stats, err := p.LaunchStats(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [5]int64
+		var gotQueue int64
+		for _, s := range stats {
+			for j, v := range []int64{s.Instances, s.Launched, s.Short, s.SlowLaunch, s.LongDelay} {
+				got[j] += v
+			}
+			gotQueue += s.QueueTotal
+		}
+		if got != want || gotQueue != queue {
+			t.Errorf("%s: kernels/launched/short/slow/long %v queue %d, want %v %d", name, got, gotQueue, want, queue)
+		}
+		p.Close()
+	}
+}

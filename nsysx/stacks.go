@@ -112,19 +112,21 @@ func (c *Ctx) kernelStacks(o StackOptions) (*KernelStacks, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := c.Load(tRuntime, "start", "end", "globalTid", "correlationId", "callchainId")
+	rt, err := c.LoadRaw(tRuntime, "start", "end", "globalTid", "correlationId", "callchainId")
 	if err != nil {
 		return nil, err
 	}
 	launch := map[opKey]int{}
-	// With --cudabacktrace, nsys records a backtraced call twice under one
+	// Launch calls are read unfiltered: a kernel in the window may have
+	// been launched before it. With --cudabacktrace, nsys records a backtraced call twice under one
 	// correlation id: the outer row carries the stack.
 	rg, rc, rcc := rt.Col("globalTid"), rt.Col("correlationId"), rt.Col("callchainId")
+	pidless := c.pidless()
 	for i := 0; i < rt.N; i++ {
-		if rg.IsNull(i) || rc.IsNull(i) {
+		if rc.IsNull(i) || !pidless && rg.IsNull(i) {
 			continue
 		}
-		k := opKey{rg.Int(i) &^ 0xFFFFFF, rc.Int(i)}
+		k := callKey(rg.Int(i), rc.Int(i), pidless)
 		if j, dup := launch[k]; !dup || rcc.IsNull(j) && !rcc.IsNull(i) {
 			launch[k] = i
 		}
@@ -133,20 +135,24 @@ func (c *Ctx) kernelStacks(o StackOptions) (*KernelStacks, error) {
 	if err != nil {
 		return nil, err
 	}
-	kt, err := c.Load(tKernel, "start", "end", "globalPid", "correlationId")
+	kt, err := c.Load(tKernel, "start", "end", "correlationId")
 	if err != nil {
 		return nil, err
 	}
-	return c.groupStacks(o, chains, rt, launch, kn, kt), nil
+	keys, err := c.opKeys(tKernel, kt)
+	if err != nil {
+		return nil, err
+	}
+	return c.groupStacks(o, chains, rt, launch, kn, kt, keys), nil
 }
 
 func (c *Ctx) groupStacks(o StackOptions, chains map[int64][]StackFrame, rt *Table, launch map[opKey]int,
-	kn *kernNames, kt *Table) *KernelStacks {
+	kn *kernNames, kt *Table, keys func(int) opKey) *KernelStacks {
 	out := &KernelStacks{}
 	groups := map[string]*stackAcc{}
 	shaped := map[int64][]StackFrame{}
 	seenCall := map[int]bool{}
-	ks, ke, kp, kc := kt.Col("start"), kt.Col("end"), kt.Col("globalPid"), kt.Col("correlationId")
+	ks, ke := kt.Col("start"), kt.Col("end")
 	rs, re, rcc := rt.Col("start"), rt.Col("end"), rt.Col("callchainId")
 	for i := 0; i < kt.N; i++ {
 		if ks.IsNull(i) || ke.IsNull(i) {
@@ -155,7 +161,7 @@ func (c *Ctx) groupStacks(o StackOptions, chains map[int64][]StackFrame, rt *Tab
 		d := ke.Int(i) - ks.Int(i)
 		out.KernelTime += d
 		frames := []StackFrame{{Function: NoStackFrame}}
-		r, ok := launch[opKey{kp.Int(i) &^ 0xFFFFFF, kc.Int(i)}]
+		r, ok := launch[keys(i)]
 		if ok && !rcc.IsNull(r) {
 			id := rcc.Int(r)
 			f, done := shaped[id]

@@ -16,7 +16,8 @@ import (
 var exportFlags = cliflags.Export()
 
 const exportUsage = "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n" +
-	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n\n"
+	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n" +
+	"       nsysx export -t pprof -o BASE FILE\n\n"
 
 func runExport(args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("export", args, exportFlags, nil)
@@ -26,6 +27,9 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	if p.Has("--help") {
 		fmt.Fprintf(stdout, "%s%s", exportUsage, cliflags.Help(exportFlags))
 		return 0
+	}
+	if p.Last("--type") == "pprof" {
+		return exportPprof(p, stderr)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return fail(stderr, "export", err)

@@ -38,7 +38,7 @@ func CheckExport(p *Parsed) error {
 			return Usagef("--tables applies to -t parquet and -t arrow only")
 		}
 	default:
-		return Usagef("-t must be parquet, arrow or perfetto, not %q%s", typ, nsysx.Suggest(typ, []string{"parquet", "arrow", "perfetto"}))
+		return Usagef("-t must be parquet, arrow, perfetto or pprof, not %q%s", typ, nsysx.Suggest(typ, []string{"parquet", "arrow", "perfetto", "pprof"}))
 	}
 	return nil
 }

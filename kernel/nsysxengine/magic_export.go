@@ -27,8 +27,12 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	}
 	if p.Has("--help") {
 		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
-			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
+			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
+			"       %%nsys export -t pprof -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
 		return nil
+	}
+	if p.Last("--type") == "pprof" {
+		return e.nsysExportPprof(p, out)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return usageErr("%v", err)
