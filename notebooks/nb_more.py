@@ -183,20 +183,29 @@ for i := 0; i < ks.Len(); i++ {
 		fmt.Printf("Kernels whose launch has no recorded call stack: %.1f%% of kernel time.\\n", ks.Col("Self").Value(i).AsFloat())
 	}
 }'''),
+    md("As a chart: `%plot stacks` draws the same attribution as an icicle (a flame chart upside down): the "
+       "outermost callers on top, each box as wide as the kernel time launched under it. `%nsys export -t pprof` "
+       "writes it for `go tool pprof` and other pprof viewers."),
+    go("%plot stacks bt"),
     md("Read a stack from the top: the CUDA driver call, the library that issued it, the PyTorch operator, and "
        "the autograd engine or the Python interpreter that called the operator. The autograd frames "
        "(`...Backward0::apply`, `Engine::thread_main`) show which backward operator launched the kernel."),
-    go('''pyFrames := 0
-for _, fs := range frames {
-	for _, f := range fs {
-		if strings.HasSuffix(f, ".py") || strings.Contains(f, ".py:") {
-			pyFrames++
-		}
+    go('''cm, _ := bt.Load("CUDA_CALLCHAINS", "symbol", "module")
+pyFiles, interp := 0, 0
+for i := 0; i < cm.N; i++ {
+	sym, _ := bt.String(cm.Col("symbol").Int(i))
+	mod, _ := bt.String(cm.Col("module").Int(i))
+	if strings.HasSuffix(sym, ".py") || strings.Contains(sym, ".py:") {
+		pyFiles++
+	}
+	if strings.Contains(mod, "/python3") && !strings.Contains(mod, "site-packages") {
+		interp++
 	}
 }
-fmt.Printf("Frames naming a Python file in this capture's CUDA call stacks: %d.\\n", pyFrames)
-if pyFrames == 0 {
-	fmt.Println("The stacks hold native frames only: go from the PyTorch operator to the model's code with the NVTX ranges above.")
+fmt.Printf("Frames naming a Python source file: %d; frames in the Python interpreter itself: %d of %d.\\n", pyFiles, interp, cm.N)
+if pyFiles == 0 {
+	fmt.Println("The Python part of each stack is the interpreter's own C functions ([python] in the chart), not lines of " +
+		"train.py: go from the PyTorch operator to the model's code with the NVTX ranges above.")
 }'''),
     exercises([
         ("Which autograd operator launches the most kernels (instances, not time)?",
@@ -214,7 +223,7 @@ for op := range count {
 	}
 }
 fmt.Println(best, count[best])'''),
-        ("How many distinct call stacks launched kernels in the whole capture?",
+        ("How many call chains (the stacks of traced CUDA API calls) does the capture hold?",
          'fmt.Println(len(frames), "call chains")'),
     ], "**Next:** `06_before_after.ipynb` measures what a fix did."),
 ]

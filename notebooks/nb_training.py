@@ -359,6 +359,8 @@ for i := 0; i < bd.Len(); i++ {
 }
 fmt.Printf("The GPU is idle %.1f ms in all; the gaps over 1 ms are %.1f ms of it (%.0f%%). The idle time splits as: %s.\\n",
 	ms(total), ms(idle), pct(idle, total), strings.Join(shares, ", "))'''),
+    md("The same shares per iteration as a chart (`%plot idle`): the iterations with a sleep stand out."),
+    go("%plot idle train"),
     md("`view=evidence` names the calls behind each share (the longest piece and where it starts):"),
     go("nb.SetMaxRows(8)\n%nsys stats -r gpu_idle_breakdown:view=evidence train"),
     md("Several causes can overlap the same gap (a sleep inside the `log` range that also synchronised); the "
