@@ -239,7 +239,43 @@ BEFORE_AFTER = [
        "For each name, the change from `train` to `fixed` with a 95% bootstrap interval over iterations and a "
        "verdict (`faster`, `slower`, `no change`, or only in one profile); the `[all ...]` rows are the totals. "
        "Names present only before or only after are the kernels the fix swapped."),
-    go("nb.SetMaxRows(15)\n%nsys compare -q train fixed"),
+    go("%nsys compare -q -f csv -o /tmp/train_vs_fixed.csv train fixed"),
+    md("The CSV has one row per name with 20 columns; the cell below keeps the ones to read first (the verdict, "
+       "the change with its interval, the time per iteration before and after) for the 15 names whose time per "
+       "iteration changed most."),
+    go('''import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+)
+
+f, _ := os.Open("/tmp/train_vs_fixed.csv")
+rows, _ := csv.NewReader(f).ReadAll()
+f.Close()
+col := map[string]int{}
+for i, h := range rows[0] {
+	col[h] = i
+}
+num := func(r []string, name string) float64 {
+	v, _ := strconv.ParseFloat(r[col[name]], 64)
+	return v
+}
+body := rows[1:]
+sort.SliceStable(body, func(a, b int) bool {
+	return math.Abs(num(body[a], "Delta Per Iteration (ns)")) > math.Abs(num(body[b], "Delta Per Iteration (ns)"))
+})
+view := nsysx.NewResult("compare", "train vs fixed: the largest changes per iteration", "Verdict", "Kind", "Name",
+	"Change (%)", "CI Low (%)", "CI High (%)", "Before:dur_ns", "After:dur_ns")
+for _, r := range body[:15] {
+	view.Add(nsysx.TextV(r[col["Verdict"]]), nsysx.TextV(r[col["Kind"]]), nsysx.TextV(r[col["Name"]]),
+		nsysx.TextV(r[col["Change (%)"]]), nsysx.TextV(r[col["CI Low (%)"]]), nsysx.TextV(r[col["CI High (%)"]]),
+		nsysx.IntV(int64(num(r, "Before Per Iteration (ns)"))), nsysx.IntV(int64(num(r, "After Per Iteration (ns)"))))
+}
+fmt.Printf("%d names compared.\\n", len(body))
+view'''),
     go("%plot compare train fixed"),
     md("## 2. By how much"),
     go(FMT + AFTER_COPY_GO + '''
