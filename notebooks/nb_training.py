@@ -195,7 +195,7 @@ IDLE = [
     go("%open " + P + "train.sqlite.gz"),
     md("## 1. The gaps\n\n"
        "The `gpu_gaps` rule reports stretches where a GPU ran no kernel and no memory operation for longer than a "
-       "threshold, 500 ms by default. A training step is a few tens of milliseconds, so use a smaller one."),
+       "threshold, 500 ms by default: longer than a whole iteration here (notebook 04 measures them), so use 1 ms."),
     go(BASE_GO + '''
 byDefault, _ := train.Analyze("gpu_gaps")
 gaps, _ := train.Analyze("gpu_gaps:gap=1")
