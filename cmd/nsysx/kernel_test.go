@@ -220,13 +220,24 @@ func TestJupyter(t *testing.T) {
 			checkExecuted(t, filepath.Join(out, n))
 		}
 	})
+	t.Run("solutions", func(t *testing.T) {
+		// every notebook's cells, then its exercises' solutions, run clean
+		root := filepath.Join(je.dir, "solutions")
+		names := writeSolutionNotebooks(t, root)
+		args := append([]string{"nbconvert", "--to", "notebook", "--execute", "--inplace", "--ExecutePreprocessor.kernel_name=nsysx",
+			"--ExecutePreprocessor.timeout=300"}, names...)
+		je.run(t, filepath.Join(root, "notebooks"), 10*time.Minute, "/usr/bin/jupyter", args...)
+		for _, n := range names {
+			checkExecuted(t, filepath.Join(root, "notebooks", n))
+		}
+	})
 }
 
-// exampleNotebooks lists notebooks/0*.ipynb.
+// exampleNotebooks lists notebooks/0*.ipynb: the course, at least nine.
 func exampleNotebooks(t *testing.T) []string {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(testutil.Root(), "notebooks", "0*.ipynb"))
-	if err != nil || len(paths) < 5 {
+	if err != nil || len(paths) < 9 {
 		t.Fatalf("example notebooks: %v %v", paths, err)
 	}
 	var names []string

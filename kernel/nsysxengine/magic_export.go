@@ -27,7 +27,8 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	}
 	if p.Has("--help") {
 		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
-			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
+			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
+			"       %%nsys export -t pprof -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
 		return nil
 	}
 	if p.Last("--type") == "pprof" {
