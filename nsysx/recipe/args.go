@@ -23,6 +23,12 @@ var ErrHelp = errors.New("help requested")
 // as given (the writer substitutes it). Every error is a usage error
 // (errors.Is(err, ErrUsage)); -h/--help gives ErrHelp.
 func ParseArgs(r *Recipe, args []string) (*Options, error) {
+	return ParseArgsWith(r, args, ExpandInputs)
+}
+
+// ParseArgsWith is ParseArgs with another input expansion in place of
+// ExpandInputs (a runner that also reads remote filesystems).
+func ParseArgsWith(r *Recipe, args []string, expand func([]string) ([]string, error)) (*Options, error) {
 	o := Defaults()
 	seen := map[*Opt]string{} // option → the spelling used
 	opts := RecipeOptions(r)
@@ -70,7 +76,7 @@ func ParseArgs(r *Recipe, args []string) (*Options, error) {
 	if err := checkGroups(r, opts, seen); err != nil {
 		return nil, err
 	}
-	return o, finish(r, o, seen)
+	return o, finish(r, o, seen, expand)
 }
 
 // resolve finds the option spelled name (or a prefix of it) among opts,
@@ -156,7 +162,7 @@ func checkGroups(r *Recipe, opts []*Opt, seen map[*Opt]string) error {
 
 // finish applies the rules that span options: required ones, --start/--end
 // against --filter-time (§1.1), the worker count, and the inputs and output.
-func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
+func finish(r *Recipe, o *Options, seen map[*Opt]string, expand func([]string) ([]string, error)) error {
 	has := func(key string) bool { _, ok := seen[OptionByKey(key)]; return ok }
 	if r.HasOption("name") && !has("name") {
 		return Usagef("recipe %s needs --name NAME", r.Name)
@@ -186,7 +192,7 @@ func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
 	if len(o.Input) == 0 {
 		return Usagef("recipe %s needs --input PATH...", r.Name)
 	}
-	in, err := ExpandInputs(o.Input)
+	in, err := expand(o.Input)
 	if err != nil {
 		return err
 	}
