@@ -32,16 +32,16 @@ type mapped struct {
 
 // EncodePart encodes a part (nil included) for a shuffle.
 func EncodePart(p *recipe.Part) ([]byte, error) {
-	return encode(toWire(p))
+	return encode(mapped{Part: toWire(p)})
 }
 
 // DecodePart decodes what EncodePart wrote.
 func DecodePart(b []byte) (*recipe.Part, error) {
-	var w *wirePart
-	if err := decode(b, &w); err != nil {
+	var m mapped
+	if err := decode(b, &m); err != nil {
 		return nil, err
 	}
-	return fromWire(w), nil
+	return fromWire(m.Part), nil
 }
 
 // gob drops empty slices and cannot send nil pointers inside maps, while
