@@ -20,10 +20,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
@@ -35,6 +38,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/beamrecipe"
 )
@@ -113,6 +117,9 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 	if flag.NArg() > 0 {
 		return fail(stderr, recipe.Usagef("unexpected argument %q", flag.Arg(0)))
 	}
+	if err := checkRunner(); err != nil {
+		return fail(stderr, err)
+	}
 	initBeam()
 	defaultWorkerBinary()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -174,6 +181,29 @@ func splitBeamFlags(r *recipe.Recipe, args []string) (rargs, bargs []string) {
 		}
 	}
 	return rargs, bargs
+}
+
+// runnerNames are the runners beamx registers.
+var runnerNames = []string{"prism", "direct", "dataflow", "flink", "spark", "universal", "dot"}
+
+// checkRunner refuses an unknown --runner, and a job server that cannot be
+// reached (Beam would wait for it forever).
+func checkRunner() error {
+	name := strings.ToLower(*runners.Runner)
+	if name == "" || name == "prismrunner" {
+		return nil
+	}
+	if !slices.Contains(runnerNames, name) {
+		return recipe.Usagef("unknown --runner %q%s (one of %s)", *runners.Runner, nsysx.Suggest(name, runnerNames), strings.Join(runnerNames, ", "))
+	}
+	if name == "dataflow" || name == "dot" || name == "direct" || *jobopts.Endpoint == "" {
+		return nil
+	}
+	c, err := net.DialTimeout("tcp", *jobopts.Endpoint, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("cannot reach the job server at --endpoint %s: %w", *jobopts.Endpoint, err)
+	}
+	return c.Close()
 }
 
 // defaultWorkerBinary stages this very binary as the workers' program when

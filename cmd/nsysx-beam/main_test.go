@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,6 +22,7 @@ func runCLI(args ...string) (int, string, string) {
 // TestHelp: the help forms exit 0 and print usage; mistakes exit 2 with one
 // line naming them.
 func TestHelp(t *testing.T) {
+	defer flag.Set("runner", "") // Beam's flags are global
 	for _, args := range [][]string{{"--help"}, {"recipe", "--help"}, {"recipe", "--help-recipes"}, {"recipe", "nvtx_sum", "--help"}} {
 		if code, out, _ := runCLI(args...); code != 0 || out == "" {
 			t.Errorf("%v: exit %d, output %q", args, code, out)
@@ -35,6 +37,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"recipe", "nvtx_summ", "--input", "x"}, `did you mean`},
 		{[]string{"recipe", "nvtx_sum", "--input", "/no/such/report.sqlite"}, "no such file"},
 		{[]string{"recipe", "nvtx_pace", "--input", "/no/such"}, "--name"},
+		{[]string{"recipe", "nvtx_sum", "--input", "main.go", "--runner", "flinkk"}, "did you mean flink?"},
 	} {
 		code, _, errs := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
