@@ -20,6 +20,7 @@ RUN nsysx kernel install --sys-prefix \
     && useradd --create-home --uid 1000 --shell /bin/bash nsysx
 COPY --chown=nsysx:nsysx notebooks/ /home/nsysx/nsysx/notebooks/
 COPY --chown=nsysx:nsysx testdata/profiles/ /home/nsysx/nsysx/testdata/profiles/
+COPY --chown=nsysx:nsysx testdata/workloads/ /home/nsysx/nsysx/testdata/workloads/
 USER nsysx
 WORKDIR /home/nsysx/nsysx/notebooks
 EXPOSE 8888

@@ -8,18 +8,16 @@ and the .ipynb files in step: edit here, regenerate, re-execute.
 """
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-P = "../testdata/profiles/"
+sys.path.insert(0, HERE)
 
-
-def md(src):
-    return {"cell_type": "markdown", "metadata": {}, "source": src}
-
-
-def go(src, check=None):
-    meta = {"nsysx_check": check} if check else {}
-    return {"cell_type": "code", "metadata": meta, "source": src, "outputs": [], "execution_count": None}
+import nb_more  # noqa: E402
+import nb_ranks  # noqa: E402
+import nb_tables  # noqa: E402
+import nb_training  # noqa: E402
+from nbcells import P, go, md  # noqa: E402
 
 INTRO = [
     md("# 00 · Introduction: what a profile holds, and how to read it\n\n"
@@ -108,7 +106,7 @@ INTRO = [
        "```sql\n%%sql ../testdata/profiles/sync.sqlite.gz\n"
        "SELECT sum(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n"
        "WHERE s.value LIKE 'cudaMemcpy%'\n```\n</details>\n\n"
-       "**Next:** `10_workflow_training.ipynb` profiles a PyTorch training loop end to end."),
+       "**Next:** `01_training_end_to_end.ipynb` profiles a PyTorch training loop end to end."),
 ]
 
 
@@ -131,127 +129,15 @@ NOTEBOOKS = {
         go('%%sql train\nSELECT count(*) AS n, sum("end" - start) AS total FROM CUPTI_ACTIVITY_KIND_KERNEL', "sql"),
         go('res, _ := train.Stats("cuda_gpu_kern_sum")\nres.Col("Name").Text(0)', "top"),
     ],
-    "01_first_look.ipynb": [
-        md("# 01 · First look at a profile\n\n"
-           "The sample profile built into nsysx: `sync.cu` on an H200 (synchronous copies, memsets, unified memory, "
-           "three streams, a 700 ms host stall, NVTX ranges). What is in it, and where does the time go?\n\n"
-           "`%open` binds a `*nsysx.Profile` to a Go variable; `sample` is the profile built into nsysx "
-           "(`%open ../testdata/profiles/sync.sqlite.gz` opens the same capture from the repository)."),
-        go("%open sample"),
-        md("nsys's default `stats` set, as `nsys stats` would print it, but as tables (numbers grouped, long kernel "
-           "names shortened: hover for the full name). Reports with no data are listed in one SKIPPED line at the end."),
-        go("%nsys stats sample"),
-        md("Reports are Go values too: `Stats` returns a `*nsysx.Result` with typed columns, computed by the "
-           "compiled library; the cell only loops over 24 rows."),
-        go('kern, _ := sample.Stats("cuda_gpu_kern_sum")\nkern'),
-        go('import "fmt"\n'
-           'for i := 0; i < kern.Len(); i++ {\n'
-           '\tfmt.Printf("%-45.45s %5.1f%%  %8d ns\\n", kern.Col("Name").Text(i), kern.Col("Time").Value(i).AsFloat(), kern.Col("Total Time").Value(i).I)\n'
-           "}"),
-        md("Where the CPU waits: the CUDA API summary, then the same question in SQL on the export itself "
-           "(read-only; the `.gz` is unpacked to a temporary file)."),
-        go('sample.Stats("cuda_api_sum")'),
-        go("%%sql " + P + "sync.sqlite.gz\n"
-           "SELECT s.value AS api, count(*) AS calls, sum(r.\"end\" - r.start) AS total_ns\n"
-           "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n"
-           "GROUP BY 1 ORDER BY 3 DESC LIMIT 5"),
-        md("And as a chart:"),
-        go("%plot api sample"),
-    ],
-    "02_nvtx_projection.ipynb": [
-        md("# 02 · NVTX ranges projected onto the GPU\n\n"
-           "`train`: a small transformer training loop annotated with NVTX (`iteration N`, `forward`, `backward`, `log`). "
-           "NVTX ranges are CPU-side; the projection reports (`nvtx_gpu_proj_*`, `nvtx_kern_sum`) attribute GPU work "
-           "to the ranges that launched it."),
-        go("%open " + P + "train.sqlite.gz"),
-        go("%nsys stats -r nvtx_sum,nvtx_gpu_proj_sum train"),
-        md("Which kernels each range launched:"),
-        go("%nsys stats -r nvtx_kern_sum train"),
-        md("Iteration times, from the NVTX summary in Go: one row per `iteration N` range."),
-        go('import (\n\t"fmt"\n\t"sort"\n\t"strings"\n)\n'
-           'ranges, _ := train.Stats("nvtx_sum")\n'
-           "var iters []float64\n"
-           "for i := 0; i < ranges.Len(); i++ {\n"
-           '\tif strings.HasPrefix(ranges.Col("Range").Text(i), ":iteration ") {\n'
-           '\t\titers = append(iters, float64(ranges.Col("Total Time").Value(i).I)/1e6)\n'
-           "\t}\n}\n"
-           "sort.Float64s(iters)\n"
-           "sum := 0.0\n"
-           "for _, v := range iters {\n\tsum += v\n}\n"
-           'fmt.Printf("%d iterations: min %.1f ms, median %.1f ms, max %.1f ms, mean %.1f ms\\n",\n'
-           "\tlen(iters), iters[0], iters[len(iters)/2], iters[len(iters)-1], sum/float64(len(iters)))"),
-        go("%plot iterations train"),
-        go('%plot nvtx-timeline --range "iteration 10" train'),
-    ],
-    "03_before_after.ipynb": [
-        md("# 03 · Before and after a fix\n\n"
-           "`train` synchronises the host with the GPU every step (`cudaStreamSynchronize`); `fixed` is the same "
-           "workload with the synchronisation removed. Same reports on both, then a Go diff of the two results."),
-        go("%open " + P + "train.sqlite.gz as before\n%open " + P + "fixed.sqlite.gz as after"),
-        go("%nsys stats -r cuda_api_sum before after"),
-        md("A comparison table built in Go as a `*nsysx.Result`, so that it is shown like any report "
-           "(`:dur_ns` columns get nsys's time headers)."),
-        go('a, _ := before.Stats("cuda_api_sum")\n'
-           'b, _ := after.Stats("cuda_api_sum")\n'
-           "total := func(r *nsysx.Result) map[string]int64 {\n"
-           "\tm := map[string]int64{}\n"
-           "\tfor i := 0; i < r.Len(); i++ {\n"
-           '\t\tm[r.Col("Name").Text(i)] = r.Col("Total Time").Value(i).I\n'
-           "\t}\n\treturn m\n}\n"
-           "ta, tb := total(a), total(b)\n"
-           'diff := nsysx.NewResult("api_diff", "CUDA API time, before vs after", "Name", "Before:dur_ns", "After:dur_ns", "Change:dur_ns")\n'
-           "for i := 0; i < a.Len(); i++ {\n"
-           '\tname := a.Col("Name").Text(i)\n'
-           "\tdiff.Add(nsysx.TextV(name), nsysx.IntV(ta[name]), nsysx.IntV(tb[name]), nsysx.IntV(tb[name]-ta[name]))\n"
-           "}\n"
-           "diff"),
-        go("%plot compare before after"),
-        go("%nsys analyze -r cuda_api_sync before after"),
-    ],
-    "04_multi_rank.ipynb": [
-        md("# 04 · Two ranks of a data-parallel job\n\n"
-           "`rank0` and `rank1`: the two processes of a two-GPU training run with NCCL all-reduce. "
-           "Per-rank reports, the communication share of GPU time, and communication vs compute over time."),
-        go("%open " + P + "rank0.sqlite.gz\n%open " + P + "rank1.sqlite.gz"),
-        go("%nsys stats -r cuda_gpu_kern_sum rank0 rank1"),
-        go('import (\n\t"fmt"\n\t"strings"\n)\n'
-           "for _, p := range []*nsysx.Profile{rank0, rank1} {\n"
-           '\tr, _ := p.Stats("cuda_gpu_kern_sum")\n'
-           "\tvar nccl, all int64\n"
-           "\tfor i := 0; i < r.Len(); i++ {\n"
-           '\t\tns := r.Col("Total Time").Value(i).I\n'
-           "\t\tall += ns\n"
-           '\t\tif strings.HasPrefix(r.Col("Name").Text(i), "nccl") {\n'
-           "\t\t\tnccl += ns\n\t\t}\n\t}\n"
-           '\tfmt.Printf("%s: NCCL %.1f%% of %.2f s of kernel time\\n", p.Base(), 100*float64(nccl)/float64(all), float64(all)/1e9)\n'
-           "}"),
-        go("%plot nccl rank0 rank1"),
-        md("Kernel time per stream of rank 0, in SQL:"),
-        go('%%sql rank0\nSELECT streamId, count(*) AS kernels, sum("end" - start) AS gpu_ns\n'
-           "FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 3 DESC"),
-    ],
-    "05_sync_and_rules.ipynb": [
-        md("# 05 · Synchronisation and the expert rules\n\n"
-           "`sync` (the same capture as the built-in sample) on purpose does what slows GPU programs down: "
-           "synchronous copies and memsets, pageable memory, a long host stall. `nsys analyze`'s rules find them."),
-        go("%open " + P + "sync.sqlite.gz"),
-        go("%nsys analyze sync"),
-        md("The GPU gaps rule with a 100 ms threshold, as a Go value; the total idle time it found:"),
-        go('gaps, _ := sync.Analyze("gpu_gaps:gap=100")\n'
-           "var idle int64\n"
-           "for i := 0; i < gaps.Len(); i++ {\n"
-           '\tidle += gaps.Col("Duration").Value(i).I\n'
-           "}\n"
-           "gaps"),
-        go('import "fmt"\nfmt.Printf("%d gaps, %.1f ms idle\\n", gaps.Len(), float64(idle)/1e6)'),
-        md("The synchronous copies, straight from the export:"),
-        go("%%sql sync\n"
-           "SELECT s.value AS api, r.\"end\" - r.start AS ns, r.start\n"
-           "FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n"
-           "WHERE s.value LIKE 'cudaMemcpy%' OR s.value LIKE 'cudaMemset%'\n"
-           "ORDER BY ns DESC LIMIT 10"),
-        go("%plot gpu-util sync"),
-    ],
+    "01_training_end_to_end.ipynb": nb_training.TRAINING,
+    "02_gpu_idle_time.ipynb": nb_training.IDLE,
+    "03_distributed_training.ipynb": nb_ranks.DISTRIBUTED,
+    "04_iteration_consistency.ipynb": nb_ranks.ITERATIONS,
+    "05_kernels_to_source.ipynb": nb_more.SOURCE,
+    "06_before_after.ipynb": nb_more.BEFORE_AFTER,
+    "07_cudnn_vs_cublas.ipynb": nb_more.LIBRARIES,
+    "08_dataloader_copies.ipynb": nb_more.COPIES,
+    "09_tables.ipynb": nb_tables.TABLES,
 }
 
 
@@ -273,5 +159,7 @@ def write(name, cells):
 
 
 if __name__ == "__main__":
+    only = sys.argv[1:]
     for name, cells in NOTEBOOKS.items():
-        write(name, cells)
+        if not only or name in only:
+            write(name, cells)

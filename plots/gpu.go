@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 const (
@@ -124,24 +125,18 @@ func sessionOf(p *nsysx.Profile) session {
 // the earliest. A profile without session times gets offset 0 and ends at
 // its last operation.
 func alignment(ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64) {
-	offsets, ends = make([]int64, len(ps)), make([]int64, len(ps))
-	ss := make([]session, len(ps))
-	var minUTC int64
-	first := true
+	utc, dur, ok := make([]int64, len(ps)), make([]int64, len(ps)), make([]bool, len(ps))
 	for i, p := range ps {
-		ss[i] = sessionOf(p)
-		if ss[i].ok && (first || ss[i].utc < minUTC) {
-			minUTC, first = ss[i].utc, false
-		}
+		s := sessionOf(p)
+		utc[i], dur[i], ok[i] = s.utc, s.duration, s.ok
 	}
+	a := recipe.Align(utc, dur, ok, 1, false) // the heatmap recipes' alignment
+	offsets, ends = a.Offset, a.Max
 	for i := range ps {
-		if ss[i].ok {
-			offsets[i] = ss[i].utc - minUTC
-			ends[i] = offsets[i] + ss[i].duration
-			continue
-		}
-		for _, o := range ops[i] {
-			ends[i] = max(ends[i], o.e)
+		if !ok[i] {
+			for _, o := range ops[i] {
+				ends[i] = max(ends[i], o.e)
+			}
 		}
 	}
 	return offsets, ends

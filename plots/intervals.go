@@ -1,67 +1,48 @@
 package plots
 
-import (
-	"math"
-	"slices"
-)
+import "github.com/nsysx/nsysx/nsysx/recipe"
 
 // span is a time interval [s, e] in ns.
 type span struct{ s, e int64 }
 
-// sortSpans sorts by start, then end.
-func sortSpans(v []span) {
-	slices.SortFunc(v, func(a, b span) int {
-		if a.s != b.s {
-			if a.s < b.s {
-				return -1
-			}
-			return 1
-		}
-		if a.e < b.e {
-			return -1
-		}
-		if a.e > b.e {
-			return 1
-		}
-		return 0
-	})
+// consolidate merges overlapping and touching spans: nsys recipes'
+// interval grouping (recipe.Consolidate; a new group starts where start >
+// the running maximum end). The result is sorted and disjoint.
+func consolidate(v []span) []span {
+	return fromIntervals(recipe.Consolidate(toIntervals(v)))
 }
 
-// consolidate merges overlapping and touching spans (nsys recipes'
-// interval grouping: a new group starts where start > the running maximum
-// end). v is sorted in place; the result is sorted and disjoint.
-func consolidate(v []span) []span {
+// toIntervals and fromIntervals convert between span and recipe.Interval.
+func toIntervals(v []span) []recipe.Interval {
+	out := make([]recipe.Interval, len(v))
+	for i, x := range v {
+		out[i] = recipe.Interval{Start: x.s, End: x.e}
+	}
+	return out
+}
+
+func fromIntervals(v []recipe.Interval) []span {
 	if len(v) == 0 {
 		return nil
 	}
-	sortSpans(v)
-	out := []span{v[0]}
-	for _, x := range v[1:] {
-		last := &out[len(out)-1]
-		if x.s > last.e {
-			out = append(out, x)
-			continue
-		}
-		last.e = max(last.e, x.e)
+	out := make([]span, len(v))
+	for i, x := range v {
+		out[i] = span{x.Start, x.End}
 	}
 	return out
 }
 
 // intersect returns the overlaps of two sorted disjoint span lists (parts
-// of positive length).
+// of positive length): recipe.OverlapPieces, which for such lists gives
+// them in time order.
 func intersect(a, b []span) []span {
-	var out []span
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		s, e := max(a[i].s, b[j].s), min(a[i].e, b[j].e)
-		if e > s {
-			out = append(out, span{s, e})
-		}
-		if a[i].e < b[j].e {
-			i++
-		} else {
-			j++
-		}
+	p := recipe.OverlapPieces(toIntervals(a), toIntervals(b))
+	out := make([]span, len(p))
+	for i, x := range p {
+		out[i] = span{x.Start, x.End}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -111,54 +92,12 @@ func clip(v []span, lo, hi int64) []span {
 	return out
 }
 
-// heatBins computes nsys's utilisation heatmap bins (recipes spec §1.10,
-// "Heatmap bins") for spans already shifted by the session offset: the
-// fraction of each bin that the spans cover, as a percentage rounded to one
-// decimal, corrected at the session's first and last bins for their
-// partial coverage, and NaN for bins outside the session [offset, maxT].
+// heatBins computes nsys's utilisation heatmap bins (recipe.HeatBins, the
+// cuda_gpu_time_util_map recipe's) for spans already shifted by the session
+// offset: the share of each bin that the spans cover, as a percentage
+// rounded to one decimal, corrected at the session's first and last bins
+// for their partial coverage, and NaN for bins outside the session
+// [offset, maxT].
 func heatBins(v []span, binSize int64, bins int, offset, maxT int64) []float64 {
-	out := make([]float64, bins)
-	bs := float64(binSize)
-	add := func(k int, x float64) {
-		if k >= 0 && k < bins {
-			out[k] += x
-		}
-	}
-	for _, x := range v {
-		sp, ep := float64(x.s)/bs, float64(x.e)/bs
-		sb, eb := int(math.Floor(sp)), int(math.Floor(ep))
-		if sb == eb {
-			add(sb, math.Min(math.Ceil(sp), ep)-sp)
-			continue
-		}
-		add(eb, ep-math.Max(math.Floor(ep), sp))
-		add(sb, math.Min(math.Ceil(sp), ep)-sp)
-		for k := sb + 1; k < eb; k++ {
-			add(k, 1)
-		}
-	}
-	// The session's own coverage of its first and last bins.
-	sP, eP := float64(offset)/bs, float64(maxT)/bs
-	SB, EB := int(math.Floor(sP)), int(math.Floor(eP))
-	var first, last float64
-	if SB == EB {
-		first = math.Min(math.Ceil(sP), eP) - sP
-	} else {
-		last = eP - math.Max(math.Floor(eP), sP)
-		first = math.Min(math.Ceil(sP), eP) - sP
-	}
-	if first != 0 && SB >= 0 && SB < bins {
-		out[SB] /= first
-	}
-	if last != 0 && SB != EB && EB >= 0 && EB < bins {
-		out[EB] /= last
-	}
-	for k := range out {
-		if k > EB || k < SB {
-			out[k] = math.NaN()
-			continue
-		}
-		out[k] = math.RoundToEven(out[k]*100*10) / 10
-	}
-	return out
+	return recipe.HeatBins(toIntervals(v), binSize, bins, offset, maxT)
 }

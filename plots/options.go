@@ -41,9 +41,9 @@ func usagef(f string, a ...any) error { return &usageError{fmt.Sprintf(f, a...)}
 
 // optionDefs lists the options: flag, value placeholder, help.
 var optionDefs = []struct{ flag, value, help string }{
-	{"--top", "N", "show the N largest items, the rest summed as \"other\" (default 15)"},
-	{"--range", "NAME", "NVTX range name[@domain][/index]: the window (e.g. \"iteration 12\"); iterations: the range to draw"},
-	{"--match", "REGEX", "iterations: NVTX range names to draw (default: iteration|iter|step|batch followed by a number)"},
+	{"--top", "N", "show the N largest items, the rest summed as \"other\" (default 15); stacks: levels drawn (default 40)"},
+	{"--range", "NAME", "NVTX range name[@domain][/index]: the window (e.g. \"iteration 12\"); iterations, idle: the range to draw"},
+	{"--match", "REGEX", "iterations, idle: NVTX range names to draw (default: iteration|iter|step|batch followed by a number)"},
 	{"--start", "T", "window start, ns since the session start (or with a unit: 1.5s, 200ms)"},
 	{"--end", "T", "window end (default: the end of the profile)"},
 	{"--kernel", "NAME", "kernel-hist: the kernel, by full or shortened name or a unique part of it (default: the top kernel)"},

@@ -54,7 +54,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	want := []string{"kernels", "api", "memops", "nvtx-timeline", "gpu-util", "nccl", "iterations", "kernel-hist", "compare"}
+	want := []string{"kernels", "api", "memops", "nvtx-timeline", "gpu-util", "nccl", "iterations", "kernel-hist", "compare", "idle", "stacks"}
 	if !slices.Equal(Names(), want) {
 		t.Errorf("Names() = %v", Names())
 	}

@@ -43,6 +43,10 @@ var registry = []*Def{
 		Flags: []string{"--by", "--top"}, MinFiles: 2, MaxFiles: 2, Vega: true, draw: func(ps []*nsysx.Profile, o *Options) (*Chart, error) {
 			return Compare(ps[0], ps[1], o.By, o.top(15))
 		}},
+	{Name: "idle", Help: "each GPU's idle time per NVTX iteration and over the whole window, stacked by what the host was doing (gpu_idle_breakdown)",
+		Flags: []string{"--range", "--match", "--device"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(Idle)},
+	{Name: "stacks", Help: "icicle chart of GPU kernel time by launching call stack (cuda_kern_stack_sum; profiles taken with --cudabacktrace)",
+		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(Stacks)},
 }
 
 func one(f func(p *nsysx.Profile, o *Options) (*Chart, error)) func([]*nsysx.Profile, *Options) (*Chart, error) {

@@ -4,7 +4,7 @@
 # machine). Whole process, exports cached (both tools read the exports made
 # beside each report), wall time and peak RSS from /usr/bin/time, every output
 # compared with pqdiff.
-#   bash scripts/bench-recipes.sh NSYS NSYSX PQDIFF SMALL_DIR [LARGE_DIR]
+#   bash scripts/bench-recipes.sh NSYS NSYSX 'PQDIFF COMMAND' SMALL_DIR [LARGE_DIR]
 # SMALL_DIR / LARGE_DIR hold the .nsys-rep files (e.g. rank0/rank1 x4, or one
 # long train.py capture copied as eight ranks).
 set -uo pipefail
@@ -24,8 +24,7 @@ warm() { # export every report once (sqlite for nsysx and the rule recipes, parq
   done
   wait
   "$NSYS" recipe cuda_gpu_kern_sum --input "$dir" --output /tmp/warm-$$ >/dev/null 2>&1
-  "$NSYS" recipe nvtx_gpu_proj_trace --input "$dir" --output /tmp/warm2-$$ >/dev/null 2>&1
-  rm -rf /tmp/warm-$$ /tmp/warm2-$$
+  rm -rf /tmp/warm-$$
 }
 bench() { # dir recipe [extra args]
   local dir=$1 r=$2; shift 2
@@ -33,7 +32,11 @@ bench() { # dir recipe [extra args]
   a=$(measure "nsys" "$NSYS" recipe "$r" --input "$dir" --output /tmp/o-nsys "$@") || return
   b=$(measure "nsysx" "$NSYSX" recipe "$r" --input "$dir" --output /tmp/o-nsysx "$@") || return
   same=identical
-  "$PQDIFF" /tmp/o-nsys /tmp/o-nsysx >/tmp/bench.diff 2>&1 || same="DIFFERENT: $(head -c 300 /tmp/bench.diff)"
+  if ! ls /tmp/o-nsys/*.parquet >/dev/null 2>&1 && ! ls /tmp/o-nsysx/*.parquet >/dev/null 2>&1; then
+    same="both: no output (no data)"
+  else
+    $PQDIFF /tmp/o-nsys /tmp/o-nsysx >/tmp/bench.diff 2>&1 || same="DIFFERENT: $(head -c 300 /tmp/bench.diff)"
+  fi
   set -- $a $b
   awk -v r="$r" -v n="$(ls "$dir"/*.nsys-rep | wc -l)" -v t1="$2" -v m1="$3" -v t2="$5" -v m2="$6" -v s="$same" \
     'BEGIN { printf "| %s | %d | %.2f / %d MB | %.2f / %d MB | %.1fx | %s |\n", r, n, t1, m1, t2, m2, t1/(t2>0?t2:0.005), s }'

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/plots"
 )
 
 // runRecipe is `nsysx recipe NAME [options]`: nsys's recipe command line as
@@ -80,11 +81,13 @@ func recipeFail(stderr io.Writer, err error) int {
 	return 1
 }
 
-// barLog keeps notes and the progress bar from overwriting each other.
+// barLog keeps notes and the progress bar from overwriting each other, and
+// holds back the "skipped" notes until the run is over.
 type barLog struct {
-	mu  sync.Mutex
-	bar *progress
-	w   io.Writer
+	mu      sync.Mutex
+	bar     *progress
+	w       io.Writer
+	skipped []string
 }
 
 func (b *barLog) update(done, total int) {
@@ -103,27 +106,46 @@ func (b *barLog) note(msg string) {
 	fmt.Fprintf(b.w, "nsysx recipe: %s\n", msg)
 }
 
+// log is the recipe's Log: skipped reports are printed by flush.
+func (b *barLog) log(msg string) {
+	if strings.HasPrefix(msg, "skipped ") {
+		b.mu.Lock()
+		b.skipped = append(b.skipped, msg)
+		b.mu.Unlock()
+		return
+	}
+	b.note(msg)
+}
+
+func (b *barLog) flush() {
+	for _, msg := range b.skipped {
+		b.note(msg)
+	}
+}
+
 func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
-	o.Progress, o.Log = log.update, log.note
+	o.Progress, o.Log = log.update, log.log
 	open := func(_ context.Context, path string) (*nsysx.Profile, error) {
 		return nsysx.OpenWith(path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
 	}
 	res, err := recipe.Run(ctx, r, o, open)
 	log.bar.done()
+	failedAll := res != nil && len(res.Failed) == len(o.Input) && len(o.Input) > 0
 	switch {
-	case errors.Is(err, recipe.ErrNoData) && res != nil && len(res.Failed) == len(o.Input):
-		return recipeFail(stderr, fmt.Errorf("no report could be read (%d failed)", len(res.Failed)))
-	case errors.Is(err, recipe.ErrNoData):
-		fmt.Fprintln(stdout, "No output generated.")
-		return 0
-	case err != nil && o.Strict && res != nil && len(res.Failed) > 0:
-		for _, f := range res.Failed {
+	case failedAll && errors.Is(err, recipe.ErrNoData), err != nil && o.Strict && res != nil && len(res.Failed) > 0:
+		for _, f := range res.Failed { // one line each
 			fmt.Fprintf(stderr, "nsysx recipe: %v\n", f)
 		}
 		return 1
+	}
+	log.flush()
+	switch {
+	case errors.Is(err, recipe.ErrNoData):
+		fmt.Fprintln(stdout, "No output generated.")
+		return 0
 	case err != nil:
 		return recipeFail(stderr, err)
 	}
@@ -140,5 +162,8 @@ func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer
 }
 
 // writeRecipe writes the output directory (temporary sibling, renamed into
-// place) and returns its path.
-func writeRecipe(res *recipe.Result) (string, error) { return res.Write(nil) }
+// place), with the charts and the nsysx-kernel notebook, and returns its
+// path.
+func writeRecipe(res *recipe.Result) (string, error) {
+	return res.Write(&recipe.WriteOptions{Extra: plots.RecipeExtra(res)})
+}

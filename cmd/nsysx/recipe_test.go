@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
@@ -175,7 +176,7 @@ func TestRecipeBadReport(t *testing.T) {
 		t.Errorf("--strict wrote %s", out2)
 	}
 	_, stderr, code = runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", bad, "--output", out2)
-	if code != 1 || !strings.Contains(stderr, "no report could be read") {
+	if code != 1 || stderr != "nsysx recipe: "+lines[0][len("nsysx recipe: skipped "):]+"\n" {
 		t.Errorf("only a bad report: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -234,5 +235,38 @@ func TestRecipeDiffCLI(t *testing.T) {
 	_, stderr, code = runCLI(t, "recipe", "diff", "--input", run1, tmp, "--output", filepath.Join(tmp, "y"))
 	if code != 1 || !strings.Contains(stderr, "not a recipe output directory") {
 		t.Errorf("not an output: exit %d, %q", code, stderr)
+	}
+}
+
+// TestRecipeReportWithExport: a directory holding rank0.nsys-rep and its
+// fresh rank0.sqlite expands to the report once, which is opened through
+// its cached export (no nsys needed); --force-export asks nsys again, and
+// without nsys on PATH the report cannot be read.
+func TestRecipeReportWithExport(t *testing.T) {
+	dir, _ := reports(t, "rank0")
+	rep := filepath.Join(dir, "rank0.nsys-rep")
+	if err := os.WriteFile(rep, []byte("a report"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(rep, old, old); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	out := filepath.Join(t.TempDir(), "o")
+	if _, stderr, code := runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", dir, "--output", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	files, err := recipe.ReadParquet(filepath.Join(out, "files.parquet"))
+	if err != nil || files.Rows() != 1 || files.Col("File").Strs[0] != "rank0" {
+		t.Fatalf("files.parquet: %v, want one rank0", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "o.nsys-analysis"))
+	if !strings.Contains(string(b), `"`+rep+`"`) || strings.Contains(string(b), "rank0.sqlite") {
+		t.Errorf(".nsys-analysis input should list the report only:\n%s", b)
+	}
+	_, stderr, code := runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", rep, "--output", out+"2", "--force-export")
+	if code != 1 || !strings.Contains(stderr, "nsys is not on PATH") {
+		t.Errorf("--force-export without nsys: exit %d, %q", code, stderr)
 	}
 }

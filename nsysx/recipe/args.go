@@ -73,10 +73,13 @@ func ParseArgsWith(r *Recipe, args []string, expand func([]string) ([]string, er
 		}
 		seen[op] = op.Flag
 	}
-	if err := checkGroups(r, opts, seen); err != nil {
+	if err := checkGroups(opts, seen); err != nil {
 		return nil, err
 	}
-	return o, finish(r, o, seen, expand)
+	if err := finish(r, o, seen, expand); err != nil {
+		return nil, err
+	}
+	return o, nil
 }
 
 // resolve finds the option spelled name (or a prefix of it) among opts,
@@ -140,7 +143,7 @@ func looksLikeOption(s string) bool {
 }
 
 // checkGroups rejects two options of one mutually exclusive group.
-func checkGroups(r *Recipe, opts []*Opt, seen map[*Opt]string) error {
+func checkGroups(opts []*Opt, seen map[*Opt]string) error {
 	groups := map[string][]string{}
 	for _, op := range opts {
 		if _, ok := seen[op]; ok && op.Group != "" {

@@ -121,6 +121,8 @@ func TestParseArgsErrors(t *testing.T) {
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--filter-nvtx", "r@"}, "empty domain"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--mode", "fast"}, "--mode must be none, concurrent or dask-futures"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--output"}, "--output needs a value"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--output", "out-%x"}, "unknown substitution %x"},
+		{"cuda_gpu_kern_sum", []string{"--input", a, "--output", "out-%q{NSYSX_SURELY_UNSET}"}, "NSYSX_SURELY_UNSET is not set"},
 		{"cuda_gpu_kern_sum", []string{"--input"}, "--input needs at least one value"},
 		{"cuda_gpu_kern_sum", []string{"--csv"}, "needs --input"},
 		{"cuda_gpu_kern_sum", []string{"--input", a, "--csv", "stray"}, `unexpected argument "stray"`},
@@ -209,4 +211,22 @@ func TestHelp(t *testing.T) {
 	if !strings.Contains(h, "not with --filter-nvtx") {
 		t.Errorf("help does not say that the filters exclude each other:\n%s", h)
 	}
+}
+
+// FuzzParseArgs: any command line gives Options or a usage error (or
+// ErrHelp), never a panic.
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{"--input x --bins 3", "--filter-nvtx a\\@b@c/1", "--filter-time /", "--nvtx @/", "--tol -1", "--f", "-5 --rows -1", "--input=a:3"} {
+		f.Add(s)
+	}
+	r := &Recipe{Name: "all", Options: []string{"input", "start", "end", "csv", "name", "bins", "nvtx", "rows", "per_gpu", "filter_time", "filter_nvtx", "filter_projected_nvtx", "threshold", "chunks", "gap", "tolerance", "drop"}}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseArgs(r, strings.Fields(s))
+		if err != nil && !errors.Is(err, ErrUsage) && !errors.Is(err, ErrHelp) {
+			t.Errorf("%q: %v is not a usage error", s, err)
+		}
+		if err == nil && o == nil {
+			t.Errorf("%q: no Options and no error", s)
+		}
+	})
 }

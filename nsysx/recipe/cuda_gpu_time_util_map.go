@@ -24,7 +24,7 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	if err != nil {
 		return nil, err
 	}
-	k, keep, err := filteredKernels(ctx, r, o)
+	k, keep, err := filteredKernels(ctx, r, o, nil)
 	if err != nil || len(keep) == 0 {
 		return noDataOr(o, r, err)
 	}
@@ -41,13 +41,14 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 }
 
 // filteredKernels loads the CUDA_KERNEL composite and the rows that pass the
-// frame filter (docs/recipes.md §1.4).
-func filteredKernels(ctx context.Context, r *Report, o *Options) (*Kernel, []int, error) {
+// frame filter (docs/recipes.md §1.4); nv is the NVTX composite when the
+// caller has loaded it (nil: loaded when a filter needs it).
+func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX) (*Kernel, []int, error) {
 	k, err := LoadKernel(ctx, r.Profile)
 	if err != nil {
 		return nil, nil, err
 	}
-	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nv)
 	return k, keep, err
 }
 

@@ -3,5 +3,5 @@ package recipe
 func init() {
 	registerRule("cuda_memcpy_sync", "CUDA Synchronous Memcpy",
 		"Synchronous memcpy calls, longest first (nsys analyze cuda_memcpy_sync).",
-		nil, nil)
+		nil, nil, nil)
 }

@@ -11,5 +11,5 @@ func init() {
 		"Periods longer than --gap ms in which a GPU of a process ran no kernel, memcpy or memset (nsys analyze gpu_gaps).",
 		[]string{"gap"}, func(o *Options) []nsysx.KV {
 			return []nsysx.KV{{Key: "gap", Value: strconv.Itoa(o.Gap)}}
-		})
+		}, nil)
 }

@@ -11,5 +11,11 @@ func init() {
 		"Chunks of each GPU's activity span whose utilization is below --threshold, merged into runs (nsys analyze gpu_time_util).",
 		[]string{"threshold", "chunks"}, func(o *Options) []nsysx.KV {
 			return []nsysx.KV{{Key: "threshold", Value: strconv.Itoa(o.Threshold)}, {Key: "chunks", Value: strconv.Itoa(o.Chunks)}}
+		},
+		func(o *Options) error {
+			if o.Chunks < 1 || o.Chunks > 1000 {
+				return Usagef("gpu_time_util: --chunks must be between 1 and 1000, not %d", o.Chunks)
+			}
+			return nil
 		})
 }

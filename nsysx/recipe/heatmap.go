@@ -105,7 +105,9 @@ func binFrac(s, e, bs float64) (sb, eb int, first, last float64) {
 // rounded to one decimal. The session [offset, maxT] rectifies its first
 // and last bins (divided by the session's own share of them) and makes the
 // bins outside it NaN (NULL). Parts of ranges beyond the last bin are
-// ignored (nsys would fail on them).
+// ignored (nsys would fail on them). As in nsys, a range's first-bin share
+// is min(⌈s'⌉, e') − s', so a range that starts exactly on a bin boundary
+// adds nothing to that bin (and a session that does rectifies nothing).
 func HeatBins(v []Interval, binSize int64, bins int, offset, maxT int64) []float64 {
 	out := make([]float64, bins)
 	bs := float64(binSize)

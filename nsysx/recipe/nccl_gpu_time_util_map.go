@@ -45,7 +45,7 @@ func mapNCCLUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	if err != nil {
 		return nil, err
 	}
-	k, keep, err := filteredKernels(ctx, r, o)
+	k, keep, err := filteredKernels(ctx, r, o, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -24,14 +24,20 @@ var ruleOptions = []string{"input", "start", "end", "nvtx", "rows", "filter_time
 const ruleNotebook = "analysis.ipynb"
 
 // registerRule registers the rule recipe of rule; extra adds the rule's own
-// options (threshold=, chunks=, gap=) from Options.
-func registerRule(rule, display, help string, own []string, extra func(o *Options) []nsysx.KV) {
+// options (threshold=, chunks=, gap=) from Options, and check, when set,
+// validates them before any report is read (a usage error).
+func registerRule(rule, display, help string, own []string, extra func(o *Options) []nsysx.KV, check func(o *Options) error) {
+	var prepare func(context.Context, []*Report, *Options) (any, error)
+	if check != nil {
+		prepare = func(_ context.Context, _ []*Report, o *Options) (any, error) { return nil, check(o) }
+	}
 	Register(&Recipe{
 		Name:        rule,
 		DisplayName: display,
 		Help:        help,
 		Options:     append(append([]string(nil), ruleOptions...), own...),
 		Notebook:    ruleNotebook,
+		Prepare:     prepare,
 		Map: func(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
 			return mapRule(ctx, r, o, rule, extra)
 		},

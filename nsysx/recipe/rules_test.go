@@ -30,8 +30,8 @@ func TestRuleGolden(t *testing.T) {
 
 // TestRuleRecipesMatchAnalyze checks the rule recipes without recipe
 // goldens against the `nsys analyze` CSVs of the same rule on one profile
-// (testdata/golden/<profile>/rule_*.csv; every case has fewer rows than
-// analyze's default limit of 50, so the CSV holds every row): the same
+// (testdata/golden/<profile>/rule_*.csv; analyze's default limit of 50
+// rows is matched with --rows 50, rows=-1 with the recipe's default): the same
 // rows, in order, with the recipe's raw values (Bytes in B where the CSV
 // shows MB) and the recipe's types.
 func TestRuleRecipesMatchAnalyze(t *testing.T) {
@@ -51,6 +51,8 @@ func TestRuleRecipesMatchAnalyze(t *testing.T) {
 			o.Threshold, o.Start, o.End = 90, i64(3296249334), i64(6222118830)
 		}},
 		{"cuda_api_sync", "cnn", "rule_cuda_api_sync_nvtx", func(o *Options) { o.NVTX = &NVTXRange{Range: "step"} }},
+		{"cuda_api_sync", "train", "rule_cuda_api_sync", func(o *Options) { o.Rows = 50 }},
+		{"cuda_api_sync", "train", "rule_cuda_api_sync_rows_m1", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.recipe+"/"+c.profile+"/"+c.csv, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
@@ -50,7 +51,7 @@ func TestPartsRoundTrip(t *testing.T) {
 				}
 				samePart(t, rep.Stem, p, q)
 			}
-			if n == 0 && r.Name != "mpi_sum" { // no test report has MPI data
+			if n == 0 && !strings.HasPrefix(r.Name, "mpi_") { // no test report has MPI data
 				t.Errorf("no report gave a part")
 			}
 		})

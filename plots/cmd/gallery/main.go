@@ -41,6 +41,8 @@ var gallery = []struct {
 	{"iterations", []string{"iterations", "train"}},
 	{"kernel-hist", []string{"kernel-hist", "train"}},
 	{"compare", []string{"compare", "--by", "nvtx", "--top", "10", "train", "fixed"}},
+	{"idle", []string{"idle", "train"}},
+	{"stacks", []string{"stacks", "bt"}},
 }
 
 func main() {

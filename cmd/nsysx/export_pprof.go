@@ -1,0 +1,52 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/stackprof"
+)
+
+// exportPprof is `nsysx export -t pprof -o BASE FILE`: BASE.pb.gz, the GPU
+// kernel time by launching call stack (kernels as the innermost frames).
+// A profile without call stacks prints a SKIPPED line and exits 0.
+func exportPprof(p *parsed, stderr io.Writer) int {
+	base := p.Last("--output")
+	if base == "" {
+		return fail(stderr, "export", usageErr("-o BASE is required (writes BASE.pb.gz)"))
+	}
+	if p.Last("--tables") != "" {
+		return fail(stderr, "export", usageErr("--tables applies to -t parquet and -t arrow only"))
+	}
+	inputs := p.Args
+	if ok, _ := p.Bool("--sample"); ok {
+		inputs = append([]string{sampleName}, inputs...)
+	}
+	if len(inputs) != 1 {
+		return fail(stderr, "export", usageErr("give exactly one input file"))
+	}
+	quiet, _ := p.Bool("--quiet")
+	force, _ := p.Bool("--force-export")
+	prof, err := openInput(inputs[0], force, stderr, quiet)
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	defer prof.Close()
+	name, err := stackprof.WriteFile(nil, prof, base, nsysx.StackOptions{Kernels: true})
+	var se *stackprof.SkippedError
+	if errors.As(err, &se) {
+		if !quiet {
+			fmt.Fprintln(stderr, se.Error())
+		}
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "Generated:\n    %s\n", name)
+	}
+	return 0
+}

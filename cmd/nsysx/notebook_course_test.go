@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// detailsRE finds the collapsed solutions of a markdown cell.
+var detailsRE = regexp.MustCompile(`(?s)<details>.*?</details>`)
+
+// fenceRE finds the fenced code blocks inside one.
+var fenceRE = regexp.MustCompile("(?s)```[a-z]*\n(.*?)\n```")
+
+// solutions returns the code of the fenced blocks inside <details> in the
+// notebook's markdown cells, in order.
+func solutions(t *testing.T, nb map[string]any) []string {
+	t.Helper()
+	var out []string
+	cells, _ := nb["cells"].([]any)
+	for _, c := range cells {
+		cell, _ := c.(map[string]any)
+		if cell["cell_type"] != "markdown" {
+			continue
+		}
+		for _, d := range detailsRE.FindAllString(joinText(cell["source"]), -1) {
+			for _, m := range fenceRE.FindAllStringSubmatch(d, -1) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out
+}
+
+// readNotebook reads a committed notebook as generic JSON.
+func readNotebook(t *testing.T, name string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(b, &nb); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return nb
+}
+
+// writeSolutionNotebooks writes, under root/notebooks (root/testdata links
+// to the repository's), each example notebook with its outputs cleared and
+// its solutions appended as code cells; it returns their names.
+func writeSolutionNotebooks(t *testing.T, root string) []string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, "notebooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(root, "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range exampleNotebooks(t) {
+		nb := readNotebook(t, n)
+		cells, _ := nb["cells"].([]any)
+		for _, c := range cells {
+			if cell, _ := c.(map[string]any); cell["cell_type"] == "code" {
+				cell["outputs"], cell["execution_count"] = []any{}, nil
+			}
+		}
+		for i, code := range solutions(t, nb) {
+			cells = append(cells, map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{},
+				"execution_count": nil, "source": code, "id": "solution-" + string(rune('a'+i))})
+		}
+		nb["cells"] = cells
+		b, err := json.Marshal(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "notebooks", n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// TestCourse checks the workshop course as committed: every notebook has
+// exercises with collapsed solutions, README.md lists every notebook in
+// the folder in the order of their names, and each notebook has a
+// screenshot.
+func TestCourse(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := -1
+	for _, n := range exampleNotebooks(t) {
+		if k := len(solutions(t, readNotebook(t, n))); k == 0 {
+			t.Errorf("%s: no exercise with a collapsed <details> solution", n)
+		}
+		i := strings.Index(string(readme), "`"+n+"`")
+		if i < 0 {
+			t.Errorf("README.md does not list %s", n)
+		} else if i < last {
+			t.Errorf("README.md lists %s out of order", n)
+		} else {
+			last = i
+		}
+		png := filepath.Join(testutil.Root(), "notebooks", "screenshots", strings.TrimSuffix(n, ".ipynb")+".png")
+		if fi, err := os.Stat(png); err != nil || fi.Size() < 10000 {
+			t.Errorf("%s: no screenshot (%v)", n, err)
+		}
+	}
+}

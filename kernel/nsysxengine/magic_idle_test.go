@@ -1,0 +1,44 @@
+package nsysxengine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// The idle breakdown and the kernel stacks in cells: reports through
+// %nsys stats, charts through %plot, the pprof file through %nsys export.
+func TestMagicIdleAndStacks(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("sync"))
+	cell(t, e, "%open "+gz("bt"))
+	for _, code := range []string{"%nsys stats -r gpu_idle_breakdown sync", "%nsys stats -r gpu_idle_breakdown:view=evidence sync",
+		"%nsys stats -r cuda_kern_stack_sum:noruntime:foldpy bt"} {
+		r := cell(t, e, code)
+		if len(r.displays) == 0 || r.displays[len(r.displays)-1].Data[ResultMIME] == nil {
+			t.Errorf("%s: no result table (%d displays)", code, len(r.displays))
+		}
+	}
+	for _, code := range []string{"%plot idle sync", "%plot stacks bt"} {
+		r := cell(t, e, code)
+		if len(r.displays) != 1 || r.displays[0].Data["image/png"] == nil {
+			t.Errorf("%s: %d displays", code, len(r.displays))
+		}
+	}
+	base := filepath.Join(t.TempDir(), "bt")
+	cell(t, e, "%nsys export -t pprof -o "+base+" bt")
+	f, err := os.Open(base + ".pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if prof, err := profile.Parse(f); err != nil || prof.DefaultSampleType != "gpu_time" {
+		t.Errorf("pprof file: %v", err)
+	}
+	if r := cell(t, e, "%nsys export -t pprof -o "+base+"2 sync"); !strings.Contains(r.stdout.String(), "SKIPPED: ") {
+		t.Errorf("no stacks: %q", r.stdout.String())
+	}
+}

@@ -1,0 +1,241 @@
+package nsysx
+
+// GPU idle-time breakdown (an nsysx analysis; nsys has none): each GPU's idle
+// time, measured on the union of all its streams (kernels, memcpys and
+// memsets of every process), is split by what the host was doing. The host
+// thread that matters for an idle instant is the one that launched the GPU's
+// next operation (the GPU waits for it); at the end of the window, the one
+// that launched the last operation. See docs/readme-idle-stacks.md.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+)
+
+// IdleCat is what the host was doing while a GPU was idle.
+type IdleCat uint8
+
+// The idle categories, in attribution priority (a thread inside a
+// synchronisation call and an OS runtime call at once counts as syncing).
+const (
+	IdleSync      IdleCat = iota // in a CUDA synchronisation call
+	IdleCopy                     // in a synchronous memcpy/memset call
+	IdleLaunch                   // launching the next operation, or it is queued
+	IdleOtherCUDA                // in another CUDA API call (malloc, free, ...)
+	IdleOSRT                     // in an OS runtime call (I/O, locks, sleep)
+	IdleHostBusy                 // in no traced call: host compute, Python
+	IdleOutside                  // before the thread's first or after its last traced call
+	NumIdleCats
+)
+
+var idleCatNames = [NumIdleCats]string{"sync call", "synchronous copy", "launching", "other CUDA call",
+	"OS runtime call", "host busy outside traced calls", "outside the profiled window"}
+
+// String is the category's label as the report prints it.
+func (c IdleCat) String() string {
+	if c < NumIdleCats {
+		return idleCatNames[c]
+	}
+	return fmt.Sprintf("IdleCat(%d)", c)
+}
+
+// IterationMatch matches the NVTX range names of training loops: "iteration
+// 12", "iter_3", "step 7", "batch #2", or just "step".
+const IterationMatch = `(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\d+)?$`
+
+// IdleOptions configures Profile.IdleBreakdown.
+type IdleOptions struct {
+	Iterations string  // regexp of the iteration NVTX range names ("" = IterationMatch)
+	Range      string  // exact iteration range name; wins over Iterations
+	NoOSRT     bool    // ignore OS runtime calls (their time becomes host busy)
+	Filter     *Filter // optional time or NVTX window
+}
+
+// IdlePiece is one stretch of a GPU's idle time with one explanation.
+type IdlePiece struct {
+	Start, End int64
+	Cat        IdleCat
+	Detail     string // the API or OS call ("cudaStreamSynchronize", "in cudaLaunchKernel", "usleep")
+	Thread     int64  // globalTid of the responsible host thread, -1 when unknown
+}
+
+// IdleSpan is one GPU's idle time over a window (the whole profile or one
+// iteration), split by category.
+type IdleSpan struct {
+	Iteration string // NVTX range name, "" for the whole window
+	Instance  int    // 0-based index among the matched ranges in the window, -1 for the whole window
+	Start     int64
+	End       int64
+	Idle      int64              // ns without any GPU operation running
+	ByCat     [NumIdleCats]int64 // Idle split by category (sums to Idle)
+	Pieces    []IdlePiece        // the idle pieces clipped to the window
+}
+
+// IdleDevice is one GPU's breakdown: the whole window first, then each
+// iteration in start order.
+type IdleDevice struct {
+	Device int64
+	Spans  []IdleSpan
+}
+
+// Idle is the result of Profile.IdleBreakdown.
+type Idle struct {
+	Devices []IdleDevice
+	Skipped string // why there is nothing to break down ("" when there is)
+}
+
+// IdleBreakdown splits each GPU's idle time by what the host was doing.
+func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, error) {
+	if ctx == nil {
+		ctx = baseContext()
+	}
+	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: o.Filter}
+	if c.Filter != nil {
+		msg, err := c.Filter.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		if msg != "" {
+			return &Idle{Skipped: msg}, nil
+		}
+	}
+	return c.idleBreakdown(o)
+}
+
+func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
+	if !c.Has("CUPTI_ACTIVITY_KIND_KERNEL") && !c.Has("CUPTI_ACTIVITY_KIND_MEMCPY") && !c.Has("CUPTI_ACTIVITY_KIND_MEMSET") {
+		return &Idle{Skipped: c.Path() + " does not contain CUDA kernel or memory operation data (record them with nsys profile --trace=cuda)."}, nil
+	}
+	if !c.Has("CUPTI_ACTIVITY_KIND_RUNTIME") {
+		return &Idle{Skipped: c.Path() + " does not contain CUDA API data (record it with nsys profile --trace=cuda)."}, nil
+	}
+	match, err := iterationMatcher(o)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := c.idleOps()
+	if err != nil {
+		return nil, err
+	}
+	h, err := c.loadHost(!o.NoOSRT)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, err := c.idleWindow(ops)
+	if err != nil {
+		return nil, err
+	}
+	iters, err := c.iterationRanges(match, o.Range, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	if o.Range != "" && len(iters) == 0 {
+		return &Idle{Skipped: fmt.Sprintf("%s has no NVTX range named %q in the window.", c.Path(), o.Range)}, nil
+	}
+	out := &Idle{}
+	for _, d := range ops.devices() {
+		pieces := h.devicePieces(ops.byDev[d], lo, hi)
+		dev := IdleDevice{Device: d, Spans: []IdleSpan{clipSpan(pieces, "", -1, lo, hi)}}
+		for i, it := range iters {
+			dev.Spans = append(dev.Spans, clipSpan(pieces, it.name, i, it.start, it.end))
+		}
+		out.Devices = append(out.Devices, dev)
+	}
+	return out, nil
+}
+
+func iterationMatcher(o IdleOptions) (*regexp.Regexp, error) {
+	if o.Range != "" {
+		return nil, nil
+	}
+	expr := o.Iterations
+	if expr == "" {
+		expr = IterationMatch
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("%w for gpu_idle_breakdown: iter=%q is not a regular expression: %w", ErrBadOption, expr, err)
+	}
+	return re, nil
+}
+
+// idleWindow is the profiled window ([0, duration] of ANALYSIS_DETAILS, or
+// the events' extent when absent) cut to the active filter.
+func (c *Ctx) idleWindow(ops *idleOpSet) (lo, hi int64, err error) {
+	lo, hi = 0, ops.maxEnd
+	if c.P.HasColumn("ANALYSIS_DETAILS", "duration") {
+		t, err := c.LoadRaw("ANALYSIS_DETAILS", "duration")
+		if err != nil {
+			return 0, 0, err
+		}
+		if d := t.Col("duration"); t.N > 0 && !d.IsNull(0) {
+			hi = max(hi, d.Int(0))
+		}
+	}
+	lo = min(lo, ops.minStart)
+	if c.Filter != nil {
+		s, e := c.Filter.Window(c.P)
+		lo, hi = max(lo, s), min(hi, e)
+	}
+	return lo, max(lo, hi), nil
+}
+
+type iterRange struct {
+	name       string
+	start, end int64
+}
+
+// iterationRanges lists the NVTX ranges taken as iterations, in start order,
+// cut to [lo, hi).
+func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) ([]iterRange, error) {
+	if !c.Has("NVTX_EVENTS") {
+		return nil, nil
+	}
+	cols := []string{"start", "end", "eventType", "text"}
+	if c.P.HasColumn("NVTX_EVENTS", "textId") {
+		cols = append(cols, "textId")
+	}
+	t, err := c.LoadRaw("NVTX_EVENTS", cols...)
+	if err != nil {
+		return nil, err
+	}
+	st, en, ty, tx, tid := t.Col("start"), t.Col("end"), t.Col("eventType"), t.Col("text"), t.Col("textId")
+	var out []iterRange
+	for i := 0; i < t.N; i++ {
+		if k := ty.Int(i); k != 59 && k != 60 || st.IsNull(i) || en.IsNull(i) {
+			continue
+		}
+		name := tx.Str(i)
+		if tx.IsNull(i) && tid != nil && !tid.IsNull(i) {
+			name, _ = c.P.String(tid.Int(i))
+		}
+		if exact != "" && name != exact || exact == "" && !match.MatchString(name) {
+			continue
+		}
+		s, e := max(st.Int(i), lo), min(en.Int(i), hi)
+		if s < e {
+			out = append(out, iterRange{name, s, e})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out, nil
+}
+
+// clipSpan sums the pieces inside [s, e); pieces are disjoint and sorted.
+func clipSpan(pieces []IdlePiece, name string, inst int, s, e int64) IdleSpan {
+	sp := IdleSpan{Iteration: name, Instance: inst, Start: s, End: e}
+	i := sort.Search(len(pieces), func(i int) bool { return pieces[i].End > s })
+	for ; i < len(pieces) && pieces[i].Start < e; i++ {
+		p := pieces[i]
+		p.Start, p.End = max(p.Start, s), min(p.End, e)
+		if p.Start >= p.End {
+			continue
+		}
+		sp.Pieces = append(sp.Pieces, p)
+		sp.ByCat[p.Cat] += p.End - p.Start
+		sp.Idle += p.End - p.Start
+	}
+	return sp
+}

@@ -1,0 +1,131 @@
+package nsysx
+
+import (
+	"context"
+	"sort"
+)
+
+// Kernel launch statistics, the companion of the idle breakdown: how long
+// the launch calls take, how long kernels wait after them, and how many
+// kernels run for less time than it took to launch them (HTA's launch
+// statistics flag launch calls over 50 µs and delays over 100 µs).
+
+// Thresholds of the launch statistics.
+const (
+	SlowLaunchNs = 50_000  // a launch call longer than this is slow
+	LongDelayNs  = 100_000 // a launch-to-start delay longer than this is long
+)
+
+// LaunchStat sums the kernels of one name on one device. Launch is the
+// launching call's duration, Delay the time from the call's start to the
+// kernel's start, Queue the time from the call's end to the kernel's start
+// (nsys's queue time). Kernels without a recorded launch call count in
+// Instances and KernelTotal only.
+type LaunchStat struct {
+	Device      int64
+	Name        string
+	Instances   int64
+	Launched    int64 // kernels whose launch call was found
+	KernelTotal int64
+	LaunchTotal int64
+	LaunchMax   int64
+	DelayTotal  int64
+	DelayMax    int64
+	QueueTotal  int64
+	QueueMax    int64
+	Short       int64 // kernels shorter than their launch call
+	SlowLaunch  int64 // launch calls over SlowLaunchNs
+	LongDelay   int64 // delays over LongDelayNs
+}
+
+// LaunchStats computes the kernel launch statistics (f may be nil), sorted
+// by device, then total kernel time (descending), then name.
+func (p *Profile) LaunchStats(ctx context.Context, f *Filter) ([]LaunchStat, error) {
+	if ctx == nil {
+		ctx = baseContext()
+	}
+	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: f}
+	return c.launchStats()
+}
+
+type launchKey struct {
+	dev  int64
+	name string
+}
+
+func (c *Ctx) launchStats() ([]LaunchStat, error) {
+	if !c.Has(tKernel) || !c.Has(tRuntime) {
+		return nil, nil
+	}
+	h, err := c.loadHost(false)
+	if err != nil {
+		return nil, err
+	}
+	kn, _, err := c.kernelNames()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Load(tKernel, "start", "end", "deviceId", "correlationId")
+	if err != nil {
+		return nil, err
+	}
+	st, en, dev := t.Col("start"), t.Col("end"), t.Col("deviceId")
+	keys, err := c.opKeys(tKernel, t)
+	if err != nil {
+		return nil, err
+	}
+	groups := map[launchKey]*LaunchStat{}
+	for i := 0; i < t.N; i++ {
+		if st.IsNull(i) || en.IsNull(i) {
+			continue
+		}
+		k := launchKey{dev.Int(i), kn.at(i).S}
+		g := groups[k]
+		if g == nil {
+			g = &LaunchStat{Device: k.dev, Name: k.name}
+			groups[k] = g
+		}
+		d := en.Int(i) - st.Int(i)
+		g.Instances++
+		g.KernelTotal += d
+		lc, ok := h.launch[keys(i)]
+		if !ok {
+			continue
+		}
+		g.add(lc.e-lc.s, st.Int(i)-lc.s, st.Int(i)-lc.e, d)
+	}
+	out := make([]LaunchStat, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Device != b.Device {
+			return a.Device < b.Device
+		}
+		if a.KernelTotal != b.KernelTotal {
+			return a.KernelTotal > b.KernelTotal
+		}
+		return a.Name < b.Name
+	})
+	return out, nil
+}
+
+func (g *LaunchStat) add(launch, delay, queue, kernel int64) {
+	g.Launched++
+	g.LaunchTotal += launch
+	g.LaunchMax = max(g.LaunchMax, launch)
+	g.DelayTotal += delay
+	g.DelayMax = max(g.DelayMax, delay)
+	g.QueueTotal += queue
+	g.QueueMax = max(g.QueueMax, queue)
+	if kernel < launch {
+		g.Short++
+	}
+	if launch > SlowLaunchNs {
+		g.SlowLaunch++
+	}
+	if delay > LongDelayNs {
+		g.LongDelay++
+	}
+}
