@@ -23,6 +23,12 @@ var ErrHelp = errors.New("help requested")
 // as given (the writer substitutes it). Every error is a usage error
 // (errors.Is(err, ErrUsage)); -h/--help gives ErrHelp.
 func ParseArgs(r *Recipe, args []string) (*Options, error) {
+	return ParseArgsWith(r, args, ExpandInputs)
+}
+
+// ParseArgsWith is ParseArgs with another input expansion in place of
+// ExpandInputs (a runner that also reads remote filesystems).
+func ParseArgsWith(r *Recipe, args []string, expand func([]string) ([]string, error)) (*Options, error) {
 	o := Defaults()
 	seen := map[*Opt]string{} // option → the spelling used
 	opts := RecipeOptions(r)
@@ -70,7 +76,7 @@ func ParseArgs(r *Recipe, args []string) (*Options, error) {
 	if err := checkGroups(opts, seen); err != nil {
 		return nil, err
 	}
-	if err := finish(r, o, seen); err != nil {
+	if err := finish(r, o, seen, expand); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -159,7 +165,7 @@ func checkGroups(opts []*Opt, seen map[*Opt]string) error {
 
 // finish applies the rules that span options: required ones, --start/--end
 // against --filter-time (§1.1), the worker count, and the inputs and output.
-func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
+func finish(r *Recipe, o *Options, seen map[*Opt]string, expand func([]string) ([]string, error)) error {
 	has := func(key string) bool { _, ok := seen[OptionByKey(key)]; return ok }
 	if r.HasOption("name") && !has("name") {
 		return Usagef("recipe %s needs --name NAME", r.Name)
@@ -189,7 +195,7 @@ func finish(r *Recipe, o *Options, seen map[*Opt]string) error {
 	if len(o.Input) == 0 {
 		return Usagef("recipe %s needs --input PATH...", r.Name)
 	}
-	in, err := ExpandInputs(o.Input)
+	in, err := expand(o.Input)
 	if err != nil {
 		return err
 	}

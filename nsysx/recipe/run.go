@@ -84,21 +84,46 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if open == nil {
 		open = DefaultOpener
 	}
-	reps := make([]*Report, len(o.Input))
-	for i, p := range o.Input {
-		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i, open: open}
-	}
-	var shared any
-	if r.Prepare != nil {
-		var err error
-		if shared, err = r.Prepare(ctx, reps, o); err != nil {
-			return nil, err
-		}
+	reps := NewReports(o, open)
+	shared, err := PrepareReports(ctx, r, o, reps)
+	if err != nil {
+		return nil, err
 	}
 	parts, failed := mapAll(ctx, r, o, reps, open, shared)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return Finish(ctx, r, o, parts, failed, shared, start)
+}
+
+// NewReports makes the Report of each of o.Input, in input order, opened
+// with open (DefaultOpener when nil) by Report.OpenProfile.
+func NewReports(o *Options, open Opener) []*Report {
+	if open == nil {
+		open = DefaultOpener
+	}
+	reps := make([]*Report, len(o.Input))
+	for i, p := range o.Input {
+		reps[i] = &Report{Path: p, Stem: Stem(p), Pos: i, open: open}
+	}
+	return reps
+}
+
+// PrepareReports runs the recipe's Prepare, when it has one, over every
+// report: the shared data handed to MapReport and Finish (nil otherwise).
+// Prepare may also fill in o (recorded option defaults).
+func PrepareReports(ctx context.Context, r *Recipe, o *Options, reps []*Report) (any, error) {
+	if r.Prepare == nil {
+		return nil, nil
+	}
+	return r.Prepare(ctx, reps, o)
+}
+
+// Finish is Run's last step, for any runner that mapped the reports itself
+// (MapReport): with o.Strict a failed report fails the run; reports without
+// data are dropped; the parts are sorted by stem (Rank order) and reduced.
+// parts may hold nils and be in any order; start is the run's StartTime.
+func Finish(ctx context.Context, r *Recipe, o *Options, parts []*Part, failed []*ReportError, shared any, start time.Time) (*Result, error) {
 	res := &Result{Recipe: r, Opts: o, Failed: failed, Start: start}
 	if o.Strict && len(failed) > 0 {
 		return res, failed[0]
@@ -144,7 +169,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				p, err := mapOne(ctx, r, o, reps[i], open, shared)
+				p, err := MapReport(ctx, r, o, reps[i], open, shared)
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}
 				}
@@ -178,7 +203,14 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	return parts, failed
 }
 
-func mapOne(ctx context.Context, r *Recipe, o *Options, rep *Report, open Opener, shared any) (part *Part, err error) {
+// MapReport is the map step of one report, as Run does it: open the report,
+// read its session facts (Part.UTC, Part.Duration), run the recipe's Map and
+// close the report. A nil part without error means no data; a panic in the
+// recipe is returned as an error.
+func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Opener, shared any) (part *Part, err error) {
+	if open == nil {
+		open = DefaultOpener
+	}
 	defer func() {
 		if x := recover(); x != nil {
 			part, err = nil, fmt.Errorf("internal error in recipe %s: %v", r.Name, x)

@@ -1,0 +1,134 @@
+package beamrecipe
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+)
+
+// TestPartsRoundTrip maps every recipe over the shared reports (and bt,
+// sync) and checks that each part comes back from EncodePart/DecodePart
+// identical, field by field: every frame, column, slice (nil and empty
+// told apart) and float bit pattern (NaN included).
+func TestPartsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	ins := links(t, append([]string{"bt", "sync"}, shared...)...)
+	for _, r := range recipe.List() {
+		if r.Map == nil {
+			continue // diff reads output directories, it has no parts
+		}
+		t.Run(r.Name, func(t *testing.T) {
+			o, err := recipe.ParseArgs(r, recipeArgs(r, ins))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reps := recipe.NewReports(o, nil)
+			sh, err := recipe.PrepareReports(ctx, r, o, reps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkConfig(t, &config{Recipe: r.Name, Opts: o, Shared: sh})
+			n := 0
+			for _, rep := range reps {
+				p, err := recipe.MapReport(ctx, r, o, rep, nil, sh)
+				if err != nil {
+					t.Fatalf("%s: %v", rep.Path, err)
+				}
+				b, err := EncodePart(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q, err := DecodePart(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p != nil {
+					n++
+				}
+				samePart(t, rep.Stem, p, q)
+			}
+			if n == 0 && !strings.HasPrefix(r.Name, "mpi_") { // no test report has MPI data
+				t.Errorf("no report gave a part")
+			}
+		})
+	}
+}
+
+// checkConfig: the options after Prepare and Prepare's shared data come
+// back from the DoFn configuration as they were.
+func checkConfig(t *testing.T, c *config) {
+	t.Helper()
+	b, err := encode(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d config
+	if err := decode(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, &d) {
+		t.Errorf("config changed on the way:\n sent %+v\n  got %+v", c, &d)
+	}
+}
+
+func samePart(t *testing.T, stem string, p, q *recipe.Part) {
+	t.Helper()
+	if (p == nil) != (q == nil) {
+		t.Fatalf("%s: part nil %v, decoded nil %v", stem, p == nil, q == nil)
+	}
+	if p == nil {
+		return
+	}
+	if p.Stem != q.Stem || p.UTC != q.UTC || p.Duration != q.Duration || !reflect.DeepEqual(p.Extra, q.Extra) {
+		t.Errorf("%s: header %q %d %d %v, decoded %q %d %d %v", stem, p.Stem, p.UTC, p.Duration, p.Extra, q.Stem, q.UTC, q.Duration, q.Extra)
+	}
+	if len(p.Frames) != len(q.Frames) {
+		t.Fatalf("%s: %d frames, decoded %d", stem, len(p.Frames), len(q.Frames))
+	}
+	for name, f := range p.Frames {
+		g, ok := q.Frames[name]
+		if !ok {
+			t.Fatalf("%s: frame %s lost", stem, name)
+		}
+		sameFrame(t, stem+"/"+name, f, g)
+	}
+}
+
+func sameFrame(t *testing.T, what string, f, g *recipe.Frame) {
+	t.Helper()
+	if (f == nil) != (g == nil) {
+		t.Fatalf("%s: nil %v, decoded nil %v", what, f == nil, g == nil)
+	}
+	if f == nil {
+		return
+	}
+	if f.Index != g.Index || !reflect.DeepEqual(f.IndexCols, g.IndexCols) || f.RangeName != g.RangeName || len(f.Cols) != len(g.Cols) {
+		t.Fatalf("%s: index or columns differ", what)
+	}
+	for i, c := range f.Cols {
+		d := g.Cols[i]
+		same := c.Name == d.Name && c.Kind == d.Kind && sameFloats(c.Floats, d.Floats)
+		for _, pair := range [][2]any{{c.Ints, d.Ints}, {c.Strs, d.Strs}, {c.Lists, d.Lists}, {c.Valid, d.Valid}, {c.Cats, d.Cats}} {
+			same = same && reflect.DeepEqual(pair[0], pair[1])
+		}
+		if !same {
+			t.Errorf("%s: column %d (%s) differs after the round trip", what, i, c.Name)
+		}
+	}
+}
+
+func sameFloats(a, b []float64) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

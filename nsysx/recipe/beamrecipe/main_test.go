@@ -1,0 +1,84 @@
+package beamrecipe
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+)
+
+// memChildEnv makes the test binary a memory probe (see memory_test.go):
+// it runs cuda_gpu_kern_sum over that many copies of rank0 named in
+// memChildDir, then prints its peak RSS.
+const (
+	memChildEnv = "NSYSX_BEAM_MEM_CHILD"
+	memChildDir = "NSYSX_BEAM_MEM_DIR"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	log.LogLevel = "error" // before beam.Init: Prism logs each step at info
+	beam.Init()
+	if n := os.Getenv(memChildEnv); n != "" {
+		os.Exit(memChild(n, os.Getenv(memChildDir)))
+	}
+	os.Exit(m.Run())
+}
+
+// memChild runs one pipeline over the n copies in dir and prints VmHWM.
+func memChild(n, dir string) int {
+	r, _ := recipe.Lookup("cuda_gpu_kern_sum")
+	o, err := recipe.ParseArgsWith(r, []string{"--input", dir, "--output", filepath.Join(dir, "out-"+n)}, ExpandInputs)
+	if err == nil && strconv.Itoa(len(o.Input)) != n {
+		err = fmt.Errorf("%d inputs, want %s", len(o.Input), n)
+	}
+	if err == nil {
+		var out *Outcome
+		out, err = Run(context.Background(), r, o, "")
+		if err == nil && out.Dir == "" {
+			err = fmt.Errorf("no output: %+v", out)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	hwm, err := peakRSS()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("VmHWM %d\n", hwm)
+	return 0
+}
+
+// links makes a directory with a link to each named test profile, as
+// <name>.sqlite (the stem decides the Rank order), and returns the links;
+// "rank0@rank2" is profile rank0 linked as rank2.sqlite.
+func links(t *testing.T, names ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var out []string
+	for _, n := range names {
+		prof, as, ok := strings.Cut(n, "@")
+		if !ok {
+			as = prof
+		}
+		l := filepath.Join(dir, as+".sqlite")
+		if err := os.Symlink(testutil.Profile(t, prof), l); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
