@@ -120,6 +120,20 @@ fmt.Printf("The waiting rank's all-reduce kernels spin until the straggler joins
 fmt.Printf("Fix: give rank%d no extra host work (here the data step), or overlap it with the GPU; the other rank then stops waiting.\\n", slow)'''),
     md("Communication against compute over time, one row per rank (overlap shaded):"),
     go("%plot nccl rank0 rank1"),
+    md("## When the job has thousands of ranks\n\n"
+       "The recipes above map each rank's report in parallel on this machine. For a job whose reports outgrow "
+       "one machine, `nsysx-beam` runs the very same recipes as an Apache Beam pipeline and writes the same "
+       "output directory (Prism in-process by default). To submit to a Flink job server with the Go SDK "
+       "harness (Spark: `apache/beam_spark3_job_server:2.77.0` and `--runner spark`):\n\n"
+       "```sh\n"
+       "CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o nsysx-beam ./cmd/nsysx-beam\n"
+       "docker run --net=host apache/beam_flink1.19_job_server:2.77.0 --flink-master=FLINK_HOST:8081\n"
+       "./nsysx-beam recipe nccl_gpu_overlap_trace --input gs://bucket/run42/ --output gs://bucket/run42-overlap \\\n"
+       "    --runner flink --endpoint localhost:8099 \\\n"
+       "    --environment_type DOCKER --environment_config apache/beam_go_sdk:2.77.0 --worker_binary ./nsysx-beam\n"
+       "```\n\n"
+       "Verified in our tests with Prism (in-process and a stand-alone job server with LOOPBACK); Flink, Spark and "
+       "Dataflow clusters were not reachable from our machines (README, \"Recipes on Apache Beam\")."),
     exercises([
         ("How many NCCL kernels ran on each rank, and what was the longest one?",
          '''for _, p := range []*nsysx.Profile{rank0, rank1} {
