@@ -63,10 +63,9 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 		return nil, &MissingTableError{Table: ts.Name}
 	}
 	out := &Table{Name: ts.Name, cols: map[string]*Column{}}
-	rows, err := s.db.Count(t)
-	if err != nil {
-		return nil, err
-	}
+	// Sized from an estimate, not Count: counting reads every leaf page,
+	// which the releasing scan below then could not keep out of memory.
+	rows := s.db.EstimateRows(t)
 	out.RowIDs = make([]int64, 0, rows)
 	cs := make([]*Column, len(cols))
 	for i, name := range cols {
@@ -88,22 +87,67 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 		out.addCol(cs[i])
 	}
 	n := 0
-	err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
+	add := func(rowid int64, vals []sqlite.Value) error {
 		out.RowIDs = append(out.RowIDs, rowid)
 		for i, v := range vals {
 			appendValue(cs[i], v, n)
 		}
 		n++
-		if n&0xFFFF == 0 {
-			return ctx.Err()
-		}
 		return nil
-	})
+	}
+	var err error
+	if len(cols) <= sqlite.MaxFields {
+		err = s.scanReleasing(ctx, t, cols, add)
+	} else {
+		err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
+			if n&0xFFFF == 0xFFFF {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			return add(rowid, vals)
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
 	out.N = n
 	return out, nil
+}
+
+// loadReleaseEvery is how many bytes of a table's leaf pages a load reads
+// between two releases of them from the resident set.
+const loadReleaseEvery = 4 << 20
+
+// scanReleasing is Scan that drops the table's pages from the process's
+// resident set as it leaves them behind (they stay in the page cache), so
+// that loading a few columns of a big table, in each of many reports at
+// once, does not leave every report's file mapped in memory.
+func (s *sqliteSource) scanReleasing(ctx context.Context, t *sqlite.Table, cols []string, fn func(int64, []sqlite.Value) error) error {
+	vals := make([]sqlite.Value, len(cols))
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+	return s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
+		for k := range vals {
+			vals[k] = fieldValue(f, k)
+		}
+		return fn(rowid, vals)
+	})
+}
+
+// fieldValue is field k of f as a Value.
+func fieldValue(f *sqlite.Fields, k int) sqlite.Value {
+	bit := uint32(1) << k
+	switch {
+	case f.Null&bit != 0:
+		return sqlite.Value{Type: sqlite.Null}
+	case f.Text&bit != 0:
+		return sqlite.Value{Type: sqlite.Text, B: f.B[k]}
+	case f.Blob&bit != 0:
+		return sqlite.Value{Type: sqlite.Blob, B: f.B[k]}
+	case f.Real&bit != 0:
+		return sqlite.Value{Type: sqlite.Float, F: f.F[k]}
+	}
+	return sqlite.Value{Type: sqlite.Integer, I: f.I[k]}
 }
 
 func appendValue(c *Column, v sqlite.Value, row int) {
