@@ -136,7 +136,7 @@ func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
 		if !ok {
 			return Errorf("UsageError", "line %d: unknown magic %s%s (see %%help)", seg.line, prefix(seg.cell), seg.magic)
 		}
-		args, err := SplitArgs(seg.args)
+		args, err := magicArgs(mg, seg.args)
 		if err != nil {
 			return Errorf("UsageError", "line %d: %s%s: %v", seg.line, prefix(seg.cell), seg.magic, err)
 		}
@@ -145,6 +145,15 @@ func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
 		}
 	}
 	return nil
+}
+
+// magicArgs splits a magic's argument text into shell words, or keeps it
+// whole for a Raw magic.
+func magicArgs(mg Magic, text string) ([]string, error) {
+	if mg.Raw {
+		return []string{text}, nil
+	}
+	return SplitArgs(text)
 }
 
 // errorFields turns an error into ename, evalue and traceback.

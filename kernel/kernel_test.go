@@ -338,6 +338,12 @@ func TestMagics(t *testing.T) {
 	if got := resultText(t, tk.execute("k")); got != "30" {
 		t.Errorf("k after timeit = %s", got)
 	}
+	// The statement keeps its quotes (shell splitting would drop them).
+	tk.execute(`s := ""`)
+	tk.execute(`%timeit -n 2 -r 1 s += "a b"`)
+	if got := resultText(t, tk.execute("s")); got != "a ba b" {
+		t.Errorf("s after a quoted timeit = %s", got)
+	}
 	if c := tk.execute("%nosuch").Content(); c["ename"] != "UsageError" {
 		t.Errorf("unknown magic %v", c)
 	}

@@ -18,6 +18,9 @@ type Magic struct {
 	Usage string // one line, e.g. "%cd DIR"
 	Help  string // longer description shown by %help NAME
 	Flags []string
+	// Raw, when set, passes the magic's argument text unsplit, quotes
+	// intact, as the only element of args (%timeit's Go statement).
+	Raw bool
 	// Run executes the magic. body is empty for line magics.
 	Run func(ctx context.Context, args []string, body string, out Output) error
 	// Complete, when set, completes an argument (or, in the body of a cell

@@ -28,6 +28,7 @@ func registerBuiltins(m *Magics, e Engine) {
 		{Name: "timeit", Usage: "%timeit [-n N] [-r R] STATEMENT", Flags: []string{"-n", "-r"},
 			Help: "Run a Go statement N times per round, R rounds, and report mean ± standard deviation per run.\n" +
 				"N is chosen so that a round takes at least 0.2s unless given; R defaults to 7.",
+			Raw: true,
 			Run: func(ctx context.Context, args []string, _ string, out Output) error {
 				return magicTimeit(ctx, e, args, "", out)
 			}},
@@ -135,15 +136,42 @@ func magicEnv(_ context.Context, args []string, _ string, out Output) error {
 	return Errorf("UsageError", "usage: %%env [NAME[=VALUE]]")
 }
 
+// timeitFlags splits %timeit's raw text into its leading -n/-r flags (with
+// their values) and the Go statement after them, which keeps its quotes.
+func timeitFlags(text string) (flags []string, code string) {
+	rest := strings.TrimSpace(text)
+	for {
+		w, after, _ := strings.Cut(rest, " ")
+		if w == "--" {
+			return flags, strings.TrimSpace(after)
+		}
+		if !strings.HasPrefix(w, "-n") && !strings.HasPrefix(w, "-r") {
+			return flags, rest
+		}
+		flags = append(flags, w)
+		rest = strings.TrimSpace(after)
+		if len(w) == 2 { // the value is the next word
+			v, after2, _ := strings.Cut(rest, " ")
+			flags, rest = append(flags, v), strings.TrimSpace(after2)
+		}
+	}
+}
+
 func magicTimeit(ctx context.Context, e Engine, args []string, body string, out Output) error {
 	fs := flag.NewFlagSet("timeit", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	n := fs.Int("n", 0, "runs per round")
 	r := fs.Int("r", 7, "rounds")
-	if err := fs.Parse(args); err != nil {
+	flags, code := args, ""
+	if body == "" && len(args) == 1 { // %timeit: the raw text, flags first
+		flags, code = timeitFlags(args[0])
+	}
+	if err := fs.Parse(flags); err != nil {
 		return Errorf("UsageError", "%%timeit: %v", err)
 	}
-	code := strings.Join(fs.Args(), " ")
+	if body == "" && len(args) != 1 {
+		code = strings.Join(fs.Args(), " ")
+	}
 	if body != "" {
 		code = body
 	}

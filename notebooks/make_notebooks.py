@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the notebooks of this folder from the cell lists below (unexecuted).
 
-    /usr/bin/python3 notebooks/make_notebooks.py
+    /usr/bin/python3 notebooks/make_notebooks.py [NAME.ipynb...]
 
 Then execute them with the nsysx kernel (see README.md). Keep the cells here
 and the .ipynb files in step: edit here, regenerate, re-execute.
@@ -149,7 +149,7 @@ NOTEBOOKS = {
            '\tfmt.Printf("%-45.45s %5.1f%%  %8d ns\\n", kern.Col("Name").Text(i), kern.Col("Time").Value(i).AsFloat(), kern.Col("Total Time").Value(i).I)\n'
            "}"),
         md("Where the CPU waits: the CUDA API summary, then the same question in SQL on the export itself "
-           "(read-only; the `.gz` is unpacked to a temporary file)."),
+           "(read-only; the `.gz` is decompressed once into the nsysx cache)."),
         go('sample.Stats("cuda_api_sum")'),
         go("%%sql " + P + "sync.sqlite.gz\n"
            "SELECT s.value AS api, count(*) AS calls, sum(r.\"end\" - r.start) AS total_ns\n"
@@ -182,6 +182,12 @@ NOTEBOOKS = {
            "\tlen(iters), iters[0], iters[len(iters)/2], iters[len(iters)-1], sum/float64(len(iters)))"),
         go("%plot iterations train"),
         go('%plot nvtx-timeline --range "iteration 10" train'),
+        md("The same iteration as an interactive timeline (wheel: zoom, drag: pan, hover: details and the arrows "
+           "from a CUDA API call to its kernels; drawn by a small inline script, no network; a PNG where scripts "
+           "do not run). With no window, `%nsys timeline` shows the second iteration."),
+        go('%nsys timeline "iteration 10" train'),
+        md("For the whole run, export a Perfetto trace and open it in ui.perfetto.dev or chrome://tracing:"),
+        go("%nsys export -t perfetto --gzip -o /tmp/nsysx_train_trace train"),
     ],
     "03_before_after.ipynb": [
         md("# 03 · Before and after a fix\n\n"
@@ -205,6 +211,17 @@ NOTEBOOKS = {
            "\tdiff.Add(nsysx.TextV(name), nsysx.IntV(ta[name]), nsysx.IntV(tb[name]), nsysx.IntV(tb[name]-ta[name]))\n"
            "}\n"
            "diff"),
+        md("Is the change real? `%nsys compare` gives, per kernel, NVTX range and API function, the change with a "
+           "95% bootstrap interval (over iterations here, as both profiles have NVTX iterations) and a verdict; "
+           "names only one profile has are `new` or `vanished`."),
+        go("%nsys compare before after"),
+        md("The same from Go, to pick out rows:"),
+        go('import (\n\t"fmt"\n\n\t"github.com/nsysx/nsysx/nsysx/compare"\n)\n'
+           "c, _ := compare.Profiles(nil, before, after, nil)\n"
+           'k := c.Find(compare.Kernel, "[all kernels]")\n'
+           'fmt.Printf("kernel time per iteration: %.1f ms -> %.1f ms, %s (%+.1f%%, 95%% CI %+.1f%% to %+.1f%%)\\n",\n'
+           "\tk.Before.PerIter/1e6, k.After.PerIter/1e6, k.Verdict, k.Change*100, k.Low*100, k.High*100)"),
+        md("The compare chart shows each name's interval beside its bars:"),
         go("%plot compare before after"),
         go("%nsys analyze -r cuda_api_sync before after"),
     ],
@@ -252,6 +269,47 @@ NOTEBOOKS = {
            "ORDER BY ns DESC LIMIT 10"),
         go("%plot gpu-util sync"),
     ],
+    "06_tables.ipynb": [
+        md("# 06 · Results as tables\n\n"
+           "Every report is a `*nsysx.Result`: typed columns that sort, filter, group and join like a data frame. "
+           "Each method returns a new result (the receiver is unchanged), so calls chain; a mistake (an unknown "
+           "column, operator or aggregation) is an error naming the closest valid name, shown in place of the table. "
+           "Two ranks of a data-parallel job, `rank0` and `rank1`."),
+        go("%open " + P + "rank0.sqlite.gz\n%open " + P + "rank1.sqlite.gz\n"
+           'k, _ := rank0.Stats("cuda_gpu_kern_sum")\nk.Columns()'),
+        md("The columns, their nsys unit tags and types (`Schema`):"),
+        go("k.Schema()"),
+        md("`Sort` by one or more columns (`-` for descending), `Select` columns, `Head` and `Tail`:"),
+        go('k.Sort("-Avg", "Name").Select("Name", "Instances", "Avg").Head(5)'),
+        go('k.Sort("Instances").Select("Name", "Instances").Tail(3)'),
+        md("`Where` with a column, an operator (`==` `!=` `<` `<=` `>` `>=` `contains` `startswith` `endswith` `matches`) "
+           "and a value; `Filter` with any Go predicate over a `Row`:"),
+        go('k.Where("Name", "startswith", "nccl").Where("Instances", ">=", 100).Select("Name", "Instances", "Total Time")'),
+        go('k.Filter(func(row nsysx.Row) bool {\n\treturn row.Float("Max") > 4*row.Float("Med")\n}).Select("Name", "Med", "Max")'),
+        md("`GroupBy` and `Agg` (`count`, `sum`, `mean`, `min`, `max`, `median`, `std`, `first`, `last`; "
+           "`as` renames): the kernels of the GPU trace per stream. Durations keep their unit."),
+        go('tr, _ := rank0.Stats("cuda_gpu_trace")\n'
+           'tr.Where("GrdX", "!=", nil).GroupBy("Strm").Agg("count(*) as Kernels", "sum(Duration) as Busy", "median(Duration)", "max(Duration)")'),
+        md("`Join` two results on key columns: rank 0 against rank 1, kernel by kernel. Columns both sides have get the "
+           "profile's name; `LeftJoin` and `OuterJoin` keep unmatched rows."),
+        go('k1, _ := rank1.Stats("cuda_gpu_kern_sum")\n'
+           'k.Join(k1, "Name").Select("Name", "Total Time (rank0)", "Total Time (rank1)").Head(5)'),
+        go('top := k1.Sort("-Total Time").Head(10)     // rank 1\'s ten longest kernels\n'
+           'fmt.Println(k.Join(top, "Name").Len(), k.LeftJoin(top, "Name").Len(), top.OuterJoin(k.Head(5), "Name").Len())'),
+        md("Typed access to cells and whole columns, and an Arrow record batch for Arrow tools:"),
+        go('avg := k.Col("Avg")\n'
+           'fmt.Println(avg.Float(0), k.Col("Instances").Int(0), k.Col("Name").String(0))\n'
+           'fmt.Println(len(avg.Floats()), k.Col("Instances").Ints()[:3], len(k.Col("Name").Strings()))\n'
+           "rec, _ := format.Record(k)\n"
+           'fmt.Println(rec.NumRows(), "rows,", rec.NumCols(), "columns:", rec.ColumnName(1))'),
+        md("Mistakes are errors, never `nil` or a panic:"),
+        go('k.Sort("Avgg")'),
+        go('_, err := k.Column("Totl Time")\nerr'),
+        md("`%%sql` reads results by their variable names, beside the profile's own tables (read-only):"),
+        go('%%sql\nSELECT "Name", "Instances", "Avg" FROM k WHERE "Instances" >= 200 ORDER BY "Avg" DESC LIMIT 5'),
+        md("Outputs of several profiles say which profile each is:"),
+        go("%nsys stats -r cuda_api_sum rank0 rank1"),
+    ],
 }
 
 
@@ -273,5 +331,7 @@ def write(name, cells):
 
 
 if __name__ == "__main__":
+    import sys
     for name, cells in NOTEBOOKS.items():
-        write(name, cells)
+        if len(sys.argv) == 1 or name in sys.argv[1:]:
+            write(name, cells)

@@ -85,6 +85,11 @@ func (c *Ctx) filteredScanner(table string, raw bool, cols ...string) (*scanner,
 
 // run calls fn for every row that passes the filter.
 func (sc *scanner) run(fn func(rowid int64, v rowVals)) error {
+	return sc.runErr(func(rowid int64, v rowVals) error { fn(rowid, v); return nil })
+}
+
+// runErr is run with a callback that can stop the scan with an error.
+func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 	schema := sc.p.Schema(sc.table)
 	if schema == nil {
 		return &MissingTableError{Table: sc.table}
@@ -132,7 +137,7 @@ func (sc *scanner) run(fn func(rowid int64, v rowVals)) error {
 		if t := src.db.Table(sc.table); t != nil {
 			return src.db.Scan(t, names, func(rowid int64, v []sqlite.Value) error {
 				if keep(v) {
-					fn(rowid, rowVals{v, pos})
+					return fn(rowid, rowVals{v, pos})
 				}
 				return nil
 			})
@@ -143,7 +148,7 @@ func (sc *scanner) run(fn func(rowid int64, v rowVals)) error {
 
 // runLoaded is run for exports other than SQLite: the columns are loaded and
 // replayed as values.
-func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value) bool, fn func(int64, rowVals)) error {
+func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value) bool, fn func(int64, rowVals) error) error {
 	t, err := sc.p.Load(sc.table, names...)
 	if err != nil {
 		return err
@@ -174,7 +179,9 @@ func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value
 		if t.RowIDs != nil {
 			rowid = t.RowIDs[i]
 		}
-		fn(rowid, rowVals{v, pos})
+		if err := fn(rowid, rowVals{v, pos}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

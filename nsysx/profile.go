@@ -47,7 +47,8 @@ type source interface {
 // next report over the same profile reuses them. A Profile is safe for
 // concurrent use.
 type Profile struct {
-	// Path is the path as the user gave it; reports use it in their messages.
+	// Path is the path as the user gave it (without a .gz or .zst suffix);
+	// reports use it in their messages.
 	Path string
 	// Format is "sqlite", "parquetdir", "arrowdir" or "arrow" (one .arrows file).
 	Format string
@@ -65,7 +66,8 @@ type Profile struct {
 	strErr  error
 }
 
-// Open opens an Nsight Systems export: a SQLite export (.sqlite), a Parquet
+// Open opens an Nsight Systems export: a SQLite export (.sqlite, or
+// .sqlite.gz / .sqlite.zst, decompressed once into the cache), a Parquet
 // or Arrow directory (`nsys export -t parquetdir|arrowdir`), or a .nsys-rep
 // report, which is exported to SQLite with the nsys found on PATH (see
 // OpenOptions). The file is never modified.
@@ -99,6 +101,11 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		if err == nil {
 			src, err = openSQLite(db)
 		}
+	case compressedExt(path) != "":
+		var db string
+		if db, err = decompressed(path, o); err == nil {
+			src, err = openSQLite(db)
+		}
 	case isArrowFile(path):
 		src, format, err = openArrowFile(path)
 	default:
@@ -107,7 +114,12 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return newProfile(path, format, src)
+	p, err := newProfile(path, format, src)
+	if err == nil && compressedExt(path) != "" {
+		// Messages and output names read as for the .sqlite, as nsys's would.
+		p.Path = path[:len(path)-len(compressedExt(path))]
+	}
+	return p, err
 }
 
 func newProfile(path, format string, src source) (*Profile, error) {
@@ -320,7 +332,7 @@ func (p *Profile) SchemaVersion() string { return p.Meta()["EXPORT_SCHEMA_VERSIO
 // Base is the file name without directory and extension, for output naming.
 func (p *Profile) Base() string {
 	b := filepath.Base(strings.TrimRight(p.Path, "/"))
-	for _, ext := range []string{".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
+	for _, ext := range []string{".gz", ".zst", ".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
 		b = strings.TrimSuffix(b, ext)
 	}
 	return b

@@ -300,15 +300,20 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 	if err != nil {
 		var se *SkipError
 		if errors.As(err, &se) {
-			return Skip(r.Name, r.Title, se.Msg), nil
+			res = Skip(r.Name, r.Title, se.Msg)
+			res.Source = p.Base()
+			return res, nil
 		}
 		var mc *MissingColumnError
 		if errors.As(err, &mc) {
-			return Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table)), nil
+			res = Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table))
+			res.Source = p.Base()
+			return res, nil
 		}
 		return nil, err
 	}
 	res.Args = strings.Join(args, ":")
+	res.Source = p.Base()
 	if res.Report == "" {
 		res.Report, res.Title = r.Name, r.Title
 	}

@@ -22,6 +22,12 @@ type Result struct {
 	NoResult string
 	RowLimit int
 	IsRule   bool
+
+	// Source names the profile the result comes from (the file name without
+	// its extensions, e.g. "before"); outputs of several profiles show it.
+	Source string
+
+	err error // set by a failed table operation (see Err)
 }
 
 // ResultCol is one output column. Name is the nsys alias including its unit tag
@@ -47,8 +53,14 @@ func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol
 	return &ResultCol{Name: name, Kind: kind, fn: fn, n: n}
 }
 
+// errNilCol is the panic of a nil column's cells: Result.Col returned nil.
+const errNilCol = "nsysx: no such column (Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name)"
+
 // Len returns the number of cells.
 func (c *ResultCol) Len() int {
+	if c == nil {
+		panic(errNilCol)
+	}
 	if c.fn != nil {
 		return c.n
 	}
@@ -57,6 +69,9 @@ func (c *ResultCol) Len() int {
 
 // Value returns cell i.
 func (c *ResultCol) Value(i int) Value {
+	if c == nil {
+		panic(errNilCol)
+	}
 	if c.fn != nil {
 		return c.fn(i)
 	}
@@ -144,8 +159,14 @@ func (r *Result) Row(i int) []Value {
 	return out
 }
 
-// Col returns the column with the given label (tag ignored), or nil.
-func (r *Result) Col(label string) *ResultCol {
+// Col returns the column with the given label (tag ignored) or full name, or
+// nil; Column says why a name is unknown and which column was meant.
+func (r *Result) Col(label string) *ResultCol { return r.col(label) }
+
+func (r *Result) col(label string) *ResultCol {
+	if r == nil {
+		return nil
+	}
 	for _, c := range r.Cols {
 		if c.Label() == label || c.Name == label {
 			return c

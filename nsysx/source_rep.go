@@ -63,15 +63,19 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 	return out, nil
 }
 
-func cachePath(rep string) string {
-	dir := os.Getenv("NSYSX_CACHE_DIR")
-	if dir == "" {
-		if c, err := os.UserCacheDir(); err == nil {
-			dir = filepath.Join(c, "nsysx")
-		} else {
-			dir = filepath.Join(os.TempDir(), "nsysx-cache")
-		}
+// cacheDir is $NSYSX_CACHE_DIR, else nsysx in the user's cache directory.
+func cacheDir() string {
+	if dir := os.Getenv("NSYSX_CACHE_DIR"); dir != "" {
+		return dir
 	}
+	if c, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(c, "nsysx")
+	}
+	return filepath.Join(os.TempDir(), "nsysx-cache")
+}
+
+func cachePath(rep string) string {
+	dir := cacheDir()
 	abs, _ := filepath.Abs(rep)
 	h := sha256.Sum256([]byte(abs))
 	name := strings.TrimSuffix(filepath.Base(rep), filepath.Ext(rep))

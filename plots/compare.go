@@ -19,6 +19,11 @@ type CompareRow struct {
 	A, B           float64 // total time, ns
 	CountA, CountB int64
 	Other          bool // the names after the top N, summed
+	// Change is the relative change (after/before - 1) of the name's time
+	// as nsysx/compare measures it, Low and High its 95% bootstrap interval
+	// (NaN where there is none), Verdict its verdict.
+	Change, Low, High float64
+	Verdict           string
 }
 
 // CompareData is what the compare chart draws.
@@ -27,6 +32,8 @@ type CompareData struct {
 	NameA, NameB   string
 	Rows           []CompareRow
 	TotalA, TotalB float64
+	Basis          string // the comparison's basis: "iterations" or "instances"
+	TotalChange    string // the kernel total's verdict and interval, "" for NVTX
 }
 
 // Compare draws two profiles' summaries side by side: per kernel
@@ -35,6 +42,9 @@ type CompareData struct {
 // so that an operator's ranges add up), the total time in a and in b as
 // paired bars, for
 // the n names with the most time in either; the rest are summed as "other".
+// Beside the bars, each name's change with its 95% bootstrap interval and
+// verdict from nsysx/compare (per iteration when both profiles have NVTX
+// iterations).
 func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	if n <= 0 {
 		n = 15
@@ -76,15 +86,27 @@ func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	}
 	d := compareRows(sums, n, by == "kernels")
 	d.What, d.NameA, d.NameB, d.TotalA, d.TotalB = by, labels[0], labels[1], totals[0], totals[1]
+	if err := attachIntervals(a, b, d); err != nil {
+		return nil, err
+	}
 	c := newChart("compare", title)
 	c.Subtitle = fmt.Sprintf("total %s: %s %s, %s %s (%s)", what, labels[0], fmtDur(totals[0]), labels[1], fmtDur(totals[1]), ratio(totals[0], totals[1]))
-	c.Footnote = fmt.Sprintf("Bars: total time per name in each profile (nsys %s); label: the total and the ratio %s/%s.", report, labels[1], labels[0])
+	if d.TotalChange != "" {
+		c.Subtitle += "; " + d.TotalChange
+	}
+	c.Footnote = fmt.Sprintf("Bars: total time per name in each profile (nsys %s); label: the total, the ratio %s/%s and the verdict. "+
+		"Right: the change with its %s (bootstrap over %s; nsysx compare), green faster, red slower, grey no change.", report, labels[1], labels[0], ciLevel, d.Basis)
 	c.legend = []legendItem{{labels[0], colKernel, false}, {labels[1], colSeries2, false}}
 	pl, err := comparePanel(d)
 	if err != nil {
 		return nil, err
 	}
-	c.grid = [][]*plot.Plot{{pl}}
+	ci, err := intervalPanel(d)
+	if err != nil {
+		return nil, err
+	}
+	c.grid = [][]*plot.Plot{{pl, ci}}
+	c.colWeights = []float64{0.72, 0.28}
 	c.Height = math.Min(2.4+0.42*float64(len(d.Rows)), 36)
 	c.text = compareText(d)
 	c.vega = compareVega(c, d)
@@ -169,7 +191,7 @@ func comparePanel(d *CompareData) (*plot.Plot, error) {
 		k := n - 1 - i
 		va[k], vb[k], names[k] = r.A/unit.ns, r.B/unit.ns, r.Label
 		xys = append(xys, plotter.XY{X: va[k], Y: float64(k) + 0.2}, plotter.XY{X: vb[k], Y: float64(k) - 0.2})
-		texts = append(texts, orDash(r.A), orDash(r.B)+"  "+ratio(r.A, r.B))
+		texts = append(texts, orDash(r.A), orDash(r.B)+"  "+ratio(r.A, r.B)+verdictText(r))
 	}
 	const w = vg.Length(9)
 	for j, vals := range []plotter.Values{va, vb} {
@@ -211,9 +233,13 @@ func orDash(v float64) string {
 
 func compareText(d *CompareData) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%14s %14s %8s  name\n", d.NameA, d.NameB, "ratio")
+	fmt.Fprintf(&b, "%14s %14s %8s %24s  %-9s  name\n", d.NameA, d.NameB, "ratio", "change [95% CI]", "verdict")
 	for _, r := range d.Rows {
-		fmt.Fprintf(&b, "%14s %14s %8s  %s\n", fmtDur(r.A), fmtDur(r.B), ratio(r.A, r.B), r.Name)
+		ch := ""
+		if !math.IsNaN(r.Low) {
+			ch = fmt.Sprintf("%+.1f%% [%+.1f, %+.1f]", r.Change*100, r.Low*100, r.High*100)
+		}
+		fmt.Fprintf(&b, "%14s %14s %8s %24s  %-9s  %s\n", fmtDur(r.A), fmtDur(r.B), ratio(r.A, r.B), ch, r.Verdict, r.Name)
 	}
 	return b.String()
 }
@@ -234,15 +260,17 @@ func compareVega(c *Chart, d *CompareData) map[string]any {
 				prof, cnt = d.NameB, r.CountB
 			}
 			rows = append(rows, map[string]any{"rank": i, "label": r.Label, "name": r.Name, "profile": prof,
-				"value": round6(v / unit.ns), "count": cnt, "ratio": ratio(r.A, r.B)})
+				"value": round6(v / unit.ns), "count": cnt, "ratio": ratio(r.A, r.B), "second": j == 1,
+				"change": pctOrNil(r.Change), "ci_low": pctOrNil(r.Low), "ci_high": pctOrNil(r.High), "verdict": r.Verdict})
 		}
 	}
 	x := "total time (" + unit.name + ")"
-	spec := vegaBase(c.Title, 700, 0)
-	spec["height"] = map[string]any{"step": 14}
+	spec := vegaBase(c.Title, 0, 0)
+	delete(spec, "width")
 	spec["data"] = map[string]any{"values": rows}
-	spec["mark"] = map[string]any{"type": "bar", "tooltip": true}
-	spec["encoding"] = map[string]any{
+	bars := map[string]any{"width": 560, "height": map[string]any{"step": 14}}
+	bars["mark"] = map[string]any{"type": "bar", "tooltip": true}
+	bars["encoding"] = map[string]any{
 		"y":       map[string]any{"field": "label", "type": "nominal", "sort": order, "title": nil, "axis": map[string]any{"labelLimit": 420}},
 		"yOffset": map[string]any{"field": "profile", "sort": []any{d.NameA, d.NameB}},
 		"x":       map[string]any{"field": "value", "type": "quantitative", "title": x},
@@ -250,7 +278,16 @@ func compareVega(c *Chart, d *CompareData) map[string]any {
 			"scale": map[string]any{"domain": []any{d.NameA, d.NameB}, "range": []any{hexColor(colKernel), hexColor(colSeries2)}}},
 		"tooltip": []any{map[string]any{"field": "name"}, map[string]any{"field": "profile"},
 			map[string]any{"field": "value", "title": x, "format": ",.3f"}, map[string]any{"field": "count", "title": "instances"},
-			map[string]any{"field": "ratio"}},
+			map[string]any{"field": "ratio"}, map[string]any{"field": "verdict"}},
 	}
+	views := []any{bars}
+	for _, r := range d.Rows {
+		if !math.IsNaN(r.Low) { // an empty view would warn
+			views = append(views, vegaInterval(order))
+			break
+		}
+	}
+	spec["hconcat"] = views
+	spec["resolve"] = map[string]any{"scale": map[string]any{"color": "independent", "y": "independent"}}
 	return withSubtitle(spec, c.Subtitle)
 }

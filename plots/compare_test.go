@@ -63,3 +63,41 @@ func TestCompareMatchesReports(t *testing.T) {
 		})
 	}
 }
+
+// Every name in both profiles has an interval around its change and the
+// verdict the rule gives; names in one profile only are new or vanished.
+func TestCompareIntervals(t *testing.T) {
+	for _, by := range []string{"kernels", "nvtx"} {
+		c, err := Compare(profile(t, "train"), profile(t, "fixed"), by, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := c.data.(*CompareData)
+		if d.Basis != "iterations" {
+			t.Errorf("%s: basis %q", by, d.Basis)
+		}
+		with := 0
+		for _, r := range d.Rows {
+			switch {
+			case r.Other:
+			case r.A == 0 && r.Verdict != "new", r.B == 0 && r.Verdict != "vanished":
+				t.Errorf("%s %q: %v / %v but %q", by, r.Name, r.A, r.B, r.Verdict)
+			case r.A > 0 && r.B > 0 && !math.IsNaN(r.Low):
+				with++
+				if !(r.Low <= r.Change && r.Change <= r.High) {
+					t.Errorf("%q: %v outside [%v, %v]", r.Name, r.Change, r.Low, r.High)
+				}
+				if (r.Verdict == "faster") != (r.High < 0 && r.Change <= -0.02) || (r.Verdict == "slower") != (r.Low > 0 && r.Change >= 0.02) {
+					t.Errorf("%q: verdict %s for %v [%v, %v]", r.Name, r.Verdict, r.Change, r.Low, r.High)
+				}
+			}
+		}
+		if with == 0 {
+			t.Errorf("%s: no row has an interval", by)
+		}
+	}
+	c, _ := Compare(profile(t, "train"), profile(t, "fixed"), "kernels", 5)
+	if !strings.Contains(c.Subtitle, "faster, -83.") {
+		t.Errorf("subtitle %q lacks the kernel total's verdict", c.Subtitle)
+	}
+}

@@ -19,11 +19,12 @@ type PlotKind string
 
 // The plot kinds of nsys's recipe notebooks.
 const (
-	KindStats   PlotKind = "K1" // summary statistics per name (nsys_display)
-	KindPres    PlotKind = "K2" // summary statistics per range name (nsys_pres)
-	KindTable   PlotKind = "K3" // a per-rank table: no chart
-	KindHeatmap PlotKind = "K4" // utilisation heatmap
-	KindPace    PlotKind = "K5" // pacing
+	KindStats   PlotKind = "K1"   // summary statistics per name (nsys_display)
+	KindPres    PlotKind = "K2"   // summary statistics per range name (nsys_pres)
+	KindTable   PlotKind = "K3"   // a per-rank table: no chart
+	KindHeatmap PlotKind = "K4"   // utilisation heatmap
+	KindPace    PlotKind = "K5"   // pacing
+	KindDiff    PlotKind = "diff" // the statistics diff
 )
 
 // recipeKinds maps the recipes to their plot kind.
@@ -37,12 +38,13 @@ var recipeKinds = map[string]PlotKind{
 	"nvtx_gpu_proj_trace": KindTable, "gpu_time_util": KindTable, "gpu_gaps": KindTable,
 	"cuda_api_sync": KindTable, "cuda_memcpy_async": KindTable, "cuda_memcpy_sync": KindTable,
 	"cuda_memset_sync": KindTable, "nccl_gpu_overlap_trace": KindTable,
+	"diff": KindDiff, "cuda_gpu_kern_hist": KindTable,
 }
 
 // RecipeKind returns the plot kind of a recipe's output: the recipe's own
 // (by name), else guessed from the tables it has (all_stats: K1,
-// pace_delta_stats: K5, an analysis table with Duration, Rank and
-// percentage columns: K4), else K3.
+// pace_delta_stats: K5, an analysis table with Duration and percentage
+// columns: K4), else K3.
 func RecipeKind(name string, out *recipe.Output) PlotKind {
 	if k, ok := recipeKinds[name]; ok {
 		return k
@@ -55,7 +57,7 @@ func RecipeKind(name string, out *recipe.Output) PlotKind {
 	case out.Table("pace_delta_stats") != nil:
 		return KindPace
 	}
-	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && a.Col("Rank") != nil && len(heatValueCols(a)) > 0 {
+	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && len(heatValueCols(a)) > 0 {
 		return KindHeatmap
 	}
 	return KindTable
@@ -81,6 +83,8 @@ func RecipeCharts(name string, out *recipe.Output) ([]*Chart, error) {
 		return heatmapCharts(name, out)
 	case KindPace:
 		return paceCharts(name, out)
+	case KindDiff:
+		return diffCharts(name, out)
 	}
 	return nil, nil
 }
@@ -139,7 +143,7 @@ func cellFloat(c *recipe.Column, i int) float64 {
 		return c.Floats[i]
 	case recipe.Uint64:
 		return float64(uint64(c.Ints[i]))
-	case recipe.Int64, recipe.Uint32:
+	case recipe.Int64, recipe.Uint32, recipe.Category:
 		return float64(c.Ints[i])
 	}
 	return math.NaN()

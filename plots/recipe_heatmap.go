@@ -25,7 +25,10 @@ type HeatmapData struct {
 	Recipe  string
 	Columns []string  // the value columns: Kernel; All, NCCL, Compute, Overlap ...
 	Rows    []HeatRow // in natural order of the labels
-	BinSize int64     // ns
+	// LabelName says what the labels are: "Rank/Device/PID", "Rank/PID",
+	// "GPU" (gpu_metric_util_map).
+	LabelName string
+	BinSize   int64 // ns
 	// Summary: per value column, the mean over the rows of each bin
 	// (NULLs skipped), at the bin starts SummaryAt.
 	Summary   [][]float64
@@ -33,7 +36,27 @@ type HeatmapData struct {
 }
 
 // heatKeyCols are analysis columns that are not values.
-var heatKeyCols = map[string]bool{"Duration": true, "PID": true, "Device ID": true, "Rank": true, recipe.LevelIndexName: true}
+var heatKeyCols = map[string]bool{"Duration": true, "PID": true, "Device ID": true, "GPU": true, "Rank": true, recipe.LevelIndexName: true}
+
+// heatLabelCols are the columns that make a heatmap row's label, in
+// nsys's order: Rank, Device ID (or GPU), PID.
+func heatLabelCols(f *recipe.Frame) []*recipe.Column {
+	var out []*recipe.Column
+	for _, n := range []string{"Rank", "Device ID", "GPU", "PID"} {
+		if c := f.Col(n); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func heatLabelName(keys []*recipe.Column) string {
+	names := make([]string, len(keys))
+	for i, c := range keys {
+		names[i] = strings.TrimSuffix(c.Name, " ID")
+	}
+	return strings.Join(names, "/")
+}
 
 // heatValueCols are the float columns of a heatmap table.
 func heatValueCols(f *recipe.Frame) []string {
@@ -52,11 +75,12 @@ func HeatmapFromOutput(name string, out *recipe.Output) (*HeatmapData, error) {
 	if f == nil {
 		return nil, fmt.Errorf("recipe %s: no analysis table", name)
 	}
-	dur, rank, pid, dev := f.Col("Duration"), f.Col("Rank"), f.Col("PID"), f.Col("Device ID")
-	if dur == nil || rank == nil || pid == nil {
-		return nil, fmt.Errorf("recipe %s: analysis lacks Duration, Rank or PID", name)
+	dur := f.Col("Duration")
+	keys := heatLabelCols(f)
+	if dur == nil || len(keys) == 0 {
+		return nil, fmt.Errorf("recipe %s: analysis lacks Duration, or Rank, GPU and PID", name)
 	}
-	d := &HeatmapData{Recipe: name, Columns: heatValueCols(f)}
+	d := &HeatmapData{Recipe: name, Columns: heatValueCols(f), LabelName: heatLabelName(keys)}
 	vals := make([]*recipe.Column, len(d.Columns))
 	for j, n := range d.Columns {
 		vals[j] = f.Col(n)
@@ -64,10 +88,11 @@ func HeatmapFromOutput(name string, out *recipe.Output) (*HeatmapData, error) {
 	byLabel := map[string]*HeatRow{}
 	var labels []string
 	for i := 0; i < f.Rows(); i++ {
-		lbl := cellText(rank, i) + "/" + cellText(pid, i)
-		if dev != nil {
-			lbl = cellText(rank, i) + "/" + cellText(dev, i) + "/" + cellText(pid, i)
+		parts := make([]string, len(keys))
+		for k, c := range keys {
+			parts[k] = cellText(c, i)
 		}
+		lbl := strings.Join(parts, "/")
 		r := byLabel[lbl]
 		if r == nil {
 			r = &HeatRow{Label: lbl, Values: make([][]float64, len(vals))}
@@ -140,7 +165,7 @@ func heatmapCharts(name string, out *recipe.Output) ([]*Chart, error) {
 	if len(d.Rows) == 0 || len(d.Columns) == 0 {
 		return []*Chart{noData(c.Name, c.Title, name, "analysis has no rows")}, nil
 	}
-	c.Subtitle = fmt.Sprintf("%d rows (%s) · %d bins of %s · %s", len(d.Rows), heatLabelName(d), bins, fmtDur(float64(d.BinSize)), strings.Join(d.Columns, ", "))
+	c.Subtitle = fmt.Sprintf("%s (%s) · %d bins of %s · %s", plural(len(d.Rows), "row"), d.LabelName, bins, fmtDur(float64(d.BinSize)), strings.Join(d.Columns, ", "))
 	c.Footnote = "Top: Utilization Summary, the mean over the rows of each bin. Below, one heatmap per column: % of each bin (0–100). Grey: outside the session."
 	for j, col := range d.Columns {
 		c.legend = append(c.legend, legendItem{col, seriesColor(j), true})
@@ -159,13 +184,6 @@ func heatmapCharts(name string, out *recipe.Output) ([]*Chart, error) {
 	return []*Chart{c}, nil
 }
 
-func heatLabelName(d *HeatmapData) string {
-	if strings.Count(d.Rows[0].Label, "/") == 1 {
-		return "Rank/PID"
-	}
-	return "Rank/Device/PID"
-}
-
 // secondUnit: the x axes are in seconds, as nsys's "Duration (s)".
 var secondUnit = timeUnit{"s", 1e9}
 
@@ -181,24 +199,17 @@ func heatSummaryPanel(d *HeatmapData) *plot.Plot {
 	p.Add(yGrid())
 	p.Title.Text = fmt.Sprintf("Utilization Summary (bins=%d)", len(d.SummaryAt))
 	for j := range d.Columns {
-		var xys plotter.XYs
-		for k, s := range d.SummaryAt {
-			if v := d.Summary[j][k]; !math.IsNaN(v) {
-				xys = append(xys, plotter.XY{X: float64(s) + float64(d.BinSize)/2, Y: v})
+		for _, xys := range summaryRuns(d, j) {
+			l, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				continue
 			}
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			continue
-		}
-		l.Color, l.Width = seriesColor(j), 1.5
-		pts.Color, pts.Shape, pts.Radius = seriesColor(j), draw.CircleGlyph{}, 1.6
-		p.Add(l)
-		if len(xys) <= 120 {
-			p.Add(pts)
+			l.Color, l.Width = seriesColor(j), 1.5
+			pts.Color, pts.Shape, pts.Radius = seriesColor(j), draw.CircleGlyph{}, 1.6
+			p.Add(l)
+			if len(d.SummaryAt) <= 120 {
+				p.Add(pts)
+			}
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 100
@@ -206,6 +217,29 @@ func heatSummaryPanel(d *HeatmapData) *plot.Plot {
 	p.Y.Tick.Marker = valueTicks{5}
 	heatXAxis(p, d)
 	return p
+}
+
+// summaryRuns are the runs of bins of column j that have a summary value
+// (bins where every row is NULL break the line), at the bins' centres.
+func summaryRuns(d *HeatmapData, j int) []plotter.XYs {
+	var runs []plotter.XYs
+	var cur plotter.XYs
+	for k, s := range d.SummaryAt {
+		v := d.Summary[j][k]
+		if math.IsNaN(v) || k > 0 && s-d.SummaryAt[k-1] > d.BinSize {
+			if len(cur) > 0 {
+				runs, cur = append(runs, cur), nil
+			}
+			if math.IsNaN(v) {
+				continue
+			}
+		}
+		cur = append(cur, plotter.XY{X: float64(s) + float64(d.BinSize)/2, Y: v})
+	}
+	if len(cur) > 0 {
+		runs = append(runs, cur)
+	}
+	return runs
 }
 
 // heatPanel is the heatmap of value column j: rows top to bottom in
@@ -300,7 +334,7 @@ func heatVega(c *Chart, d *HeatmapData) map[string]any {
 			"encoding": map[string]any{
 				"x":  map[string]any{"field": "t0", "type": "quantitative", "title": "Duration (s)"},
 				"x2": map[string]any{"field": "t1"},
-				"y":  map[string]any{"field": "label", "type": "nominal", "sort": order, "title": heatLabelName(d)},
+				"y":  map[string]any{"field": "label", "type": "nominal", "sort": order, "title": d.LabelName},
 				"color": map[string]any{"field": "value", "type": "quantitative", "title": "%",
 					"scale": map[string]any{"scheme": "viridis", "domain": []any{0, 100}}}}}}
 	spec := vegaBase(c.Title, 0, 0)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -18,7 +17,8 @@ import (
 // name on one rank of rank_stats (values in ns, or bytes).
 type StatBox struct {
 	Name                           string
-	Rank                           int64 // rank_stats: the rank; pace_delta_stats: the iteration; -1 in all_stats
+	Rank                           int64  // rank_stats: the rank; pace_delta_stats: the iteration; -1 in all_stats
+	Device                         string // rank_stats_by_device: the Device ID; "" elsewhere
 	Count                          int64
 	Mean, Std, Min, Q1, Median, Q3 float64
 	Max, Sum                       float64
@@ -34,7 +34,12 @@ type StatsData struct {
 	// Ranks are the rank_stats rows of the names in Boxes, by name, in
 	// Rank order.
 	Ranks map[string][]StatBox
-	Log   bool // the box chart's value axis is logarithmic
+	// ByDevice are the rank_stats_by_device rows of the names in Boxes
+	// (cuda_gpu_kern_sum, the memops sums), by name, in Device ID and Rank
+	// order; the interactive per-rank chart picks a device from them.
+	ByDevice map[string][]StatBox
+	Log      bool // the box chart's value axis is logarithmic
+	Diff     bool // the tables are differences (the diff recipe): values may be negative
 }
 
 // Names of the boxes and the per-rank panels shown at most.
@@ -97,6 +102,9 @@ func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
 			sort.SliceStable(rows, func(i, j int) bool { return rows[i].Rank < rows[j].Rank })
 		}
 	}
+	if err := d.readByDevice(out.Table("rank_stats_by_device")); err != nil {
+		return nil, fmt.Errorf("recipe %s: rank_stats_by_device: %w", name, err)
+	}
 	lo, hi := math.Inf(1), 0.0
 	for _, b := range d.Boxes {
 		if b.Min > 0 {
@@ -123,7 +131,7 @@ func readStatBoxes(f *recipe.Frame, ranks bool) ([]StatBox, string, error) {
 	out := make([]StatBox, f.Rows())
 	for i := range out {
 		b := &out[i]
-		b.Name, b.Rank, b.Count = cellText(key, i), -1, int64(cellFloat(cnt, i))
+		b.Name, b.Rank, b.Count, b.Device = cellText(key, i), -1, int64(cellFloat(cnt, i)), cellText(f.Col("Device ID"), i)
 		if ranks {
 			b.Rank = int64(cellFloat(rank, i))
 		}
@@ -395,166 +403,6 @@ func statsBoxVega(c *Chart, d *StatsData, pres bool) map[string]any {
 	spec["height"] = map[string]any{"step": 22}
 	spec["data"] = map[string]any{"values": rows}
 	spec["layer"] = layers
-	return withSubtitle(spec, c.Subtitle)
-}
-
-// rankStats are the per-rank series: K1 all five, K2 the middle three.
-func rankStats(pres bool) []string {
-	if pres {
-		return []string{"Q1", "Median", "Q3"}
-	}
-	return []string{"Min", "Q1", "Median", "Q3", "Max"}
-}
-
-func statValue(b StatBox, name string) float64 {
-	switch name {
-	case "Min":
-		return b.Min
-	case "Q1":
-		return b.Q1
-	case "Median":
-		return b.Median
-	case "Q3":
-		return b.Q3
-	case "Max":
-		return b.Max
-	}
-	return b.Mean
-}
-
-// statsRankChart is K1(c)/K2(c): per name, its statistics on each rank.
-func statsRankChart(d *StatsData, pres bool) (*Chart, error) {
-	stats := rankStats(pres)
-	var names []string
-	for _, b := range d.Boxes {
-		if len(d.Ranks[b.Name]) > 0 && len(names) < maxRankPanels {
-			names = append(names, b.Name)
-		}
-	}
-	c := newChart(d.Recipe+"-ranks", fmt.Sprintf("%s: statistics per rank", d.Recipe))
-	c.Subtitle = fmt.Sprintf("rank_stats of the %d %ss with the largest totals", len(names), strings.ToLower(d.Key))
-	c.Footnote = "Each panel: one " + strings.ToLower(d.Key) + "; x: Rank; lines: " + strings.Join(stats, ", ") + " on that rank."
-	for i, s := range stats {
-		c.legend = append(c.legend, legendItem{s, seriesColor(i), true})
-	}
-	cols := min(len(names), 3)
-	var row []*plot.Plot
-	var shown []StatBox
-	for _, b := range d.Boxes {
-		if len(shown) < len(names) && b.Name == names[len(shown)] {
-			shown = append(shown, b)
-		}
-	}
-	titles := statLabels(shown, 40)
-	for k, n := range names {
-		p, err := rankPanel(d, n, titles[k], stats)
-		if err != nil {
-			return nil, err
-		}
-		if row = append(row, p); len(row) == cols {
-			c.grid, row = append(c.grid, row), nil
-		}
-	}
-	if len(row) > 0 {
-		for len(row) < cols {
-			row = append(row, nil)
-		}
-		c.grid = append(c.grid, row)
-	}
-	c.Height = 1.6 + 2.6*float64(len(c.grid))
-	c.text = rankText(d, names, stats)
-	c.vega = rankVega(c, d, stats)
-	c.data = d
-	return c, nil
-}
-
-func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, error) {
-	rows := d.Ranks[name]
-	hi := 0.0
-	for _, r := range rows {
-		for _, s := range stats {
-			hi = math.Max(hi, statValue(r, s))
-		}
-	}
-	unit, _, what := d.valueAxis(hi)
-	p := newPlot()
-	p.Add(yGrid())
-	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = 9.5
-	for k, s := range stats {
-		xys := make(plotter.XYs, len(rows))
-		for i, r := range rows {
-			xys[i] = plotter.XY{X: float64(r.Rank), Y: statValue(r, s) / unit.ns}
-		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, err
-		}
-		l.Color, l.Width = seriesColor(k), 1.4
-		pts.Color, pts.Shape, pts.Radius = seriesColor(k), draw.CircleGlyph{}, 2
-		p.Add(l, pts)
-	}
-	p.Y.Min, p.Y.Max = 0, math.Max(hi/unit.ns*1.08, 1e-9)
-	p.Y.Label.Text = what + " (" + unit.name + ")"
-	p.Y.Tick.Marker = valueTicks{5}
-	lo, top := float64(rows[0].Rank), float64(rows[len(rows)-1].Rank)
-	p.X.Min, p.X.Max = lo-0.3, top+0.3
-	p.X.Label.Text = "Rank"
-	p.X.Tick.Marker = intTicks{}
-	return p, nil
-}
-
-func rankText(d *StatsData, names, stats []string) string {
-	var b strings.Builder
-	_, format, _ := d.valueAxis(d.maxValue())
-	for _, n := range names {
-		b.WriteString(n + "\n")
-		for _, r := range d.Ranks[n] {
-			fmt.Fprintf(&b, "  rank %d:", r.Rank)
-			for _, s := range stats {
-				fmt.Fprintf(&b, " %s %s", s, format(statValue(r, s)))
-			}
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
-}
-
-// rankVega picks the name with a drop-down (nsys's per-name selector).
-func rankVega(c *Chart, d *StatsData, stats []string) map[string]any {
-	unit, _, what := d.valueAxis(d.maxValue())
-	var rows []map[string]any
-	var options []any
-	for _, b := range d.Boxes {
-		if len(d.Ranks[b.Name]) == 0 {
-			continue
-		}
-		options = append(options, b.Name)
-		for _, r := range d.Ranks[b.Name] {
-			for _, s := range stats {
-				rows = append(rows, map[string]any{"name": b.Name, "rank": r.Rank, "stat": s, "value": nullable(statValue(r, s) / unit.ns)})
-			}
-		}
-	}
-	var sorted []any
-	for _, s := range stats {
-		sorted = append(sorted, s)
-	}
-	var rng []any
-	for i := range stats {
-		rng = append(rng, hexColor(seriesColor(i)))
-	}
-	spec := vegaBase(c.Title, 640, 300)
-	spec["data"] = map[string]any{"values": rows}
-	spec["params"] = []any{map[string]any{"name": "pick", "value": options[0],
-		"bind": map[string]any{"input": "select", "options": options, "name": d.Key + " "}}}
-	spec["transform"] = []any{map[string]any{"filter": "datum.name === pick"}}
-	spec["mark"] = map[string]any{"type": "line", "point": true, "tooltip": true}
-	spec["encoding"] = map[string]any{
-		"x":     map[string]any{"field": "rank", "type": "quantitative", "title": "Rank", "axis": map[string]any{"tickMinStep": 1, "format": "d"}},
-		"y":     map[string]any{"field": "value", "type": "quantitative", "title": what + " (" + unit.name + ")"},
-		"color": map[string]any{"field": "stat", "type": "nominal", "title": nil, "sort": sorted, "scale": map[string]any{"domain": sorted, "range": rng}},
-	}
 	return withSubtitle(spec, c.Subtitle)
 }
 

@@ -2,12 +2,16 @@ package plots
 
 import (
 	"bytes"
+	"context"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // recipeGoldens are the golden recipe outputs that have charts, with the
@@ -15,7 +19,7 @@ import (
 var recipeGoldens = []string{
 	"rank0+rank1/cuda_gpu_kern_sum", "train+fixed/cuda_gpu_kern_sum", "rank0+rank1/nccl_sum", "rank0+rank1/nccl_gpu_proj_sum",
 	"train+fixed/nvtx_gpu_proj_sum", "rank0+rank1/cuda_gpu_time_util_map", "train+fixed/cuda_gpu_time_util_map",
-	"rank0+rank1/nccl_gpu_time_util_map", "rank0+rank1/nvtx_pace",
+	"rank0+rank1/nccl_gpu_time_util_map", "rank0+rank1/nvtx_pace", "bt/gpu_metric_util_map",
 }
 
 func goldenCharts(t testing.TB, rel string) []*Chart {
@@ -259,5 +263,106 @@ func TestRecipeVegaLiteCompiles(t *testing.T) {
 			}
 		}
 	}
+	dir := t.TempDir()
+	written, err := WriteRecipeCharts(dir, recipe.DiffName, diffOutput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range written {
+		if strings.HasSuffix(f, ".vl.json") {
+			files = append(files, filepath.Join(dir, f))
+		}
+	}
 	vegaCheck(t, node, tool, files)
+}
+
+// The diff charts: the markers are DIR1's all_stats minus DIR2's by name
+// (computed here from the two golden tables), a name missing from DIR2
+// has none, and the charts render.
+func TestRecipeDiff(t *testing.T) {
+	out := diffOutput(t)
+	cs, err := RecipeCharts(recipe.DiffName, out)
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("%d charts, %v", len(cs), err)
+	}
+	d := cs[0].data.(*StatsData)
+	a, b := goldenFrame(t, "train+fixed/cuda_gpu_kern_sum/all_stats.parquet"), goldenFrame(t, "rank0+rank1/cuda_gpu_kern_sum/all_stats.parquet")
+	both, inA := 0, 0
+	for i := range a.Col("Name").Strs {
+		if indexOf(b.Col("Name").Strs, a.Col("Name").Strs[i]) >= 0 {
+			inA++
+		}
+	}
+	for _, box := range d.Boxes {
+		i, j := indexOf(a.Col("Name").Strs, box.Name), indexOf(b.Col("Name").Strs, box.Name)
+		if i < 0 {
+			t.Fatalf("%s not in DIR1", box.Name)
+		}
+		want := math.NaN()
+		if j >= 0 {
+			want = cellFloat(a.Col("Median (approx)"), i) - cellFloat(b.Col("Median (approx)"), j)
+			both++
+		}
+		if !sameFloat(box.Median, want, 1e-6) {
+			t.Errorf("%s: median diff %v, want %v", box.Name, box.Median, want)
+		}
+	}
+	if both != len(d.Boxes) || both != min(inA, maxStatBoxes) || inA == 0 || inA == a.Rows() {
+		t.Errorf("%d markers of %d names in both of %d (the test wants names of both kinds)", both, inA, a.Rows())
+	}
+	dir := t.TempDir()
+	if keep := os.Getenv("NSYSX_RECIPE_PNG"); keep != "" {
+		dir = keep
+	}
+	if _, err := WriteRecipeCharts(dir, recipe.DiffName, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diffOutput runs the diff recipe on two golden kern_sum directories.
+func diffOutput(t *testing.T) *recipe.Output {
+	t.Helper()
+	root := filepath.Join(testutil.Root(), "testdata", "golden", "recipes")
+	r, err := recipe.Lookup(recipe.DiffName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := recipe.Defaults()
+	o.Input = []string{filepath.Join(root, "train+fixed", "cuda_gpu_kern_sum"), filepath.Join(root, "rank0+rank1", "cuda_gpu_kern_sum")}
+	res, err := recipe.Run(context.Background(), r, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Output
+}
+
+// cuda_gpu_kern_sum's per-rank chart also has nsys's device selector:
+// the rank_stats_by_device rows (Device ID, Rank, values as the golden
+// file has them) and a Device ID drop-down with "all".
+func TestRecipeStatsDevices(t *testing.T) {
+	rel := "rank0+rank1/cuda_gpu_kern_sum"
+	cs := goldenCharts(t, rel)
+	d := cs[1].data.(*StatsData)
+	f := goldenFrame(t, rel+"/rank_stats_by_device.parquet")
+	n := 0
+	for _, rows := range d.ByDevice {
+		n += len(rows)
+	}
+	if n != f.Rows() {
+		t.Fatalf("%d device rows, the file has %d", n, f.Rows())
+	}
+	for i := 0; i < f.Rows(); i++ {
+		name, dev, rank := f.Col("Name").Strs[i], cellText(f.Col("Device ID"), i), int64(cellFloat(f.Col("Rank"), i))
+		found := false
+		for _, r := range d.ByDevice[name] {
+			found = found || r.Device == dev && r.Rank == rank && r.Median == cellFloat(f.Col("Median"), i)
+		}
+		if !found {
+			t.Errorf("%s device %s rank %d not in the chart data", name, dev, rank)
+		}
+	}
+	js, err := cs[1].VegaLite()
+	if err != nil || !strings.Contains(string(js), `"Device ID "`) || !strings.Contains(string(js), `"datum.name === pick \u0026\u0026 datum.device === device"`) {
+		t.Errorf("no device selector in the Vega-Lite: %v", err)
+	}
 }

@@ -32,7 +32,11 @@ bench() { # dir recipe [extra args]
   a=$(measure "nsys" "$NSYS" recipe "$r" --input "$dir" --output /tmp/o-nsys "$@") || return
   b=$(measure "nsysx" "$NSYSX" recipe "$r" --input "$dir" --output /tmp/o-nsysx "$@") || return
   same=identical
-  $PQDIFF /tmp/o-nsys /tmp/o-nsysx >/tmp/bench.diff 2>&1 || same="DIFFERENT: $(head -c 300 /tmp/bench.diff)"
+  if ! ls /tmp/o-nsys/*.parquet >/dev/null 2>&1 && ! ls /tmp/o-nsysx/*.parquet >/dev/null 2>&1; then
+    same="both: no output (no data)"
+  else
+    $PQDIFF /tmp/o-nsys /tmp/o-nsysx >/tmp/bench.diff 2>&1 || same="DIFFERENT: $(head -c 300 /tmp/bench.diff)"
+  fi
   set -- $a $b
   awk -v r="$r" -v n="$(ls "$dir"/*.nsys-rep | wc -l)" -v t1="$2" -v m1="$3" -v t2="$5" -v m2="$6" -v s="$same" \
     'BEGIN { printf "| %s | %d | %.2f / %d MB | %.2f / %d MB | %.1fx | %s |\n", r, n, t1, m1, t2, m2, t1/(t2>0?t2:0.005), s }'

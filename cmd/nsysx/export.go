@@ -1,16 +1,22 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/internal/cliflags"
 	"io"
 	"os"
 	"regexp"
 
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/timeline"
 )
 
 var exportFlags = cliflags.Export()
+
+const exportUsage = "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n" +
+	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n\n"
 
 func runExport(args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("export", args, exportFlags, nil)
@@ -18,16 +24,19 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "export", err)
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n\n%s", cliflags.Help(exportFlags))
+		fmt.Fprintf(stdout, "%s%s", exportUsage, cliflags.Help(exportFlags))
 		return 0
 	}
-	typ := p.Last("--type")
-	if typ != "parquet" && typ != "arrow" {
-		return fail(stderr, "export", usageErr("-t must be parquet or arrow, not %q", typ))
+	if err := cliflags.CheckExport(p); err != nil {
+		return fail(stderr, "export", err)
 	}
-	dir := p.Last("--output")
-	if dir == "" {
-		return fail(stderr, "export", usageErr("-o DIR is required"))
+	typ, out := p.Last("--type"), p.Last("--output")
+	if out == "" {
+		return fail(stderr, "export", usageErr("-o %s is required", map[bool]string{true: "BASE", false: "DIR"}[typ == "perfetto"]))
+	}
+	filter, err := cliflags.Filter(p)
+	if err != nil {
+		return fail(stderr, "export", err)
 	}
 	re := regexp.MustCompile("")
 	if t := p.Last("--tables"); t != "" {
@@ -49,14 +58,39 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "export", err)
 	}
 	defer prof.Close()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if typ == "perfetto" {
+		gz, err := p.Bool("--gzip")
+		if err != nil {
+			return fail(stderr, "export", err)
+		}
+		return exportPerfetto(prof, out, gz, filter, quiet, stderr)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fail(stderr, "export", err)
 	}
 	bar := newProgress(stderr, "exporting tables", quiet)
-	err = nsysx.ExportTables(prof, dir, typ, re, bar.update)
+	err = nsysx.ExportTables(prof, out, typ, re, bar.update)
 	bar.done()
 	if err != nil {
 		return fail(stderr, "export", err)
+	}
+	return 0
+}
+
+// exportPerfetto writes the timeline; a filter that cannot apply (an NVTX
+// range that is not there) is nsys's SKIPPED outcome: a message, no file.
+func exportPerfetto(prof *nsysx.Profile, base string, gz bool, f *nsysx.Filter, quiet bool, stderr io.Writer) int {
+	path, st, err := timeline.ExportPerfetto(context.Background(), prof, base, gz, f)
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintf(stderr, "%s: %v (no trace written)\n", prof.Path, err)
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "wrote %s: %s\n", path, st.Summary())
 	}
 	return 0
 }

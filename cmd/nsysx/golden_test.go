@@ -13,7 +13,14 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
+// cliAsTestEnv makes the test binary act as the nsysx CLI (the README
+// test puts it on PATH as nsysx).
+const cliAsTestEnv = "NSYSX_TEST_AS_CLI"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(cliAsTestEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	testutil.Cleanup()
 	os.Exit(code)

@@ -65,8 +65,10 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 // ignored (interrupt_mode is "message": interrupts arrive on the control
 // channel); SIGTERM stops the kernel.
 func serveKernel(conn string, stderr io.Writer) int {
-	log.SetOutput(stderr)
-	log.SetPrefix("nsysx kernel: ")
+	// The standard logger is used only by the interpreter, whose
+	// log.Panic calls it recovers itself and reports as the cell's
+	// error: their log lines would be noise on the kernel's stderr.
+	log.SetOutput(io.Discard)
 	signal.Ignore(syscall.SIGINT)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
@@ -96,11 +98,45 @@ func kernelInstall(args []string, stdout, stderr io.Writer) int {
 	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = resolved
 	}
-	if err := kernel.InstallSpec(dir, []string{exe, "kernel", "-f", "{connection_file}"}); err != nil {
+	cmd, note := kernelCommand(exe, os.Getenv("PATH"))
+	if err := kernel.InstallSpec(dir, []string{cmd, "kernel", "-f", "{connection_file}"}); err != nil {
 		return fail(stderr, "kernel install", err)
 	}
-	fmt.Fprintf(stdout, "Installed kernelspec %s in %s\n", kernelName, dir)
+	fmt.Fprintf(stdout, "Installed kernelspec %s (display name \"nsysx (Go)\") in %s:\n", kernelName, dir)
+	for _, f := range []string{"kernel.json", "logo-32x32.png", "logo-64x64.png"} {
+		fmt.Fprintf(stdout, "  wrote %s\n", filepath.Join(dir, f))
+	}
+	fmt.Fprintf(stdout, "Jupyter starts: %s kernel -f {connection_file}\n%s\n", cmd, note)
 	return 0
+}
+
+// kernelCommand is the kernelspec's program: "nsysx", found on PATH by
+// Jupyter, when the nsysx on PATH is this binary (so a rebuilt or
+// reinstalled nsysx on PATH keeps working); otherwise this binary's
+// absolute path, with a note saying what to rerun when it moves.
+func kernelCommand(exe, path string) (cmd, note string) {
+	if onPath, err := lookPathIn("nsysx", path); err == nil {
+		a, errA := os.Stat(onPath)
+		b, errB := os.Stat(exe)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return "nsysx", "It runs the nsysx found on Jupyter's PATH (now " + onPath + "); moving or rebuilding it there needs no reinstall."
+		}
+	}
+	return exe, "nsysx is not on PATH (or PATH has another one), so the kernelspec names this binary by its path: if you move or rebuild it elsewhere, rerun `nsysx kernel install` (or put nsysx on PATH first)."
+}
+
+// lookPathIn is exec.LookPath over the given PATH value.
+func lookPathIn(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return filepath.Abs(p)
+		}
+	}
+	return "", exec.ErrNotFound
 }
 
 // kernelSpecDir is where --user, --sys-prefix or --prefix DIR put the spec.

@@ -43,6 +43,13 @@ func TestNotebookBrowser(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "notebooks", "test_kernel.ipynb"), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	tables, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", "06_tables.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notebooks", "06_tables.ipynb"), tables, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	base, token := startNotebookServer(t, je, root)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -92,6 +99,42 @@ func TestNotebookBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s (%d bytes)", name, len(png))
+	checkUntrustedAlignment(ctx, t, br, base+"/notebooks/notebooks/06_tables.ipynb?token="+token)
+}
+
+// checkUntrustedAlignment opens an executed notebook that is not signed
+// (so untrusted: the Notebook drops inline styles from its outputs) and
+// checks that the text columns of its first table are still left-aligned
+// and the numbers right-aligned (the Notebook's stylesheet right-aligns
+// every cell).
+func checkUntrustedAlignment(ctx context.Context, t *testing.T, br *cdp.Browser, url string) {
+	t.Helper()
+	if err := br.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	if err := br.WaitFor(ctx, "window.Jupyter && Jupyter.notebook && document.querySelector('.nsysx-table tbody tr')", 200*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// Where this Notebook keeps style attributes, drop them as a stricter
+	// sanitizer does (the issue's classic Notebook); "bare" is how the
+	// stylesheet aligns the cells themselves, which shows the check matters.
+	js := `(() => {
+		const trusted = Jupyter.notebook.trusted;
+		document.querySelectorAll('.nsysx-table [style]').forEach(e => e.removeAttribute('style'));
+		const tds = [...document.querySelector('.nsysx-table tbody tr').querySelectorAll('td')];
+		return JSON.stringify({trusted,
+			align: tds.map(td => getComputedStyle(td.firstElementChild || td).textAlign),
+			bare: tds.map(td => getComputedStyle(td).textAlign)});
+	})()`
+	var got string
+	if err := br.Eval(ctx, js, &got); err != nil {
+		t.Fatal(err)
+	}
+	// 06_tables' first table is k.Schema(): Column, Unit, Type (text), Non-Null (a count)
+	if !strings.HasPrefix(got, `{"trusted":false,"align":["left","left","left","right"]`) {
+		t.Errorf("untrusted notebook without inline styles: %s, want the three text columns left-aligned and the count right-aligned", got)
+	}
+	t.Logf("untrusted notebook without inline styles: %s", got)
 }
 
 // startNotebookServer starts `jupyter notebook` on a free loopback port

@@ -77,6 +77,14 @@ func TestKernelInstallSpec(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	exe, _ = filepath.EvalSymlinks(exe)
+	for _, f := range []string{"kernel.json", "logo-32x32.png"} {
+		if !strings.Contains(out, filepath.Join(specDir, f)) {
+			t.Errorf("install does not say it wrote %s: %q", f, out)
+		}
+	}
+	if !strings.Contains(out, "rerun `nsysx kernel install`") {
+		t.Errorf("install with nsysx off PATH does not say what to rerun: %q", out)
+	}
 	if len(spec.Argv) != 4 || spec.Argv[0] != exe || strings.Join(spec.Argv[1:], " ") != "kernel -f {connection_file}" ||
 		spec.DisplayName != "nsysx (Go)" || spec.Language != "go" || spec.InterruptMode != "message" {
 		t.Errorf("kernel.json %s", b)
@@ -85,6 +93,18 @@ func TestKernelInstallSpec(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(specDir, logo)); err != nil {
 			t.Error(err)
 		}
+	}
+	// With this binary on PATH as nsysx, the spec names "nsysx".
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	if err := os.Symlink(exe, filepath.Join(bin, "nsysx")); err != nil {
+		t.Fatal(err)
+	}
+	if cmd, note := kernelCommand(exe, bin+string(os.PathListSeparator)+"/nonexistent"); cmd != "nsysx" || !strings.Contains(note, "PATH") {
+		t.Errorf("on PATH: %q %q", cmd, note)
+	}
+	if cmd, _ := kernelCommand(exe, "/nonexistent"); cmd != exe {
+		t.Errorf("off PATH: %q", cmd)
 	}
 	// --user honours XDG_DATA_HOME; --sys-prefix asks Python for sys.prefix
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg"))

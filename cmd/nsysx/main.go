@@ -1,8 +1,10 @@
 // Command nsysx analyses Nsight Systems profiles: `nsysx stats` and `nsysx
 // analyze` print the same reports and rules as `nsys stats` / `nsys analyze`
 // (byte for byte, as of Nsight Systems 2025.3.1), `nsysx export` writes raw
-// tables as Parquet or Arrow, `nsysx recipe` runs nsys's multi-report
-// recipes (`nsys recipe`), and `nsysx kernel` runs the Jupyter kernel.
+// tables as Parquet or Arrow or the timeline as a Perfetto trace, `nsysx
+// recipe` runs nsys's multi-report recipes (`nsys recipe`), `nsysx compare`
+// compares two profiles, `nsysx profile` records one with the installed nsys,
+// and `nsysx kernel` runs the Jupyter kernel.
 //
 // Exit status: 0 on success (a SKIPPED report is a success, as in nsys); 1 when
 // an input cannot be read or a report fails; 2 for a usage error (unknown
@@ -52,6 +54,7 @@ func commands() []command {
 		{"recipe", "run nsys recipes (multi-report statistics, Parquet outputs) over many profiles", runRecipe},
 		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
 		{"profile", "record a profile with the installed nsys, then export and open it", runProfile},
+		{"compare", "compare two profiles: per kernel, NVTX range and API, the change with a confidence interval and a verdict", runCompare},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},
 		{"version", "print the version", func([]string, io.Writer, io.Writer) int { return 0 }},

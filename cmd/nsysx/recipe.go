@@ -12,6 +12,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/plots"
 )
 
 // runRecipe is `nsysx recipe NAME [options]`: nsys's recipe command line as
@@ -161,5 +162,8 @@ func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer
 }
 
 // writeRecipe writes the output directory (temporary sibling, renamed into
-// place) and returns its path.
-func writeRecipe(res *recipe.Result) (string, error) { return res.Write(nil) }
+// place), with the charts and the nsysx-kernel notebook, and returns its
+// path.
+func writeRecipe(res *recipe.Result) (string, error) {
+	return res.Write(&recipe.WriteOptions{Extra: plots.RecipeExtra(res)})
+}

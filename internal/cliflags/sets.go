@@ -44,11 +44,14 @@ func Analyze() []Flag {
 // Export is the flags of `nsysx export`.
 func Export() []Flag {
 	return []Flag{
-		{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (one file per table)"},
-		{Names: []string{"--tables"}, Value: true, Help: "REGEX: export only tables whose names match (default: all)"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "DIR: output directory (created if missing)"},
+		{Names: []string{"-t", "--type"}, Value: true, Help: "parquet or arrow (raw tables, one file per table), or perfetto (the timeline as one Chrome/Perfetto JSON trace)"},
+		{Names: []string{"--tables"}, Value: true, Help: "REGEX: parquet/arrow: export only tables whose names match (default: all)"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "DIR for parquet/arrow (created if missing); BASE for perfetto (writes BASE.json, or BASE.json.gz)"},
+		{Names: []string{"--gzip"}, Help: "perfetto: write BASE.json.gz (also when BASE ends in .gz)"},
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: perfetto: keep events overlapping this window (units ns, us, ms, s, m, h)"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: perfetto: keep the events nsys stats keeps for that NVTX range"},
 		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{Names: []string{"-q", "--quiet"}, Help: "no progress display"},
+		{Names: []string{"-q", "--quiet"}, Help: "no progress display or summary line"},
 		{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
 		{Names: []string{"-h", "--help"}, Help: "show this help"},
 	}

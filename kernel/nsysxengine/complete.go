@@ -128,7 +128,7 @@ func (e *Engine) completeInput(word string) []string {
 func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	w := c.Word
 	if len(c.Args) == 0 {
-		return prefixed([]string{"stats", "analyze", "export", "recipe"}, w), len(w)
+		return prefixed([]string{"stats", "analyze", "export", "recipe", "compare", "timeline", "profile"}, w), len(w)
 	}
 	if c.Args[0] == "recipe" {
 		return e.completeRecipe(c.Args[1:], w)
@@ -139,6 +139,10 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 		defs, rules = analyzeFlags, true
 	case "export":
 		defs = exportFlags
+	case "compare":
+		defs = compareFlags
+	case "timeline":
+		defs = timelineFlags
 	}
 	flag, val := "", w
 	if strings.HasPrefix(w, "-") {
@@ -166,7 +170,7 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	case "--timeunit":
 		return prefixed([]string{"nsec", "usec", "msec", "seconds"}, val), len(val)
 	case "--type":
-		return prefixed([]string{"parquet", "arrow"}, val), len(val)
+		return prefixed([]string{"parquet", "arrow", "perfetto"}, val), len(val)
 	case "--output":
 		return prefixed(completeFiles(val, true), val), len(val)
 	}

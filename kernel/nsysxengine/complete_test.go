@@ -91,6 +91,11 @@ func TestInspection(t *testing.T) {
 		"%nsys analyze gpu_g|aps": "gpu_gaps (rule) -- GPU Gaps",
 		"%ns|ys stats":            "%nsys stats|analyze|export",
 		"%%s|ql\nSELECT 1":        "read-only",
+		// inside a call's parentheses: the function called
+		"nsysx.Open(|":              "Open opens an Nsight Systems export",
+		`nsysx.Open("a(b", |`:       "Open opens an Nsight Systems export",
+		"p.Stats(|)":                "Stats computes a stats report",
+		"format.Write(os.Stdout, |": "Write renders r in format s exactly as nsys's formatter does",
 	} {
 		pos := strings.Index(code, "|")
 		code = code[:pos] + code[pos+1:]

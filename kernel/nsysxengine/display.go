@@ -28,6 +28,10 @@ const (
 type TableOptions struct {
 	MaxRows int // rows shown; the others are counted in a note (default 50)
 	MaxText int // characters of a text cell before it is shortened (default 60)
+
+	// Label, when set, names the profile a result comes from in every
+	// form of its display (outputs of several profiles set it).
+	Label string
 }
 
 // DefaultTableOptions are the options cells start with.
@@ -56,14 +60,13 @@ func ResultBundle(r *nsysx.Result, o TableOptions) map[string]any {
 // and which has total rows in all (SQL queries keep only the rows shown).
 func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 	o = o.norm()
+	if err := r.Err(); err != nil {
+		return ErrorBundle(err)
+	}
 	title := resultTitle(r)
+	labelText, labelHTML := profileLabel(o.Label)
 	if r.Skipped != "" {
-		return map[string]any{
-			"text/plain": title + "\nSKIPPED: " + r.Skipped,
-			"text/html":  `<div class="nsysx-result">` + titleHTML(r) + `<p><i>SKIPPED: ` + html.EscapeString(r.Skipped) + `</i></p></div>`,
-			ResultMIME: map[string]any{"report": r.Report, "title": r.Title, "args": r.Args,
-				"skipped": r.Skipped, "columns": []any{}, "rows": []any{}, "total_rows": 0},
-		}
+		return skippedResultBundle(r, o.Label)
 	}
 	shown := headResult(r, o.MaxRows)
 	heads, cells := csvCells(shown)
@@ -79,6 +82,7 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 
 	var h strings.Builder
 	h.WriteString(`<div class="nsysx-result">`)
+	h.WriteString(labelHTML)
 	h.WriteString(titleHTML(r))
 	if r.Advice != "" {
 		fmt.Fprintf(&h, `<pre style="white-space:pre-wrap">%s</pre>`, html.EscapeString(r.Advice))
@@ -102,8 +106,39 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 	if text == "" {
 		text = title
 	}
-	return map[string]any{"text/html": h.String(), "text/plain": text,
-		ResultMIME: resultJSON(shown, heads, total)}
+	js := resultJSON(shown, heads, total)
+	if o.Label != "" {
+		js["profile"] = o.Label
+	}
+	return map[string]any{"text/html": h.String(), "text/plain": labelText + text, ResultMIME: js}
+}
+
+// ErrorBundle shows an error in place of a value: "error: ..." in text,
+// in red in HTML.
+func ErrorBundle(err error) map[string]any {
+	msg := "error: " + err.Error()
+	return map[string]any{"text/plain": msg,
+		"text/html": `<pre style="color:#b00;white-space:pre-wrap">` + html.EscapeString(msg) + `</pre>`}
+}
+
+// profileLabel is the "Profile: NAME" line of a labelled result, as text
+// and HTML ("" when unlabelled).
+func profileLabel(label string) (text, h string) {
+	if label == "" {
+		return "", ""
+	}
+	return "Profile: " + label + "\n", `<p style="margin:0.3em 0">Profile: <b>` + html.EscapeString(label) + `</b></p>`
+}
+
+// skippedResultBundle shows a SKIPPED result with nsys's message.
+func skippedResultBundle(r *nsysx.Result, label string) map[string]any {
+	lt, lh := profileLabel(label)
+	return map[string]any{
+		"text/plain": lt + resultTitle(r) + "\nSKIPPED: " + r.Skipped,
+		"text/html":  `<div class="nsysx-result">` + lh + titleHTML(r) + `<p><i>SKIPPED: ` + html.EscapeString(r.Skipped) + `</i></p></div>`,
+		ResultMIME: map[string]any{"report": r.Report, "title": r.Title, "args": r.Args, "profile": label,
+			"skipped": r.Skipped, "columns": []any{}, "rows": []any{}, "total_rows": 0},
+	}
 }
 
 // resultTitle is "CUDA GPU Kernel Summary (cuda_gpu_kern_sum:base)".
@@ -190,7 +225,7 @@ func writeHTMLTable(h *strings.Builder, heads []string, rows [][]string, numeric
 		if j < len(numeric) && numeric[j] {
 			align = "right"
 		}
-		fmt.Fprintf(h, `<th style="text-align:%s">%s</th>`, align, html.EscapeString(hd))
+		fmt.Fprintf(h, `<th align="%s" style="text-align:%s">%s</th>`, align, align, leftWrap(align == "left", html.EscapeString(hd)))
 	}
 	h.WriteString("</tr></thead><tbody>\n")
 	for _, row := range rows {
@@ -199,18 +234,29 @@ func writeHTMLTable(h *strings.Builder, heads []string, rows [][]string, numeric
 			num := j < len(numeric) && numeric[j]
 			switch {
 			case num && format.IsNumber(cell):
-				fmt.Fprintf(h, `<td style="text-align:right">%s</td>`, group(cell))
+				fmt.Fprintf(h, `<td align="right" style="text-align:right">%s</td>`, group(cell))
 			case num:
-				fmt.Fprintf(h, `<td style="text-align:right">%s</td>`, html.EscapeString(cell))
+				fmt.Fprintf(h, `<td align="right" style="text-align:right">%s</td>`, html.EscapeString(cell))
 			case utf8.RuneCountInString(cell) > maxText:
-				fmt.Fprintf(h, `<td style="text-align:left" title="%s">%s</td>`, html.EscapeString(cell), html.EscapeString(Shorten(cell, maxText)))
+				fmt.Fprintf(h, `<td align="left" style="text-align:left" title="%s">%s</td>`, html.EscapeString(cell), leftWrap(true, html.EscapeString(Shorten(cell, maxText))))
 			default:
-				fmt.Fprintf(h, `<td style="text-align:left">%s</td>`, html.EscapeString(cell))
+				fmt.Fprintf(h, `<td align="left" style="text-align:left">%s</td>`, leftWrap(true, html.EscapeString(cell)))
 			}
 		}
 		h.WriteString("</tr>\n")
 	}
 	h.WriteString("</tbody></table>")
+}
+
+// leftWrap puts left-aligned cell text in a div of Bootstrap's text-left
+// class: an untrusted notebook loses the inline styles, and the classic
+// Notebook's stylesheet right-aligns every cell (its rule beats the align
+// attribute, but not a class on the cell's own content).
+func leftWrap(left bool, s string) string {
+	if !left {
+		return s
+	}
+	return `<div class="text-left" style="text-align:left">` + s + `</div>`
 }
 
 // Shorten cuts s to at most n characters, ending with "…". C++ names

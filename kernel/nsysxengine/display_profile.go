@@ -86,6 +86,9 @@ func SkippedBundle(skipped [][2]string) map[string]any {
 		names[i] = s[0]
 	}
 	fmt.Fprintf(&t, "SKIPPED (%d): %s", len(skipped), strings.Join(names, ", "))
+	for _, s := range skipped { // the reasons, as the CLI prints them
+		fmt.Fprintf(&t, "\n  %s: %s", s[0], s[1])
+	}
 	fmt.Fprintf(&h, `<details style="color:#666"><summary>SKIPPED (%d): %s</summary><ul>`, len(skipped), html.EscapeString(strings.Join(names, ", ")))
 	for _, s := range skipped {
 		fmt.Fprintf(&h, "<li><code>%s</code>: %s</li>", html.EscapeString(s[0]), html.EscapeString(s[1]))

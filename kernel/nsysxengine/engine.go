@@ -2,8 +2,11 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
+	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,11 +15,12 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/gointerp"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/compare"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Engine is the nsysx kernel's engine: Go cells run by gointerp with the
-// nsysx, nsysx/format, plots and nsysx/nb packages compiled in and
+// nsysx, nsysx/format, plots, nsysx/recipe and nsysx/nb packages compiled in and
 // imported in advance, nsysx values shown as tables, and the nsysx magics
 // (%nsys, %open, %%sql, %plot). Heavy work always runs compiled: cells only call
 // the library.
@@ -29,8 +33,9 @@ type Engine struct {
 
 	recipes map[string]*recipe.Result // the results %nsys recipe left in variables
 
-	ids atomic.Int64   // display ids of progress displays
-	bg  sync.WaitGroup // interrupted magics still running in the background
+	ids  atomic.Int64   // display ids of progress displays
+	cell atomic.Value   // the code of the cell running (string)
+	bg   sync.WaitGroup // interrupted magics still running in the background
 }
 
 // Import paths of the packages imported in advance; bindName is the
@@ -40,13 +45,21 @@ const (
 	bindName = "_nsysxbind"
 )
 
+// StdImports are the standard packages every cell can use without an
+// import (the banner and the README list them).
+var StdImports = []string{"fmt", "strings", "sort", "math", "time", "os"}
+
 // preImports is the import declaration run when the engine starts: the
-// compiled packages under their usual names, and nb under a hidden name
-// for %open's bindings.
+// common standard packages, the compiled packages under their usual
+// names, and nb under a hidden name for %open's bindings.
 func preImports() string {
 	var b strings.Builder
 	b.WriteString("import (\n")
-	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots", NBPath} {
+	for _, p := range StdImports {
+		fmt.Fprintf(&b, "\t%q\n", p)
+	}
+	for _, p := range []string{"github.com/nsysx/nsysx/nsysx", "github.com/nsysx/nsysx/nsysx/format", "github.com/nsysx/nsysx/plots",
+		"github.com/nsysx/nsysx/nsysx/recipe", NBPath} {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
 	fmt.Fprintf(&b, "\t%s %q\n)", bindName, NBPath)
@@ -80,14 +93,15 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // Banner implements kernel.Bannerer.
 func (e *Engine) Banner() string {
 	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
-		"nsysx, format, plots and nb are imported; %help lists the magics; %open FILE opens a profile."
+		"Imported in every cell: nsysx, format, plots, nb and " + strings.Join(StdImports, ", ") + ".\n" +
+		"%help lists the magics; %open FILE opens a profile; NAME? or Shift-Tab shows the docs."
 }
 
 // closeWait bounds how long Close waits for interrupted reports.
 const closeWait = 10 * time.Second
 
-// Close implements io.Closer: it closes the profiles and removes the
-// unpacked copies of .gz files. Profiles that an interrupted report may
+// Close implements io.Closer: it closes the profiles (the decompressed
+// copies of .gz files stay in nsysx's cache for the next kernel). Profiles that an interrupted report may
 // still read (it did not end within closeWait) are left open.
 func (e *Engine) Close() error {
 	done := make(chan struct{})
@@ -128,13 +142,13 @@ func (e *Engine) display(v any) map[string]any {
 		}
 		return ResultBundle(x, e.TableOptions())
 	case []*nsysx.Result:
-		bs := make([]map[string]any, 0, len(x))
-		for _, r := range x {
-			if r != nil {
-				bs = append(bs, ResultBundle(r, e.TableOptions()))
-			}
+		return e.resultsBundle(x)
+	case *nsysx.ResultCol:
+		if x == nil {
+			return ErrorBundle(e.nilColumnError())
 		}
-		return joinBundles(bs)
+		r := &nsysx.Result{Title: "column " + x.Label(), Cols: []*nsysx.ResultCol{x}}
+		return ResultBundle(r, e.TableOptions())
 	case *nsysx.Profile:
 		if x == nil {
 			return nil
@@ -145,6 +159,13 @@ func (e *Engine) display(v any) map[string]any {
 			return nil
 		}
 		return TextBundle(describeReport(x))
+	case *compare.Comparison:
+		if x == nil {
+			return nil
+		}
+		b := ResultBundle(x.Result(), e.TableOptions())
+		b["text/plain"] = x.Summary() + "\n" + b["text/plain"].(string)
+		return b
 	case []*nsysx.Report:
 		return ReportsBundle(x)
 	}
@@ -171,6 +192,58 @@ func (e *Engine) displayRecipe(v any) map[string]any {
 		return RecipesBundle(x)
 	}
 	return nil
+}
+
+// lastColCall finds a cell's last `VAR.Col("NAME")` call.
+var lastColCall = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.Col\("((?:[^"\\]|\\.)*)"\)\s*$`)
+
+// nilColumnError explains a nil column a cell shows: when the cell ends
+// with v.Col("NAME") on a result, the error Column gives (with the
+// closest name).
+func (e *Engine) nilColumnError() error {
+	generic := errors.New("no such column: Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name")
+	code, _ := e.cell.Load().(string)
+	m := lastColCall.FindStringSubmatch(strings.TrimSpace(code))
+	if m == nil {
+		return generic
+	}
+	v, ok := e.Global(m[1])
+	if ok && v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !ok || !v.IsValid() || !v.CanInterface() {
+		return generic
+	}
+	r, ok := v.Interface().(*nsysx.Result)
+	if !ok || r == nil {
+		return generic
+	}
+	if _, err := r.Column(m[2]); err != nil {
+		return fmt.Errorf("%w (Col returns nil for it; Column returns this error)", err)
+	}
+	return generic
+}
+
+// resultsBundle shows several results one after another, each labelled
+// with its profile when they come from several.
+func (e *Engine) resultsBundle(rs []*nsysx.Result) map[string]any {
+	sources := map[string]bool{}
+	for _, r := range rs {
+		if r != nil {
+			sources[r.Source] = true
+		}
+	}
+	bs := make([]map[string]any, 0, len(rs))
+	for _, r := range rs {
+		if r != nil {
+			o := e.TableOptions()
+			if len(sources) > 1 {
+				o.Label = r.Source
+			}
+			bs = append(bs, ResultBundle(r, o))
+		}
+	}
+	return joinBundles(bs)
 }
 
 // joinBundles puts the HTML and text of several bundles one after another.
@@ -247,5 +320,6 @@ func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile)
 func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
 	nsysx.SetBaseContext(ctx)
 	defer nsysx.SetBaseContext(nil)
+	e.cell.Store(code)
 	return e.Engine.Execute(ctx, code, out)
 }

@@ -9,7 +9,7 @@ import (
 
 // docPackages maps the names cells use for the compiled packages to the
 // prefix of their doc keys.
-var docPackages = map[string]string{"nsysx": "nsysx", "format": "format", "nb": "nb", "plots": "plots"}
+var docPackages = map[string]string{"nsysx": "nsysx", "format": "format", "nb": "nb", "plots": "plots", "compare": "compare", "timeline": "timeline"}
 
 // symbolDoc returns the declaration and doc comment of "pkg.Name" or
 // "pkg.Type.Method".
@@ -48,6 +48,63 @@ func wordAround(code string, cursor int) (qual, word string, start int) {
 // types, the help of a report or rule named under the cursor (in a
 // string or a %nsys line), else what the Go engine says.
 func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {
+	in := e.inspectAt(code, cursor, detail)
+	if !in.Found { // inside a call's parentheses: the function called
+		if at := enclosingCall(code, cursor); at >= 0 {
+			return e.inspectAt(code, at, detail)
+		}
+	}
+	return in
+}
+
+// enclosingCall returns the position just after the name of the call
+// whose parentheses hold the cursor ("nsysx.Open(|" gives the end of
+// Open), or -1. Strings, runes and comments are skipped.
+func enclosingCall(code string, cursor int) int {
+	cursor = max(0, min(cursor, len(code)))
+	var open []int
+	for i := 0; i < cursor; i++ {
+		switch c := code[i]; c {
+		case '"', '\'', '`':
+			i = skipQuoted(code, i, cursor)
+		case '/':
+			if i+1 < len(code) && code[i+1] == '/' {
+				for i < cursor && code[i] != '\n' {
+					i++
+				}
+			}
+		case '(':
+			open = append(open, i)
+		case ')':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	for k := len(open) - 1; k >= 0; k-- {
+		if p := open[k]; p > 0 && isIdent(code[p-1]) {
+			return p
+		}
+	}
+	return -1
+}
+
+// skipQuoted returns the position of the quote closing the literal that
+// starts at i (or limit when it is not closed before it).
+func skipQuoted(code string, i, limit int) int {
+	q := code[i]
+	for j := i + 1; j < limit; j++ {
+		switch {
+		case code[j] == '\\' && q != '`':
+			j++
+		case code[j] == q:
+			return j
+		}
+	}
+	return limit
+}
+
+func (e *Engine) inspectAt(code string, cursor, detail int) kernel.Inspection {
 	qual, word, _ := wordAround(code, cursor)
 	if word == "" {
 		return e.Engine.Inspect(code, cursor, detail)

@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
+	"github.com/nsysx/nsysx/nsysx/timeline"
 )
 
 var exportFlags = cliflags.Export()
@@ -24,16 +26,20 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 		return err
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
+		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
+			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
 		return nil
 	}
-	typ := p.Last("--type")
-	if typ != "parquet" && typ != "arrow" {
-		return usageErr("-t must be parquet or arrow, not %q", typ)
+	if err := cliflags.CheckExport(p); err != nil {
+		return usageErr("%v", err)
 	}
+	typ := p.Last("--type")
 	dir := p.Last("--output")
 	if dir == "" {
-		return usageErr("-o DIR is required")
+		return usageErr("-o %s is required", map[bool]string{true: "BASE", false: "DIR"}[typ == "perfetto"])
+	}
+	if typ == "perfetto" {
+		return e.exportPerfetto(ctx, p, dir, out)
 	}
 	re := regexp.MustCompile("")
 	if t := p.Last("--tables"); t != "" {
@@ -117,5 +123,44 @@ func helpFormats(out kernel.Output, name string) error {
 		return usageErr("%v", err)
 	}
 	fmt.Fprintln(w, format.Help(strings.SplitN(name, ":", 2)[0]))
+	return nil
+}
+
+// exportPerfetto is %nsys export -t perfetto: the timeline as one JSON trace.
+func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base string, out kernel.Output) error {
+	f, err := cliflags.Filter(p)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	gz, err := p.Bool("--gzip")
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	profs, names, err := e.inputs(p)
+	if err != nil {
+		return err
+	}
+	if len(profs) != 1 {
+		return usageErr("give exactly one input")
+	}
+	type done struct {
+		path string
+		st   *timeline.Stats
+	}
+	r, err := interruptible(ctx, &e.bg, func() (done, error) {
+		path, st, err := timeline.ExportPerfetto(ctx, profs[0], base, gz, f)
+		return done{path, st}, err
+	})
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintf(out.Stdout(), "%s: %v (no trace written)\n", names[0], err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if q, _ := p.Bool("--quiet"); !q {
+		fmt.Fprintf(out.Stdout(), "wrote %s: %s\n", r.path, r.st.Summary())
+	}
 	return nil
 }

@@ -36,7 +36,7 @@ func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
 	return cliflags.WithHelp(defs, "-q", q)
 }
 
-const nsysUsage = "%nsys stats|analyze|export [flags] [FILE|NAME...]\n       " + recipeUsage +
+const nsysUsage = "%nsys stats|analyze|export|compare|timeline [flags] [FILE|NAME...]\n       " + recipeUsage +
 	"\n       %nsys profile [nsys profile flags] -- COMMAND"
 
 const nsysHelp = `Run nsysx's stats reports, analyze rules or export on profiles, with the
@@ -50,6 +50,9 @@ Examples:
   %nsys stats -r cuda_gpu_kern_sum:base --timeunit usec
   %nsys analyze -r gpu_gaps:gap=1 train
   %nsys export -t parquet -o out/ train.sqlite
+  %nsys export -t perfetto -o train_trace train.sqlite
+  %nsys compare train fixed
+  %nsys timeline "iteration 12" train
 %nsys recipe runs nsys's multi-report recipes; %nsys recipe --help lists them.
 %nsys profile [nsys profile flags] -- COMMAND records a new profile with the
 installed nsys (its output streamed here), exports it and opens it as the
@@ -73,9 +76,13 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 		return e.nsysRecipe(ctx, args[1:], out)
 	case "profile":
 		return e.nsysProfile(ctx, args[1:], out)
+	case "compare":
+		return e.nsysCompare(ctx, args[1:], out)
+	case "timeline":
+		return e.nsysTimeline(ctx, args[1:], out)
 	}
-	return usageErr("%%nsys: unknown command %q%s (stats, analyze, export, recipe or profile)", args[0],
-		nsysx.Suggest(args[0], []string{"stats", "analyze", "export", "recipe", "profile"}))
+	names := []string{"stats", "analyze", "export", "recipe", "profile", "compare", "timeline"}
+	return usageErr("%%nsys: unknown command %q%s (%s)", args[0], nsysx.Suggest(args[0], names), strings.Join(names, ", "))
 }
 
 // reportJob is one report with its format and output.
@@ -279,7 +286,11 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 			}
 			results = append(results, res)
 			if res.Skipped != "" && j.out == "-" && j.format == nil {
-				skipped = append(skipped, [2]string{j.rep.Name, res.Skipped})
+				name := j.rep.Name
+				if len(profs) > 1 {
+					name += " on " + names[pi]
+				}
+				skipped = append(skipped, [2]string{name, res.Skipped})
 				continue
 			}
 			if err := e.showJob(r, j, prof, names[pi], res, out); err != nil {
@@ -317,11 +328,17 @@ func (e *Engine) showJob(r *reportRun, j reportJob, prof *nsysx.Profile, in stri
 	}
 	switch {
 	case j.out == "-" && j.format == nil:
-		return out.Display(kernel.Display{Data: ResultBundle(res, e.TableOptions())})
+		o := e.TableOptions()
+		if r.nInputs > 1 {
+			o.Label = in
+		}
+		return out.Display(kernel.Display{Data: ResultBundle(res, o)})
 	case j.out == "-":
 		var b bytes.Buffer
 		if !r.quiet {
 			fmt.Fprintf(&b, "Processing [%s] with [%s]%s... \n", in, j.rep.Name, argStr)
+		} else if r.nInputs > 1 {
+			fmt.Fprintf(&b, "Profile: %s\n", in)
 		}
 		limit := e.TableOptions().MaxRows
 		if res.Skipped != "" {

@@ -12,7 +12,7 @@ const openUsage = "%open FILE [as NAME]"
 
 const openHelp = `Open a profile and bind it to the Go variable NAME (default: from the file
 name, e.g. train for train.sqlite.gz) as a *nsysx.Profile. FILE is a .sqlite,
-a gzipped .sqlite.gz (unpacked to a temporary file), a .nsys-rep, a Parquet or
+a compressed .sqlite.gz or .sqlite.zst (decompressed once into the nsysx cache), a .nsys-rep, a Parquet or
 Arrow directory export, or "sample" (the profile built into nsysx). The
 profile is cached: %nsys, %plot and %%sql without a FILE use the one opened last.`
 

@@ -26,7 +26,9 @@ files and names bound by %open. Each output table is shown with its row count,
 then the recipe's charts (PNG, and Vega-Lite in JupyterLab). A progress line
 counts the reports mapped. The result stays in the Go variable recipeResult
 (-v NAME or --var NAME picks another name) as a *recipe.Result: its Output
-holds the tables (Output.Table("all_stats") is a *recipe.Frame).
+holds the tables (Output.Table("all_stats") is a *recipe.Frame). With --output
+DIR the output directory is written as by nsysx recipe (Parquet, .nsys-analysis,
+the charts and a notebook for this kernel); without it nothing is written.
 Examples:
   %nsys recipe cuda_gpu_kern_sum
   %nsys recipe nvtx_pace --name forward --input rank0 rank1 -v pace
@@ -65,7 +67,25 @@ func (e *Engine) nsysRecipe(ctx context.Context, args []string, out kernel.Outpu
 	if err := e.bindRecipe(ctx, varName, res); err != nil {
 		return err
 	}
-	return e.showRecipe(res, out)
+	if err := e.showRecipe(res, out); err != nil {
+		return err
+	}
+	return writeRecipeDir(res, out)
+}
+
+// writeRecipeDir writes the output directory when --output was given:
+// the tables, .nsys-analysis, the charts and the nsysx notebook, as
+// `nsysx recipe` does.
+func writeRecipeDir(res *recipe.Result, out kernel.Output) error {
+	if res == nil || res.Output == nil || res.Opts.Output == "" {
+		return nil
+	}
+	dir, err := res.Write(&recipe.WriteOptions{Extra: plots.RecipeExtra(res)})
+	if err != nil {
+		return kernel.Errorf("RecipeError", "%v", err)
+	}
+	fmt.Fprintf(out.Stdout(), "Generated:\n    %s\n", dir)
+	return nil
 }
 
 // takeVarFlag removes -v/--var NAME from args.

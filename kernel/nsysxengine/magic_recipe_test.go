@@ -2,12 +2,15 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -92,6 +95,7 @@ func kernelTotals(t *testing.T, name string) map[int64][2]int64 {
 func TestMagicRecipe(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("rank1"))
+	cell(t, e, "%open sample") // not a file: left out of the session's inputs
 	cell(t, e, "%open "+gz("rank0"))
 	r := cell(t, e, "%nsys recipe kernel_count_test")
 	// progress, the two tables, the stats box chart (no rank_stats: no per-rank chart)
@@ -141,6 +145,11 @@ rows`).result(t)["text/plain"].(string)
 	if got := cell(t, e, `recipeResult.Files[0] + "," + recipeResult.Files[1]`).result(t)["text/plain"]; got != "rank0,rank1" {
 		t.Errorf("files %v", got)
 	}
+	// the recipe package is imported in cells
+	if got := cell(t, e, `r, _ := recipe.Lookup("kernel_count_test")
+r.DisplayName`).result(t)["text/plain"]; got != "Kernel Count (test)" {
+		t.Errorf("recipe package in cells: %v", got)
+	}
 	// a table value in a cell shows as a table
 	if h, _ := cell(t, e, `recipeResult.Output.Table("per_rank")`).result(t)["text/html"].(string); !strings.Contains(h, "<table") {
 		t.Errorf("frame display %q", h)
@@ -166,6 +175,9 @@ func TestMagicRecipeErrors(t *testing.T) {
 	// no input, nothing open (the cases below open profiles)
 	if _, err := tryCell(t, e, "%nsys recipe kernel_count_test"); errName(err) != "UsageError" || !strings.Contains(err.Error(), "no input") {
 		t.Errorf("no input: %v", err)
+	}
+	if _, err := tryCell(t, e, "%nsys recipe kernel_count_test --input sample"); errName(err) != "UsageError" || !strings.Contains(err.Error(), "sample") {
+		t.Errorf("--input sample: %v", err)
 	}
 	for code, want := range map[string]string{
 		"%nsys recipe kernel_cuont_test":                                         "did you mean kernel_count_test?",
@@ -236,30 +248,131 @@ func TestMagicRecipeKernSum(t *testing.T) {
 	if want := 1 + len(res.Output.Tables) + 2; len(r.displays) != want {
 		t.Fatalf("%d displays, want %d", len(r.displays), want)
 	}
+	checkGoldenTables(t, r, res, "rank0+rank1/cuda_gpu_kern_sum")
+	for _, d := range r.displays[len(r.displays)-2:] {
+		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
+			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
+		}
+	}
+}
+
+// --output writes the directory as nsysx recipe does; it is refused when
+// it exists without --force-overwrite.
+func TestMagicRecipeOutput(t *testing.T) {
+	e := newEngine(t)
+	dir := filepath.Join(t.TempDir(), "kc")
+	r := cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir)
+	if !strings.Contains(r.stdout.String(), "Generated:\n    "+dir) {
+		t.Errorf("stdout %q", r.stdout.String())
+	}
+	for _, f := range []string{"per_rank.parquet", "all_stats.parquet", "kc.nsys-analysis", "stats.ipynb", "kernel_count_test-stats.png", "kernel_count_test-stats.vl.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	_, err := tryCell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir)
+	if errName(err) != "RecipeError" || !strings.Contains(err.Error(), "--force-overwrite") {
+		t.Errorf("existing output: %v", err)
+	}
+	cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir+" --force-overwrite")
+}
+
+// checkGoldenTables compares every output table (and its display's row
+// count) with nsys's golden Parquet file of the same name.
+func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string) {
+	t.Helper()
 	for i, tb := range res.Output.Tables {
-		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", "rank0+rank1", "cuda_gpu_kern_sum", tb.Name+".parquet"))
+		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel, tb.Name+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := r.displays[1+i].Data["text/plain"].(string)
-		if head := fmt.Sprintf("%s: %d rows", tb.Name, golden.Rows()); !strings.HasPrefix(text, head) {
+		if head := fmt.Sprintf("%s: %s", tb.Name, rowCount(golden.Rows())); !strings.HasPrefix(text, head) {
 			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
 		}
 		for _, gc := range golden.Cols {
 			c := tb.Frame.Col(gc.Name)
 			if c == nil {
-				t.Fatalf("%s: no column %s", tb.Name, gc.Name)
+				t.Fatalf("%s %s: no column %s", rel, tb.Name, gc.Name)
 			}
 			for j := 0; j < golden.Rows(); j++ {
 				if FrameCell(c, j) != FrameCell(gc, j) {
-					t.Fatalf("%s %s row %d: %s, golden %s", tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
+					t.Fatalf("%s %s %s row %d: %s, golden %s", rel, tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
 				}
 			}
 		}
 	}
-	for _, d := range r.displays[len(r.displays)-2:] {
-		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
-			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
+}
+
+// The heatmap and pace recipes through the magic: nsys's tables, then
+// their charts (one heatmap; progress and delta).
+func TestMagicRecipeMapsAndPace(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("rank0"))
+	cell(t, e, "%open "+gz("rank1"))
+	for _, tc := range []struct {
+		code, rel string
+		charts    int
+	}{
+		{"%nsys recipe nccl_gpu_time_util_map -v m", "rank0+rank1/nccl_gpu_time_util_map", 1},
+		{"%nsys recipe nvtx_pace --name forward -v m", "rank0+rank1/nvtx_pace", 2},
+	} {
+		r := cell(t, e, tc.code)
+		res := e.recipeResult("m")
+		if want := 1 + len(res.Output.Tables) + tc.charts; len(r.displays) != want {
+			t.Fatalf("%s: %d displays, want %d", tc.code, len(r.displays), want)
 		}
+		checkGoldenTables(t, r, res, tc.rel)
+		for _, d := range r.displays[len(r.displays)-tc.charts:] {
+			if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
+				t.Errorf("%s: chart display %v", tc.code, d.Data[plots.MIMEPlainText])
+			}
+		}
+	}
+}
+
+// A run without data says so as nsys does, and is no error.
+func TestMagicRecipeNoData(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	r := cell(t, e, "%nsys recipe nccl_sum")
+	if !strings.Contains(r.stdout.String(), "No output generated.") || len(r.displays) != 1 {
+		t.Errorf("stdout %q, %d displays", r.stdout.String(), len(r.displays))
+	}
+	if got := cell(t, e, "recipeResult.Output == nil").result(t)["text/plain"]; got != "true" {
+		t.Errorf("recipeResult.Output == nil: %v", got)
+	}
+}
+
+// slowRecipe maps until its context is cancelled.
+var slowRecipe = &recipe.Recipe{
+	Name: "slow_test", DisplayName: "Slow (test)", Help: "waits for an interrupt", Options: []string{"input"},
+	Map: func(ctx context.Context, _ *recipe.Report, _ *recipe.Options, _ any) (*recipe.Part, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	},
+	Reduce: func(context.Context, []*recipe.Part, *recipe.Options, any) (*recipe.Output, error) {
+		return &recipe.Output{}, nil
+	},
+}
+
+func init() { recipe.Register(slowRecipe) }
+
+// An interrupt stops %nsys recipe at once; the kernel keeps working.
+func TestMagicRecipeInterrupt(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("rank0"))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	err := runCode(ctx, e, "%nsys recipe slow_test", &recorder{})
+	if !errors.Is(err, context.Canceled) && !strings.Contains(fmt.Sprint(err), "interrupt") {
+		t.Errorf("interrupted recipe: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if got := cell(t, e, "1 + 1").result(t)["text/plain"]; got != "2" {
+		t.Errorf("after the interrupt: %v", got)
 	}
 }

@@ -18,7 +18,11 @@ cell variable; without either, the profile opened last. The database is opened
 read-only (immutable); only SELECT, WITH, VALUES and EXPLAIN statements run,
 one per cell. "as VAR" also binds all the rows to the Go variable VAR as a
 *nsysx.Result (Cols, Row(i), Col("name")...). Tables and columns complete
-with Tab.`
+with Tab.
+A cell variable holding a *nsysx.Result (a report, a table method's output,
+rows bound by "as VAR") or a recipe table (*recipe.Frame) is a table too, named by the variable, with the
+columns' labels as column names ("Total Time"): SELECT "Name", "Avg" FROM k
+WHERE "Instances" > 10. Without a profile the query sees the results alone.`
 
 // magicSQL is %%sql.
 func (e *Engine) magicSQL(ctx context.Context, args []string, body string, out kernel.Output) error {
@@ -37,15 +41,16 @@ func (e *Engine) magicSQL(ctx context.Context, args []string, body string, out k
 	if bind != "" && (!token.IsIdentifier(bind) || token.IsKeyword(bind)) {
 		return usageErr("%%%%sql: %q is not a Go variable name", bind)
 	}
+	tables := e.resultTables(body)
 	file, err := e.sqlFile(target)
-	if err != nil {
+	if err != nil && !(target == "" && len(tables) > 0) {
 		return err
 	}
 	keep := e.TableOptions().MaxRows
 	if bind != "" {
 		keep = -1
 	}
-	res, total, err := QueryReadOnly(ctx, file, body, keep)
+	res, total, err := QueryResults(ctx, file, body, keep, tables)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -161,7 +161,7 @@ func TestMagicSQL(t *testing.T) {
 	before := sum()
 	r := cell(t, e, "%%sql "+path+" as kernels\nSELECT shortName, count(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 2 DESC")
 	b := r.displays[0].Data
-	if !strings.Contains(b["text/html"].(string), "<th style=\"text-align:right\">n</th>") {
+	if !strings.Contains(b["text/html"].(string), "<th align=\"right\" style=\"text-align:right\">n</th>") {
 		t.Errorf("sql table: %.300s", b["text/html"])
 	}
 	// independently: the kernels nsys counted per name, summed

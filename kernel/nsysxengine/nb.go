@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // Shown is a value that displays as a fixed MIME bundle (nb.Table).
@@ -50,6 +51,7 @@ func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 		}),
 		"VarName":      reflect.ValueOf(VarName),
 		"RecipeResult": reflect.ValueOf(e.recipeResult),
+		"LoadRecipe":   reflect.ValueOf(recipe.ReadDir),
 		"Shown":        reflect.ValueOf((*Shown)(nil)),
 	}}
 }
@@ -57,10 +59,10 @@ func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 // nbDocs documents the nb package for inspect requests.
 var nbDocs = map[string]string{
 	"nb.Open": "func Open(path string) (*nsysx.Profile, error)\n\nOpen opens a profile like nsysx.Open, and also a gzipped export " +
-		"(train.sqlite.gz is unpacked to a temporary file) or \"sample\" (nsysx.OpenSample). Profiles are cached: opening " +
+		"(train.sqlite.gz or .zst, decompressed once into the nsysx cache, as nsysx.Open does) or \"sample\" (nsysx.OpenSample). Profiles are cached: opening " +
 		"the same unchanged file again returns the same *nsysx.Profile, whose loaded columns %nsys and %plot share.",
-	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the unpacked copy of a .gz file " +
-		"(made once per kernel, removed at shutdown), or path itself for other files.",
+	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the decompressed copy of a .gz or .zst file " +
+		"(made once, kept in the nsysx cache while fresh: nsysx.Decompressed), or path itself for other files.",
 	"nb.Bound":       "func Bound(name string) *nsysx.Profile\n\nBound returns the profile %open bound to name, or nil.",
 	"nb.BoundResult": "func BoundResult(name string) *nsysx.Result\n\nBoundResult returns the rows %%sql ... as name bound, or nil.",
 	"nb.Results":     "func Results() []*nsysx.Result\n\nResults returns the results of the last %nsys stats or %nsys analyze.",
@@ -73,5 +75,8 @@ var nbDocs = map[string]string{
 		"\"train.sqlite.gz\" gives \"train\".",
 	"nb.RecipeResult": "func RecipeResult(name string) *recipe.Result\n\nRecipeResult returns the result %nsys recipe left " +
 		"in the variable name (default recipeResult), or nil.",
+	"nb.LoadRecipe": "func LoadRecipe(dir string) (*recipe.Result, error)\n\nLoadRecipe reads a recipe output directory " +
+		"(written by nsys recipe, nsysx recipe or %nsys recipe --output) back: the recipe, every Parquet table, the report stems " +
+		"(recipe.ReadDir).",
 	"nb.Shown": "type Shown struct{ Bundle map[string]any }\n\nShown is a value that displays as a fixed MIME bundle.",
 }

@@ -1,9 +1,7 @@
 package nsysxengine
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,13 +14,12 @@ import (
 )
 
 // profiles keeps the profiles opened by magics and nb.Open, by absolute
-// path, and the gunzipped copies of .gz files, so that a profile is read
-// once per kernel and its loaded columns are shared by every magic.
+// path (.gz and .zst files are decompressed once into nsysx's cache by
+// nsysx.Open), so that a profile is read once per kernel and its loaded
+// columns are shared by every magic.
 type profiles struct {
 	mu      sync.Mutex
-	tmp     string // directory of unpacked files, made on first use
 	open    map[string]cachedProfile
-	unpack  map[string]cachedFile
 	bound   map[string]*nsysx.Profile // names given by %open
 	tables  map[string]*nsysx.Result  // names given by %%sql ... as NAME
 	last    *nsysx.Profile            // the profile opened last
@@ -38,13 +35,8 @@ type cachedProfile struct {
 	size  int64
 }
 
-type cachedFile struct {
-	path  string
-	mtime time.Time
-}
-
 func newProfiles() *profiles {
-	return &profiles{open: map[string]cachedProfile{}, unpack: map[string]cachedFile{}, bound: map[string]*nsysx.Profile{},
+	return &profiles{open: map[string]cachedProfile{}, bound: map[string]*nsysx.Profile{},
 		tables: map[string]*nsysx.Result{}}
 }
 
@@ -73,18 +65,17 @@ func (c *profiles) get(path string) (*nsysx.Profile, error) {
 		return cp.p, nil
 	}
 	file := path
-	if strings.HasSuffix(strings.ToLower(path), ".gz") && !st.IsDir() {
-		if file, err = c.gunzip(abs, st.ModTime()); err != nil {
-			return nil, err
+	if !st.IsDir() {
+		if file, err = nsysx.Decompressed(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	p, err := nsysx.Open(file)
+	// A .gz or .zst is decompressed once into nsysx's cache; Path is then
+	// the path as typed without the suffix (Base() gives "train").
+	p, err := nsysx.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	// Messages and output file names use the path as the user typed it,
-	// without .gz (Base() then gives "train" for train.sqlite.gz).
-	p.Path = strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".GZ")
 	c.mu.Lock()
 	c.seq++
 	c.open[abs] = cachedProfile{p: p, seq: c.seq, file: file, mtime: st.ModTime(), size: st.Size()}
@@ -110,66 +101,9 @@ func (c *profiles) sample() (*nsysx.Profile, error) {
 	return p, nil
 }
 
-// gunzip unpacks abs into the temporary directory (once per version of
-// the file) and returns the unpacked file's path.
-func (c *profiles) gunzip(abs string, mtime time.Time) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if f, ok := c.unpack[abs]; ok && f.mtime.Equal(mtime) {
-		return f.path, nil
-	}
-	if c.tmp == "" {
-		dir, err := os.MkdirTemp("", "nsysx-kernel-")
-		if err != nil {
-			return "", err
-		}
-		c.tmp = dir
-	}
-	out := filepath.Join(c.tmp, fmt.Sprintf("%d-%s", len(c.unpack), strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))))
-	if err := gunzipFile(abs, out); err != nil {
-		return "", fmt.Errorf("unpacking %s: %w", abs, err)
-	}
-	c.unpack[abs] = cachedFile{path: out, mtime: mtime}
-	return out, nil
-}
-
-func gunzipFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	z, err := gzip.NewReader(in)
-	if err != nil {
-		return err
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, z); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 // Unpacked returns the path of the unpacked copy of a .gz file (path
 // itself for other files), for tools that need the SQLite file.
-func (c *profiles) unpacked(path string) (string, error) {
-	if !strings.HasSuffix(strings.ToLower(path), ".gz") {
-		return path, nil
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", err
-	}
-	return c.gunzip(abs, st.ModTime())
-}
+func (c *profiles) unpacked(path string) (string, error) { return nsysx.Decompressed(path) }
 
 // bind records a profile under a name (%open ... as NAME) and as the last
 // opened one.
@@ -246,8 +180,7 @@ func (c *profiles) names() []string {
 	return out
 }
 
-// close removes the unpacked files and, with closeProfiles, closes the
-// profiles.
+// close forgets the profiles and, with closeProfiles, closes them.
 func (c *profiles) close(closeProfiles bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -257,11 +190,6 @@ func (c *profiles) close(closeProfiles bool) error {
 		}
 	}
 	c.open = map[string]cachedProfile{}
-	if c.tmp != "" {
-		err := os.RemoveAll(c.tmp)
-		c.tmp = ""
-		return err
-	}
 	return nil
 }
 

@@ -32,7 +32,7 @@ type recipeInput struct {
 // parser of `nsysx recipe`, after resolving the inputs: --input words that
 // are names bound by %open (or cell variables holding a profile) and .gz
 // files become the profiles' files; without --input, the profiles open in
-// the session are the inputs. It returns the options and the opener of
+// the session are the inputs (but the sample, which is no file). It returns the options and the opener of
 // the inputs.
 func (e *Engine) parseRecipe(r *recipe.Recipe, args []string) (*recipe.Options, recipe.Opener, error) {
 	words, rest, given := splitInputs(args)
@@ -49,7 +49,9 @@ func (e *Engine) parseRecipe(r *recipe.Recipe, args []string) (*recipe.Options, 
 	case r.Name != recipe.DiffName:
 		ps, files := e.profiles.session()
 		for i, p := range ps {
-			ins = append(ins, recipeInput{path: p.Path, file: files[i]})
+			if files[i] != "" { // the sample profile has no file to give a recipe
+				ins = append(ins, recipeInput{path: p.Path, file: files[i]})
+			}
 		}
 		if len(ins) == 0 {
 			return nil, nil, usageErr("%%nsys recipe: no input: give --input FILE..., or open profiles first (%%open FILE)")

@@ -31,20 +31,26 @@ var errNotReadOnly = errors.New("only read-only queries are allowed (SELECT, WIT
 // immutable, non-SELECT statements are refused before and by SQLite
 // itself (an authorizer allows only reads), and ctx interrupts the query.
 func QueryReadOnly(ctx context.Context, path, query string, keep int) (*nsysx.Result, int, error) {
+	return QueryResults(ctx, path, query, keep, nil)
+}
+
+// QueryResults is QueryReadOnly with results as extra tables: each one is
+// copied into a TEMP table of its map key's name before the query is
+// compiled (so it shadows a profile table of the same name). An empty
+// path queries the results alone.
+func QueryResults(ctx context.Context, path, query string, keep int, tables map[string]*nsysx.Result) (*nsysx.Result, int, error) {
 	if err := checkSelect(query); err != nil {
 		return nil, 0, err
 	}
-	abs, err := filepath.Abs(path)
+	conn, err := openReadOnly(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	uri := (&url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&immutable=1"}).String()
-	conn, err := sqlite3.OpenFlags(uri, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		return nil, 0, fmt.Errorf("opening %s: %w", path, err)
-	}
 	defer conn.Close()
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	if err := loadResults(conn, tables); err != nil {
+		return nil, 0, err
+	}
 	if err := conn.SetAuthorizer(readOnlyAuthorizer); err != nil {
 		return nil, 0, err
 	}
@@ -85,6 +91,24 @@ func QueryReadOnly(ctx context.Context, path, query string, keep int) (*nsysx.Re
 		return nil, 0, sqlError(ctx, err)
 	}
 	return res, total, nil
+}
+
+// openReadOnly opens the SQLite file read-only and immutable, or an empty
+// in-memory database for an empty path.
+func openReadOnly(path string) (*sqlite3.Conn, error) {
+	if path == "" {
+		return sqlite3.Open(":memory:")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	uri := (&url.URL{Scheme: "file", Path: abs, RawQuery: "mode=ro&immutable=1"}).String()
+	conn, err := sqlite3.OpenFlags(uri, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return conn, nil
 }
 
 func sqlError(ctx context.Context, err error) error {

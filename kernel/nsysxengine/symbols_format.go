@@ -19,6 +19,7 @@ func init() {
 		"Names":         reflect.ValueOf(format.Names),
 		"ParseSpec":     reflect.ValueOf(format.ParseSpec),
 		"ParseTimeUnit": reflect.ValueOf(format.ParseTimeUnit),
+		"Record":        reflect.ValueOf(format.Record),
 		"ResultSchema":  reflect.ValueOf(format.ResultSchema),
 		"ThousandsSep":  reflect.ValueOf(format.ThousandsSep),
 		"Write":         reflect.ValueOf(format.Write),

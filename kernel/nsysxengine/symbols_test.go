@@ -84,6 +84,9 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx", "github.com/nsysx/nsysx/nsysx/nsysx", "nsysx"},
 		{"nsysx/format", "github.com/nsysx/nsysx/nsysx/format/format", "format"},
 		{"plots", "github.com/nsysx/nsysx/plots/plots", "plots"},
+		{"nsysx/recipe", "github.com/nsysx/nsysx/nsysx/recipe/recipe", "recipe"},
+		{"nsysx/compare", "github.com/nsysx/nsysx/nsysx/compare/compare", "compare"},
+		{"nsysx/timeline", "github.com/nsysx/nsysx/nsysx/timeline/timeline", "timeline"},
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}

@@ -138,3 +138,23 @@ func appendCells(fb array.Builder, c *nsysx.ResultCol, lo, hi int) {
 		}
 	}
 }
+
+// Record converts the visible columns of a result into one Arrow record
+// batch, named and typed as ResultSchema says (raw values: ns, bytes,
+// 0-100 percentages), for Arrow-based tools in Go. The caller releases it.
+// A SKIPPED or failed result is an error.
+func Record(r *nsysx.Result) (arrow.RecordBatch, error) {
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if r.Skipped != "" {
+		return nil, fmt.Errorf("%s was skipped: %s", r.Report, r.Skipped)
+	}
+	cols := r.Visible()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, ResultSchema(r))
+	defer b.Release()
+	for i, c := range cols {
+		appendCells(b.Field(i), c, 0, r.Len())
+	}
+	return b.NewRecordBatch(), nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/format"
+)
+
+var compareFlags = cliflags.Compare()
+
+func runCompare(args []string, stdout, stderr io.Writer) int {
+	p, err := parseArgs("compare", args, compareFlags, nil)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(stdout, "Usage: nsysx compare [flags] BEFORE AFTER\n\n%s\nThe method and the verdict rule: README, \"nsysx compare\".\n", cliflags.Help(compareFlags))
+		return 0
+	}
+	if len(p.Args) != 2 {
+		return fail(stderr, "compare", usageErr("give two profiles, BEFORE and AFTER (got %d)", len(p.Args)))
+	}
+	fs := "column"
+	if p.Has("--format") {
+		fs = p.Last("--format")
+	}
+	spec, err := format.ParseSpec(fs)
+	if err != nil {
+		return fail(stderr, "compare", &unknownName{err})
+	}
+	out := p.Last("--output")
+	if (spec.Name == "arrow" || spec.Name == "parquet") && (out == "" || out == "-") {
+		return fail(stderr, "compare", usageErr("-f %s is binary: give -o FILE", spec.Name))
+	}
+	opts, err := cliflags.CompareOptions(p)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	quiet, _ := p.Bool("--quiet")
+	force, _ := p.Bool("--force-export")
+	var profs [2]*nsysx.Profile
+	for i, in := range p.Args {
+		if profs[i], err = openInput(in, force, stderr, true); err != nil {
+			return fail(stderr, "compare", err)
+		}
+		defer profs[i].Close()
+	}
+	c, err := compare.Profiles(context.Background(), profs[0], profs[1], opts)
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintln(stderr, err)
+		return 0
+	}
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
+	if err := writeComparison(c, spec, out, quiet, stdout); err != nil {
+		return fail(stderr, "compare", err)
+	}
+	return 0
+}
+
+// writeComparison prints the summary (console formats only) and the table.
+func writeComparison(c *compare.Comparison, spec format.Spec, out string, quiet bool, stdout io.Writer) error {
+	w := stdout
+	var fh *os.File
+	if out != "" && out != "-" {
+		var err error
+		if fh, err = os.Create(out); err != nil {
+			return err
+		}
+		defer fh.Close()
+		w = fh
+	}
+	bw := bufio.NewWriter(w)
+	var err error
+	switch spec.Name {
+	case "arrow":
+		err = format.WriteArrow(bw, c.Result())
+	case "parquet":
+		err = format.WriteParquet(bw, c.Result())
+	default:
+		if !quiet && (spec.Name == "column" || spec.Name == "table") {
+			fmt.Fprintln(bw, c.Summary())
+		}
+		err = format.Write(bw, c.Result(), spec)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if fh != nil {
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}

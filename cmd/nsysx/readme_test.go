@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/nsysxengine"
+)
+
+// The README's examples run as written. Every ```sh block runs line by line
+// in bash, in a directory holding the test profiles under the names the
+// README uses (train.sqlite, sync.sqlite, rank0.sqlite, ...), with this
+// test binary as `nsysx` on PATH; every ```go block is a notebook: its
+// blank-line-separated parts are cells, run in order by the nsysx kernel
+// engine in that directory. A block that cannot run here is marked by an
+// HTML comment on the line before it,
+//
+//	<!-- not-run: needs nsys -->
+//
+// whose reason is logged. Other blocks (no info string, ```text) are prose.
+
+// readmeBlock is one fenced code block of README.md.
+type readmeBlock struct {
+	lang, body, notRun string
+	line               int
+}
+
+var notRunRe = regexp.MustCompile(`^<!--\s*not-run:\s*(.*?)\s*-->$`)
+
+// readmeBlocks returns the README's ```sh and ```go blocks.
+func readmeBlocks(t *testing.T, text string) []readmeBlock {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	var out []readmeBlock
+	prev := ""
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(l, "```") {
+			if l != "" {
+				prev = l
+			}
+			continue
+		}
+		b := readmeBlock{lang: strings.TrimPrefix(l, "```"), line: i + 1}
+		if m := notRunRe.FindStringSubmatch(prev); m != nil {
+			b.notRun = m[1]
+		}
+		var body []string
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			body = append(body, lines[i])
+		}
+		if i == len(lines) {
+			t.Fatalf("README.md:%d: unclosed code block", b.line)
+		}
+		b.body, prev = strings.Join(body, "\n"), ""
+		if b.lang == "sh" || b.lang == "go" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func TestReadmeExamples(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(testutil.Root(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := readmeBlocks(t, string(text))
+	if len(blocks) < 5 {
+		t.Fatalf("only %d sh/go blocks found in README.md", len(blocks))
+	}
+	dir := readmeDir(t)
+	ran := 0
+	for _, b := range blocks {
+		if b.notRun != "" {
+			t.Logf("README.md:%d: ```%s block not run: %s", b.line, b.lang, b.notRun)
+			continue
+		}
+		ran++
+		if b.lang == "sh" {
+			runShellBlock(t, dir, b)
+		} else {
+			runNotebookBlock(t, dir, b)
+		}
+	}
+	t.Logf("%d of %d README blocks ran", ran, len(blocks))
+}
+
+// readmeDir is a directory with the profiles the README names and a
+// bin/nsysx that is this test binary acting as the CLI.
+func readmeDir(t *testing.T) string {
+	dir := t.TempDir()
+	for _, p := range []string{"train", "sync", "rank0", "rank1", "fixed"} {
+		if err := os.Symlink(testutil.Profile(t, p), filepath.Join(dir, p+".sqlite")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := testutil.Root()
+	for _, l := range [][2]string{{"testdata/profiles/train_pqtdir", "train_pqtdir"}, {"testdata", "testdata"}} {
+		if err := os.Symlink(filepath.Join(root, l[0]), filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "bin"), 0o755)
+	if err := os.Symlink(exe, filepath.Join(dir, "bin", "nsysx")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runShellBlock runs each command line of a block; each must exit 0.
+func runShellBlock(t *testing.T, dir string, b readmeBlock) {
+	for i, line := range strings.Split(b.body, "\n") {
+		cmdline := strings.TrimSpace(line)
+		if cmdline == "" || strings.HasPrefix(cmdline, "#") {
+			continue
+		}
+		if prog := strings.Fields(cmdline)[0]; prog != "nsysx" {
+			if _, err := exec.LookPath(prog); err != nil {
+				if os.Getenv("CI") != "" {
+					t.Errorf("README.md:%d: `%s`: %s is not installed (scripts/install-test-deps.sh)", b.line+1+i, cmdline, prog)
+				} else {
+					t.Logf("README.md:%d: `%s` not run: %s is not installed (make deps installs it)", b.line+1+i, cmdline, prog)
+				}
+				continue
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, "bash", "-c", cmdline)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), cliAsTestEnv+"=1", "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"),
+			"HOME="+filepath.Join(dir, "home"), "XDG_DATA_HOME="+filepath.Join(dir, "home", ".local", "share"),
+			"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("README.md:%d: `%s`: %v\n%s", b.line+1+i, cmdline, err, tail(out))
+		}
+	}
+}
+
+// runNotebookBlock runs a ```go block's cells in one kernel.
+func runNotebookBlock(t *testing.T, dir string, b readmeBlock) {
+	t.Chdir(dir)
+	e, err := nsysxengine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	k, err := kernel.New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range strings.Split(b.body, "\n\n") {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		err := k.RunCell(ctx, c, kernel.TextOutput{W: &out})
+		cancel()
+		if err != nil || strings.HasPrefix(out.String(), "error:") || strings.Contains(out.String(), "\nerror:") {
+			t.Errorf("README.md:%d: cell\n%s\nfailed: %v\n%s", b.line, c, err, tail(out.Bytes()))
+		}
+	}
+}
+
+func tail(b []byte) string {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}
+
+// A compressed profile opens in the CLI as in the kernel.
+func TestStatsCompressedInput(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	gz := filepath.Join(testutil.Root(), "testdata", "profiles", "train.sqlite.gz")
+	out, errOut, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", gz)
+	want, _ := testutil.Golden(t, "train", "cuda_gpu_kern_sum.csv")
+	if code != 0 || strings.TrimSpace(out) != strings.TrimSpace(want) {
+		t.Errorf("exit %d, stderr %q, output differs from the golden:\n%s", code, errOut, testutil.Diff(out, want))
+	}
+}

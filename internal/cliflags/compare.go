@@ -1,0 +1,92 @@
+package cliflags
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/nsysx/nsysx/nsysx/compare"
+)
+
+// Compare is the flags of `nsysx compare` and %nsys compare.
+func Compare() []Flag {
+	return []Flag{
+		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...]: column (console default: a summary, then the table), table, csv (only the CSV, header first), tsv, json, hdoc, htable, arrow, parquet"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name"},
+		{Names: []string{"--threshold"}, Value: true, Help: "PERCENT: smallest change called faster or slower (default 2)"},
+		{Names: []string{"--confidence"}, Value: true, Help: "LEVEL: interval level, 0.95 or 95 (default 95%)"},
+		{Names: []string{"--resamples"}, Value: true, Help: "N: bootstrap replicates (default 1000)"},
+		{Names: []string{"--seed"}, Value: true, Help: "N: bootstrap seed (default 0); results are reproducible"},
+		{Names: []string{"--iterations"}, Value: true, Help: "REGEX: names of the NVTX ranges that mark iterations (default: iteration N, step N, ...)"},
+		{Names: []string{"--no-iterations"}, Help: "compare whole-run totals over instances even when iterations exist"},
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: restrict both profiles to this window"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: restrict both profiles to that NVTX range"},
+		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"-q", "--quiet"}, Help: "no summary lines above the table"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}
+
+// CompareOptions reads the comparison flags.
+func CompareOptions(p *Parsed) (*compare.Options, error) {
+	o := &compare.Options{Iterations: p.Last("--iterations")}
+	if _, err := regexp.Compile(o.Iterations); err != nil {
+		return nil, Usagef("--iterations: %v", err)
+	}
+	var err error
+	if o.NoIterations, err = p.Bool("--no-iterations"); err != nil {
+		return nil, err
+	}
+	num := func(flag string, lo, hi float64) (float64, error) {
+		v, err := strconv.ParseFloat(p.Last(flag), 64)
+		if err != nil || v < lo || v > hi {
+			return 0, Usagef("%s takes a number from %g to %g, not %q", flag, lo, hi, p.Last(flag))
+		}
+		return v, nil
+	}
+	if p.Has("--threshold") {
+		if o.Threshold, err = num("--threshold", 0.001, 1000); err != nil {
+			return nil, err
+		}
+	}
+	if p.Has("--confidence") {
+		if o.Confidence, err = num("--confidence", 0.5, 99.99); err != nil {
+			return nil, err
+		}
+		if o.Confidence >= 1 {
+			o.Confidence /= 100
+		}
+		if o.Confidence < 0.5 {
+			return nil, Usagef("--confidence %s is below 50%%", p.Last("--confidence"))
+		}
+	}
+	if p.Has("--resamples") {
+		n, err := num("--resamples", 100, 1e6)
+		if err != nil {
+			return nil, err
+		}
+		o.Resamples = int(n)
+	}
+	if p.Has("--seed") {
+		s, err := strconv.ParseUint(p.Last("--seed"), 10, 64)
+		if err != nil {
+			return nil, Usagef("--seed takes a non-negative integer, not %q", p.Last("--seed"))
+		}
+		o.Seed = s
+	}
+	f, err := Filter(p)
+	if err != nil {
+		return nil, err
+	}
+	o.Before, o.After = f, f
+	return o, nil
+}
+
+// Timeline is the flags of %nsys timeline.
+func Timeline() []Flag {
+	return []Flag{
+		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: the window (units ns, us, ms, s, m, h)"},
+		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: the window of that NVTX range"},
+		{Names: []string{"--max-events"}, Value: true, Help: "N: the most events drawn, the earliest ones (default 40000)"},
+		{Names: []string{"-h", "--help"}, Help: "show this help"},
+	}
+}

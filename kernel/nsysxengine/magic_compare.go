@@ -1,0 +1,205 @@
+package nsysxengine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/format"
+	"github.com/nsysx/nsysx/nsysx/timeline"
+)
+
+var (
+	compareFlags  = cliflags.WithHelp(cliflags.Compare(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
+	timelineFlags = cliflags.Timeline()
+)
+
+// nsysCompare is %nsys compare [flags] BEFORE AFTER: the summary, then the
+// comparison as a table (or, with -f, as text in that format).
+func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Output) error {
+	p, err := parseFlags(args, compareFlags, nil)
+	if err != nil {
+		return err
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(out.Stdout(), "Usage: %%nsys compare [flags] BEFORE AFTER   (files or names bound by %%open)\n\n%s", cliflags.Help(compareFlags))
+		return nil
+	}
+	if len(p.Args) != 2 {
+		return usageErr("give two profiles, BEFORE and AFTER (got %d)", len(p.Args))
+	}
+	opts, err := cliflags.CompareOptions(p)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var spec *format.Spec
+	if p.Has("--format") {
+		s, err := format.ParseSpec(p.Last("--format"))
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		spec = &s
+	}
+	var profs [2]*nsysx.Profile
+	for i, in := range p.Args {
+		if profs[i], err = e.resolve(in); err != nil {
+			return kernel.Errorf("OpenError", "%v", err)
+		}
+	}
+	c, err := interruptible(ctx, &e.bg, func() (*compare.Comparison, error) {
+		return compare.Profiles(ctx, profs[0], profs[1], opts)
+	})
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintln(out.Stdout(), err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return showComparison(c, spec, p, out)
+}
+
+func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out kernel.Output) error {
+	quiet, _ := p.Bool("--quiet")
+	if o := p.Last("--output"); o != "" && o != "-" {
+		fh, err := os.Create(o)
+		if err != nil {
+			return kernel.Errorf("OSError", "%v", err)
+		}
+		defer fh.Close()
+		w := bufio.NewWriter(fh)
+		s := format.Spec{Name: "csv"}
+		if spec != nil {
+			s = *spec
+		}
+		switch s.Name {
+		case "arrow":
+			err = format.WriteArrow(w, c.Result())
+		case "parquet":
+			err = format.WriteParquet(w, c.Result())
+		default:
+			err = format.Write(w, c.Result(), s)
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			return kernel.Errorf("OSError", "%v", err)
+		}
+		fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
+		return nil
+	}
+	if spec != nil {
+		if !quiet && (spec.Name == "column" || spec.Name == "table") {
+			fmt.Fprintln(out.Stdout(), c.Summary())
+		}
+		return format.Write(out.Stdout(), c.Result(), *spec)
+	}
+	if !quiet {
+		fmt.Fprint(out.Stdout(), c.Summary())
+	}
+	return out.Display(kernel.Display{Data: ResultBundle(c.Result(), DefaultTableOptions)})
+}
+
+// nsysTimeline is %nsys timeline [WINDOW] [FILE|NAME]: an interactive
+// timeline of a window (default: the second NVTX iteration). WINDOW is
+// start/end (a time window) or an NVTX range name[@domain][/index].
+func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Output) error {
+	p, err := parseFlags(args, timelineFlags, nil)
+	if err != nil {
+		return err
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(out.Stdout(), "Usage: %%nsys timeline [WINDOW] [FILE|NAME]\n\nWINDOW is START/END (e.g. 1s/1.2s) or an NVTX range name[@domain][/index];\n"+
+			"the default is the second NVTX iteration, or the whole profile.\n\n%s", cliflags.Help(timelineFlags))
+		return nil
+	}
+	f, err := cliflags.Filter(p)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	prof, window, err := e.timelineArgs(p.Args)
+	if err != nil {
+		return err
+	}
+	if window != "" && f == nil {
+		if f, err = parseWindow(window); err != nil {
+			return err
+		}
+	}
+	o := &timeline.ViewOptions{Filter: f}
+	if p.Has("--max-events") {
+		if o.MaxEvents, err = strconv.Atoi(p.Last("--max-events")); err != nil || o.MaxEvents <= 0 {
+			return usageErr("--max-events takes a positive integer, not %q", p.Last("--max-events"))
+		}
+	}
+	type shown struct{ data, meta map[string]any }
+	r, err := interruptible(ctx, &e.bg, func() (shown, error) {
+		d, m, err := timeline.Bundle(ctx, prof, o)
+		return shown{d, m}, err
+	})
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintln(out.Stdout(), err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return out.Display(kernel.Display{Data: r.data, Metadata: r.meta})
+}
+
+// timelineArgs reads [WINDOW] [FILE|NAME]: one word is the profile when it
+// names one, else the window (of the profile opened last).
+func (e *Engine) timelineArgs(args []string) (*nsysx.Profile, string, error) {
+	var window, in string
+	switch len(args) {
+	case 0:
+	case 1:
+		if _, err := e.resolve(args[0]); err == nil {
+			in = args[0]
+		} else {
+			window = args[0]
+		}
+	case 2:
+		window, in = args[0], args[1]
+	default:
+		return nil, "", usageErr("give at most a window and a profile")
+	}
+	if in == "" {
+		last := e.profiles.lastOpened()
+		if last == nil {
+			return nil, "", usageErr("no input: give a file or a name bound by %%open")
+		}
+		return last, window, nil
+	}
+	prof, err := e.resolve(in)
+	if err != nil {
+		return nil, "", kernel.Errorf("OpenError", "%v", err)
+	}
+	return prof, window, nil
+}
+
+// parseWindow reads START/END as a time window, anything else as an NVTX
+// range.
+func parseWindow(w string) (*nsysx.Filter, error) {
+	if strings.Contains(w, "/") {
+		if f, err := nsysx.ParseTimeFilter(w); err == nil {
+			return f, nil
+		}
+	}
+	f, err := nsysx.ParseNVTXFilter(w)
+	if err != nil {
+		return nil, usageErr("window: %v", err)
+	}
+	return f, nil
+}

@@ -1,0 +1,77 @@
+package nsysxengine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMagicNsysCompare(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	cell(t, e, "%open "+gz("fixed")+" as after")
+	r := cell(t, e, "%nsys compare train after")
+	out := r.stdout.String()
+	if !strings.Contains(out, "[all kernels]          faster") || len(r.displays) != 1 {
+		t.Fatalf("stdout %q, %d displays", out, len(r.displays))
+	}
+	js := r.displays[0].Data[ResultMIME].(map[string]any)
+	if js["report"] != "compare" {
+		t.Errorf("display %v", js["report"])
+	}
+	r = cell(t, e, "%nsys compare -f csv train train")
+	if out := r.stdout.String(); !strings.HasPrefix(out, "Verdict,") || strings.Contains(out, "faster") {
+		t.Errorf("-f csv of a profile against itself: %.200q", out)
+	}
+	path := filepath.Join(t.TempDir(), "cmp.csv")
+	cell(t, e, "%nsys compare -o "+path+" train after")
+	if b, err := os.ReadFile(path); err != nil || !strings.HasPrefix(string(b), "Verdict,") {
+		t.Errorf("-o: %v %.80q", err, b)
+	}
+	for code, want := range map[string]string{
+		"%nsys compare train":                 "UsageError",
+		"%nsys compare --threshold x a b":     "UsageError",
+		"%nsys compare train /no/such.sqlite": "OpenError",
+	} {
+		if _, err := tryCell(t, e, code); errName(err) != want {
+			t.Errorf("%q: %v, want %s", code, err, want)
+		}
+	}
+}
+
+func TestMagicNsysTimeline(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train"))
+	for _, code := range []string{"%nsys timeline", `%nsys timeline "iteration 12" train`, "%nsys timeline 0.5s/0.51s", "%nsys timeline --filter-nvtx forward/3"} {
+		r := cell(t, e, code)
+		if len(r.displays) != 1 {
+			t.Fatalf("%s: %d displays", code, len(r.displays))
+		}
+		d := r.displays[0].Data
+		h, _ := d["text/html"].(string)
+		if !strings.Contains(h, "nsysxTimeline(") || d["image/png"] == nil || !strings.Contains(d["text/plain"].(string), "kernels") {
+			t.Errorf("%s: bundle %v", code, keys(d))
+		}
+	}
+	r := cell(t, e, `%nsys timeline "no such range"`)
+	if !strings.Contains(r.stdout.String(), "SKIPPED") {
+		t.Errorf("missing range: %q", r.stdout.String())
+	}
+	if _, err := tryCell(t, e, "%nsys timeline --max-events 0"); errName(err) != "UsageError" {
+		t.Errorf("--max-events 0: %v", err)
+	}
+}
+
+// The Go API of nsysx/compare works in cells, and a *Comparison shows as
+// its summary and table.
+func TestCellCompareAPI(t *testing.T) {
+	e := newEngine(t)
+	cell(t, e, "%open "+gz("train")+" as before")
+	cell(t, e, "%open "+gz("fixed")+" as after")
+	r := cell(t, e, "import \"github.com/nsysx/nsysx/nsysx/compare\"\nc, _ := compare.Profiles(nil, before, after, nil)\nc")
+	res := r.result(t)
+	if txt, _ := res["text/plain"].(string); !strings.Contains(txt, "[all kernels]          faster") || res[ResultMIME] == nil {
+		t.Errorf("display %.300v", res["text/plain"])
+	}
+}

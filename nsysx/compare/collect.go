@@ -1,0 +1,282 @@
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Kind is what a row counts.
+type Kind string
+
+// Row kinds, in display order.
+const (
+	GPU    Kind = "gpu" // the [all GPU work] row: kernels and memory operations
+	Kernel Kind = "kernel"
+	Memory Kind = "memory"
+	NVTX   Kind = "nvtx"
+	API    Kind = "api"
+)
+
+// GPU reports whether the kind runs on a GPU.
+func (k Kind) GPU() bool { return k == GPU || k == Kernel || k == Memory }
+
+// DefaultIterations matches NVTX ranges that mark iterations: "iteration 12",
+// "iter_3", "step 7", "batch #2", or just "step".
+const DefaultIterations = `(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\d+)?$`
+
+type key struct {
+	kind Kind
+	name string
+}
+
+// sample is one name's instances in one profile.
+type sample struct {
+	durs   []int64
+	starts []int64 // where the instance counts for iterations
+	iter   []int32 // iteration index per instance, -1 outside every iteration
+}
+
+func (s *sample) add(d, at int64) {
+	s.durs = append(s.durs, d)
+	s.starts = append(s.starts, at)
+}
+
+// data is what one profile contributes.
+type data struct {
+	label  string
+	groups map[key]*sample
+	iters  [][2]int64 // iteration windows, sorted by start
+}
+
+type collector struct {
+	ctx    context.Context
+	p      *nsysx.Profile
+	f      *nsysx.Filter
+	iterRe *regexp.Regexp
+	d      *data
+	launch map[uint64]int64 // (pid, correlationId) -> API call start
+	cands  map[string][][2]int64
+}
+
+func (c *collector) scan(table string, cols []string, fn func(r nsysx.ScanRow) error) error {
+	if !c.p.HasTable(table) {
+		return nil
+	}
+	err := c.p.Scan(c.ctx, table, c.f, cols, fn)
+	var mt *nsysx.MissingTableError
+	if err != nil && !errors.As(err, &mt) {
+		return fmt.Errorf("reading %s of %s: %w", table, c.p.Path, err)
+	}
+	return nil
+}
+
+func (c *collector) group(k Kind, name string) *sample {
+	g := c.d.groups[key{k, name}]
+	if g == nil {
+		g = &sample{}
+		c.d.groups[key{k, name}] = g
+	}
+	return g
+}
+
+func (c *collector) str(id int64, fallback string) string {
+	if s, ok := c.p.String(id); ok {
+		return s
+	}
+	return fallback
+}
+
+func corrKey(g, corr int64) uint64 { return uint64((g>>24)&0xFFFFFF)<<40 | uint64(corr)&(1<<40-1) }
+
+// collect reads one profile's instances.
+func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *regexp.Regexp) (*data, error) {
+	if f != nil {
+		if msg, err := f.Resolve(p); err != nil || msg != "" {
+			if err == nil {
+				err = &nsysx.SkipError{Msg: msg}
+			}
+			return nil, fmt.Errorf("%s: %w", p.Path, err)
+		}
+	}
+	c := &collector{ctx: ctx, p: p, f: f, iterRe: iterRe, launch: map[uint64]int64{}, cands: map[string][][2]int64{},
+		d: &data{label: p.Base(), groups: map[key]*sample{}}}
+	for _, step := range []func() error{c.api, c.kernels, c.memory, c.nvtx} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	c.d.iters = pickIterations(c.cands)
+	c.d.assign()
+	return c.d, nil
+}
+
+func (c *collector) api() error {
+	cols := []string{"start", "end", "globalTid", "correlationId", "nameId"}
+	return c.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
+		name := nsysx.StripAPIVersion(c.str(r.Int(4), "CUDA API"))
+		c.group(API, name).add(r.Int(1)-r.Int(0), r.Int(0))
+		if corr := r.Int(3); corr != 0 {
+			c.launch[corrKey(r.Int(2), corr)] = r.Int(0)
+		}
+		return nil
+	})
+}
+
+// gpuAt is where GPU work counts: its launch call's start, else its own.
+func (c *collector) gpuAt(r nsysx.ScanRow, gpid, corr int) int64 {
+	if s, ok := c.launch[corrKey(r.Int(gpid), r.Int(corr))]; ok && r.Int(corr) != 0 {
+		return s
+	}
+	return r.Int(0)
+}
+
+func (c *collector) kernels() error {
+	cols := []string{"start", "end", "globalPid", "correlationId", "demangledName", "shortName"}
+	return c.scan("CUPTI_ACTIVITY_KIND_KERNEL", cols, func(r nsysx.ScanRow) error {
+		name := c.str(r.Int(4), "")
+		if name == "" {
+			name = c.str(r.Int(5), "kernel")
+		}
+		c.group(Kernel, name).add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		return nil
+	})
+}
+
+func (c *collector) memory() error {
+	labels := map[int64]string{}
+	if c.p.HasColumn("ENUM_CUDA_MEMCPY_OPER", "label") {
+		t, err := c.p.Load("ENUM_CUDA_MEMCPY_OPER", "id", "label")
+		if err != nil {
+			return err
+		}
+		for i := 0; i < t.N; i++ {
+			labels[t.Col("id").Int(i)] = t.Col("label").Str(i)
+		}
+	}
+	cols := []string{"start", "end", "globalPid", "correlationId", "copyKind"}
+	err := c.scan("CUPTI_ACTIVITY_KIND_MEMCPY", cols, func(r nsysx.ScanRow) error {
+		l := labels[r.Int(4)]
+		if l == "" {
+			l = "Unknown"
+		}
+		c.group(Memory, "[CUDA memcpy "+l+"]").add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.scan("CUPTI_ACTIVITY_KIND_MEMSET", cols[:4], func(r nsysx.ScanRow) error {
+		c.group(Memory, "[CUDA memset]").add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		return nil
+	})
+}
+
+var digits = regexp.MustCompile(`\d+$`)
+
+// domains reads the NVTX domain names, unfiltered: a domain is created
+// before the window that uses it.
+func (c *collector) domains() (map[[2]int64]string, error) {
+	out := map[[2]int64]string{}
+	if !c.p.HasTable("NVTX_EVENTS") {
+		return out, nil
+	}
+	cols := []string{"eventType", "globalTid", "domainId", "text"}
+	err := c.p.Scan(c.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+		if r.Int(0) == 75 {
+			out[[2]int64{r.Int(1) >> 24, r.Int(2)}] = r.Str(3)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (c *collector) nvtx() error {
+	domains, err := c.domains()
+	if err != nil {
+		return err
+	}
+	cols := []string{"start", "end", "eventType", "globalTid", "text", "textId", "domainId"}
+	return c.scan("NVTX_EVENTS", cols, func(r nsysx.ScanRow) error {
+		typ := r.Int(2)
+		if (typ != 59 && typ != 60) || r.IsNull(1) {
+			return nil
+		}
+		name := r.Str(4)
+		if r.IsNull(4) {
+			name = c.str(r.Int(5), "")
+		}
+		name = rangeName(name)
+		if c.iterRe.MatchString(name) {
+			word := strings.ToLower(c.iterRe.FindStringSubmatch(name)[1])
+			c.cands[word] = append(c.cands[word], [2]int64{r.Int(0), r.Int(1)})
+			name = digits.ReplaceAllString(name, "N")
+		}
+		if d := domains[[2]int64{r.Int(3) >> 24, r.Int(6)}]; d != "" {
+			name += "@" + d
+		}
+		c.group(NVTX, name).add(r.Int(1)-r.Int(0), r.Int(0))
+		return nil
+	})
+}
+
+// rangeName drops PyTorch's per-call suffixes, so that an operator's
+// ranges add up.
+func rangeName(s string) string {
+	for _, k := range []string{", op_id = ", ", seq = ", ", sizes = "} {
+		if i := strings.Index(s, k); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
+// pickIterations chooses the iteration ranges: the most numerous group of
+// matching names, when it has at least two; nested or overlapping ranges of
+// the group are merged into the first.
+func pickIterations(cands map[string][][2]int64) [][2]int64 {
+	var best [][2]int64
+	var bestName string
+	for name, r := range cands {
+		if len(r) > len(best) || len(r) == len(best) && name < bestName {
+			best, bestName = r, name
+		}
+	}
+	if len(best) < 2 {
+		return nil
+	}
+	sort.Slice(best, func(i, j int) bool { return best[i][0] < best[j][0] })
+	out := [][2]int64{best[0]}
+	for _, w := range best[1:] {
+		if last := &out[len(out)-1]; w[0] < last[1] {
+			last[1] = max(last[1], w[1])
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// assign gives every instance its iteration.
+func (d *data) assign() {
+	for _, g := range d.groups {
+		g.iter = make([]int32, len(g.starts))
+		for i, s := range g.starts {
+			g.iter[i] = iterationOf(d.iters, s)
+		}
+		g.starts = nil
+	}
+}
+
+func iterationOf(iters [][2]int64, t int64) int32 {
+	i := sort.Search(len(iters), func(i int) bool { return iters[i][1] > t })
+	if i < len(iters) && iters[i][0] <= t {
+		return int32(i)
+	}
+	return -1
+}

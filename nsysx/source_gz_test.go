@@ -1,0 +1,90 @@
+package nsysx_test
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// A .sqlite.gz or .sqlite.zst opens like its .sqlite: decompressed once into
+// the cache, reused while fresh, the compressed file untouched.
+func TestOpenCompressed(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("NSYSX_CACHE_DIR", cache)
+	gz := filepath.Join(testutil.Root(), "testdata", "profiles", "train.sqlite.gz")
+	before, err := os.Stat(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zst := filepath.Join(t.TempDir(), "train.sqlite.zst")
+	writeZstd(t, gz, zst)
+	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
+	for _, path := range []string{gz, zst} {
+		p, err := nsysx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Stats("cuda_gpu_kern_sum")
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] || r.Source != "train" {
+			t.Errorf("%s: %d rows, first total %s (nsys %s), source %q", path, r.Len(), r.Col("Total Time").String(0), rows[0][1], r.Source)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "train-*.sqlite"))
+	if len(files) != 2 {
+		t.Fatalf("cache holds %v, want one copy per compressed file", files)
+	}
+	st1, _ := os.Stat(files[0])
+	p, err := nsysx.Open(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	st2, _ := os.Stat(files[0])
+	if !os.SameFile(st1, st2) {
+		t.Error("the fresh cached copy was written again")
+	}
+	after, _ := os.Stat(gz)
+	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Error("the .gz was modified")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.sqlite.gz")
+	os.WriteFile(bad, []byte("not gzip"), 0o644)
+	if _, err := nsysx.Open(bad); err == nil || !strings.Contains(err.Error(), "not a gzip file") {
+		t.Errorf("bad .gz: %v", err)
+	}
+}
+
+func writeZstd(t *testing.T, gzPath, out string) {
+	t.Helper()
+	f, err := os.Open(gzPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw, _ := zstd.NewWriter(o)
+	if _, err := io.Copy(zw, gr); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	o.Close()
+}

@@ -1,0 +1,227 @@
+package timeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Synthetic trace ids start at lane<<22: Linux pids and tids stay below 2^22.
+const (
+	laneAPI    = 1 << 22
+	laneOSRT   = 2 << 22
+	laneStream = 3 << 22
+	laneGPU    = 4 << 22
+)
+
+type walker struct {
+	ctx  context.Context
+	p    *nsysx.Profile
+	f    *nsysx.Filter
+	sink Sink
+
+	procNames   map[int64]string // pid -> name
+	threadNames map[int64]string // globalTid -> name
+	gpuNames    map[int64]string // deviceId -> name
+	memcpyNames map[int64]string // copyKind -> label
+	domains     map[[2]int64]string
+
+	tracks  map[[3]int64]*Track
+	nGPU    int64
+	nStream int64
+
+	keys  []uint64 // flow keys (pid, correlationId) of the GPU work, sorted
+	state []uint32 // per first position of a key: 0 no API call seen, else 1 + flows ended
+	async int64
+
+	stats Stats
+	ev    Event
+}
+
+func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*walker, error) {
+	if f != nil {
+		msg, err := f.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		if msg != "" {
+			return nil, &nsysx.SkipError{Msg: msg}
+		}
+	}
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
+	w := &walker{ctx: ctx, p: p, f: f, sink: sink, tracks: map[[3]int64]*Track{}, domains: map[[2]int64]string{}}
+	w.procNames = lookupTable(p, "PROCESSES", "pid", "name")
+	w.gpuNames = lookupTable(p, "TARGET_INFO_GPU", "id", "name")
+	w.memcpyNames = lookupTable(p, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
+	w.threadNames = map[int64]string{}
+	if p.HasColumn("ThreadNames", "globalTid") && p.HasColumn("ThreadNames", "nameId") {
+		t, err := p.Load("ThreadNames", "globalTid", "nameId")
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < t.N; i++ {
+			w.threadNames[t.Col("globalTid").Int(i)] = w.name(t.Col("nameId").Int(i), "")
+		}
+	}
+	return w, w.loadDomains()
+}
+
+// loadDomains reads the NVTX domain names (NvtxDomainCreate events).
+func (w *walker) loadDomains() error {
+	cols := []string{"eventType", "globalTid", "domainId", "text"}
+	if !w.p.HasTable("NVTX_EVENTS") {
+		return nil
+	}
+	return w.p.Scan(w.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+		if r.Int(0) == 75 {
+			w.domains[[2]int64{pidOf(r.Int(1)), r.Int(2)}] = r.Str(3)
+		}
+		return nil
+	})
+}
+
+func pidOf(g int64) int64 { return (g >> 24) & 0xFFFFFF }
+func tidOf(g int64) int64 { return g & 0xFFFFFF }
+
+func flowKey(pid, corr int64) uint64 { return uint64(pid)<<40 | uint64(corr)&(1<<40-1) }
+
+// threadTrack returns the track of a thread's lane (0 NVTX, laneAPI, laneOSRT).
+func (w *walker) threadTrack(gtid int64, lane int64) (*Track, error) {
+	k := [3]int64{0, gtid, lane}
+	if t := w.tracks[k]; t != nil {
+		return t, nil
+	}
+	pid, tid := pidOf(gtid), tidOf(gtid)
+	name := threadLabel(w.threadNames[gtid], tid)
+	switch lane {
+	case laneAPI:
+		name = "CUDA API: " + name
+	case laneOSRT:
+		name = "OS runtime: " + name
+	}
+	proc := w.procNames[pid]
+	if proc == "" {
+		proc = "Process"
+	}
+	t := &Track{Pid: pid, Tid: tid + lane, Process: fmt.Sprintf("%s (%d)", proc, pid), Thread: name,
+		ProcessSort: pid, ThreadSort: tid*4 + lane>>22}
+	w.tracks[k] = t
+	return t, w.sink.Track(t)
+}
+
+// streamTrack returns the track of a CUDA stream of a process's GPU.
+func (w *walker) streamTrack(gpid, dev, stream int64) (*Track, error) {
+	k := [3]int64{gpid, dev, stream + 1}
+	if t := w.tracks[k]; t != nil {
+		return t, nil
+	}
+	gk := [3]int64{gpid, dev, 0}
+	g := w.tracks[gk]
+	if g == nil {
+		name := w.gpuNames[dev]
+		if name == "" {
+			name = "GPU"
+		}
+		g = &Track{Pid: laneGPU + w.nGPU, Process: fmt.Sprintf("GPU %d: %s (pid %d)", dev, name, pidOf(gpid)),
+			ProcessSort: 1<<24 + pidOf(gpid)*1024 + dev, GPU: true}
+		w.nGPU++
+		w.tracks[gk] = g
+	}
+	t := &Track{Pid: g.Pid, Tid: laneStream + w.nStream, Process: g.Process, Thread: fmt.Sprintf("Stream %d", stream),
+		ProcessSort: g.ProcessSort, ThreadSort: stream, GPU: true}
+	w.nStream++
+	w.tracks[k] = t
+	return t, w.sink.Track(t)
+}
+
+var gpuTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}
+
+// collectFlowKeys gathers the (pid, correlationId) of every GPU operation.
+func (w *walker) collectFlowKeys() error {
+	for _, t := range gpuTables {
+		err := w.scan(t, []string{"globalPid", "correlationId"}, func(r nsysx.ScanRow) error {
+			if !r.IsNull(1) && r.Int(1) != 0 {
+				w.keys = append(w.keys, flowKey(pidOf(r.Int(0)), r.Int(1)))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	slices.Sort(w.keys)
+	w.state = make([]uint32, len(w.keys))
+	return nil
+}
+
+// keyRange is the positions [lo, hi) of key k.
+func (w *walker) keyRange(k uint64) (int, int) {
+	lo := sort.Search(len(w.keys), func(i int) bool { return w.keys[i] >= k })
+	hi := lo
+	for hi < len(w.keys) && w.keys[hi] == k {
+		hi++
+	}
+	return lo, hi
+}
+
+// emit sends w.ev after checking its times.
+func (w *walker) emit() error {
+	if w.ev.End < w.ev.Start {
+		w.ev.End = w.ev.Start
+		w.stats.Clamped++
+	}
+	w.stats.Events[w.ev.Kind]++
+	return w.sink.Event(&w.ev)
+}
+
+func (w *walker) reset(k Kind, name string, s, e int64, t *Track) *Event {
+	ev := &w.ev
+	*ev = Event{Kind: k, Name: name, Start: s, End: e, Track: t, Args: ev.Args[:0], FlowOut: ev.FlowOut[:0]}
+	return ev
+}
+
+func (w *walker) api() error {
+	cols := []string{"start", "end", "globalTid", "correlationId", "nameId", "returnValue"}
+	return w.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
+		t, err := w.threadTrack(r.Int(2), laneAPI)
+		if err != nil {
+			return err
+		}
+		name := nsysx.StripAPIVersion(w.name(r.Int(4), "CUDA API"))
+		ev := w.reset(KindAPI, name, r.Int(0), r.Int(1), t)
+		ev.Args = append(ev.Args, Arg{Key: "correlationId", Int: r.Int(3)}, Arg{Key: "returnValue", Int: r.Int(5)})
+		if corr := r.Int(3); corr != 0 && len(w.keys) > 0 {
+			lo, hi := w.keyRange(flowKey(pidOf(r.Int(2)), corr))
+			if lo < hi && w.state[lo] == 0 {
+				w.state[lo] = 1
+				for i := lo; i < hi; i++ {
+					ev.FlowOut = append(ev.FlowOut, int64(i)+1)
+				}
+			}
+		}
+		return w.emit()
+	})
+}
+
+// flowIn returns the flow id ending at a GPU operation, or 0.
+func (w *walker) flowIn(gpid, corr int64) int64 {
+	if corr == 0 || len(w.keys) == 0 {
+		return 0
+	}
+	lo, hi := w.keyRange(flowKey(pidOf(gpid), corr))
+	if lo == hi || w.state[lo] == 0 || int(w.state[lo]-1) >= hi-lo {
+		return 0
+	}
+	id := int64(lo) + int64(w.state[lo])
+	w.state[lo]++
+	w.stats.Flows++
+	return id
+}
+
+func isNCCL(name string) bool { return strings.HasPrefix(name, "nccl") }

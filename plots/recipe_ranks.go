@@ -1,0 +1,231 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// readByDevice fills ByDevice from rank_stats_by_device (nil: none).
+func (d *StatsData) readByDevice(f *recipe.Frame) error {
+	if f == nil {
+		return nil
+	}
+	rows, _, err := readStatBoxes(f, true)
+	if err != nil {
+		return err
+	}
+	d.ByDevice = map[string][]StatBox{}
+	for _, r := range rows {
+		d.ByDevice[r.Name] = append(d.ByDevice[r.Name], r)
+	}
+	for _, rows := range d.ByDevice {
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].Device != rows[j].Device {
+				return naturalLess(rows[i].Device, rows[j].Device)
+			}
+			return rows[i].Rank < rows[j].Rank
+		})
+	}
+	return nil
+}
+
+// rankStats are the per-rank series: K1 all five, K2 the middle three.
+func rankStats(pres bool) []string {
+	if pres {
+		return []string{"Q1", "Median", "Q3"}
+	}
+	return []string{"Min", "Q1", "Median", "Q3", "Max"}
+}
+
+func statValue(b StatBox, name string) float64 {
+	switch name {
+	case "Min":
+		return b.Min
+	case "Q1":
+		return b.Q1
+	case "Median":
+		return b.Median
+	case "Q3":
+		return b.Q3
+	case "Max":
+		return b.Max
+	}
+	return b.Mean
+}
+
+// statsRankChart is K1(c)/K2(c): per name, its statistics on each rank.
+func statsRankChart(d *StatsData, pres bool) (*Chart, error) {
+	stats := rankStats(pres)
+	var names []string
+	for _, b := range d.Boxes {
+		if len(d.Ranks[b.Name]) > 0 && len(names) < maxRankPanels {
+			names = append(names, b.Name)
+		}
+	}
+	c := newChart(d.Recipe+"-ranks", fmt.Sprintf("%s: statistics per rank", d.Recipe))
+	c.Subtitle = fmt.Sprintf("rank_stats of the %d %ss with the largest totals", len(names), strings.ToLower(d.Key))
+	c.Footnote = "Each panel: one " + strings.ToLower(d.Key) + "; x: Rank; lines: " + strings.Join(stats, ", ") + " on that rank."
+	for i, s := range stats {
+		c.legend = append(c.legend, legendItem{s, seriesColor(i), true})
+	}
+	cols := min(len(names), 3)
+	var row []*plot.Plot
+	var shown []StatBox
+	for _, b := range d.Boxes {
+		if len(shown) < len(names) && b.Name == names[len(shown)] {
+			shown = append(shown, b)
+		}
+	}
+	titles := statLabels(shown, 40)
+	for k, n := range names {
+		p, err := rankPanel(d, n, titles[k], stats)
+		if err != nil {
+			return nil, err
+		}
+		if row = append(row, p); len(row) == cols {
+			c.grid, row = append(c.grid, row), nil
+		}
+	}
+	if len(row) > 0 {
+		for len(row) < cols {
+			row = append(row, nil)
+		}
+		c.grid = append(c.grid, row)
+	}
+	c.Height = 1.6 + 2.6*float64(len(c.grid))
+	c.text = rankText(d, names, stats)
+	c.vega = rankVega(c, d, stats)
+	c.data = d
+	return c, nil
+}
+
+func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, error) {
+	rows := d.Ranks[name]
+	lo, hi := 0.0, 0.0
+	for _, r := range rows {
+		for _, s := range stats {
+			if v := statValue(r, s); !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	unit, _, what := d.valueAxis(math.Max(hi, -lo))
+	p := newPlot()
+	p.Add(yGrid())
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = 9.5
+	for k, s := range stats {
+		var xys plotter.XYs
+		for _, r := range rows {
+			if v := statValue(r, s); !math.IsNaN(v) { // diff: a name missing from DIR2
+				xys = append(xys, plotter.XY{X: float64(r.Rank), Y: v / unit.ns})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		l, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = seriesColor(k), 1.4
+		pts.Color, pts.Shape, pts.Radius = seriesColor(k), draw.CircleGlyph{}, 2
+		p.Add(l, pts)
+	}
+	p.Y.Min, p.Y.Max = lo/unit.ns*1.08, math.Max(hi/unit.ns*1.08, 1e-9)
+	if d.Diff {
+		what = "diff " + what
+	}
+	p.Y.Label.Text = what + " (" + unit.name + ")"
+	p.Y.Tick.Marker = valueTicks{5}
+	lo, top := float64(rows[0].Rank), float64(rows[len(rows)-1].Rank)
+	p.X.Min, p.X.Max = lo-0.3, top+0.3
+	p.X.Label.Text = "Rank"
+	p.X.Tick.Marker = intTicks{}
+	return p, nil
+}
+
+func rankText(d *StatsData, names, stats []string) string {
+	var b strings.Builder
+	_, format, _ := d.valueAxis(d.maxValue())
+	for _, n := range names {
+		b.WriteString(n + "\n")
+		for _, r := range d.Ranks[n] {
+			fmt.Fprintf(&b, "  rank %d:", r.Rank)
+			for _, s := range stats {
+				fmt.Fprintf(&b, " %s %s", s, format(statValue(r, s)))
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// rankVega picks the name with a drop-down (nsys's per-name selector).
+func rankVega(c *Chart, d *StatsData, stats []string) map[string]any {
+	unit, _, what := d.valueAxis(d.maxValue())
+	var rows []map[string]any
+	var options []any
+	devices := map[string]bool{}
+	add := func(r StatBox, dev string) {
+		for _, s := range stats {
+			rows = append(rows, map[string]any{"name": r.Name, "device": dev, "rank": r.Rank, "stat": s, "value": nullable(statValue(r, s) / unit.ns)})
+		}
+	}
+	for _, b := range d.Boxes {
+		if len(d.Ranks[b.Name]) == 0 {
+			continue
+		}
+		options = append(options, b.Name)
+		for _, r := range d.Ranks[b.Name] {
+			add(r, "all")
+		}
+		for _, r := range d.ByDevice[b.Name] {
+			add(r, r.Device)
+			devices[r.Device] = true
+		}
+	}
+	var sorted []any
+	for _, s := range stats {
+		sorted = append(sorted, s)
+	}
+	var rng []any
+	for i := range stats {
+		rng = append(rng, hexColor(seriesColor(i)))
+	}
+	spec := vegaBase(c.Title, 640, 300)
+	spec["data"] = map[string]any{"values": rows}
+	params := []any{map[string]any{"name": "pick", "value": options[0],
+		"bind": map[string]any{"input": "select", "options": options, "name": d.Key + " "}}}
+	if len(devices) > 0 { // nsys's device selector: one Device ID or all
+		devs := []string{}
+		for dv := range devices {
+			devs = append(devs, dv)
+		}
+		sortNatural(devs)
+		opts := []any{"all"}
+		for _, dv := range devs {
+			opts = append(opts, dv)
+		}
+		params = append(params, map[string]any{"name": "device", "value": "all",
+			"bind": map[string]any{"input": "select", "options": opts, "name": "Device ID "}})
+	} else {
+		params = append(params, map[string]any{"name": "device", "value": "all"})
+	}
+	spec["params"] = params
+	spec["transform"] = []any{map[string]any{"filter": "datum.name === pick && datum.device === device"}}
+	spec["mark"] = map[string]any{"type": "line", "point": true, "tooltip": true}
+	spec["encoding"] = map[string]any{
+		"x":     map[string]any{"field": "rank", "type": "quantitative", "title": "Rank", "axis": map[string]any{"tickMinStep": 1, "format": "d"}},
+		"y":     map[string]any{"field": "value", "type": "quantitative", "title": what + " (" + unit.name + ")"},
+		"color": map[string]any{"field": "stat", "type": "nominal", "title": nil, "sort": sorted, "scale": map[string]any{"domain": sorted, "range": rng}},
+	}
+	return withSubtitle(spec, c.Subtitle)
+}
