@@ -1,6 +1,10 @@
 package recipe
 
-import "context"
+import (
+	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
 
 func init() {
 	Register(&Recipe{
@@ -18,6 +22,9 @@ func init() {
 // mapNVTXPace takes the filtered NVTX rows whose text is --name, in table
 // order, whatever their domain or type (docs/recipes.md §2.10).
 func mapNVTXPace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
+		return scanNVTXPace(ctx, r, o)
+	}
 	nv, err := LoadNVTX(ctx, r.Profile)
 	if err != nil {
 		return nil, err
@@ -36,4 +43,64 @@ func mapNVTXPace(ctx context.Context, r *Report, o *Options, _ any) (*Part, erro
 		return noData(o, r)
 	}
 	return pacePart(o.Name, "Text", start, end, nv.EndFloat), nil
+}
+
+// canScanNVTX reports whether p has NVTX_EVENTS with the columns LoadNVTX
+// requires, so that a scan sees the same rows (else LoadNVTX decides: an
+// empty composite or its error).
+func canScanNVTX(p *nsysx.Profile) bool {
+	for _, c := range []string{"start", "end", "eventType"} {
+		if !p.HasColumn("NVTX_EVENTS", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// scanNVTXPace is mapNVTXPace without an NVTX filter, in one pass that keeps
+// only the rows whose composite text (StringIds(textId) where it resolves,
+// else the inline text) is --name: the same rows, in table order, without
+// loading the composite. EndFloat still looks at every row's end.
+func scanNVTXPace(ctx context.Context, r *Report, o *Options) (*Part, error) {
+	p := r.Profile
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
+	var s Span
+	endNull := false
+	cols := []string{"start", "end", "text", "textId"}
+	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(row nsysx.ScanRow) error {
+		if row.IsNull(1) {
+			endNull = true
+		}
+		if !nvtxTextIs(p, row, o.Name) {
+			return nil
+		}
+		s.Start, s.End = append(s.Start, row.Int(0)), append(s.End, row.Int(1))
+		s.EndValid = append(s.EndValid, !row.IsNull(1))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !endNull {
+		s.EndValid = nil
+	}
+	lo, hi := o.Window()
+	keep := Window(s, seq(s.Len()), lo, hi)
+	if len(keep) == 0 {
+		return noData(o, r)
+	}
+	return pacePart(o.Name, "Text", pickInts(s.Start, keep), pickInts(s.End, keep), endNull), nil
+}
+
+// nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column
+// 2) and textId (column 3) has the composite text name (resolveText).
+func nvtxTextIs(p *nsysx.Profile, row nsysx.ScanRow, name string) bool {
+	if !row.IsNull(3) {
+		if t, ok := p.String(row.Int(3)); ok {
+			return t == name
+		}
+	}
+	return !row.IsNull(2) && string(row.Bytes(2)) == name
 }
