@@ -87,9 +87,14 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 		out.addCol(cs[i])
 	}
 	n := 0
+	in := make([]interner, len(cs))
 	add := func(rowid int64, vals []sqlite.Value) error {
 		out.RowIDs = append(out.RowIDs, rowid)
 		for i, v := range vals {
+			if c := cs[i]; c.Type == Text && v.Type == sqlite.Text {
+				c.Strs = append(c.Strs, in[i].str(v.B))
+				continue
+			}
 			appendValue(cs[i], v, n)
 		}
 		n++
@@ -113,6 +118,32 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 	}
 	out.N = n
 	return out, nil
+}
+
+// interner shares the strings of a TEXT column's repeated values (NVTX
+// range names, API names: a few hundred distinct values over millions of
+// rows), so that a load keeps one copy of each instead of one per row. It
+// stops taking new values after internMax of them, and leaves long values
+// alone.
+type interner struct{ m map[string]string }
+
+const (
+	internMax    = 1 << 16
+	internMaxLen = 256
+)
+
+func (in *interner) str(b []byte) string {
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= internMaxLen && len(in.m) < internMax {
+		if in.m == nil {
+			in.m = map[string]string{}
+		}
+		in.m[s] = s
+	}
+	return s
 }
 
 // loadReleaseEvery is how many bytes of a table's leaf pages a load reads

@@ -75,7 +75,16 @@ func Project(n *ProjNVTX, c *ProjCUDA, hierarchy bool) *Projection {
 
 // byThread lists row positions per globalTid, in row order.
 func byThread(gtid []int64, keep []bool) map[int64][]int {
-	m := map[int64][]int{}
+	count := map[int64]int{} // rows per thread, to size each list once
+	for i, t := range gtid {
+		if keep == nil || keep[i] {
+			count[t]++
+		}
+	}
+	m := make(map[int64][]int, len(count))
+	for t, n := range count {
+		m[t] = make([]int, 0, n)
+	}
 	for i, t := range gtid {
 		if keep == nil || keep[i] {
 			m[t] = append(m[t], i)

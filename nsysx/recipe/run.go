@@ -69,7 +69,7 @@ func Stem(path string) string {
 
 // Run runs recipe r over o.Input with a bounded pool of o.Workers mappers
 // (each opens, maps and closes its report, so memory is bounded by the
-// reports in flight), then reduces the parts in Rank order. A report that
+// reports in flight, and these by InFlightBytes), then reduces the parts in Rank order. A report that
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
@@ -139,12 +139,16 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	mem := newBudget(InFlightBytes)
 	for w := 0; w < workers && w < len(reps); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				cost := mapCost(r, reportSize(reps[i].Path))
+				mem.acquire(cost)
 				p, err := mapOne(ctx, r, o, reps[i], open, shared)
+				mem.release(cost)
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}
 				}
