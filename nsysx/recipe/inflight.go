@@ -1,8 +1,11 @@
 package recipe
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -13,7 +16,7 @@ import (
 // this only keeps many big reports from being loaded at once, so that peak
 // memory does not grow with the number of inputs.
 // 0 disables the bound.
-var InFlightBytes int64 = 1536 << 20
+var InFlightBytes int64 = 1280 << 20
 
 // reportSize is the bytes of a report file, or of the files of an export
 // directory (0 when it cannot be read: the open reports the error).
@@ -82,4 +85,56 @@ func (b *budget) release(n int64) {
 	b.used -= n
 	b.mu.Unlock()
 	b.cond.Broadcast()
+}
+
+// GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes
+// Run leave the Go runtime's limit alone.
+var GCFloor int64 = 1 << 30
+
+// gcLimit keeps the heap of a run close to what it holds live. Many maps in
+// flight allocate fast, and the collector's default pacing (GOGC=100) lets
+// the heap reach twice the live data; a soft limit (debug.SetMemoryLimit)
+// of 1.5 times the live heap, at least GCFloor, keeps it lower at little
+// cost. The limit follows the live heap as parts accumulate (update after
+// each map), so it never binds below what the run needs. A process that
+// has a limit already (GOMEMLIMIT) keeps it.
+type gcLimit struct {
+	prev, cur int64
+	mu        sync.Mutex
+	sample    []metrics.Sample
+}
+
+// startGCLimit sets the limit, or returns nil when it should not be set.
+func startGCLimit() *gcLimit {
+	prev := debug.SetMemoryLimit(-1)
+	if GCFloor <= 0 || prev != math.MaxInt64 {
+		return nil
+	}
+	g := &gcLimit{prev: prev, cur: GCFloor, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	debug.SetMemoryLimit(g.cur)
+	return g
+}
+
+// update raises the limit to 1.5 times the live heap when that is higher.
+func (g *gcLimit) update() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	metrics.Read(g.sample)
+	if g.sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if want := int64(g.sample[0].Value.Uint64()) * 3 / 2; want > g.cur {
+		g.cur = want
+		debug.SetMemoryLimit(want)
+	}
+}
+
+// stop restores the process's limit.
+func (g *gcLimit) stop() {
+	if g != nil {
+		debug.SetMemoryLimit(g.prev)
+	}
 }

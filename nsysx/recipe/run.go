@@ -95,7 +95,9 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 			return nil, err
 		}
 	}
-	parts, failed := mapAll(ctx, r, o, reps, open, shared)
+	gc := startGCLimit()
+	defer gc.stop()
+	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 }
 
 // mapAll maps every report with a bounded pool; results keep input order.
-func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any) ([]*Part, []*ReportError) {
+func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit) ([]*Part, []*ReportError) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -149,6 +151,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 				mem.acquire(cost)
 				p, err := mapOne(ctx, r, o, reps[i], open, shared)
 				mem.release(cost)
+				gc.update()
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}
 				}
