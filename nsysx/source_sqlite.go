@@ -102,7 +102,7 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 	}
 	var err error
 	if len(cols) <= sqlite.MaxFields {
-		err = s.scanReleasing(ctx, t, cols, add)
+		n, err = s.loadFields(ctx, t, cs, in, out)
 	} else {
 		err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
 			if n&0xFFFF == 0xFFFF {
@@ -149,6 +149,37 @@ func (in *interner) str(b []byte) string {
 // loadReleaseEvery is how many bytes of a table's leaf pages a load reads
 // between two releases of them from the resident set.
 const loadReleaseEvery = 4 << 20
+
+// loadFields is the scan of load with Fields, column by column: an
+// INTEGER value of an Int column (the bulk of every table) is appended as
+// it is, a TEXT value of a Text column interned, and any other value
+// converted by appendValue.
+func (s *sqliteSource) loadFields(ctx context.Context, t *sqlite.Table, cs []*Column, in []interner, out *Table) (int, error) {
+	cols := make([]string, len(cs))
+	for i, c := range cs {
+		cols[i] = c.Name
+	}
+	n := 0
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+	err := s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
+		out.RowIDs = append(out.RowIDs, rowid)
+		other := f.Null | f.Text | f.Blob | f.Real
+		for k, c := range cs {
+			bit := uint32(1) << k
+			switch {
+			case c.Type == Int && other&bit == 0:
+				c.Ints = append(c.Ints, f.I[k])
+			case c.Type == Text && f.Text&bit != 0:
+				c.Strs = append(c.Strs, in[k].str(f.B[k]))
+			default:
+				appendValue(c, fieldValue(f, k), n)
+			}
+		}
+		n++
+		return nil
+	})
+	return n, err
+}
 
 // scanReleasing is Scan that drops the table's pages from the process's
 // resident set as it leaves them behind (they stay in the page cache), so
