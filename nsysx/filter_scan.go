@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"strconv"
 	"unsafe"
 
@@ -135,12 +136,16 @@ func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 	}
 	if src, ok := sc.p.src.(*sqliteSource); ok {
 		if t := src.db.Table(sc.table); t != nil {
-			return src.db.Scan(t, names, func(rowid int64, v []sqlite.Value) error {
+			each := func(rowid int64, v []sqlite.Value) error {
 				if keep(v) {
 					return fn(rowid, rowVals{v, pos})
 				}
 				return nil
-			})
+			}
+			if len(names) <= sqlite.MaxFields {
+				return src.scanReleasing(context.Background(), t, names, each)
+			}
+			return src.db.Scan(t, names, each)
 		}
 	}
 	return sc.runLoaded(names, pos, keep, fn)

@@ -36,6 +36,11 @@ func (r ScanRow) Float(i int) float64 {
 // Str returns column i as text ("" for NULL); the string is a copy.
 func (r ScanRow) Str(i int) string { return string(r.v.bytes(i)) }
 
+// Bytes returns column i as text bytes (nil for NULL) without copying them:
+// they are valid only during the callback. Comparing them with a string
+// (string(b) == s) allocates nothing.
+func (r ScanRow) Bytes(i int) []byte { return r.v.bytes(i) }
+
 // Scan calls fn for every row of table, in rowid order, that passes f (nil:
 // every row), with the columns cols. Unlike Load it keeps nothing: SQLite
 // exports are read page by page, so a pass over a table of any size runs in

@@ -50,3 +50,35 @@ func TestScan(t *testing.T) {
 		t.Errorf("filter that cannot apply: %v", err)
 	}
 }
+
+// ScanRow.Bytes and Str give the TEXT Load holds (nil / "" for NULL), for
+// a table with NULL and non-NULL text.
+func TestScanBytes(t *testing.T) {
+	p, err := nsysx.Open(testutil.Profile(t, "rank0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	nv, err := p.Load("NVTX_EVENTS", "text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, i, texts := nv.Col("text"), 0, 0
+	err = p.Scan(context.Background(), "NVTX_EVENTS", nil, []string{"text"}, func(r nsysx.ScanRow) error {
+		b := r.Bytes(0)
+		switch {
+		case c.IsNull(i) != r.IsNull(0), c.IsNull(i) && b != nil:
+			t.Fatalf("row %d: NULL differs", i)
+		case string(b) != c.Str(i) || r.Str(0) != c.Str(i):
+			t.Fatalf("row %d: %q, Load has %q", i, b, c.Str(i))
+		}
+		if b != nil {
+			texts++
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != nv.N || texts == 0 {
+		t.Fatalf("%d rows of %d, %d with text: %v", i, nv.N, texts, err)
+	}
+}

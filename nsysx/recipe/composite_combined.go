@@ -65,7 +65,13 @@ func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, e
 	corr, corrValid := ints(t, "correlationId")
 	gtid, gtidValid := ints(t, "globalTid")
 	name, nameValid := strs(p, t, "nameId")
-	c := &Combined{}
+	n := 0 // the joined rows, to size the columns once
+	for i := range start {
+		if corrValid.Valid(i) && gtidValid.Valid(i) {
+			n += len(byKey[key{pidOf(gtid[i]), corr[i]}])
+		}
+	}
+	c := newCombined(n)
 	for i := range start {
 		if !corrValid.Valid(i) || !gtidValid.Valid(i) {
 			continue
@@ -83,6 +89,17 @@ func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, e
 		c.GreenContextIDValid = nil
 	}
 	return c, nil
+}
+
+// newCombined returns an empty composite with room for n rows.
+func newCombined(n int) *Combined {
+	i := func() []int64 { return make([]int64, 0, n) }
+	return &Combined{
+		Start: i(), End: i(), GPUStart: i(), GPUEnd: i(), GlobalTid: i(), PID: i(), TID: i(),
+		CorrelationID: i(), StreamID: i(), DeviceID: i(), ContextID: i(), GreenContextID: i(),
+		Name: make([]string, 0, n), NameValid: make(Mask, 0, n), GreenContextIDValid: make(Mask, 0, n),
+		Kind: make([]GPUKind, 0, n), GPURow: make([]int, 0, n), RuntimeRow: make([]int, 0, n),
+	}
 }
 
 func (c *Combined) add(g *GPU, j, i int, start, end, gtid, corr int64) {

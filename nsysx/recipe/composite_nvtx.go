@@ -73,6 +73,11 @@ func textCol(t *nsysx.Table, name string) ([]string, Mask) {
 	if c == nil {
 		return make([]string, n), make(Mask, n)
 	}
+	if c.Type == nsysx.Text && c.Len() == n {
+		if m, ok := nullMaskEmpty(c, n); ok {
+			return c.Strs, m // the loaded strings themselves, not a copy
+		}
+	}
 	out := make([]string, n)
 	var m Mask
 	for i := range out {
@@ -83,6 +88,24 @@ func textCol(t *nsysx.Table, name string) ([]string, Mask) {
 		out[i] = c.Str(i)
 	}
 	return out, m
+}
+
+// nullMaskEmpty is a text column's NULL mask; ok is false when some NULL
+// row holds a string other than "" (then the strings cannot be used as
+// they are).
+func nullMaskEmpty(c *nsysx.Column, n int) (m Mask, ok bool) {
+	if !c.HasNulls() {
+		return nil, true
+	}
+	for i := 0; i < n; i++ {
+		if c.IsNull(i) {
+			if c.Strs[i] != "" {
+				return nil, false
+			}
+			m = setNull(m, n, i)
+		}
+	}
+	return m, true
 }
 
 // resolveText is StringIds(textId) where that resolves, else the inline

@@ -11,6 +11,7 @@ func init() {
 		Notebook:    paceNotebook,
 		Prepare:     requireName,
 		Map:         mapNVTXProjPace,
+		MapCost:     4, // the NVTX composite and the projection: about 4 bytes a byte of report
 		Reduce:      reducePace,
 	})
 }

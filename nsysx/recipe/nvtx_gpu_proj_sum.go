@@ -15,6 +15,7 @@ func init() {
 		Notebook:      statsNotebook,
 		MoreNotebooks: []string{"topN.ipynb"},
 		Map:           mapNVTXProjSum,
+		MapCost:       4, // the NVTX composite and the projection: about 4 bytes a byte of report
 		Reduce:        StatsReduceWith(AggExtra{Name: cpuSumName, Func: sumOf(cpuSumName)}),
 	})
 }

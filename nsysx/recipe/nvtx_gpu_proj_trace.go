@@ -15,6 +15,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
+		MapCost:  4, // the NVTX composite and the projection: about 4 bytes a byte of report
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }

@@ -1,6 +1,10 @@
 package recipe
 
-import "context"
+import (
+	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
 
 func init() {
 	Register(&Recipe{
@@ -18,22 +22,86 @@ func init() {
 // mapNVTXPace takes the filtered NVTX rows whose text is --name, in table
 // order, whatever their domain or type (docs/recipes.md §2.10).
 func mapNVTXPace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	nv, err := LoadNVTX(ctx, r.Profile)
-	if err != nil {
-		return nil, err
-	}
-	keep, err := FilterRows(ctx, r.Profile, o, nv.Span(), nv)
-	if err != nil {
-		return nil, err
-	}
 	var start, end []int64
+	var endFloat bool
+	var err error
+	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
+		start, end, endFloat, err = paceRowsScanned(ctx, r.Profile, o)
+	} else {
+		start, end, endFloat, err = paceRowsLoaded(ctx, r.Profile, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(start) == 0 {
+		return noData(o, r)
+	}
+	return pacePart(o.Name, "Text", start, end, endFloat), nil
+}
+
+// paceRowsLoaded reads the NVTX composite and keeps the filtered rows whose
+// text is --name: their start and end, and the composite's EndFloat.
+func paceRowsLoaded(ctx context.Context, p *nsysx.Profile, o *Options) (start, end []int64, endFloat bool, err error) {
+	nv, err := LoadNVTX(ctx, p)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	keep, err := FilterRows(ctx, p, o, nv.Span(), nv)
+	if err != nil {
+		return nil, nil, false, err
+	}
 	for _, i := range keep {
 		if nv.TextValid.Valid(i) && nv.Text[i] == o.Name {
 			start, end = append(start, nv.Start[i]), append(end, nv.End[i])
 		}
 	}
-	if len(start) == 0 {
-		return noData(o, r)
+	return start, end, nv.EndFloat, nil
+}
+
+// canScanNVTX reports whether p has NVTX_EVENTS with the columns LoadNVTX
+// requires, so that a scan sees the same rows (else LoadNVTX decides: an
+// empty composite or its error).
+func canScanNVTX(p *nsysx.Profile) bool {
+	for _, c := range []string{"start", "end", "eventType"} {
+		if !p.HasColumn("NVTX_EVENTS", c) {
+			return false
+		}
 	}
-	return pacePart(o.Name, "Text", start, end, nv.EndFloat), nil
+	return true
+}
+
+// paceRowsScanned is paceRowsLoaded without an NVTX filter, in one pass
+// that keeps only the rows whose composite text (StringIds(textId) where it
+// resolves, else the inline text) is --name: the same rows, in table order,
+// without loading the composite. EndFloat still looks at every row's end.
+func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, end []int64, endFloat bool, err error) {
+	var s Span
+	cols := []string{"start", "end", "text", "textId"}
+	err = p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(row nsysx.ScanRow) error {
+		if row.IsNull(1) {
+			endFloat = true
+		}
+		if nvtxTextIs(p, row, o.Name) {
+			s.Start, s.End = append(s.Start, row.Int(0)), append(s.End, row.Int(1))
+			s.EndValid = append(s.EndValid, !row.IsNull(1))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	lo, hi := o.Window()
+	keep := Window(s, seq(s.Len()), lo, hi)
+	return pickInts(s.Start, keep), pickInts(s.End, keep), endFloat, nil
+}
+
+// nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column
+// 2) and textId (column 3) has the composite text name (resolveText).
+func nvtxTextIs(p *nsysx.Profile, row nsysx.ScanRow, name string) bool {
+	if !row.IsNull(3) {
+		if t, ok := p.String(row.Int(3)); ok {
+			return t == name
+		}
+	}
+	return !row.IsNull(2) && string(row.Bytes(2)) == name
 }

@@ -75,7 +75,16 @@ func Project(n *ProjNVTX, c *ProjCUDA, hierarchy bool) *Projection {
 
 // byThread lists row positions per globalTid, in row order.
 func byThread(gtid []int64, keep []bool) map[int64][]int {
-	m := map[int64][]int{}
+	count := map[int64]int{} // rows per thread, to size each list once
+	for i, t := range gtid {
+		if keep == nil || keep[i] {
+			count[t]++
+		}
+	}
+	m := make(map[int64][]int, len(count))
+	for t, n := range count {
+		m[t] = make([]int, 0, n)
+	}
 	for i, t := range gtid {
 		if keep == nil || keep[i] {
 			m[t] = append(m[t], i)
@@ -285,6 +294,9 @@ func (p *Projection) appendGroup(th *threadProj, c *ProjCUDA, g []int, gr *projG
 	}
 }
 
+// stackChunk is the values per chunk that hierarchy cuts range stacks from.
+const stackChunk = 1 << 14
+
 // hierarchy numbers a group's rows (report-wide counter) and derives
 // parentId, stackLevel, rangeStack and childrenCount from a stack walk in
 // which only the entries sharing a stream with the row count (§1.10).
@@ -298,6 +310,7 @@ func (p *Projection) hierarchy(gr *projGroup, counter *int64) {
 	children := make([]int64, n)
 	parent := make([]int, n)
 	var stack, cur []int
+	var arena []int64 // the range stacks share chunks: fewer objects for the GC
 	for i, r := range gr.rows {
 		for len(stack) > 0 && r.end > gr.rows[stack[len(stack)-1]].end {
 			stack = stack[:len(stack)-1]
@@ -310,7 +323,11 @@ func (p *Projection) hierarchy(gr *projGroup, counter *int64) {
 				cur = append(cur, e)
 			}
 		}
-		rs := make([]int64, len(cur))
+		if len(arena) < len(cur) {
+			arena = make([]int64, max(stackChunk, len(cur)))
+		}
+		rs := arena[:len(cur):len(cur)] // capped: an append copies
+		arena = arena[len(cur):]
 		for k, e := range cur {
 			rs[k] = ids[e]
 		}

@@ -36,6 +36,10 @@ type Recipe struct {
 	// report has no data for the recipe, and an error when it fails; either
 	// way the report gets no Rank.
 	Map func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)
+	// MapCost estimates the memory one Map needs, in bytes per byte of its
+	// report (the file, or the files of an export directory); 0 means 1.
+	// Run keeps the estimates of the maps in flight within InFlightBytes.
+	MapCost float64
 	// Reduce merges the parts, sorted by file stem (Rank = position), into
 	// the output tables.
 	Reduce func(ctx context.Context, parts []*Part, o *Options, shared any) (*Output, error)

@@ -69,7 +69,7 @@ func Stem(path string) string {
 
 // Run runs recipe r over o.Input with a bounded pool of o.Workers mappers
 // (each opens, maps and closes its report, so memory is bounded by the
-// reports in flight), then reduces the parts in Rank order. A report that
+// reports in flight, and these by InFlightBytes), then reduces the parts in Rank order. A report that
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
 // fails. When no report has data, Run returns ErrNoData.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
@@ -89,7 +89,9 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	parts, failed := mapAll(ctx, r, o, reps, open, shared)
+	gc := startGCLimit()
+	defer gc.stop()
+	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -150,7 +152,7 @@ func Finish(ctx context.Context, r *Recipe, o *Options, parts []*Part, failed []
 }
 
 // mapAll maps every report with a bounded pool; results keep input order.
-func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any) ([]*Part, []*ReportError) {
+func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit) ([]*Part, []*ReportError) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -164,12 +166,17 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	mem := newBudget(InFlightBytes)
 	for w := 0; w < workers && w < len(reps); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				cost := mapCost(r, reportSize(reps[i].Path))
+				mem.acquire(cost)
 				p, err := MapReport(ctx, r, o, reps[i], open, shared)
+				mem.release(cost)
+				gc.update()
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}
 				}

@@ -1,0 +1,140 @@
+package recipe
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// InFlightBytes bounds the memory the maps running at once are estimated to
+// need (Recipe.MapCost times each report's size): a worker waits before
+// opening a report that would pass it, unless nothing else is in flight, so
+// one report of any size still runs. Workers stay the CPUs (Options.Workers);
+// this only keeps many big reports from being loaded at once, so that peak
+// memory does not grow with the number of inputs.
+// 0 disables the bound.
+var InFlightBytes int64 = 1280 << 20
+
+// reportSize is the bytes of a report file, or of the files of an export
+// directory (0 when it cannot be read: the open reports the error).
+func reportSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	if !st.IsDir() {
+		return st.Size()
+	}
+	var n int64
+	_ = filepath.WalkDir(path, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// mapCost is a map's estimated memory for a report of size bytes.
+func mapCost(r *Recipe, size int64) int64 {
+	c := r.MapCost
+	if c <= 0 {
+		c = 1
+	}
+	return int64(c * float64(size))
+}
+
+// budget is a weighted semaphore over estimated bytes.
+type budget struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	limit int64
+	used  int64
+}
+
+func newBudget(limit int64) *budget {
+	b := &budget{limit: limit}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire waits until n bytes fit (or nothing is in flight) and takes them.
+func (b *budget) acquire(n int64) {
+	if b.limit <= 0 {
+		return
+	}
+	b.mu.Lock()
+	for b.used > 0 && b.used+n > b.limit {
+		b.cond.Wait()
+	}
+	b.used += n
+	b.mu.Unlock()
+}
+
+// release gives n bytes back.
+func (b *budget) release(n int64) {
+	if b.limit <= 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes
+// Run leave the Go runtime's limit alone.
+var GCFloor int64 = 1 << 30
+
+// gcLimit keeps the heap of a run close to what it holds live. Many maps in
+// flight allocate fast, and the collector's default pacing (GOGC=100) lets
+// the heap reach twice the live data; a soft limit (debug.SetMemoryLimit)
+// of 1.5 times the live heap, at least GCFloor, keeps it lower at little
+// cost. The limit follows the live heap as parts accumulate (update after
+// each map), so it never binds below what the run needs. A process that
+// has a limit already (GOMEMLIMIT) keeps it.
+type gcLimit struct {
+	prev, cur int64
+	mu        sync.Mutex
+	sample    []metrics.Sample
+}
+
+// startGCLimit sets the limit, or returns nil when it should not be set.
+func startGCLimit() *gcLimit {
+	prev := debug.SetMemoryLimit(-1)
+	if GCFloor <= 0 || prev != math.MaxInt64 {
+		return nil
+	}
+	g := &gcLimit{prev: prev, cur: GCFloor, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	debug.SetMemoryLimit(g.cur)
+	return g
+}
+
+// update raises the limit to 1.5 times the live heap when that is higher.
+func (g *gcLimit) update() {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	metrics.Read(g.sample)
+	if g.sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if want := int64(g.sample[0].Value.Uint64()) * 3 / 2; want > g.cur {
+		g.cur = want
+		debug.SetMemoryLimit(want)
+	}
+}
+
+// stop restores the process's limit.
+func (g *gcLimit) stop() {
+	if g != nil {
+		debug.SetMemoryLimit(g.prev)
+	}
+}

@@ -1,0 +1,109 @@
+package recipe
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// TestInFlightBound: with InFlightBytes below two reports' estimate, Run
+// maps one report at a time whatever the workers, and still maps them all;
+// with room for every report, they run together.
+func TestInFlightBound(t *testing.T) {
+	src := testutil.Profile(t, "rank0")
+	dir := t.TempDir()
+	var inputs []string
+	for _, n := range []string{"a", "b", "c", "d"} {
+		p := filepath.Join(dir, n+".sqlite")
+		if err := os.Symlink(src, p); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, p)
+	}
+	size := reportSize(inputs[0])
+	if size <= 0 {
+		t.Fatal("no size for", inputs[0])
+	}
+	for _, tc := range []struct {
+		limit   int64
+		wantMax int
+	}{{size + size/2, 1}, {4 * size, 4}} {
+		var mu sync.Mutex
+		cur, top, maps := 0, 0, 0
+		r := &Recipe{Name: "test", Map: func(context.Context, *Report, *Options, any) (*Part, error) {
+			mu.Lock()
+			cur, maps = cur+1, maps+1
+			top = max(top, cur)
+			mu.Unlock()
+			time.Sleep(50 * time.Millisecond)
+			mu.Lock()
+			cur--
+			mu.Unlock()
+			return nil, nil
+		}, Reduce: func(context.Context, []*Part, *Options, any) (*Output, error) { return nil, nil }}
+		old := InFlightBytes
+		InFlightBytes = tc.limit
+		o := Defaults()
+		o.Input, o.Workers = inputs, 4
+		_, err := Run(context.Background(), r, o, nil)
+		InFlightBytes = old
+		if err != ErrNoData {
+			t.Fatalf("limit %d: %v", tc.limit, err)
+		}
+		if maps != 4 || top != tc.wantMax {
+			t.Errorf("limit %d (report %d bytes): %d maps, at most %d at once; want 4, %d", tc.limit, size, maps, top, tc.wantMax)
+		}
+	}
+}
+
+// TestReportSize: a file's size, an export directory's files summed.
+func TestReportSize(t *testing.T) {
+	dir := t.TempDir()
+	for name, n := range map[string]int{"A.parquet": 10, "sub/B.parquet": 32} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := reportSize(dir); got != 42 {
+		t.Errorf("directory: %d bytes, want 42", got)
+	}
+	if got := reportSize(filepath.Join(dir, "A.parquet")); got != 10 {
+		t.Errorf("file: %d bytes, want 10", got)
+	}
+	if got := reportSize(filepath.Join(dir, "missing")); got != 0 {
+		t.Errorf("missing: %d bytes, want 0", got)
+	}
+}
+
+// TestGCLimit: a run sets a soft limit of at least GCFloor and restores
+// the process's; a limit the process has already is left alone.
+func TestGCLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	debug.SetMemoryLimit(math.MaxInt64)
+	g := startGCLimit()
+	if got := debug.SetMemoryLimit(-1); g == nil || got < GCFloor || got == math.MaxInt64 {
+		t.Fatalf("during a run the limit is %d, want ≥ %d", got, GCFloor)
+	}
+	g.update()
+	g.stop()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("after the run the limit is %d, want it restored", got)
+	}
+	debug.SetMemoryLimit(3 << 30)
+	if g := startGCLimit(); g != nil {
+		t.Error("a process limit (GOMEMLIMIT) was replaced")
+	}
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Errorf("process limit became %d", got)
+	}
+}
