@@ -93,12 +93,16 @@ func (c *Chart) size() (vg.Length, vg.Length) {
 }
 
 // PNG writes the chart as a PNG at PNGScale times DPI.
-func (c *Chart) PNG(w io.Writer) error {
+func (c *Chart) PNG(w io.Writer) error { return c.encodePNG(w, png.DefaultCompression) }
+
+// encodePNG draws the chart and encodes it with the given compression.
+func (c *Chart) encodePNG(w io.Writer, level png.CompressionLevel) error {
 	cv := vgimg.NewWith(vgimg.UseWH(c.size()), vgimg.UseDPI(DPI*PNGScale), vgimg.UseBackgroundColor(color.White))
 	if err := c.render(draw.New(cv)); err != nil {
 		return err
 	}
-	return png.Encode(w, cv.Image())
+	enc := png.Encoder{CompressionLevel: level}
+	return enc.Encode(w, cv.Image())
 }
 
 // SVG writes the chart as SVG (text as text, fonts not embedded).

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
@@ -97,30 +99,51 @@ func WriteRecipeCharts(dir, name string, out *recipe.Output) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []string
-	for _, c := range cs {
-		for _, ext := range []string{".png", ".svg", ".vl.json"} {
-			var b bytes.Buffer
-			switch ext {
-			case ".png":
-				err = c.PNG(&b)
-			case ".svg":
-				err = c.SVG(&b)
-			default:
-				var js []byte
-				js, err = c.VegaLite()
-				b.Write(js)
-			}
-			if err != nil {
-				return files, fmt.Errorf("chart %s: %w", c.Name, err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, c.Name+ext), b.Bytes(), 0o644); err != nil {
-				return files, err
-			}
-			files = append(files, c.Name+ext)
+	// Every chart in every format is drawn at once (rendering and PNG
+	// compression are most of a small recipe's run), PNGs with fast
+	// compression; the file list keeps chart and format order.
+	exts := []string{".png", ".svg", ".vl.json"}
+	files := make([]string, len(cs)*len(exts))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		for j, ext := range exts {
+			k := i*len(exts) + j
+			files[k] = c.Name + ext
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[k] = writeChartFile(filepath.Join(dir, files[k]), c, ext)
+			}()
+		}
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return files, nil
+}
+
+// writeChartFile writes one chart in one format (by extension).
+func writeChartFile(path string, c *Chart, ext string) error {
+	var b bytes.Buffer
+	var err error
+	switch ext {
+	case ".png":
+		err = c.encodePNG(&b, png.BestSpeed)
+	case ".svg":
+		err = c.SVG(&b)
+	default:
+		var js []byte
+		js, err = c.VegaLite()
+		b.Write(js)
+	}
+	if err != nil {
+		return fmt.Errorf("chart %s: %w", c.Name, err)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // seriesPalette tells lines apart (Tableau 10).
