@@ -1,0 +1,243 @@
+package sqlite
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Record decoding: varints, the record header, and the fields a scan asks for.
+
+// varint decodes a SQLite varint; n is 0 if b is too short.
+func varint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < 8; i++ {
+		if i >= len(b) {
+			return 0, 0
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	if len(b) < 9 {
+		return 0, 0
+	}
+	return v<<8 | uint64(b[8]), 9
+}
+
+// decodeAll decodes the first n fields of a record (missing ones are NULL).
+func decodeAll(rec []byte, n int) ([]Value, error) {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	out := make([]Value, n)
+	return out, decodeInto(rec, idx, out)
+}
+
+// decodeInto decodes the fields at the given positions into out. Fields past
+// the end of the record are NULL.
+func decodeInto(rec []byte, idx []int, out []Value) error {
+	maxIdx := -1
+	for _, c := range idx {
+		maxIdx = max(maxIdx, c)
+	}
+	want := make([]int, maxIdx+1)
+	for i := range want {
+		want[i] = -1
+	}
+	for j, c := range idx {
+		want[c] = j
+	}
+	return decodeWant(rec, want, out)
+}
+
+// header walks the fields of a record: the serial types of its header and
+// the bytes of its body. It is a value that its functions return updated
+// (h, st, ok = h.next(rec)) rather than change through a pointer, so that
+// it stays in registers in the decoding loops, and the record is passed to
+// each of them rather than kept, for the same reason.
+type header struct {
+	hp, hs int // the next serial type, the end of the header
+	lo     int // the current field's bytes are rec[lo:body]
+	body   int // the next field's bytes
+}
+
+var errBadHeader = fmt.Errorf("%w: bad record header", ErrCorrupt)
+
+// startHeader starts on a record whose header size is one byte (a record of
+// fewer than about 120 columns); when it is false, startHeaderSlow does the
+// work. (The split keeps it within the inliner's budget.)
+func startHeader(rec []byte) (header, bool) {
+	if len(rec) == 0 || rec[0] == 0 || rec[0] >= 0x80 || int(rec[0]) > len(rec) {
+		return header{}, false
+	}
+	hs := int(rec[0])
+	return header{hp: 1, hs: hs, body: hs}, true
+}
+
+// startHeaderSlow is startHeader for any header size; it is false for a bad
+// header.
+func startHeaderSlow(rec []byte) (header, bool) {
+	hsize, n := varint(rec)
+	if n == 0 || hsize > uint64(len(rec)) || int(hsize) < n {
+		return header{}, false
+	}
+	return header{hp: n, hs: int(hsize), body: int(hsize)}, true
+}
+
+// more reports whether the header has another field.
+func (h header) more() bool { return h.hp < h.hs }
+
+// serialSize is the body size of each one-byte serial type; -1 for the
+// reserved 10 and 11.
+var serialSize = func() (t [128]int8) {
+	for st := range t {
+		switch {
+		case st <= 4:
+			t[st] = int8(st)
+		case st == 5:
+			t[st] = 6
+		case st == 6 || st == 7:
+			t[st] = 8
+		case st == 8 || st == 9:
+			t[st] = 0
+		case st >= 12:
+			t[st] = int8((st - 12) / 2)
+		default:
+			t[st] = -1
+		}
+	}
+	return t
+}()
+
+// next moves to the next field (more must be true) when its serial type is
+// one byte long and its bytes lie within the record, and returns the type;
+// its bytes are then rec[lo:body]. Otherwise it returns false and nextSlow
+// does the work. (The split keeps next within the inliner's budget.)
+func (h header) next(rec []byte) (header, uint64, bool) {
+	c := rec[h.hp]
+	sz := int(serialSize[c&0x7f])
+	if c >= 0x80 || sz < 0 || sz > len(rec)-h.body {
+		return h, 0, false
+	}
+	return header{hp: h.hp + 1, hs: h.hs, lo: h.body, body: h.body + sz}, uint64(c), true
+}
+
+// nextSlow is next for any serial type (the long ones are texts and blobs
+// of 58 bytes or more); it is false for a corrupt record.
+func (h header) nextSlow(rec []byte) (header, uint64, bool) {
+	st, k := varint(rec[h.hp:h.hs])
+	var sz uint64
+	switch {
+	case k == 0:
+		return h, 0, false
+	case st >= 12:
+		sz = (st - 12) / 2
+	case serialSize[st] >= 0:
+		sz = uint64(serialSize[st])
+	default:
+		return h, 0, false
+	}
+	if sz > uint64(len(rec)-h.body) {
+		return h, 0, false
+	}
+	return header{hp: h.hp + k, hs: h.hs, lo: h.body, body: h.body + int(sz)}, st, true
+}
+
+var errBadField = fmt.Errorf("%w: bad record field", ErrCorrupt)
+
+// intField decodes an integer serial type (1 to 6, 8, 9) from its bytes.
+func intField(st uint64, b []byte) int64 {
+	switch len(b) {
+	case 0:
+		return int64(st) - 8
+	case 1:
+		return int64(int8(b[0]))
+	case 2:
+		return int64(int16(binary.BigEndian.Uint16(b)))
+	case 3:
+		return int64(int8(b[0]))<<16 | int64(binary.BigEndian.Uint16(b[1:]))
+	case 4:
+		return int64(int32(binary.BigEndian.Uint32(b)))
+	case 6:
+		return int64(int16(binary.BigEndian.Uint16(b)))<<32 | int64(binary.BigEndian.Uint32(b[2:]))
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
+// decodeWant decodes a record; want[col] is the output slot of column col, or
+// -1 when the column is not wanted (len(want) bounds the columns read).
+func decodeWant(rec []byte, want []int, out []Value) error {
+	return decodeRecord(rec, want, out, nil)
+}
+
+// decodeRecord is the decoding loop of every scan: it decodes the wanted
+// fields of a record into out, as Values, or, when f is not nil, into f,
+// whose masks the caller has reset (the Null bits set). want[col] is the
+// slot of column col, or -1 when it is not wanted; len(want) bounds the
+// columns read. Columns past the end of the record are NULL.
+func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
+	h, ok := startHeader(rec)
+	if !ok {
+		if h, ok = startHeaderSlow(rec); !ok {
+			return errBadHeader
+		}
+	}
+	col := 0
+	for ; col < len(want) && h.more(); col++ {
+		var st uint64
+		if h, st, ok = h.next(rec); !ok {
+			if h, st, ok = h.nextSlow(rec); !ok {
+				return errBadField
+			}
+		}
+		j := want[col]
+		if j < 0 {
+			continue
+		}
+		b := rec[h.lo:h.body]
+		if f != nil {
+			bit := uint32(1) << j
+			switch {
+			case st == 0:
+				f.I[j] = 0
+				continue
+			case st <= 6 || st == 8 || st == 9:
+				f.I[j] = intField(st, b)
+			case st == 7:
+				v := math.Float64frombits(binary.BigEndian.Uint64(b))
+				f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
+			case st&1 == 0:
+				f.I[j], f.B[j], f.Blob = 0, b, f.Blob|bit
+			default:
+				f.I[j], f.B[j], f.Text = 0, b, f.Text|bit
+			}
+			f.Null &^= bit
+			continue
+		}
+		switch {
+		case st == 0:
+			out[j] = Value{}
+		case st <= 6 || st == 8 || st == 9:
+			out[j] = Value{Type: Integer, I: intField(st, b)}
+		case st == 7:
+			out[j] = Value{Type: Float, F: math.Float64frombits(binary.BigEndian.Uint64(b))}
+		case st&1 == 0:
+			out[j] = Value{Type: Blob, B: b}
+		default:
+			out[j] = Value{Type: Text, B: b}
+		}
+	}
+	for ; col < len(want); col++ {
+		switch j := want[col]; {
+		case j < 0:
+		case f != nil:
+			f.I[j] = 0
+		default:
+			out[j] = Value{}
+		}
+	}
+	return nil
+}
