@@ -133,29 +133,18 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 
 // front reads the words before the recipe name, as nsysx recipe does.
 func front(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
-	var pre []string // --clear-output, applied as a recipe option
-	for i := 0; i < len(args); i++ {
-		switch a, _, _ := strings.Cut(args[i], "="); a {
-		case "--help-recipes":
-			fmt.Fprint(stdout, recipe.HelpRecipes())
-			return "", nil, 0, true
-		case "-h", "--help":
-			fmt.Fprintf(stdout, "%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion)
-			return "", nil, 0, true
-		case "--log-level", "--log-stream":
-			if !strings.Contains(args[i], "=") {
-				i++
-			}
-		case "--clear-output":
-			pre = append(pre, args[i])
-		default:
-			if strings.HasPrefix(args[i], "-") {
-				return "", nil, fail(stderr, recipe.Usagef("unknown option %s before the recipe name; run nsysx-beam recipe --help", args[i])), true
-			}
-			return args[i], append(pre, args[i+1:]...), 0, false
-		}
+	action, name, rest, err := recipe.Front("nsysx-beam recipe", args)
+	switch {
+	case err != nil:
+		return "", nil, fail(stderr, err), true
+	case action == recipe.FrontHelpRecipes:
+		fmt.Fprint(stdout, recipe.HelpRecipes())
+		return "", nil, 0, true
+	case action == recipe.FrontUsage:
+		fmt.Fprintf(stdout, "%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion)
+		return "", nil, 0, true
 	}
-	return "", nil, fail(stderr, recipe.Usagef("give a recipe name; run nsysx-beam recipe --help-recipes")), true
+	return name, rest, 0, false
 }
 
 // splitBeamFlags takes out the arguments that are Beam's (Go) flags, by

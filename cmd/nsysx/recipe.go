@@ -47,29 +47,18 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 // options (--help-recipes, -h, --clear-output, and the ignored
 // --log-level/--log-stream).
 func recipeFront(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
-	var front []string // --clear-output, applied as a recipe option
-	for i := 0; i < len(args); i++ {
-		switch a, _, _ := strings.Cut(args[i], "="); a {
-		case "--help-recipes":
-			fmt.Fprint(stdout, recipe.HelpRecipes())
-			return "", nil, 0, true
-		case "-h", "--help":
-			fmt.Fprintf(stdout, "Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
-			return "", nil, 0, true
-		case "--log-level", "--log-stream":
-			if !strings.Contains(args[i], "=") {
-				i++
-			}
-		case "--clear-output":
-			front = append(front, args[i])
-		default:
-			if strings.HasPrefix(args[i], "-") {
-				return "", nil, recipeFail(stderr, recipe.Usagef("unknown option %s before the recipe name; run nsysx recipe --help", args[i])), true
-			}
-			return args[i], append(front, args[i+1:]...), 0, false
-		}
+	action, name, rest, err := recipe.Front("nsysx recipe", args)
+	switch {
+	case err != nil:
+		return "", nil, recipeFail(stderr, err), true
+	case action == recipe.FrontHelpRecipes:
+		fmt.Fprint(stdout, recipe.HelpRecipes())
+		return "", nil, 0, true
+	case action == recipe.FrontUsage:
+		fmt.Fprintf(stdout, "Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
+		return "", nil, 0, true
 	}
-	return "", nil, recipeFail(stderr, recipe.Usagef("give a recipe name; run nsysx recipe --help-recipes")), true
+	return name, rest, 0, false
 }
 
 // recipeFail prints the error and returns 2 for a usage error, else 1.
