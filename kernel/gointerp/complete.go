@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/traefik/yaegi/stdlib"
+	"github.com/nsysx/nsysx/kernel/gointerp/stdsyms"
 
 	"github.com/nsysx/nsysx/kernel"
 )
@@ -62,7 +62,7 @@ func (e *Engine) packageSymbols(name string) (string, map[string]reflect.Value) 
 	if syms, ok := e.used[key]; ok {
 		return path, syms
 	}
-	return path, stdlib.Symbols[key]
+	return path, stdsyms.Load()[key]
 }
 
 // Global returns the value of a variable, constant or function declared
@@ -128,7 +128,7 @@ func (e *Engine) Complete(code string, cursor int) kernel.Completion {
 			cands = append(cands, n)
 		}
 		e.mu.Unlock()
-		for k := range stdlib.Symbols { // standard packages, to help write imports
+		for k := range stdsyms.Load() { // standard packages, to help write imports
 			i := strings.LastIndexByte(k, '/')
 			if i > 0 && !strings.Contains(k[:i], "/") {
 				p := k[:i]

@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/nsysx/nsysx/kernel/gointerp/stdsyms"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/nsysx/nsysx/kernel"
 )
@@ -26,13 +26,14 @@ const (
 // interfaces, the control package and nsysx/cell.
 func (e *Engine) symbols() interp.Exports {
 	ex := interp.Exports{}
-	for k, v := range stdlib.Symbols {
+	std := stdsyms.Load()
+	for k, v := range std {
 		ex[k] = v
 	}
-	t := maps.Clone(stdlib.Symbols["time/time"])
+	t := maps.Clone(std["time/time"])
 	t["Sleep"] = reflect.ValueOf(e.sleep)
 	ex["time/time"] = t
-	o := maps.Clone(stdlib.Symbols["os/os"])
+	o := maps.Clone(std["os/os"])
 	o["Exit"] = reflect.ValueOf(func(code int) {
 		panic(fmt.Sprintf("os.Exit(%d) called: exiting would kill the kernel (use panic or return)", code))
 	})

@@ -73,7 +73,7 @@ func New() (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{Engine: gi, profiles: newProfiles(), table: DefaultTableOptions}
-	if err := gi.Use(Symbols); err != nil {
+	if err := gi.Use(loadSymbols()); err != nil {
 		return nil, fmt.Errorf("nsysx symbols: %w", err)
 	}
 	if err := gi.Use(e.nbSymbols()); err != nil {

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_compare() {
 	Symbols["github.com/nsysx/nsysx/nsysx/compare/compare"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"API":               reflect.ValueOf(compare.API),

@@ -7,7 +7,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_format() {
 	Symbols["github.com/nsysx/nsysx/nsysx/format/format"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BinaryName":    reflect.ValueOf(format.BinaryName),

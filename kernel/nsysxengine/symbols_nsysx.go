@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_nsysx() {
 	Symbols["github.com/nsysx/nsysx/nsysx/nsysx"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BatchRows":         reflect.ValueOf(constant.MakeFromLiteral("65536", token.INT, 0)),

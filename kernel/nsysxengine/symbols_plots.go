@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_plots() {
 	Symbols["github.com/nsysx/nsysx/plots/plots"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"APICalls":              reflect.ValueOf(plots.APICalls),

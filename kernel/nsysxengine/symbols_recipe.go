@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_recipe() {
 	Symbols["github.com/nsysx/nsysx/nsysx/recipe/recipe"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AggNames":             reflect.ValueOf(&recipe.AggNames).Elem(),

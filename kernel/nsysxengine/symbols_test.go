@@ -90,7 +90,7 @@ func TestSymbolsUpToDate(t *testing.T) {
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}
-		for n := range Symbols[pkg.key] {
+		for n := range loadSymbols()[pkg.key] {
 			if !strings.HasPrefix(n, "_") {
 				have[n] = true
 			}

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+func load_symbols_timeline() {
 	Symbols["github.com/nsysx/nsysx/nsysx/timeline/timeline"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bundle":           reflect.ValueOf(timeline.Bundle),

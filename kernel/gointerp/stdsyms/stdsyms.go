@@ -1,0 +1,36 @@
+// Package stdsyms holds yaegi's symbol tables of the standard library
+// (github.com/traefik/yaegi/stdlib), built on first use instead of at
+// program start. yaegi's own package fills its tables in init functions,
+// which every run of the nsysx CLI would pay for although only the kernel
+// interprets Go; the files here are yaegi's, copied by go generate with
+// their init functions turned into loaders (internal/lazyinit).
+package stdsyms
+
+import (
+	"reflect"
+	"sync"
+)
+
+//go:generate go run ../../../internal/lazyinit -mod github.com/traefik/yaegi -dir stdlib -pkg stdsyms -tag go1.22 -list loaders_gen.go -var loaders go1_22_*.go maptypes.go restricted.go wrapper-composed.go
+
+// Symbols and MapTypes are the tables, in yaegi's format; they are empty
+// until Load.
+var (
+	Symbols  = map[string]map[string]reflect.Value{}
+	MapTypes = map[reflect.Value][]reflect.Type{}
+)
+
+var loadOnce sync.Once
+
+// Load fills Symbols and MapTypes (once) and returns Symbols.
+func Load() map[string]map[string]reflect.Value {
+	loadOnce.Do(func() {
+		for _, f := range loaders {
+			f()
+		}
+		// as yaegi's stdlib.go registers them
+		Symbols["github.com/traefik/yaegi/stdlib/stdlib"] = map[string]reflect.Value{"Symbols": reflect.ValueOf(Symbols)}
+		Symbols["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(MapTypes)}
+	})
+	return Symbols
+}
