@@ -49,13 +49,17 @@ func (c *Ctx) skipNoStrings() (*Result, bool) {
 }
 
 // runtimeIndex maps (process, correlationId) to runtime rows: the join of a
-// GPU operation with the CUDA API call that launched it.
+// GPU operation with the CUDA API call that launched it. When every call is
+// of one process and the correlation ids rise strictly with the rowid (the
+// usual case: one launching thread), rows are found by searching the column
+// itself and no hash map is built.
 type runtimeIndex struct {
-	t    *Table
-	g    *Column
-	corr *Column
-	idx  map[uint64]int32   // packed key -> first row
-	more map[uint64][]int32 // packed key -> further rows with the same key
+	t      *Table
+	g      *Column
+	corr   *Column
+	sorted bool               // corr.Ints rises strictly, one process, no NULLs
+	idx    map[uint64]int32   // packed key -> first row (not sorted)
+	more   map[uint64][]int32 // packed key -> further rows with the same key
 }
 
 // packKey packs bits 24..47 of a globalPid/globalTid (the PID) and 40 bits of
@@ -77,7 +81,11 @@ func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri := &runtimeIndex{t: t, g: t.Col("globalTid"), corr: t.Col("correlationId"), idx: make(map[uint64]int32, t.N)}
+	ri := &runtimeIndex{t: t, g: t.Col("globalTid"), corr: t.Col("correlationId")}
+	if ri.sorted = ri.isSorted(); ri.sorted {
+		return ri, nil
+	}
+	ri.idx = make(map[uint64]int32, t.N)
 	for i := 0; i < t.N; i++ {
 		if ri.corr.IsNull(i) || ri.g.IsNull(i) {
 			continue
@@ -95,16 +103,58 @@ func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {
 	return ri, nil
 }
 
+// isSorted reports whether the rows have no NULL process or correlation
+// id, one process, and strictly rising correlation ids.
+func (ri *runtimeIndex) isSorted() bool {
+	if ri.t.N == 0 || ri.corr.HasNulls() || ri.g.HasNulls() {
+		return false
+	}
+	g, c := ri.g.Ints, ri.corr.Ints
+	pid := packKey(g[0], 0)
+	for i := 1; i < len(c); i++ {
+		if c[i] <= c[i-1] || packKey(g[i], 0) != pid {
+			return false
+		}
+	}
+	return true
+}
+
 // match returns the runtime rows of an operation (usually one), in rowid order.
 func (ri *runtimeIndex) match(gpid, corr int64, buf []int32) []int32 {
+	var c runtimeCursor
+	return c.match(ri, gpid, corr, buf)
+}
+
+// runtimeCursor matches operations in a sorted index starting from where
+// the previous match ended, so that operations met in correlation order
+// are matched in one pass over the runtime rows.
+type runtimeCursor struct{ at int }
+
+func (cur *runtimeCursor) match(ri *runtimeIndex, gpid, corr int64, buf []int32) []int32 {
 	buf = buf[:0]
+	ok1 := func(r int32) bool {
+		return ri.corr.Ints[r] == corr && ri.g.Ints[r]&pidMask == gpid&pidMask
+	}
+	if ri.sorted {
+		c := ri.corr.Ints
+		if cur.at >= len(c) || cur.at > 0 && c[cur.at-1] >= corr {
+			cur.at = 0
+		}
+		for n := 0; n < 8 && cur.at < len(c) && c[cur.at] < corr; n++ {
+			cur.at++ // the next operation is usually a few calls on
+		}
+		if cur.at < len(c) && c[cur.at] < corr {
+			cur.at += sort.Search(len(c)-cur.at, func(i int) bool { return c[cur.at+i] >= corr })
+		}
+		if cur.at < len(c) && ok1(int32(cur.at)) {
+			buf = append(buf, int32(cur.at))
+		}
+		return buf
+	}
 	k := packKey(gpid, corr)
 	j, ok := ri.idx[k]
 	if !ok {
 		return buf
-	}
-	ok1 := func(r int32) bool {
-		return ri.corr.Ints[r] == corr && ri.g.Ints[r]&pidMask == gpid&pidMask
 	}
 	if ok1(j) {
 		buf = append(buf, j)
