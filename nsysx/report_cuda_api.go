@@ -27,38 +27,76 @@ func runAPISum(c *Ctx) (*Result, error) {
 // giving STATS(d, count) and the StringIds name; natural order is by id.
 func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) Value) (*Result, error) {
 	st, en, id := t.Col("start"), t.Col("end"), t.Col(idCol)
-	groups := map[Value]*Agg{}
-	for i := 0; i < t.N; i++ {
-		k := nv(id, i)
-		a := groups[k]
-		if a == nil {
-			a = &Agg{}
-			groups[k] = a
-		}
+	aggs, keys := groupByID(t.N, id, func(a *Agg, i int) {
 		if d, ok := dur(st, en, i); ok {
 			a.Add(d)
 		} else {
 			a.AddNull()
 		}
-	}
+	})
 	var grand int64
-	for _, a := range groups {
-		grand += a.Total()
+	for i := range aggs {
+		grand += aggs[i].Total()
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols(countLabel), "Name", "_id")...)
-	for k, a := range groups {
+	for g, k := range keys {
 		n := Null
 		if k.Kind == IntKind {
 			if s, ok := c.P.String(k.I); ok {
 				n = name(TextV(s))
 			}
 		}
-		res.Add(append(a.Summary(grand), n, k)...)
+		res.Add(append(aggs[g].Summary(grand), n, k)...)
 	}
 	sortRows(res, byKeys(9))
 	sortRows(res, byKeys(-2))
 	res.Cols = res.Cols[:9]
 	return res, nil
+}
+
+// groupByID hands rows 0..n-1 to add with their group's Agg, grouping by
+// the value of col (NULL is one group); an integer column keys a map of
+// integers instead of hashing Values. It returns the groups and their keys,
+// in order of first appearance.
+func groupByID(n int, col *Column, add func(a *Agg, i int)) ([]Agg, []Value) {
+	var aggs []Agg
+	var keys []Value
+	if col == nil || col.Type != Int {
+		byKey := map[Value]int{}
+		for i := 0; i < n; i++ {
+			k := nv(col, i)
+			g, ok := byKey[k]
+			if !ok {
+				g = len(aggs)
+				byKey[k] = g
+				aggs, keys = append(aggs, Agg{}), append(keys, k)
+			}
+			add(&aggs[g], i)
+		}
+		return aggs, keys
+	}
+	byID, null := map[int64]int{}, -1
+	for i := 0; i < n; i++ {
+		var g int
+		var ok bool
+		if col.IsNull(i) {
+			g, ok = null, null >= 0
+		} else {
+			g, ok = byID[col.Ints[i]]
+		}
+		if !ok {
+			g = len(aggs)
+			k := nv(col, i)
+			if k.Kind == NullKind {
+				null = g
+			} else {
+				byID[k.I] = g
+			}
+			aggs, keys = append(aggs, Agg{}), append(keys, k)
+		}
+		add(&aggs[g], i)
+	}
+	return aggs, keys
 }
 
 func runAPITrace(c *Ctx) (*Result, error) {
