@@ -2,7 +2,7 @@
 GO ?= go
 BENCH_FILE ?= /tmp/train50.sqlite
 
-.PHONY: build test deps bench bench-data sample gallery intro notebooks
+.PHONY: build test deps bench bench-data bench-nsys sample gallery intro notebooks
 
 build:
 	$(GO) build -o bin/nsysx ./cmd/nsysx
@@ -37,3 +37,10 @@ bench-data:
 bench: build bench-data
 	NSYSX_BENCH_FILE=$(BENCH_FILE) $(GO) test -run XXX -bench . -benchtime 3x ./nsysx/
 	bash scripts/bench.sh $(BENCH_FILE)
+
+# Every stats report and analyze rule against nsys, side by side on train tiled
+# 50 times, pinned to two cores and on all cores (scripts/bench-nsys.sh; its
+# header lists the knobs): make bench-nsys NSYS=/path/to/nsys
+bench-nsys: build
+	@test -n "$(NSYS)" || (echo "usage: make bench-nsys NSYS=/path/to/nsys" >&2; exit 2)
+	bash scripts/bench-nsys.sh $(NSYS) ./bin/nsysx
