@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsysx/nsysx/kernel/gointerp/stdsyms"
+	"github.com/nsysx/nsysx/kernel/gointerp/third_party/stdsyms"
 
 	"github.com/nsysx/nsysx/kernel"
 )

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/nsysx/nsysx/kernel/gointerp/stdsyms"
+	"github.com/nsysx/nsysx/kernel/gointerp/third_party/stdsyms"
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/nsysx/nsysx/kernel"
