@@ -247,3 +247,32 @@ func TestShutdownFromHandler(t *testing.T) {
 	c.Close()
 	wiretest.CheckNoLeaks(t)
 }
+
+func TestReplayedRequestHandledOnce(t *testing.T) {
+	c, h, logs, stop := startServer(t, "k3y")
+	defer stop()
+	hdr := wire.Header{MsgID: wire.NewID(), Session: c.Session, MsgType: "echo_request", Version: wire.ProtocolVersion}
+	frames, err := c.Signer.Encode(nil, hdr, nil, nil, map[string]any{"x": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.calls.Load()
+	for range 3 {
+		if err := c.SendRaw(wire.Shell, frames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Collect(wire.Shell, hdr.MsgID, timeout); err != nil {
+		t.Fatal(err)
+	}
+	// a later request is answered: the replays were dropped, not queued
+	if _, err := c.Request(wire.Shell, "echo_request", map[string]any{}, timeout); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.calls.Load() - before; got != 2 {
+		t.Errorf("handler called %d times, want 2 (the replays dropped)", got)
+	}
+	if n := strings.Count(logs.String(), "duplicate signature"); n != 2 {
+		t.Errorf("%d replays logged, want 2:\n%s", n, logs.String())
+	}
+}
