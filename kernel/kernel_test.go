@@ -388,3 +388,53 @@ func TestInstallSpec(t *testing.T) {
 		t.Error("argv without {connection_file} accepted")
 	}
 }
+
+// TestGoroutinePanic: a panic in a goroutine a cell started would end the
+// process; it is the cell's error and the kernel and its state live on.
+func TestGoroutinePanic(t *testing.T) {
+	tk := start(t)
+	tk.execute("import \"time\"\nimport \"sort\"\nn := 7")
+	res := tk.execute("go func() {\n\tpanic(\"in a goroutine\")\n}()\ntime.Sleep(10 * time.Second)")
+	c := res.Content()
+	if c["status"] != "error" || c["ename"] != "panic" || c["evalue"] != "in a goroutine (line 2) (in a goroutine started at line 1)" {
+		t.Errorf("reply %v", c)
+	}
+	if errs := res.OfType("error"); len(errs) != 1 {
+		t.Errorf("%d error messages", len(errs))
+	}
+	// a callback that compiled code calls panics: the cell's error too
+	res = tk.execute("xs := []int{2, 1}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })")
+	if c := res.Content(); c["ename"] != "panic" || c["evalue"] != "less (line 2)" {
+		t.Errorf("sort.Slice reply %v", c)
+	}
+	if got := resultText(t, tk.execute("n * 6")); got != "42" {
+		t.Errorf("after the panics: %s", got)
+	}
+	if err := tk.Heartbeat(timeout); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestReplayedExecuteRunsOnce: a correctly signed execute_request sent
+// again is dropped, not run a second time.
+func TestReplayedExecuteRunsOnce(t *testing.T) {
+	tk := start(t)
+	tk.execute("n := 0")
+	hdr := wire.Header{MsgID: wire.NewID(), Session: tk.Session, Username: "test", Date: wire.Now(),
+		MsgType: "execute_request", Version: wire.ProtocolVersion}
+	frames, err := tk.Signer.Encode(nil, hdr, nil, nil, map[string]any{"code": "n++", "silent": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := tk.SendRaw(wire.Shell, frames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tk.Collect(wire.Shell, hdr.MsgID, timeout); err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, tk.execute("n")); got != "1" {
+		t.Errorf("n = %s after a replayed n++, want 1", got)
+	}
+}

@@ -16,6 +16,10 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 )
 
+// nestedFuncRe matches the name yaegi gives a function literal inside
+// another ("func.func"): go statements put theirs inside one.
+var nestedFuncRe = regexp.MustCompile(`^(?:func\.)+func$`)
+
 // posRe matches "[file.go:]line:col: message".
 var posRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): ((?s).*)$`)
 
@@ -96,18 +100,26 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 	return &kernel.Error{Name: "CompileError", Value: hint(msg), Traceback: []string{"CompileError: " + hint(msg)}}
 }
 
-// panicError reports a runtime panic with the frames yaegi printed (inner
-// first); the top level, which yaegi does not locate, is the line of the
-// last top-level statement started.
+// panicError reports a runtime panic of the evaluation r.
 func (e *Engine) panicError(msg string, r *run) error {
 	e.mu.Lock()
 	frames := append([]string(nil), r.frames...)
 	topLine := r.line
 	e.mu.Unlock()
+	return formatPanic(msg, r.src, frames, topLine)
+}
+
+// formatPanic reports a panic with the frames yaegi printed (inner first),
+// mapped to cell positions by src; the top level, which yaegi does not
+// locate, is topLine, the last top-level statement started (0: none).
+func formatPanic(msg string, src *source, frames []string, topLine int) *kernel.Error {
+	if src == nil {
+		src = &source{}
+	}
 	tb := []string{"panic: " + msg, ""}
 	at := func(fn string, line, col int) {
 		tb = append(tb, fmt.Sprintf("in %s, line %d", fn, line))
-		for _, s := range sourceLines(r.src.code, line, col) {
+		for _, s := range sourceLines(src.code, line, col) {
 			tb = append(tb, "    "+s)
 		}
 	}
@@ -123,7 +135,11 @@ func (e *Engine) panicError(msg string, r *run) error {
 		}
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		line, col = r.src.cellPos(line, col)
+		if src.generated(line, col) { // the function a go statement became
+			continue
+		}
+		line, col = src.cellPos(line, col)
+		fn = nestedFuncRe.ReplaceAllString(fn, "func")
 		if firstLine == 0 {
 			firstLine = line
 		}
@@ -133,18 +149,25 @@ func (e *Engine) panicError(msg string, r *run) error {
 		if firstLine == 0 {
 			firstLine = topLine
 		}
-		lines := strings.Split(r.src.code, "\n")
-		col := 1
-		if topLine <= len(lines) {
-			col = len(lines[topLine-1]) - len(strings.TrimLeft(lines[topLine-1], " \t")) + 1
-		}
-		at("cell", topLine, col)
+		at("cell", topLine, indentCol(src.code, topLine))
+	}
+	if len(tb) == 2 {
+		tb = tb[:1]
 	}
 	value := msg
 	if firstLine > 0 {
 		value = fmt.Sprintf("%s (line %d)", msg, firstLine)
 	}
 	return &kernel.Error{Name: "panic", Value: value, Traceback: tb}
+}
+
+// indentCol is the column of the first non-blank character of a line.
+func indentCol(code string, line int) int {
+	lines := strings.Split(code, "\n")
+	if line < 1 || line > len(lines) {
+		return 1
+	}
+	return len(lines[line-1]) - len(strings.TrimLeft(lines[line-1], " \t")) + 1
 }
 
 var (

@@ -32,6 +32,7 @@ func (e *Engine) Prepare(ctx context.Context, code string) (func(context.Context
 		return nil, err
 	}
 	edits := append([]edit{{0, 0, ctlName + ".Started();"}}, rangeIntEdits(f, fset, len(stmtWrapper), g.src)...)
+	edits = append(edits, goEdits(f, fset, len(stmtWrapper))...)
 	src := newSource(code, g.src, stmtWrapper, edits)
 	out := kernel.TextOutput{W: io.Discard}
 	if err := e.acquire(ctx, out); err != nil {

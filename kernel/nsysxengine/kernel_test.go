@@ -169,3 +169,22 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 		t.Errorf("help payload %v", res.Content())
 	}
 }
+
+// TestKernelCallbackPanics: panics in callbacks that the library calls
+// (a Result.Filter predicate) and in goroutines of a cell are the cell's
+// error; the kernel and the open profile live on.
+func TestKernelCallbackPanics(t *testing.T) {
+	wk := startKernel(t)
+	wk.execute("p, _ := nsysx.OpenSample()\nk, _ := p.Stats(\"cuda_gpu_kern_sum\")")
+	res := wk.execute("k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })")
+	if c := res.Content(); c["ename"] != "panic" || c["evalue"] != "predicate (line 1)" {
+		t.Errorf("Filter: %v", c)
+	}
+	res = wk.execute("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done")
+	if c := res.Content(); c["ename"] != "panic" || !strings.HasPrefix(c["evalue"].(string), "in a goroutine (line 4) (in a goroutine started at line 2)") {
+		t.Errorf("goroutine: %v", c)
+	}
+	if got := resultPlain(t, wk.execute("p.Base()")); got != "sample:sync" {
+		t.Errorf("after: %s", got)
+	}
+}
