@@ -305,7 +305,9 @@ func (e *Engine) groupCode(code string, g *group) (*groupCode, error) {
 }
 
 // off is the offset of p in the group source.
-func (gc *groupCode) off(p token.Pos) int { return gc.fset.File(gc.f.Pos()).Offset(p) - len(gc.wrapper) }
+func (gc *groupCode) off(p token.Pos) int {
+	return gc.fset.File(gc.f.Pos()).Offset(p) - len(gc.wrapper)
+}
 
 // shown returns the source that shows the value of the cell's last
 // expression, or nil when there is none to show.
