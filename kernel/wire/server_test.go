@@ -25,23 +25,23 @@ func (h *echoHandler) Handle(ctx context.Context, r *wire.Request) {
 	h.calls.Add(1)
 	switch r.Msg.Type() {
 	case "kernel_info_request":
-		_ = r.Reply(map[string]any{"status": "ok", "protocol_version": wire.ProtocolVersion})
+		r.Reply(map[string]any{"status": "ok", "protocol_version": wire.ProtocolVersion})
 	case "echo_request":
 		var c map[string]any
 		_ = r.Msg.DecodeContent(&c)
-		_ = r.Publish("stream", map[string]any{"name": "stdout", "text": "hello"})
-		_ = r.Reply(map[string]any{"status": "ok", "echo": c})
+		r.Publish(wire.Stream{Name: "stdout", Text: "hello"})
+		r.Reply(map[string]any{"status": "ok", "echo": c})
 	case "ask_request":
 		v, err := r.Input(ctx, "name? ", false)
 		if err != nil {
-			_ = r.Reply(wire.ErrorContent("Input", err.Error()))
+			r.Reply(wire.NewErrorReply("Input", err.Error()))
 			return
 		}
-		_ = r.Reply(map[string]any{"status": "ok", "value": v})
+		r.Reply(map[string]any{"status": "ok", "value": v})
 	case "panic_request":
 		panic("handler bug")
 	case "shutdown_request":
-		_ = r.Reply(map[string]any{"status": "ok", "restart": false})
+		r.Reply(map[string]any{"status": "ok", "restart": false})
 		r.Shutdown()
 	}
 }
