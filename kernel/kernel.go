@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"runtime"
 	"strings"
 	"sync"
@@ -49,8 +50,13 @@ func New(engine Engine) (*Kernel, error) {
 func (k *Kernel) Magics() *Magics { return k.magics }
 
 // Run serves the kernel described by connectionFile until it is shut down
-// by the frontend or ctx is cancelled.
+// by the frontend or ctx is cancelled. It silences the standard logger
+// while it runs (and restores it after): the interpreter logs a line there
+// before each of its compile panics ("nil type"), which the engine
+// recovers and reports as the cell's error; on the kernel's stderr, which
+// Jupyter shows in its log, the line would be noise.
 func Run(ctx context.Context, connectionFile string, engine Engine) error {
+	defer silenceStdLog()()
 	info, err := wire.ReadConnectionFile(connectionFile)
 	if err != nil {
 		return err
@@ -64,6 +70,14 @@ func Run(ctx context.Context, connectionFile string, engine Engine) error {
 		return err
 	}
 	return k.Serve(ctx, srv)
+}
+
+// silenceStdLog discards the standard logger's output and returns the
+// function that restores it.
+func silenceStdLog() (restore func()) {
+	w := log.Writer()
+	log.SetOutput(io.Discard)
+	return func() { log.SetOutput(w) }
 }
 
 // Serve handles requests on srv until shutdown, then closes the engine if

@@ -236,20 +236,17 @@ type groupCode struct {
 }
 
 func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool, out kernel.Output) error {
-	gc, err := e.groupCode(code, g)
+	gc, err := e.groupCode(code, g, false)
 	if gc == nil || err != nil {
 		return err
 	}
-	var r *run
-	shown := gc.shown(g, last)
-	if shown != nil {
-		r, _, err = e.eval(ctx, out, shown)
-		if err != nil && isCompileError(r, err) {
-			shown = nil // e.g. a call without results: run it as written
+	r, err := e.evalCode(ctx, gc, g, last, out)
+	if err != nil && isCompileError(r, err) && rangeGuesses(gc.f) { // perhaps ranges over integer variables
+		if gc2, err2 := e.groupCode(code, g, true); err2 == nil && gc2 != nil {
+			if r2, err2 := e.evalCode(ctx, gc2, g, last, out); err2 == nil || !isCompileError(r2, err2) {
+				gc, r, err = gc2, r2, err2
+			}
 		}
-	}
-	if shown == nil {
-		r, _, err = e.eval(ctx, out, newSource(code, gc.src, gc.wrapper, gc.edits))
 	}
 	if err == nil || !isCompileError(r, err) { // the code ran, at least in part
 		e.mu.Lock()
@@ -267,10 +264,24 @@ func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool
 	return nil
 }
 
+// evalCode evaluates a group, showing the value of the cell's last
+// expression if it has one.
+func (e *Engine) evalCode(ctx context.Context, gc *groupCode, g *group, last bool, out kernel.Output) (*run, error) {
+	if shown := gc.shown(g, last); shown != nil {
+		r, _, err := e.eval(ctx, out, shown)
+		if err == nil || !isCompileError(r, err) {
+			return r, err
+		} // else e.g. a call without results: run it as written
+	}
+	r, _, err := e.eval(ctx, out, newSource(gc.code, gc.src, gc.wrapper, gc.edits))
+	return r, err
+}
+
 // groupCode parses a group and computes its edits: the start marker, line
 // markers, statements run in a function literal, range and go statement
-// rewrites. It returns nil for a group of imports all done before.
-func (e *Engine) groupCode(code string, g *group) (*groupCode, error) {
+// rewrites (guess: see rangeIntEdits). It returns nil for a group of
+// imports all done before.
+func (e *Engine) groupCode(code string, g *group, guess bool) (*groupCode, error) {
 	gc := &groupCode{code: code, src: g.src, wrapper: g.wrapper(), fset: token.NewFileSet()}
 	f, err := g.parse(gc.fset)
 	if err != nil {
@@ -299,7 +310,7 @@ func (e *Engine) groupCode(code string, g *group) (*groupCode, error) {
 			}
 		}
 	}
-	gc.edits = append(gc.edits, rangeIntEdits(f, gc.fset, len(gc.wrapper), gc.src)...)
+	gc.edits = append(gc.edits, rangeIntEdits(f, gc.fset, len(gc.wrapper), gc.src, guess)...)
 	gc.edits = append(gc.edits, goEdits(f, gc.fset, len(gc.wrapper))...)
 	return gc, nil
 }

@@ -78,8 +78,9 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 		msg := fmt.Sprint(p.Value)
 		if isCompileError(r, err) {
 			if lines := rangeSuspects(f, fset); len(lines) > 0 {
-				return cellError("CompileError", "range over an integer is not supported by the interpreter "+
-					"(yaegi v0.16.1 predates Go 1.22); write for i := 0; i < n; i++ { ... }", src.code, lines[0], 1)
+				return cellError("CompileError", "range over an integer or a function is not supported by the interpreter "+
+					"(yaegi v0.16.1 predates Go 1.22) beyond integer literals, len, conversions and integer variables; "+
+					"write for i := 0; i < n; i++ { ... }, or call the function", src.code, lines[0], 1)
 			}
 			return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
 				Traceback: []string{"CompileError: interpreter error: " + msg}}

@@ -3,6 +3,8 @@ package gointerp
 import (
 	"context"
 	"errors"
+	"log"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,7 +37,9 @@ func TestErrors(t *testing.T) {
 		{"var m map[string]int\nm[\"a\"] = 1", "panic", "assignment to entry in nil map (line 2)"},
 		{"import \"iter\"", "CompileError", `package "iter" is not available`},
 		{"import \"slices\"\nslices.Sort([]int{2, 1})", "CompileError", "slices.Sort is not available"},
-		{"n := 3\nfor i := range n {\n\t_ = i\n}", "CompileError", "line 2:1: range over an integer"},
+		// a range over an integer variable and one over a slice: the guess fails
+		{"n := 3\nxs := []int{1}\nfor i := range n {\n\t_ = i\n}\nfor i := range xs {\n\t_ = i\n}", "CompileError", "line 3:1: range over an integer or a function"},
+		{"f := func(yield func(int) bool) {}\nfor x := range f {\n\t_ = x\n}", "CompileError", "line 2:1: range over an integer or a function"},
 		{"import \"os\"\nos.Exit(3)", "panic", "os.Exit(3) called"},
 	} {
 		_, err := runCell(t, e, tc.code)
@@ -74,6 +78,28 @@ func TestPanicTraceback(t *testing.T) {
 
 func TestRangeOverIntRewritten(t *testing.T) {
 	e := newEngine(t)
+	// the literal forms are rewritten before yaegi sees them: it logs nothing
+	var logs strings.Builder
+	log.SetOutput(&logs)
+	mustRun(t, e, "for i := range 3 {\n\t_ = i\n}\nfor range 2 {\n}")
+	log.SetOutput(os.Stderr)
+	if logs.Len() > 0 {
+		t.Errorf("yaegi logged %q", logs.String())
+	}
+	// Go 1.22 forms: the type of the variable is the operand's; ranges over
+	// integer variables and fields compile on the second try
+	for code, want := range map[string]string{
+		"for i := range int64(2) {\n\tfmt.Printf(\"%T \", i)\n}":                    "int64 int64 ",
+		"for i := range 1 << uint8(2) {\n\tfmt.Print(i)\n}":                         "0123",
+		"var k int32 = 2\nfor i := range k {\n\tfmt.Printf(\"%T \", i)\n}":          "int32 int32 ",
+		"n := 3\nfor i := range n {\n\tfmt.Print(i)\n}":                             "012",
+		"type C struct{ N int }\nc := C{2}\nfor range c.N {\n\tfmt.Print(\"x\")\n}": "xx",
+		"m := 2\nfor i := range m * 2 {\n\tfmt.Print(i)\n}":                         "0123",
+	} {
+		if got := mustRun(t, e, "import \"fmt\"\n"+code).stdout.String(); got != want {
+			t.Errorf("%q: %q, want %q", code, got, want)
+		}
+	}
 	r := mustRun(t, e, "import \"fmt\"\ns := []int{5, 6}\nfor i := range 3 { fmt.Print(i) }\nfor range len(s) { fmt.Print(\"x\") }\nfor i := range s { fmt.Print(s[i]) }\nfunc f() int { t := 0; for j := range 2 * 2 { t += j }; return t }\nf()")
 	if r.stdout.String() != "012xx56" || r.result() != "6" {
 		t.Errorf("stdout %q result %q", r.stdout.String(), r.result())
