@@ -189,7 +189,7 @@ func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) m
 			res[name] = wire.ErrorReply{Status: wire.StatusError, Ename: ename, Evalue: evalue, Traceback: tb}
 			continue
 		}
-		res[name] = wire.ExpressionResult{Status: wire.StatusOK, Data: orEmpty(data), Metadata: map[string]any{}}
+		res[name] = wire.ExpressionResult{Status: wire.StatusOK, Bundle: bundle(data, nil)}
 	}
 	return res
 }

@@ -102,8 +102,13 @@ func orEmpty(m map[string]any) map[string]any {
 	return m
 }
 
+// bundle is the wire form of data and metadata: never null.
+func bundle(data, metadata map[string]any) wire.Bundle {
+	return wire.Bundle{Data: orEmpty(data), Metadata: orEmpty(metadata)}
+}
+
 func displayData(d Display) wire.DisplayData {
-	return wire.DisplayData{Data: orEmpty(d.Data), Metadata: orEmpty(d.Metadata), Transient: wire.Transient{DisplayID: d.ID}}
+	return wire.DisplayData{Bundle: bundle(d.Data, d.Metadata), Transient: wire.Transient{DisplayID: d.ID}}
 }
 
 func (o *cellOutput) Display(d Display) error {
@@ -123,7 +128,7 @@ func (o *cellOutput) Result(data, metadata map[string]any) error {
 		o.result = s
 	}
 	o.mu.Unlock()
-	return o.publish(wire.ExecuteResult{ExecutionCount: o.count, Data: orEmpty(data), Metadata: orEmpty(metadata)})
+	return o.publish(wire.ExecuteResult{ExecutionCount: o.count, Bundle: bundle(data, metadata)})
 }
 
 func (o *cellOutput) Clear(wait bool) error {

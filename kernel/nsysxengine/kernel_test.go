@@ -149,6 +149,17 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 	if c := res.Content(); c["ename"] != "panic" || !strings.Contains(c["evalue"].(string), "boom") || len(res.OfType("error")) != 1 {
 		t.Errorf("panic: %v", c)
 	}
+	// panics in a callback the library calls (a Result.Filter predicate),
+	// on the cell's goroutine and on a goroutine the cell started
+	wk.execute("k, _ := p.Stats(\"cuda_gpu_kern_sum\")")
+	for code, want := range map[string]string{
+		"k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })":                                                                                "predicate (line 1)",
+		"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done": "in a goroutine (line 4) (in a goroutine started at line 2)",
+	} {
+		if c := wk.execute(code).Content(); c["ename"] != "panic" || c["evalue"] != want {
+			t.Errorf("%q: %v", code, c)
+		}
+	}
 	// 10 MB of source: a string constant and a comment
 	big := "s := \"" + strings.Repeat("x", 5<<20) + "\"\n// " + strings.Repeat("y", 5<<20) + "\nlen(s)"
 	if got := resultPlain(t, wk.execute(big)); got != fmt.Sprint(5<<20) {
@@ -167,24 +178,5 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 	res = wk.execute("nsysx.OpenSample?")
 	if p := res.Content()["payload"].([]any); len(p) != 1 || !strings.Contains(fmt.Sprint(p[0]), "OpenSample opens the small real profile") {
 		t.Errorf("help payload %v", res.Content())
-	}
-}
-
-// TestKernelCallbackPanics: panics in callbacks that the library calls
-// (a Result.Filter predicate) and in goroutines of a cell are the cell's
-// error; the kernel and the open profile live on.
-func TestKernelCallbackPanics(t *testing.T) {
-	wk := startKernel(t)
-	wk.execute("p, _ := nsysx.OpenSample()\nk, _ := p.Stats(\"cuda_gpu_kern_sum\")")
-	res := wk.execute("k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })")
-	if c := res.Content(); c["ename"] != "panic" || c["evalue"] != "predicate (line 1)" {
-		t.Errorf("Filter: %v", c)
-	}
-	res = wk.execute("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done")
-	if c := res.Content(); c["ename"] != "panic" || !strings.HasPrefix(c["evalue"].(string), "in a goroutine (line 4) (in a goroutine started at line 2)") {
-		t.Errorf("goroutine: %v", c)
-	}
-	if got := resultPlain(t, wk.execute("p.Base()")); got != "sample:sync" {
-		t.Errorf("after: %s", got)
 	}
 }

@@ -52,11 +52,17 @@ type ExecuteAborted struct {
 	ExecutionCount int    `json:"execution_count"`
 }
 
-// ExpressionResult is the value of one user expression.
-type ExpressionResult struct {
-	Status   string         `json:"status"`
+// Bundle is a MIME bundle (MIME type -> data) and its metadata, as
+// displays, results and user expressions carry them.
+type Bundle struct {
 	Data     map[string]any `json:"data"`
 	Metadata map[string]any `json:"metadata"`
+}
+
+// ExpressionResult is the value of one user expression.
+type ExpressionResult struct {
+	Status string `json:"status"`
+	Bundle
 }
 
 // Payload is an execute_reply payload; the kernel sends only "page" (help).
@@ -247,9 +253,8 @@ type Transient struct {
 
 // DisplayData is a display_data message.
 type DisplayData struct {
-	Data      map[string]any `json:"data"`
-	Metadata  map[string]any `json:"metadata"`
-	Transient Transient      `json:"transient"`
+	Bundle
+	Transient Transient `json:"transient"`
 }
 
 // UpdateDisplayData replaces the display of Transient.DisplayID.
@@ -257,9 +262,8 @@ type UpdateDisplayData DisplayData
 
 // ExecuteResult is the value of a cell (Out[n]).
 type ExecuteResult struct {
-	ExecutionCount int            `json:"execution_count"`
-	Data           map[string]any `json:"data"`
-	Metadata       map[string]any `json:"metadata"`
+	ExecutionCount int `json:"execution_count"`
+	Bundle
 }
 
 // Error is the iopub error message of a failed cell.

@@ -1,10 +1,8 @@
 package wire_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,26 +44,9 @@ func (h *echoHandler) Handle(ctx context.Context, r *wire.Request) {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *syncBuffer, func()) {
+func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *wiretest.Buffer, func()) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &wiretest.Buffer{}
 	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: key}, wire.Options{Log: logs})
 	if err != nil {
 		t.Fatal(err)
@@ -220,21 +201,18 @@ func TestInputRequest(t *testing.T) {
 }
 
 func TestShutdownFromHandler(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &wiretest.Buffer{}
 	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: "k"}, wire.Options{Log: logs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), &echoHandler{}) }()
-	c, err := wiretest.Dial(srv.Info())
+	c, err := wiretest.DialReady(srv.Info(), timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.WaitReady(timeout); err != nil {
-		t.Fatal(err)
-	}
 	res, err := c.Request(wire.Control, "shutdown_request", map[string]any{"restart": false}, timeout)
 	if err != nil || res.Reply.Type() != "shutdown_reply" {
 		t.Fatal(err)
