@@ -77,13 +77,7 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 	if errors.As(err, &p) {
 		msg := fmt.Sprint(p.Value)
 		if isCompileError(r, err) {
-			if lines := rangeSuspects(f, fset); len(lines) > 0 {
-				return cellError("CompileError", "range over an integer or a function is not supported by the interpreter "+
-					"(yaegi v0.16.1 predates Go 1.22) beyond integer literals, len, conversions and integer variables; "+
-					"write for i := 0; i < n; i++ { ... }, or call the function", src.code, lines[0], 1)
-			}
-			return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
-				Traceback: []string{"CompileError: interpreter error: " + msg}}
+			return compilePanic(msg, src, f, fset)
 		}
 		return e.panicError(msg, r)
 	}
@@ -99,6 +93,62 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 		return cellError("CompileError", hint(m[3]), src.code, line, col)
 	}
 	return &kernel.Error{Name: "CompileError", Value: hint(msg), Traceback: []string{"CompileError: " + hint(msg)}}
+}
+
+// compilePanic explains a panic of yaegi's compiler by the forms known to
+// cause it.
+func compilePanic(msg string, src *source, f *ast.File, fset *token.FileSet) error {
+	if lines := rangeSuspects(f, fset); len(lines) > 0 {
+		return cellError("CompileError", "range over an integer or a function is not supported by the interpreter "+
+			"(yaegi v0.16.1 predates Go 1.22) beyond integer literals, len, conversions and integer variables; "+
+			"write for i := 0; i < n; i++ { ... }, or call the function", src.code, lines[0], 1)
+	}
+	if line := commaOkSuspect(f, fset); line > 0 {
+		return cellError("CompileError", "the interpreter (yaegi v0.16.1) cannot declare the two variables of "+
+			"a map index, type assertion or channel receive at the top level of a cell: declare them first "+
+			"(var v T; var ok bool; v, ok = m[k]) or do it inside a function", src.code, line, 1)
+	}
+	return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
+		Traceback: []string{"CompileError: interpreter error: " + msg}}
+}
+
+// commaOkSuspect returns the line of the first top-level "a, b := x" or
+// "var a, b = x" of a comma-ok form (0: none).
+func commaOkSuspect(f *ast.File, fset *token.FileSet) int {
+	if f == nil || len(f.Decls) == 0 {
+		return 0
+	}
+	fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl) // the wrapper of a statement group
+	if !ok || fd.Name.Name != "main" || fd.Body == nil {
+		return 0
+	}
+	commaOk := func(lhs int, rhs []ast.Expr) bool {
+		if lhs != 2 || len(rhs) != 1 {
+			return false
+		}
+		switch x := ast.Unparen(rhs[0]).(type) {
+		case *ast.IndexExpr, *ast.TypeAssertExpr:
+			return true
+		case *ast.UnaryExpr:
+			return x.Op == token.ARROW
+		}
+		return false
+	}
+	for _, st := range fd.Body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE && commaOk(len(st.Lhs), st.Rhs) {
+				return fset.Position(st.Pos()).Line
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok && len(gd.Specs) == 1 {
+				if vs, ok := gd.Specs[0].(*ast.ValueSpec); ok && commaOk(len(vs.Names), vs.Values) {
+					return fset.Position(st.Pos()).Line
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // panicError reports a runtime panic of the evaluation r.

@@ -41,6 +41,7 @@ func TestErrors(t *testing.T) {
 		{"n := 3\nxs := []int{1}\nfor i := range n {\n\t_ = i\n}\nfor i := range xs {\n\t_ = i\n}", "CompileError", "line 3:1: range over an integer or a function"},
 		{"f := func(yield func(int) bool) {}\nfor x := range f {\n\t_ = x\n}", "CompileError", "line 2:1: range over an integer or a function"},
 		{"import \"os\"\nos.Exit(3)", "panic", "os.Exit(3) called"},
+		{"m := map[string]int{}\nv, ok := m[\"a\"]", "CompileError", "line 2:1: the interpreter (yaegi v0.16.1) cannot declare the two variables"},
 	} {
 		_, err := runCell(t, e, tc.code)
 		if err == nil {
