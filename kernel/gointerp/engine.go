@@ -233,6 +233,7 @@ type groupCode struct {
 	fset               *token.FileSet
 	imports            [][2]string
 	edits              []edit
+	guessable          bool // a second try may compile (see rangeint.go, commaok.go)
 }
 
 func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool, out kernel.Output) error {
@@ -241,7 +242,7 @@ func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool
 		return err
 	}
 	r, err := e.evalCode(ctx, gc, g, last, out)
-	if err != nil && isCompileError(r, err) && rangeGuesses(gc.f) { // perhaps ranges over integer variables
+	if err != nil && isCompileError(r, err) && gc.guessable { // perhaps ranges over integer variables, comma-ok forms
 		if gc2, err2 := e.groupCode(code, g, true); err2 == nil && gc2 != nil {
 			if r2, err2 := e.evalCode(ctx, gc2, g, last, out); err2 == nil || !isCompileError(r2, err2) {
 				gc, r, err = gc2, r2, err2
@@ -302,6 +303,10 @@ func (e *Engine) groupCode(code string, g *group, guess bool) (*groupCode, error
 		if err := e.checkUndefined(body, &source{code: code, text: g.src, wrapper: gc.wrapper}, gc.fset); err != nil {
 			return nil, err
 		}
+		gc.guessable = commaOkGuesses(body, off, gc.src)
+		if guess {
+			gc.edits = append(gc.edits, commaOkEdits(body, off, gc.src)...)
+		}
 		for _, st := range body {
 			p := off(st.Pos())
 			gc.edits = append(gc.edits, edit{p, p, fmt.Sprintf("%s.L(%d);", ctlName, gc.fset.Position(st.Pos()).Line)})
@@ -311,6 +316,7 @@ func (e *Engine) groupCode(code string, g *group, guess bool) (*groupCode, error
 		}
 	}
 	gc.edits = append(gc.edits, rangeIntEdits(f, gc.fset, len(gc.wrapper), gc.src, guess)...)
+	gc.guessable = gc.guessable || rangeGuesses(f)
 	gc.edits = append(gc.edits, goEdits(f, gc.fset, len(gc.wrapper))...)
 	return gc, nil
 }

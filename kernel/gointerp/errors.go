@@ -105,8 +105,9 @@ func compilePanic(msg string, src *source, f *ast.File, fset *token.FileSet) err
 	}
 	if line := commaOkSuspect(f, fset); line > 0 {
 		return cellError("CompileError", "the interpreter (yaegi v0.16.1) cannot declare the two variables of "+
-			"a map index, type assertion or channel receive at the top level of a cell: declare them first "+
-			"(var v T; var ok bool; v, ok = m[k]) or do it inside a function", src.code, line, 1)
+			"a channel receive, or of a map index or type assertion of anything but names, fields and literals, "+
+			"at the top level of a cell: declare them first (var v T; var ok bool; v, ok = <-ch) "+
+			"or do it inside a function", src.code, line, 1)
 	}
 	return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
 		Traceback: []string{"CompileError: interpreter error: " + msg}}

@@ -41,7 +41,7 @@ func TestErrors(t *testing.T) {
 		{"n := 3\nxs := []int{1}\nfor i := range n {\n\t_ = i\n}\nfor i := range xs {\n\t_ = i\n}", "CompileError", "line 3:1: range over an integer or a function"},
 		{"f := func(yield func(int) bool) {}\nfor x := range f {\n\t_ = x\n}", "CompileError", "line 2:1: range over an integer or a function"},
 		{"import \"os\"\nos.Exit(3)", "panic", "os.Exit(3) called"},
-		{"m := map[string]int{}\nv, ok := m[\"a\"]", "CompileError", "line 2:1: the interpreter (yaegi v0.16.1) cannot declare the two variables"},
+		{"ch := make(chan int, 1)\nch <- 1\nv, ok := <-ch", "CompileError", "line 3:1: the interpreter (yaegi v0.16.1) cannot declare the two variables"},
 	} {
 		_, err := runCell(t, e, tc.code)
 		if err == nil {
@@ -74,6 +74,22 @@ func TestPanicTraceback(t *testing.T) {
 	}
 	if ke.Value != "deep (line 2)" {
 		t.Errorf("value %q", ke.Value)
+	}
+}
+
+// TestCommaOkAtTopLevel: the two-variable declarations of a map index and
+// a type assertion, which yaegi does not compile at the top level, run
+// rewritten on the second try, also when a name was declared before.
+func TestCommaOkAtTopLevel(t *testing.T) {
+	e := newEngine(t)
+	r := mustRun(t, e, "import \"fmt\"\nm := map[string]int{\"a\": 4}\nk := \"a\"\nv, ok := m[k]\nfmt.Println(v, ok)\n"+
+		"ok = false\nw, ok := m[\"zz\"]\n_, found := m[\"a\"]\nvar x any = 1\nn, isInt := x.(int)\ns, isStr := x.(string)\n"+
+		"fmt.Println(w, ok, found, n, isInt, s == \"\", isStr)")
+	if got := r.stdout.String(); got != "4 true\n0 false true 1 true true false\n" {
+		t.Errorf("stdout %q", got)
+	}
+	if got := mustRun(t, e, "v + n").result(); got != "5" { // cell variables, as := makes them
+		t.Errorf("v + n = %s", got)
 	}
 }
 
