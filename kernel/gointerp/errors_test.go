@@ -232,20 +232,22 @@ func TestGoroutinePanicIsTheCellsError(t *testing.T) {
 // ended is reported on the stderr of the cell running then, or of the next.
 func TestGoroutinePanicAfterItsCell(t *testing.T) {
 	e := newEngine(t)
-	mustRun(t, e, "import \"time\"\nready := make(chan bool)")
-	mustRun(t, e, "go func() {\n\t<-ready\n\tpanic(\"late\")\n}()")
-	r := mustRun(t, e, "close(ready)\ntime.Sleep(300 * time.Millisecond)") // running while it panics
+	// (the goroutines read no cell variable: yaegi does not synchronise
+	// those with the next cell's evaluation)
+	mustRun(t, e, "import \"time\"")
+	mustRun(t, e, "go func() {\n\ttime.Sleep(400 * time.Millisecond)\n\tpanic(\"late\")\n}()")
+	r := mustRun(t, e, "time.Sleep(time.Second)") // running while it panics
 	want := "panic in a goroutine started at line 1 by a cell that had finished: late\n\nin func, line 2\n"
-	if got := r.stderr.String(); !strings.HasPrefix(got, want) {
+	if got := r.errText(); !strings.HasPrefix(got, want) {
 		t.Errorf("stderr of the running cell:\n%s\nwant prefix:\n%s", got, want)
 	}
 	mustRun(t, e, "go func() {\n\ttime.Sleep(300 * time.Millisecond)\n\tpanic(\"idle\")\n}()")
 	time.Sleep(time.Second) // the kernel is idle while it panics
 	r = mustRun(t, e, "1")
-	if got := r.stderr.String(); !strings.Contains(got, "by a cell that had finished: idle") {
+	if got := r.errText(); !strings.Contains(got, "by a cell that had finished: idle") {
 		t.Errorf("stderr of the next cell: %q", got)
 	}
-	if got := mustRun(t, e, "2").stderr.String(); got != "" {
+	if got := mustRun(t, e, "2").errText(); got != "" {
 		t.Errorf("reported twice: %q", got)
 	}
 }
@@ -262,16 +264,16 @@ func TestGoStatements(t *testing.T) {
 		"type T struct{ n int }\nfunc (t T) Put(ch chan int, k int) { ch <- t.n + k }")
 	for code, want := range map[string]string{
 		// arguments are evaluated by the go statement, not by the goroutine
-		"x := 1\nch := make(chan int)\ngo func(v int) { ch <- v }(x)\nx = 2\nfmt.Println(<-ch)":                                                         "1\n",
-		"ch := make(chan int)\ngo close(ch)\nfunc() { _, ok := <-ch; fmt.Println(ok) }()":                                                               "false\n",
-		"ch := make(chan int, 1)\nt := T{10}\ngo t.Put(ch, 5)\nfmt.Println(<-ch)":                                                                       "15\n",
-		"ch := make(chan []int)\nf := func(a int, b ...int) { ch <- append(b, a) }\nxs := []int{1, 2}\ngo f(\n\t3,\n\txs...,\n)\nfmt.Println(<-ch)":     "[1 2 3]\n",
-		"var wg sync.WaitGroup\ns := 0\nfor i := 0; i < 4; i++ {\n\twg.Add(1)\n\tgo func() { defer wg.Done(); s += 0 }()\n}\nwg.Wait()\nfmt.Println(s)": "0\n",
-		"func spawn(ch chan string) { go func() { ch <- \"from a function\" }() }\nch := make(chan string)\nspawn(ch)\nfmt.Println(<-ch)":               "from a function\n",
-		"var wg sync.WaitGroup\nwg.Go(func() { panic(\"in wg.Go\") })\nwg.Wait()":                                                                       "panic: in wg.Go (line 2) (in a goroutine started at line 2)",
-		"time.AfterFunc(time.Millisecond, func() { panic(\"timer\") })\ntime.Sleep(time.Second)":                                                        "panic: timer (line 1) (in a goroutine of time.AfterFunc)",
-		"c, cancel := context.WithCancel(context.Background())\ncontext.AfterFunc(c, func() { panic(\"ctx\") })\ncancel()\ntime.Sleep(time.Second)":     "panic: ctx (line 2) (in a goroutine of context.AfterFunc)",
-		"xs := []int{3, 1, 2}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })":                                                                 "panic: less (line 2)",
+		"x := 1\nch := make(chan int)\ngo func(v int) { ch <- v }(x)\nx = 2\nfmt.Println(<-ch)":                                                     "1\n",
+		"ch := make(chan int)\ngo close(ch)\nfunc() { _, ok := <-ch; fmt.Println(ok) }()":                                                           "false\n",
+		"ch := make(chan int, 1)\nt := T{10}\ngo t.Put(ch, 5)\nfmt.Println(<-ch)":                                                                   "15\n",
+		"ch := make(chan []int)\nf := func(a int, b ...int) { ch <- append(b, a) }\nxs := []int{1, 2}\ngo f(\n\t3,\n\txs...,\n)\nfmt.Println(<-ch)": "[1 2 3]\n",
+		"var wg sync.WaitGroup\nfor i := 0; i < 4; i++ {\n\twg.Add(1)\n\tgo func() { defer wg.Done() }()\n}\nwg.Wait()\nfmt.Println(\"all done\")":  "all done\n",
+		"func spawn(ch chan string) { go func() { ch <- \"from a function\" }() }\nch := make(chan string)\nspawn(ch)\nfmt.Println(<-ch)":           "from a function\n",
+		"var wg sync.WaitGroup\nwg.Go(func() { panic(\"in wg.Go\") })\nwg.Wait()":                                                                   "panic: in wg.Go (line 2) (in a goroutine started at line 2)",
+		"time.AfterFunc(time.Millisecond, func() { panic(\"timer\") })\ntime.Sleep(time.Second)":                                                    "panic: timer (line 1) (in a goroutine of time.AfterFunc)",
+		"c, cancel := context.WithCancel(context.Background())\ncontext.AfterFunc(c, func() { panic(\"ctx\") })\ncancel()\ntime.Sleep(time.Second)": "panic: ctx (line 2) (in a goroutine of context.AfterFunc)",
+		"xs := []int{3, 1, 2}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })":                                                             "panic: less (line 2)",
 	} {
 		r, err := runCell(t, e, code)
 		got := r.stdout.String()

@@ -40,7 +40,7 @@ func (f *panicFilter) Write(p []byte) (int, error) {
 		id := goid()
 		f.e.mu.Lock()
 		defer f.e.mu.Unlock()
-		if r := f.e.run; r.goid == 0 || r.goid == id {
+		if r := f.e.run; r.goid != 0 && r.goid == id { // 0: not started, the line is another goroutine's
 			r.frames = append(r.frames, string(p))
 		} else if len(f.e.goFrames) < maxGoFrames || f.e.goFrames[id] != nil {
 			f.e.goFrames[id] = append(f.e.goFrames[id], string(p))
