@@ -316,7 +316,9 @@ func (e *Engine) groupCode(code string, g *group, guess bool) (*groupCode, error
 		}
 	}
 	gc.edits = append(gc.edits, rangeIntEdits(f, gc.fset, len(gc.wrapper), gc.src, guess)...)
-	gc.guessable = gc.guessable || rangeGuesses(f)
+	// a failed compile leaves yaegi's types and methods half declared: no
+	// second try for declarations of those
+	gc.guessable = gc.guessable || rangeGuesses(f) && !(g.decl && declaresTypes(f))
 	gc.edits = append(gc.edits, goEdits(f, gc.fset, len(gc.wrapper))...)
 	return gc, nil
 }

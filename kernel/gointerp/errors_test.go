@@ -40,6 +40,8 @@ func TestErrors(t *testing.T) {
 		// a range over an integer variable and one over a slice: the guess fails
 		{"n := 3\nxs := []int{1}\nfor i := range n {\n\t_ = i\n}\nfor i := range xs {\n\t_ = i\n}", "CompileError", "line 3:1: range over an integer or a function"},
 		{"f := func(yield func(int) bool) {}\nfor x := range f {\n\t_ = x\n}", "CompileError", "line 2:1: range over an integer or a function"},
+		// no second try for a method: yaegi would keep it half compiled
+		{"type S struct{ N int }\nfunc (s S) Sum() (t int) {\n\tfor i := range s.N {\n\t\tt += i\n\t}\n\treturn\n}", "CompileError", "line 3:1: range over an integer or a function"},
 		{"import \"os\"\nos.Exit(3)", "panic", "os.Exit(3) called"},
 		{"ch := make(chan int, 1)\nch <- 1\nv, ok := <-ch", "CompileError", "line 3:1: the interpreter (yaegi v0.16.1) cannot declare the two variables"},
 	} {
@@ -106,12 +108,13 @@ func TestRangeOverIntRewritten(t *testing.T) {
 	// Go 1.22 forms: the type of the variable is the operand's; ranges over
 	// integer variables and fields compile on the second try
 	for code, want := range map[string]string{
-		"for i := range int64(2) {\n\tfmt.Printf(\"%T \", i)\n}":                    "int64 int64 ",
-		"for i := range 1 << uint8(2) {\n\tfmt.Print(i)\n}":                         "0123",
-		"var k int32 = 2\nfor i := range k {\n\tfmt.Printf(\"%T \", i)\n}":          "int32 int32 ",
-		"n := 3\nfor i := range n {\n\tfmt.Print(i)\n}":                             "012",
-		"type C struct{ N int }\nc := C{2}\nfor range c.N {\n\tfmt.Print(\"x\")\n}": "xx",
-		"m := 2\nfor i := range m * 2 {\n\tfmt.Print(i)\n}":                         "0123",
+		"for i := range int64(2) {\n\tfmt.Printf(\"%T \", i)\n}":                                           "int64 int64 ",
+		"for i := range 1 << uint8(2) {\n\tfmt.Print(i)\n}":                                                "0123",
+		"var k int32 = 2\nfor i := range k {\n\tfmt.Printf(\"%T \", i)\n}":                                 "int32 int32 ",
+		"n := 3\nfor i := range n {\n\tfmt.Print(i)\n}":                                                    "012",
+		"type C struct{ N int }\nc := C{2}\nfor range c.N {\n\tfmt.Print(\"x\")\n}":                        "xx",
+		"func tri(n int) (t int) {\n\tfor i := range n {\n\t\tt += i\n\t}\n\treturn\n}\nfmt.Print(tri(4))": "6",
+		"m := 2\nfor i := range m * 2 {\n\tfmt.Print(i)\n}":                                                "0123",
 	} {
 		if got := mustRun(t, e, "import \"fmt\"\n"+code).stdout.String(); got != want {
 			t.Errorf("%q: %q, want %q", code, got, want)

@@ -116,6 +116,9 @@ func (e *Engine) guard(where string, f func()) func() {
 // goStmt is what a rewritten go statement calls: f, made where the
 // statement stood, runs on a new goroutine.
 func (e *Engine) goStmt(line int, f func()) {
+	if f == nil { // the cell was stopped while the statement was evaluated
+		return
+	}
 	x, r := e.owner()
 	x.add(1)
 	go e.guarded(x, r, fmt.Sprintf("started at line %d", line), f)

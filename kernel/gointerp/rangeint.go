@@ -145,6 +145,23 @@ func rangeGuesses(f *ast.File) bool {
 	return found
 }
 
+// declaresTypes reports a type or a method declared at the top of f.
+func declaresTypes(f *ast.File) bool {
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil {
+				return true
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.TYPE {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // rangeSuspects returns the lines of range statements over a single
 // expression that is not a composite literal (perhaps an integer).
 func rangeSuspects(f *ast.File, fset *token.FileSet) []int {
