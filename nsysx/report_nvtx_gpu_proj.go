@@ -3,6 +3,7 @@ package nsysx
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 func init() {
@@ -194,7 +195,9 @@ func (p *projRange) dur() Value {
 }
 
 func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *Result {
-	stacks := newRangeStacks(d, t)
+	// The stacks are built on first use: a table that never shows them
+	// (the NVTX timeline plot reads only the projections) never pays for them.
+	stacks := sync.OnceValue(func() *rangeStacks { return newRangeStacks(d, t) })
 	rows := make([]int32, 0, len(proj.ranges)) // RangeId order: the ranges are in rowid order
 	for i, k := range proj.at {
 		if k >= 0 {
@@ -229,7 +232,7 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *
 		}
 		return Null
 	})
-	col("RangeStack", TextKind, func(i int32) Value { return reach(i, TextV(stacks.at(i))) })
+	col("RangeStack", TextKind, func(i int32) Value { return reach(i, TextV(stacks().at(i))) })
 	return res
 }
 
