@@ -3,12 +3,15 @@ package nsysx
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
 	_ "github.com/ncruces/go-sqlite3/embed"
+	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
 
 // streamRows is the size of the table TestExportStreamed writes: several
@@ -87,4 +90,35 @@ func TestExportStreamed(t *testing.T) {
 		}
 		src.close()
 	}
+}
+
+// BenchmarkExportParquet exports every table of the benchmark profile as
+// Parquet files (`nsysx export -t parquet`), with the peak memory (peak-MB)
+// and the input read per second (MB/s).
+func BenchmarkExportParquet(b *testing.B) { benchExport(b, "parquet") }
+
+// BenchmarkExportArrow is BenchmarkExportParquet for Arrow IPC files.
+func BenchmarkExportArrow(b *testing.B) { benchExport(b, "arrow") }
+
+func benchExport(b *testing.B, format string) {
+	path := benchmem.File(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	runtime.GC()
+	peak := benchmem.StartPeak()
+	for b.Loop() {
+		p, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ExportTables(p, b.TempDir(), format, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+	}
+	peak.Report(b)
 }
