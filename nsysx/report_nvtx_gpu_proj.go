@@ -97,7 +97,6 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		}
 		m, mOK := d.maxPP.merge(d.maxSE).value()
 		sp := d.spans(m, mOK)
-		d.end = nil // the spans' effective ends replace it
 		if summary {
 			d.gtid = nil // grouped by thread in the spans; the summary shows no thread
 		}

@@ -39,7 +39,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	pp.sortRows()
 	pp.stacks = newRangeStacks(d, t)
 	pp.nameTrees()
-	sp.threads, t.order, d.end = nil, nil, nil // not needed by the columns
+	sp.threads, t.order = nil, nil // not needed by the columns
 	return pp.result(c), nil
 }
 
