@@ -253,11 +253,42 @@ func frequentNames(count map[string]int, n int) string {
 }
 
 func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
-	var maxD float64
+	minD, maxD := math.Inf(1), 0.0
 	for _, it := range d.Items {
-		maxD = math.Max(maxD, float64(it.Duration))
+		minD, maxD = math.Min(minD, float64(it.Duration)), math.Max(maxD, float64(it.Duration))
 	}
 	unit := pickTimeUnit(maxD)
+	line, err := iterationLine(d, unit)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The y range fits the data (not from 0): the variation is the point.
+	pad := math.Max((maxD-minD)*0.12, maxD*0.005)
+	line.Y.Min, line.Y.Max = math.Max(0, minD-pad)/unit.ns, (maxD+pad)/unit.ns
+	line.Y.Label.Text = "duration (" + unit.name + ")"
+	line.Y.Tick.Marker = valueTicks{6}
+	line.X.Label.Text = "instance (in start order)"
+	if d.Numbered {
+		line.X.Label.Text = "number in the range name"
+	}
+	line.X.Tick.Marker = intTicks{}
+	hist := newPlot()
+	hist.Add(&histBars{bins: d.Hist, scale: unit.ns, horizontal: true, fill: colKernel})
+	hline2, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Median / unit.ns}, {X: float64(maxCount(d.Hist)), Y: d.Median / unit.ns}})
+	hline2.Color, hline2.Width = colMedian, 1.2
+	hist.Add(hline2)
+	hist.Y.Min, hist.Y.Max = line.Y.Min, line.Y.Max
+	hist.X.Min = 0
+	hist.X.Label.Text = "instances"
+	hist.X.Tick.Marker = intTicks{}
+	hist.Y.Label.Text = "duration (" + unit.name + ")"
+	hist.Y.Tick.Marker = valueTicks{6}
+	return line, hist, nil
+}
+
+// iterationLine is the left panel: the durations in order, the median, the
+// outlier bounds (dashed) and the outliers.
+func iterationLine(d *IterationsData, unit timeUnit) (*plot.Plot, error) {
 	line := newPlot()
 	line.Add(yGrid())
 	xys := make(plotter.XYs, len(d.Items))
@@ -272,7 +303,7 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	}
 	l, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	l.Color, l.Width = colKernel, 1.5
 	pts.Color, pts.Shape, pts.Radius = colKernel, draw.CircleGlyph{}, 2.2
@@ -297,48 +328,29 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 		hline(math.Max(d.Low, 0), colGrey, true)
 		hline(d.High, colGrey, true)
 	}
-	if len(outl) > 0 {
-		s, _ := plotter.NewScatter(outl)
-		s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
-		if len(d.Items) > 120 {
-			s.Radius = 2
+	addOutliers(line, outl, outLabels, len(d.Items))
+	return line, nil
+}
+
+// addOutliers marks the outliers, labelled while there are few.
+func addOutliers(line *plot.Plot, outl plotter.XYs, labels []string, n int) {
+	if len(outl) == 0 {
+		return
+	}
+	s, _ := plotter.NewScatter(outl)
+	s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
+	if n > 120 {
+		s.Radius = 2
+	}
+	line.Add(s)
+	if len(outl) <= 10 { // labels only while they cannot pile up
+		lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: labels})
+		for i := range lab.TextStyle {
+			lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
 		}
-		line.Add(s)
-		if len(outl) <= 10 { // labels only while they cannot pile up
-			lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: outLabels})
-			for i := range lab.TextStyle {
-				lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
-			}
-			lab.Offset = vg.Point{X: 5, Y: 2}
-			line.Add(lab)
-		}
+		lab.Offset = vg.Point{X: 5, Y: 2}
+		line.Add(lab)
 	}
-	// The y range fits the data (not from 0): the variation is the point.
-	minD := maxD
-	for _, it := range d.Items {
-		minD = math.Min(minD, float64(it.Duration))
-	}
-	pad := math.Max((maxD-minD)*0.12, maxD*0.005)
-	line.Y.Min, line.Y.Max = math.Max(0, minD-pad)/unit.ns, (maxD+pad)/unit.ns
-	line.Y.Label.Text = "duration (" + unit.name + ")"
-	line.Y.Tick.Marker = valueTicks{6}
-	line.X.Label.Text = "instance (in start order)"
-	if d.Numbered {
-		line.X.Label.Text = "number in the range name"
-	}
-	line.X.Tick.Marker = intTicks{}
-	hist := newPlot()
-	hist.Add(&histBars{bins: d.Hist, scale: unit.ns, horizontal: true, fill: colKernel})
-	hline2, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Median / unit.ns}, {X: float64(maxCount(d.Hist)), Y: d.Median / unit.ns}})
-	hline2.Color, hline2.Width = colMedian, 1.2
-	hist.Add(hline2)
-	hist.Y.Min, hist.Y.Max = line.Y.Min, line.Y.Max
-	hist.X.Min = 0
-	hist.X.Label.Text = "instances"
-	hist.X.Tick.Marker = intTicks{}
-	hist.Y.Label.Text = "duration (" + unit.name + ")"
-	hist.Y.Tick.Marker = valueTicks{6}
-	return line, hist, nil
 }
 
 // plural formats "1 outlier", "2 outliers".
