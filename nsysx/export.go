@@ -16,7 +16,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
@@ -28,7 +29,7 @@ const BatchRows = batchRows
 // metadata survive a round trip) or one uncompressed Arrow IPC file, the
 // kinds that pandas, polars, DuckDB and apache-arrow (JS) all read.
 type RecordWriter struct {
-	pq     *pqarrow.FileWriter
+	pq     *parquetio.Writer
 	ipc    *ipc.FileWriter
 	mem    memory.Allocator
 	schema *arrow.Schema
@@ -48,8 +49,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 	case "parquet":
 		props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
 			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<20))
-		fw, err := pqarrow.NewFileWriter(sc, noClose{w}, props,
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+		fw, err := parquetio.NewWriter(noClose{w}, sc, props)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +67,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 // Write appends a record batch.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if w.pq != nil {
-		return w.pq.WriteBuffered(rec)
+		return w.pq.Write(rec)
 	}
 	return w.ipc.Write(rec)
 }
