@@ -6,7 +6,7 @@ import (
 )
 
 // benchFile is the benchmark profile: train tiled 50 times with
-// shared/tools/nsys-tile.py (see README "Benchmarks").
+// tools/nsys-tile.py (see README "Benchmarks").
 func benchFile(b *testing.B) string {
 	f := os.Getenv("NSYSX_BENCH_FILE")
 	if f == "" {

@@ -4,7 +4,7 @@ import "testing"
 
 // NVTX benchmarks over the train x50 profile (2.72 M NVTX ranges, 280 000
 // kernels, 604 000 CUDA API calls): make it with
-// `python3 ../shared/tools/nsys-tile.py ../shared/testdata/profiles/train.sqlite /tmp/train50.sqlite 50`.
+// `python3 tools/nsys-tile.py train.sqlite /tmp/train50.sqlite 50`.
 // Each iteration opens the file afresh, as one CLI run does.
 
 func BenchmarkNVTXSum(b *testing.B)           { benchReport(b, "nvtx_sum") }

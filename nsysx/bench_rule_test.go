@@ -6,14 +6,14 @@ import (
 )
 
 // ruleBenchFile is the benchmark profile (train tiled 50 times with
-// shared/tools/nsys-tile.py); the benchmarks skip without it.
+// tools/nsys-tile.py); the benchmarks skip without it.
 func ruleBenchFile(b *testing.B) string {
 	f := os.Getenv("NSYSX_BENCH_FILE")
 	if f == "" {
 		f = "/tmp/train50.sqlite"
 	}
 	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found (python3 shared/tools/nsys-tile.py train.sqlite %s 50)", f, f)
+		b.Skipf("benchmark profile %s not found (python3 tools/nsys-tile.py train.sqlite %s 50)", f, f)
 	}
 	return f
 }

@@ -5,7 +5,7 @@ package nsysx
 // memsets of every process), is split by what the host was doing. The host
 // thread that matters for an idle instant is the one that launched the GPU's
 // next operation (the GPU waits for it); at the end of the window, the one
-// that launched the last operation. See docs/readme-idle-stacks.md.
+// that launched the last operation. See README.md, "Why the GPU is idle".
 
 import (
 	"context"

@@ -66,7 +66,7 @@ type callOps struct {
 }
 
 // projectRanges attributes every kernel, memcpy and memset to the ranges
-// enclosing its launching call (§4.15).
+// enclosing its launching call (docs/stats.md §4.15).
 func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) ([]projRange, error) {
 	rc := newRangeCalls(ri)
 	var ops []callOps

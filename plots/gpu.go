@@ -100,7 +100,7 @@ func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 	return out, nil
 }
 
-// session is a profile's place on a common timeline (recipes spec §1.5).
+// session is a profile's place on a common timeline (docs/recipes.md §1.5).
 type session struct {
 	utc      int64 // TARGET_INFO_SESSION_START_TIME.utcEpochNs
 	duration int64 // ANALYSIS_DETAILS.duration
