@@ -147,11 +147,11 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+	return writeTable(f, t, ts, format, memory.DefaultAllocator)
 }
 
-// TableArrowSchema is the Arrow schema of a table as ExportTables writes it.
-func TableArrowSchema(ts *TableSchema) *arrow.Schema {
+// tableArrowSchema is the Arrow schema of a table as ExportTables writes it.
+func tableArrowSchema(ts *TableSchema) *arrow.Schema {
 	fields := make([]arrow.Field, len(ts.Columns))
 	for i, c := range ts.Columns {
 		fields[i] = arrow.Field{Name: c, Type: arrowType(ts.Types[i]), Nullable: true}
@@ -170,13 +170,13 @@ func arrowType(t ColType) arrow.DataType {
 	return arrow.PrimitiveTypes.Int64
 }
 
-// WriteTable writes the columns ts names of a loaded table as one Parquet or
+// writeTable writes the columns ts names of a loaded table as one Parquet or
 // Arrow file, in record batches of BatchRows rows.
-func WriteTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
+func writeTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	sc := TableArrowSchema(ts)
+	sc := tableArrowSchema(ts)
 	rw, err := NewRecordWriter(w, sc, format, mem)
 	if err != nil {
 		return err
