@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"context"
 	"encoding/csv"
 	"math"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -112,22 +109,9 @@ func atof(t testing.TB, s string) float64 {
 // recipes/...) into float64 columns by name (NULL is NaN).
 func parquetColumns(t testing.TB, rel string) map[string][]float64 {
 	t.Helper()
-	path := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatalf("golden parquet: %v", err)
-	}
-	defer rdr.Close()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, _ := testutil.ParquetTable(t, testutil.GoldenRecipe(rel), mem)
 	defer tbl.Release()
 	out := map[string][]float64{}
 	for i := 0; i < int(tbl.NumCols()); i++ {
