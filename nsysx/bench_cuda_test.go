@@ -1,25 +1,13 @@
 package nsysx
 
 import (
-	"os"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// benchFile is the benchmark profile: train tiled 50 times with
-// tools/nsys-tile.py (see README "Benchmarks").
-func benchFile(b *testing.B) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
-	}
-	return f
-}
-
 func benchReport(b *testing.B, spec string) {
-	path := benchFile(b)
+	path := testutil.BenchFile(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		p, err := Open(path)

@@ -1,6 +1,10 @@
 package nsysx
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
 
 // NVTX benchmarks over the train x50 profile (2.72 M NVTX ranges, 280 000
 // kernels, 604 000 CUDA API calls): make it with
@@ -17,7 +21,7 @@ func BenchmarkNVTXSumFilterNVTX(b *testing.B) { benchFiltered(b, "nvtx_sum", "at
 
 // benchFiltered runs a report under --filter-nvtx.
 func benchFiltered(b *testing.B, spec, nvtx string) {
-	path := benchFile(b)
+	path := testutil.BenchFile(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		p, err := Open(path)

@@ -1,27 +1,15 @@
 package nsysx
 
 import (
-	"os"
 	"testing"
-)
 
-// ruleBenchFile is the benchmark profile (train tiled 50 times with
-// tools/nsys-tile.py); the benchmarks skip without it.
-func ruleBenchFile(b *testing.B) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found (python3 tools/nsys-tile.py train.sqlite %s 50)", f, f)
-	}
-	return f
-}
+	"github.com/nsysx/nsysx/internal/testutil"
+)
 
 // benchRule opens the profile and runs one rule per iteration, as one
 // `nsysx analyze` process does.
 func benchRule(b *testing.B, spec string) {
-	path := ruleBenchFile(b)
+	path := testutil.BenchFile(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		p, err := Open(path)

@@ -3,7 +3,6 @@ package plots
 import (
 	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,11 +16,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // externals are the exports made with other nsys versions.
 var externals = []string{"nsysai_h100_2gpu_1s", "nsysai_healthy_1pct", "nsysai_mfu_2gpu_after", "nsysai_mfu_2gpu_before", "train22"}
