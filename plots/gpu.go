@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -158,21 +159,11 @@ func byDevice(ops []gpuOp) ([]devKey, map[devKey][]gpuOp) {
 	}
 	slices.SortFunc(keys, func(a, b devKey) int {
 		if a.pid != b.pid {
-			return cmpInt(a.pid, b.pid)
+			return cmp.Compare(a.pid, b.pid)
 		}
-		return cmpInt(a.dev, b.dev)
+		return cmp.Compare(a.dev, b.dev)
 	})
 	return keys, m
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // profileLabels names profiles by their base names, numbered when two
