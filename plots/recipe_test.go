@@ -249,7 +249,7 @@ func TestRecipeChartsRender(t *testing.T) {
 
 // Every recipe chart's Vega-Lite compiles and renders (tools/vega-check).
 func TestRecipeVegaLiteCompiles(t *testing.T) {
-	node, tool := vegaTool(t)
+	run := vegaTool(t)
 	var files []string
 	for _, rel := range recipeGoldens {
 		dir := filepath.Join(t.TempDir())
@@ -273,7 +273,7 @@ func TestRecipeVegaLiteCompiles(t *testing.T) {
 			files = append(files, filepath.Join(dir, f))
 		}
 	}
-	vegaCheck(t, node, tool, files)
+	vegaCheck(t, run, files)
 }
 
 // The diff charts: the markers are DIR1's all_stats minus DIR2's by name

@@ -212,7 +212,7 @@ type arrowCheckerOutput struct {
 // TestArrowOpensInNodeTools opens the outputs with DuckDB and apache-arrow
 // through tools/npm-check.
 func TestArrowOpensInNodeTools(t *testing.T) {
-	check := testutil.NPMCheck(t, "@duckdb/node-api", "apache-arrow")
+	check := testutil.NodeCheck(t, "npm-check", "@duckdb/node-api", "apache-arrow")
 	dir := t.TempDir()
 	var files []string
 	for _, f := range []struct {

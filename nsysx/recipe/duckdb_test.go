@@ -24,7 +24,7 @@ type duckdbOutput struct {
 // types, the pandas metadata and every value must come back. Skipped when
 // node or the tool's node_modules is missing (fails then under CI).
 func TestParquetOpensInDuckDB(t *testing.T) {
-	check := testutil.NPMCheck(t, "@duckdb/node-api")
+	check := testutil.NodeCheck(t, "npm-check", "@duckdb/node-api")
 	frames, names := map[string]*Frame{}, map[string]string{}
 	var files []string
 	for _, rel := range []string{"rank0+rank1/nvtx_gpu_proj_trace/trace.parquet", "train+fixed/cuda_memcpy_async/analysis.parquet",

@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// NPMCheck finds node and tools/npm-check with the given npm packages
-// installed (skipping the test without them, or failing it when CI is set)
-// and returns a runner: it runs check.mjs on files and decodes its JSON
-// output, numbers as json.Number, into out.
-func NPMCheck(t testing.TB, packages ...string) func(files []string, out any) {
+// NodeCheck finds node and tools/<name> (npm-check, vega-check) with the
+// given npm packages installed (skipping the test without them, or failing
+// it when CI is set) and returns a runner: it runs the tool's check.mjs on
+// files and decodes its JSON output, numbers as json.Number, into out.
+func NodeCheck(t testing.TB, name string, packages ...string) func(files []string, out any) {
 	t.Helper()
-	tool := filepath.Join(Root(), "tools", "npm-check")
+	tool := filepath.Join(Root(), "tools", name)
 	node, err := exec.LookPath("node")
 	for _, p := range packages {
 		if err == nil {
@@ -23,7 +23,7 @@ func NPMCheck(t testing.TB, packages ...string) func(files []string, out any) {
 		}
 	}
 	if err != nil {
-		msg := "node or tools/npm-check/node_modules missing (" + err.Error() + "): run `npm ci --prefix tools/npm-check`"
+		msg := "node or tools/" + name + "/node_modules missing (" + err.Error() + "): run `npm ci --prefix tools/" + name + "`"
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
 		}
@@ -36,12 +36,12 @@ func NPMCheck(t testing.TB, packages ...string) func(files []string, out any) {
 		cmd.Stderr = &stderr
 		stdout, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("check.mjs: %v: %s", err, stderr.String())
+			t.Fatalf("%s: %v: %s", name, err, stderr.String())
 		}
 		dec := json.NewDecoder(bytes.NewReader(stdout))
 		dec.UseNumber()
 		if err := dec.Decode(out); err != nil {
-			t.Fatalf("check.mjs output: %v\n%s", err, stdout)
+			t.Fatalf("%s output: %v\n%.500s", name, err, stdout)
 		}
 	}
 }
