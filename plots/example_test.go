@@ -8,14 +8,23 @@ import (
 	"github.com/nsysx/nsysx/plots"
 )
 
-// Draw the top kernels of a profile and write the chart as PNG; Text is the
-// data behind it, as a notebook's text/plain output shows it.
-func ExampleKernels() {
-	p, err := nsysx.OpenSample()
+// Parse reads a chart request as `nsysx plot` and `%plot` take it: the
+// chart's name, its options, then the profiles.
+func ExampleParse() {
+	d, o, files, err := plots.Parse([]string{"kernel-hist", "--kernel", "gemm", "--bins", "20", "train.sqlite"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println(d.Name, o.Kernel, o.Bins, files)
+	// Output:
+	// kernel-hist gemm 20 [train.sqlite]
+}
+
+// Draw the top kernels of a profile and write the chart as PNG; Text is the
+// data behind it, as a notebook's text/plain output shows it.
+func ExampleKernels() {
+	p, _ := nsysx.OpenSample()
 	defer p.Close()
 	c, err := plots.Kernels(p, 10)
 	if err != nil {
@@ -46,19 +55,6 @@ func ExampleNCCL() {
 	// Output:
 	// <nil>
 	// no NCCL kernels (short names starting with "nccl") in sample:sync
-}
-
-// Parse reads a chart request as `nsysx plot` and `%plot` take it: the
-// chart's name, its options, then the profiles.
-func ExampleParse() {
-	d, o, files, err := plots.Parse([]string{"kernel-hist", "--kernel", "gemm", "--bins", "20", "train.sqlite"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(d.Name, o.Kernel, o.Bins, files)
-	// Output:
-	// kernel-hist gemm 20 [train.sqlite]
 }
 
 // ShortName makes labels of demangled C++ kernel names.
