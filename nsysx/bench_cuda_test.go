@@ -1,26 +1,10 @@
 package nsysx
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/nsysx/nsysx/internal/testutil"
-)
-
-func benchReport(b *testing.B, spec string) {
-	path := testutil.BenchFile(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		p, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := p.Stats(spec)
-		if err != nil || r.Skipped != "" {
-			b.Fatal(err, r.Skipped)
-		}
-		p.Close()
-	}
-}
+// benchReport opens the profile and computes one report or rule per
+// iteration, as one `nsysx stats` or `nsysx analyze` process does.
+func benchReport(b *testing.B, spec string) { benchFiltered(b, spec, "") }
 
 func BenchmarkCudaGpuKernSum(b *testing.B)    { benchReport(b, "cuda_gpu_kern_sum") }
 func BenchmarkCudaAPISum(b *testing.B)        { benchReport(b, "cuda_api_sum") }

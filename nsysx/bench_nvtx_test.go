@@ -19,7 +19,7 @@ func BenchmarkNVTXGPUProjSum(b *testing.B)    { benchReport(b, "nvtx_gpu_proj_su
 func BenchmarkNVTXGPUProjTrace(b *testing.B)  { benchReport(b, "nvtx_gpu_proj_trace") }
 func BenchmarkNVTXSumFilterNVTX(b *testing.B) { benchFiltered(b, "nvtx_sum", "attention/1") }
 
-// benchFiltered runs a report under --filter-nvtx.
+// benchFiltered runs a report under --filter-nvtx (none when nvtx is "").
 func benchFiltered(b *testing.B, spec, nvtx string) {
 	path := testutil.BenchFile(b)
 	b.ReportAllocs()
@@ -28,9 +28,11 @@ func benchFiltered(b *testing.B, spec, nvtx string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		f, err := ParseNVTXFilter(nvtx)
-		if err != nil {
-			b.Fatal(err)
+		var f *Filter
+		if nvtx != "" {
+			if f, err = ParseNVTXFilter(nvtx); err != nil {
+				b.Fatal(err)
+			}
 		}
 		r, err := p.Run(b.Context(), spec, f)
 		if err != nil || r.Skipped != "" {
