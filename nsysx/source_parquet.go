@@ -244,7 +244,7 @@ func readParquetColumn(cr file.ColumnChunkReader, c *Column, rows int64, unsigne
 		}
 		return readLeaf(r.ReadBatch, c, rows, func(v parquet.FixedLenByteArray) { c.Strs = append(c.Strs, string(v)) })
 	}
-	return fmt.Errorf("Parquet type %s is not read", cr.Type())
+	return fmt.Errorf("physical type %s is not read", cr.Type())
 }
 
 func b2i(v bool) int {

@@ -104,7 +104,11 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 			if err := w.endRowGroup(); err != nil {
 				return err
 			}
-			w.rg = w.fw.AppendBufferedRowGroup()
+			rg, err := w.fw.AppendBufferedRowGroupChecked()
+			if err != nil {
+				return err
+			}
+			w.rg = rg
 		}
 		hi := min(rec.NumRows(), lo+w.maxRows-w.rgRows)
 		for i, a := range rec.Columns() {
