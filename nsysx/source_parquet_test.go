@@ -38,21 +38,7 @@ func TestParquetTypesWithoutStoredSchema(t *testing.T) {
 	rec := bld.NewRecordBatch()
 	defer rec.Release()
 	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "T.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(2))
-	fw, err := pqarrow.NewFileWriter(sc, f, props, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writePQArrow(t, filepath.Join(dir, "T.parquet"), rec, 2)
 	src, _, err := openDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -80,5 +66,26 @@ func TestParquetTypesWithoutStoredSchema(t *testing.T) {
 				t.Errorf("%s row %d: %v, want %v", name, i, got, w)
 			}
 		}
+	}
+}
+
+// writePQArrow writes rec with pqarrow, without the Arrow schema, in row
+// groups of rg rows.
+func writePQArrow(t *testing.T, path string, rec arrow.RecordBatch, rg int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(rg))
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), f, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
