@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 export PATH=$PATH:/usr/local/go/bin
 STATICCHECK_MODULE=v0.8.2 # staticcheck 2026.2.2
 sc="$(go env GOPATH)/bin/staticcheck"
-if ! "$sc" -version 2>/dev/null | grep -q "($STATICCHECK_MODULE)"; then
+if ! "$sc" -version 2>/dev/null | grep -qF "(${STATICCHECK_MODULE#v})"; then
   go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_MODULE"
 fi
 if ! go mod tidy -diff; then
