@@ -1,7 +1,7 @@
 package recipe
 
 // Options are a recipe run's parsed options: nsys's recipe command line
-// (§1.1 and §2 of docs/recipes.md) plus nsysx's own (Workers, Strict,
+// (docs/recipes.md §1.1 and §2) plus nsysx's own (Workers, Strict,
 // Progress). A recipe reads only the options it declares.
 type Options struct {
 	Input []string // as given or expanded, in order
