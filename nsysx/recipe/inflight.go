@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 )
 
@@ -19,17 +20,36 @@ import (
 var InFlightBytes int64 = 1280 << 20
 
 // reportSize is the bytes of a report file, or of the files of an export
-// directory (0 when it cannot be read: the open reports the error).
+// directory (0 when it cannot be read: the open reports the error). A
+// .nsys-rep/.qdrep is read through its SQLite export, so it counts as the
+// export beside it, or as repExportRatio times its own size before the
+// first export.
 func reportSize(path string) int64 {
 	st, err := os.Stat(path)
 	if err != nil {
 		return 0
 	}
-	if !st.IsDir() {
+	if st.IsDir() {
+		return dirSize(path)
+	}
+	lower := strings.ToLower(path)
+	if !strings.HasSuffix(lower, ".nsys-rep") && !strings.HasSuffix(lower, ".qdrep") {
 		return st.Size()
 	}
+	if ex, err := os.Stat(strings.TrimSuffix(path, filepath.Ext(path)) + ".sqlite"); err == nil {
+		return ex.Size()
+	}
+	return repExportRatio * st.Size()
+}
+
+// repExportRatio is about how much larger a report's SQLite export is than
+// the (compressed) report: 3.5 for the profiles in testdata/profiles.
+const repExportRatio = 4
+
+// dirSize is the bytes of the files under dir.
+func dirSize(dir string) int64 {
 	var n int64
-	_ = filepath.WalkDir(path, func(_ string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()
