@@ -107,6 +107,23 @@ func (b *budget) release(n int64) {
 	b.cond.Broadcast()
 }
 
+// GCPercent is the collector's GOGC during a run (see startGCPercent); 0
+// leaves it alone.
+var GCPercent = 50
+
+// startGCPercent sets GCPercent for a run unless the process was started
+// with GOGC set, and returns what restores the previous value. The default
+// (100) lets the heap grow to twice the live data between collections;
+// 50 keeps peak memory closer to what the maps in flight hold, for some
+// more collector work on the spare cores.
+func startGCPercent() (restore func()) {
+	if GCPercent <= 0 || os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(GCPercent)
+	return func() { debug.SetGCPercent(prev) }
+}
+
 // GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes
 // Run leave the Go runtime's limit alone.
 var GCFloor int64 = 1 << 30

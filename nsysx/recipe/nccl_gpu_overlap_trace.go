@@ -60,7 +60,7 @@ func reduceNCCLOverlap(_ context.Context, parts []*Part, _ *Options, _ any) (*Ou
 	for i, p := range parts {
 		frames[i] = p.Frames["trace"]
 	}
-	all := ConcatRanks(frames)
+	all := concatRanksConsume(frames) // the parts are not read again
 	start, end := all.Col("Start").Ints, all.Col("End").Ints
 	comm, comp := all.Col("CommSum").Floats, all.Col("CompSum").Floats
 	commPct, compPct := make([]float64, len(start)), make([]float64, len(start))

@@ -89,7 +89,7 @@ func reduceFrames(frame, table string) func(context.Context, []*Part, *Options, 
 		for i, p := range parts {
 			fs[i] = p.Frames[frame]
 		}
-		f := ConcatRanks(fs)
+		f := concatRanksConsume(fs) // the parts are not read again
 		if f == nil {
 			return nil, ErrNoData
 		}
