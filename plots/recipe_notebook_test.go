@@ -71,9 +71,10 @@ func TestRecipeNotebook(t *testing.T) {
 		if len(tables) != len(pq) {
 			t.Errorf("%s: table cells %v, %d Parquet files", rel, tables, len(pq))
 		}
+		svgs, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
 		pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
-		if want := map[string]int{"cuda_gpu_kern_sum": 2, "nvtx_pace": 2, "nccl_gpu_time_util_map": 1, "cuda_api_sync": 0}[res.Recipe.Name]; charts != want || len(pngs) != want {
-			t.Errorf("%s: %d chart cells, %d PNGs, want %d", rel, charts, len(pngs), want)
+		if want := map[string]int{"cuda_gpu_kern_sum": 2, "nvtx_pace": 2, "nccl_gpu_time_util_map": 1, "cuda_api_sync": 0}[res.Recipe.Name]; charts != want || len(svgs) != want || len(pngs) != 0 {
+			t.Errorf("%s: %d chart cells, %d SVGs, %d PNGs, want %d, %d and none", rel, charts, len(svgs), len(pngs), want, want)
 		}
 		validateNotebook(t, path)
 	}

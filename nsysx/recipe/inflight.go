@@ -11,13 +11,21 @@ import (
 )
 
 // InFlightBytes bounds the memory the maps running at once are estimated to
-// need (Recipe.MapCost times each report's size): a worker waits before
-// opening a report that would pass it, unless nothing else is in flight, so
-// one report of any size still runs. Workers stay the CPUs (Options.Workers);
-// this only keeps many big reports from being loaded at once, so that peak
-// memory does not grow with the number of inputs.
+// need (Recipe.MapCost times each report's size, at least
+// InFlightBytes/MaxMapsInFlight): a worker waits before opening a report
+// that would pass it, unless nothing else is in flight, so one report of
+// any size still runs. Workers stay the CPUs (Options.Workers); this only
+// keeps many reports from being mapped at once, so that peak memory does
+// not grow with the number of inputs or of cores.
 // 0 disables the bound.
-var InFlightBytes int64 = 1280 << 20
+var InFlightBytes int64 = 1 << 30
+
+// MaxMapsInFlight is the most maps the budget lets run at once however
+// small the reports: each counts at least InFlightBytes/MaxMapsInFlight.
+// A map holds more than its tables (the profile's schema and strings, the
+// part it returns, the collector's slack), and eight keep 8 or 16 cores
+// busy on the reports we measured.
+const MaxMapsInFlight = 8
 
 // reportSize is the bytes of a report file, or of the files of an export
 // directory (0 when it cannot be read: the open reports the error). A
@@ -66,7 +74,7 @@ func mapCost(r *Recipe, size int64) int64 {
 	if c <= 0 {
 		c = 1
 	}
-	return int64(c * float64(size))
+	return max(int64(c*float64(size)), InFlightBytes/MaxMapsInFlight)
 }
 
 // budget is a weighted semaphore over estimated bytes.

@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -105,5 +106,60 @@ func TestGCLimit(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
 		t.Errorf("process limit became %d", got)
+	}
+}
+
+// TestInFlightCap: however small the reports, at most MaxMapsInFlight maps
+// run at once with the default budget, whatever the workers.
+func TestInFlightCap(t *testing.T) {
+	src := testutil.Profile(t, "rank0")
+	dir := t.TempDir()
+	var inputs []string
+	for i := 0; i < 3*MaxMapsInFlight; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("r%02d.sqlite", i))
+		if err := os.Symlink(src, p); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, p)
+	}
+	var mu sync.Mutex
+	cur, top := 0, 0
+	r := &Recipe{Name: "test", Map: func(context.Context, *Report, *Options, any) (*Part, error) {
+		mu.Lock()
+		cur++
+		top = max(top, cur)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return nil, nil
+	}, Reduce: func(context.Context, []*Part, *Options, any) (*Output, error) { return nil, nil }}
+	o := Defaults()
+	o.Input, o.Workers = inputs, 2*MaxMapsInFlight
+	if _, err := Run(context.Background(), r, o, nil); err != ErrNoData {
+		t.Fatal(err)
+	}
+	if top != MaxMapsInFlight {
+		t.Errorf("%d maps at once with %d workers, want %d", top, o.Workers, MaxMapsInFlight)
+	}
+}
+
+// TestReportSizeRep: a .nsys-rep counts as the SQLite export beside it, or
+// as repExportRatio times its size before the first export.
+func TestReportSizeRep(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "a.nsys-rep")
+	if err := os.WriteFile(rep, make([]byte, 10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := reportSize(rep); got != 10*repExportRatio {
+		t.Errorf("no export: %d bytes, want %d", got, 10*repExportRatio)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.sqlite"), make([]byte, 77), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := reportSize(rep); got != 77 {
+		t.Errorf("with export: %d bytes, want 77", got)
 	}
 }

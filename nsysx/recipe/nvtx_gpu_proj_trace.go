@@ -15,7 +15,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
-		MapCost:  4, // the NVTX composite and the projection: about 4 bytes a byte of report
+		MapCost:  3, // the NVTX composite and the projection: peak heap about 3 bytes a byte of SQLite export (train tiled 24 times, GOGC 50)
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
