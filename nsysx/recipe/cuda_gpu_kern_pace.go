@@ -18,7 +18,7 @@ func init() {
 // mapKernPace takes the filtered kernels whose short name is --name, in
 // table order (docs/recipes.md §2.11); the stats index is "Shortname".
 func mapKernPace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, keep, err := filteredKernels(ctx, r, o, nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func init() {
 // mapKernSum describes the filtered kernels' positive durations by short
 // name, and by (short name, device) (docs/recipes.md §2.2).
 func mapKernSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, keep, err := filteredKernels(ctx, r, o, nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,10 @@ type Options struct {
 	// ForceExport re-exports .nsys-rep inputs even when a fresh export
 	// exists (for the opener).
 	ForceExport bool
-	Progress    func(done, total int)
+	// PNG asks for the charts of the output directory as PNG too (SVG and
+	// Vega-Lite JSON are always written).
+	PNG      bool
+	Progress func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
 }
