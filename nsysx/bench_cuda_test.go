@@ -1,30 +1,10 @@
 package nsysx
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
-)
-
-// benchFile is the benchmark profile: train tiled 50 times with
-// shared/tools/nsys-tile.py (see README "Benchmarks").
-func benchFile(b *testing.B) string { return benchmem.File(b) }
-
-func benchReport(b *testing.B, spec string) {
-	path := benchFile(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		p, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := p.Stats(spec)
-		if err != nil || r.Skipped != "" {
-			b.Fatal(err, r.Skipped)
-		}
-		p.Close()
-	}
-}
+// benchReport opens the profile and computes one report or rule per
+// iteration, as one `nsysx stats` or `nsysx analyze` process does.
+func benchReport(b *testing.B, spec string) { benchFiltered(b, spec, "") }
 
 func BenchmarkCudaGpuKernSum(b *testing.B)    { benchReport(b, "cuda_gpu_kern_sum") }
 func BenchmarkCudaAPISum(b *testing.B)        { benchReport(b, "cuda_api_sum") }

@@ -16,7 +16,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
@@ -28,7 +29,7 @@ const BatchRows = batchRows
 // metadata survive a round trip) or one uncompressed Arrow IPC file, the
 // kinds that pandas, polars, DuckDB and apache-arrow (JS) all read.
 type RecordWriter struct {
-	pq     *pqarrow.FileWriter
+	pq     *parquetio.Writer
 	ipc    *ipc.FileWriter
 	mem    memory.Allocator
 	schema *arrow.Schema
@@ -48,8 +49,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 	case "parquet":
 		props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
 			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<20))
-		fw, err := pqarrow.NewFileWriter(sc, noClose{w}, props,
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+		fw, err := parquetio.NewWriter(noClose{w}, sc, props)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +67,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 // Write appends a record batch.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if w.pq != nil {
-		return w.pq.WriteBuffered(rec)
+		return w.pq.Write(rec)
 	}
 	return w.ipc.Write(rec)
 }
@@ -151,7 +151,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 		}
 	}()
 	if t != nil {
-		return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+		return writeTable(f, t, ts, format, memory.DefaultAllocator)
 	}
 	return streamTable(f, src, ts, format)
 }
@@ -162,7 +162,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 // the table's size. Reading (this goroutine) and encoding (another) overlap.
 func streamTable(w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
 	mem := memory.DefaultAllocator
-	rw, err := NewRecordWriter(w, TableArrowSchema(ts), format, mem)
+	rw, err := NewRecordWriter(w, tableArrowSchema(ts), format, mem)
 	if err != nil {
 		return err
 	}
@@ -212,8 +212,8 @@ func writeRecords(rw *RecordWriter, recs <-chan arrow.RecordBatch) error {
 	return err
 }
 
-// TableArrowSchema is the Arrow schema of a table as ExportTables writes it.
-func TableArrowSchema(ts *TableSchema) *arrow.Schema {
+// tableArrowSchema is the Arrow schema of a table as ExportTables writes it.
+func tableArrowSchema(ts *TableSchema) *arrow.Schema {
 	fields := make([]arrow.Field, len(ts.Columns))
 	for i, c := range ts.Columns {
 		fields[i] = arrow.Field{Name: c, Type: arrowType(ts.Types[i]), Nullable: true}
@@ -232,13 +232,13 @@ func arrowType(t ColType) arrow.DataType {
 	return arrow.PrimitiveTypes.Int64
 }
 
-// WriteTable writes the columns ts names of a loaded table as one Parquet or
+// writeTable writes the columns ts names of a loaded table as one Parquet or
 // Arrow file, in record batches of BatchRows rows.
-func WriteTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
+func writeTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	sc := TableArrowSchema(ts)
+	sc := tableArrowSchema(ts)
 	rw, err := NewRecordWriter(w, sc, format, mem)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 	_ "github.com/ncruces/go-sqlite3/embed"
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
 
@@ -101,7 +102,7 @@ func BenchmarkExportParquet(b *testing.B) { benchExport(b, "parquet") }
 func BenchmarkExportArrow(b *testing.B) { benchExport(b, "arrow") }
 
 func benchExport(b *testing.B, format string) {
-	path := benchmem.File(b)
+	path := testutil.BenchFile(b)
 	st, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)

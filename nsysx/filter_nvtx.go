@@ -16,7 +16,7 @@ type nvtxHit struct {
 }
 
 // findNVTXRange finds the range of a --filter-nvtx / nvtx= argument as nsys
-// does (§3.3): the part after the last '/' is a 0-based index when it reads
+// does (docs/stats.md §3.3): the part after the last '/' is a 0-based index when it reads
 // as a non-negative integer; a range's search key is coalesce(text,
 // StringIds(textId)), followed by '@' and the text of its domain's creation
 // row (same domainId, same process) when there is one; the index-th match in

@@ -124,7 +124,7 @@ type callOps struct {
 }
 
 // projectRanges attributes every kernel, memcpy and memset to the ranges
-// enclosing its launching call (§4.15).
+// enclosing its launching call (docs/stats.md §4.15).
 func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) (*projSet, error) {
 	rc := newRangeCalls(ri)
 	ops := make([]callOps, 0, ri.t.N) // at most one per call

@@ -16,7 +16,7 @@ func init() {
 }
 
 // runNVTXPushPopTrace lists push/pop ranges with their place in each
-// thread's range tree (§4.13).
+// thread's range tree (docs/stats.md §4.13).
 func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	if r, skip := c.nvtxPrereq(); skip {
 		return r, nil

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
@@ -13,7 +14,7 @@ import (
 // CSV, as `nsysx stats -f csv` does: the whole path from file to output,
 // with the peak memory of the run (peak-MB).
 func benchTrace(b *testing.B, spec string) {
-	path := benchmem.File(b)
+	path := testutil.BenchFile(b)
 	b.ReportAllocs()
 	runtime.GC()
 	peak := benchmem.StartPeak()

@@ -11,14 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
-	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
-
-// benchFile is the benchmark profile: NSYSX_BENCH_FILE, default
-// /tmp/train50.sqlite (`make bench-data`; train tiled with
-// tools/nsys-tile.py).
-func benchFile(b *testing.B) string { return benchmem.File(b) }
 
 // peakHeap samples the live heap while fn runs and returns its maximum.
 func peakHeap(fn func()) uint64 {
@@ -56,7 +51,7 @@ func (c *counter) Write(p []byte) (int, error) { c.n += int64(len(p)); return le
 // size (the writer streams: the heap holds StringIds, the tracks and 8
 // bytes per GPU operation, not the events).
 func BenchmarkWritePerfetto(b *testing.B) {
-	path := benchFile(b)
+	path := testutil.BenchFile(b)
 	st, _ := os.Stat(path)
 	for _, gz := range []bool{false, true} {
 		name := "json"

@@ -1,28 +1,13 @@
-// Package benchmem serves the benchmarks: the benchmark profile's path and
-// the peak memory of the code a benchmark runs.
+// Package benchmem serves the benchmarks: the peak memory of the code a
+// benchmark runs (the profile's path is internal/testutil.BenchFile).
 package benchmem
 
 import (
-	"os"
 	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
 )
-
-// File is the benchmark profile: NSYSX_BENCH_FILE, default
-// /tmp/train50.sqlite (train tiled 50 times, `make bench-data`); the
-// benchmark is skipped when it is absent.
-func File(b testing.TB) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
-	}
-	return f
-}
 
 // Peak samples, every few milliseconds while it runs, the memory the Go
 // runtime holds from the system (mapped, less what it returned: close to
