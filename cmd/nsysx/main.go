@@ -12,11 +12,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -76,6 +79,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer func() { stop(); interrupted = context.Background() }()
+			interrupted = ctx
+			go func() { <-ctx.Done(); stop() }() // a second signal kills at once
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
@@ -97,7 +104,20 @@ func usage(w io.Writer) {
 
 // fail prints a one-line error and returns the exit status for it.
 func fail(stderr io.Writer, cmd string, err error) int {
+	code := exitCode(err)
+	if code == 130 {
+		err = errors.New("interrupted")
+	}
 	fmt.Fprintf(stderr, "nsysx %s: %v\n", cmd, err)
+	return code
+}
+
+// exitCode is the exit status for err: 2 for a usage error, 130 after
+// SIGINT or SIGTERM, else 1.
+func exitCode(err error) int {
+	if interrupted.Err() != nil && errors.Is(err, context.Canceled) {
+		return 130
+	}
 	var ue *usageError
 	if errors.As(err, &ue) || errors.Is(err, nsysx.ErrBadOption) || isUnknown(err) {
 		return 2

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/internal/cliflags"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -51,17 +51,27 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 			return usageErr("--tables: %v", err)
 		}
 	}
-	profs, names, err := e.inputs(p)
+	return e.exportTables(ctx, p, dir, re, out)
+}
+
+// exportTables writes the tables into a temporary directory renamed to
+// dir at the end (internal/atomicfile), as nsysx export does: an
+// interrupted export leaves no dir, and a dir that is not empty is
+// replaced only with --force-overwrite.
+func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, dir string, re *regexp.Regexp, out kernel.Output) error {
+	typ := p.Last("--type")
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
 	if len(profs) != 1 {
 		return usageErr("give exactly one input")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return kernel.Errorf("OSError", "%v", err)
-	}
 	quiet, _ := p.Bool("--quiet")
+	force, err := p.Bool("--force-overwrite")
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	id := e.newDisplayID("export")
 	if !quiet {
 		_ = out.Display(kernel.Display{Data: ProgressBundle(0, 0, "exporting tables of "+names[0]), ID: id})
@@ -69,13 +79,22 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
-		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
-			tables = total
-			if !quiet && ctx.Err() == nil {
-				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
+		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
+			err := nsysx.ExportTables(profs[0], tmp, typ, re, func(done, total int) {
+				tables = total
+				if !quiet && ctx.Err() == nil {
+					_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
+				}
+			})
+			if err == nil {
+				err = ctx.Err() // interrupted: publish nothing
 			}
+			return err
 		})
 	})
+	if errors.Is(err, atomicfile.ErrExists) {
+		return kernel.Errorf("OutputExists", "%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -140,7 +159,7 @@ func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base st
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
