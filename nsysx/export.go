@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/nsysx/nsysx/internal/atomicfile"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
@@ -131,23 +133,9 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 			return err
 		}
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp, path)
-		}
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		return WriteTable(w, t, ts, format, memory.DefaultAllocator)
+	})
 }
 
 // TableArrowSchema is the Arrow schema of a table as ExportTables writes it.

@@ -51,19 +51,10 @@ func sameText(s string) string {
 // message.
 func runMagic(t *testing.T, words string) (text, errMsg string) {
 	t.Helper()
-	e, err := nsysxengine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	k, err := kernel.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out magicText
-	err = k.RunCell(ctx, "%nsys "+words, &out)
+	err := newTestKernel(t).RunCell(ctx, "%nsys "+words, &out)
 	var ke *kernel.Error
 	if errors.As(err, &ke) {
 		return out.b.String(), ke.Value
@@ -71,6 +62,21 @@ func runMagic(t *testing.T, words string) (text, errMsg string) {
 		return out.b.String(), err.Error()
 	}
 	return out.b.String(), ""
+}
+
+// newTestKernel is a kernel with the nsysx engine, closed when the test ends.
+func newTestKernel(t *testing.T) *kernel.Kernel {
+	t.Helper()
+	e, err := nsysxengine.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	k, err := kernel.New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // filesIn returns name -> content of the files in dir.
@@ -126,41 +132,45 @@ func TestPlanCLIMatchesMagic(t *testing.T) {
 		{"stats -r cuda_api_sum -f csv --export-timeout soon", "--export-timeout"},
 	}
 	for _, c := range cases {
-		t.Run(c.words, func(t *testing.T) {
-			cliDir, magicDir := plainTempDir(t), plainTempDir(t) // -o splits at commas
-			words := strings.Fields(c.words)
-			cliWords := append(append([]string(nil), words...), in)
-			for i, w := range cliWords {
-				if w == "OUT" {
-					cliWords[i] = filepath.Join(cliDir, "out")
-				}
-			}
-			stdout, stderr, code := runCLI(t, cliWords...)
-			mtext, merr := runMagic(t, strings.ReplaceAll(c.words, "OUT", filepath.Join(magicDir, "out"))+" "+in)
-			if c.wantErr != "" {
-				cliErr := strings.TrimPrefix(strings.TrimSpace(stderr), "nsysx "+words[0]+": ")
-				if code != 2 || !strings.Contains(cliErr, c.wantErr) || merr != cliErr {
-					t.Errorf("errors differ or miss %q:\ncli (exit %d): %q\nmagic: %q", c.wantErr, code, cliErr, merr)
-				}
-				return
-			}
-			if code != 0 || merr != "" {
-				t.Fatalf("cli exit %d (%s), magic error %q", code, stderr, merr)
-			}
-			got, want := sameText(strings.ReplaceAll(mtext, magicDir, "DIR")), sameText(strings.ReplaceAll(stdout, cliDir, "DIR"))
-			if got != want || want == "" {
-				t.Errorf("text differs (magic vs cli):\n%s", testutil.Diff(got, want))
-			}
-			cf, mf := filesIn(t, cliDir), filesIn(t, magicDir)
-			if strings.Join(sortedKeys(cf), " ") != strings.Join(sortedKeys(mf), " ") {
-				t.Fatalf("files differ: cli %v, magic %v", sortedKeys(cf), sortedKeys(mf))
-			}
-			for name, b := range cf {
-				if mf[name] != b {
-					t.Errorf("%s differs:\n%s", name, testutil.Diff(mf[name], b))
-				}
-			}
-		})
+		t.Run(c.words, func(t *testing.T) { cliVsMagic(t, in, c.words, c.wantErr) })
+	}
+}
+
+// cliVsMagic runs words (OUT stands for a file base) on in through the
+// command and the magic, and compares what they print and write.
+func cliVsMagic(t *testing.T, in, words, wantErr string) {
+	cliDir, magicDir := plainTempDir(t), plainTempDir(t) // -o splits at commas
+	w := strings.Fields(words)
+	cliWords := append(append([]string(nil), w...), in)
+	for i, word := range cliWords {
+		if word == "OUT" {
+			cliWords[i] = filepath.Join(cliDir, "out")
+		}
+	}
+	stdout, stderr, code := runCLI(t, cliWords...)
+	mtext, merr := runMagic(t, strings.ReplaceAll(words, "OUT", filepath.Join(magicDir, "out"))+" "+in)
+	if wantErr != "" {
+		cliErr := strings.TrimPrefix(strings.TrimSpace(stderr), "nsysx "+w[0]+": ")
+		if code != 2 || !strings.Contains(cliErr, wantErr) || merr != cliErr {
+			t.Errorf("errors differ or miss %q:\ncli (exit %d): %q\nmagic: %q", wantErr, code, cliErr, merr)
+		}
+		return
+	}
+	if code != 0 || merr != "" {
+		t.Fatalf("cli exit %d (%s), magic error %q", code, stderr, merr)
+	}
+	got, want := sameText(strings.ReplaceAll(mtext, magicDir, "DIR")), sameText(strings.ReplaceAll(stdout, cliDir, "DIR"))
+	if got != want || want == "" {
+		t.Errorf("text differs (magic vs cli):\n%s", testutil.Diff(got, want))
+	}
+	cf, mf := filesIn(t, cliDir), filesIn(t, magicDir)
+	if strings.Join(sortedKeys(cf), " ") != strings.Join(sortedKeys(mf), " ") {
+		t.Fatalf("files differ: cli %v, magic %v", sortedKeys(cf), sortedKeys(mf))
+	}
+	for name, b := range cf {
+		if mf[name] != b {
+			t.Errorf("%s differs:\n%s", name, testutil.Diff(mf[name], b))
+		}
 	}
 }
 

@@ -127,21 +127,14 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if err := def.CheckFiles(len(files)); err != nil {
 		return fail(stderr, "plot", usageErr("%v", err))
 	}
-	format, err := plotFormat(pa.out)
+	format, err := plotFormat(pa.out, pa.overwrite)
 	if err != nil {
 		return fail(stderr, "plot", err)
 	}
-	if _, err := os.Lstat(pa.out); err == nil && !pa.overwrite {
-		return fail(stderr, "plot", fmt.Errorf("output file %s exists (pass --force-overwrite to replace it)", pa.out))
-	}
-	var profs []*nsysx.Profile
-	for _, f := range files {
-		p, err := openInput(f, openFlags{force: pa.force, quiet: pa.quiet, timeout: pa.timeout}, stderr)
-		if err != nil {
-			return fail(stderr, "plot", err)
-		}
-		defer p.Close()
-		profs = append(profs, p)
+	profs, err := pa.open(files, stderr)
+	defer closeAll(profs)
+	if err != nil {
+		return fail(stderr, "plot", err)
 	}
 	c, err := def.Draw(profs, opts)
 	if err != nil {
@@ -159,20 +152,40 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// plotFormat picks the output format from the file name.
-func plotFormat(out string) (string, error) {
+// open opens the chart's inputs; on error, those opened so far are
+// returned for closeAll.
+func (pa *plotArgs) open(files []string, stderr io.Writer) ([]*nsysx.Profile, error) {
+	var profs []*nsysx.Profile
+	for _, f := range files {
+		p, err := openInput(f, openFlags{force: pa.force, quiet: pa.quiet, timeout: pa.timeout}, stderr)
+		if err != nil {
+			return profs, err
+		}
+		profs = append(profs, p)
+	}
+	return profs, nil
+}
+
+func closeAll(profs []*nsysx.Profile) {
+	for _, p := range profs {
+		p.Close()
+	}
+}
+
+// plotFormat picks the output format from the file name. An existing
+// file is an error without overwrite (--force-overwrite), as in stats.
+func plotFormat(out string, overwrite bool) (string, error) {
 	if out == "" {
 		return "", usageErr("give the output file: -o OUT.png, OUT.svg or OUT.json")
 	}
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".png":
-		return "png", nil
-	case ".svg":
-		return "svg", nil
-	case ".json":
-		return "vega-lite", nil
+	f := map[string]string{".png": "png", ".svg": "svg", ".json": "vega-lite"}[strings.ToLower(filepath.Ext(out))]
+	if f == "" {
+		return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
 	}
-	return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
+	if _, err := os.Lstat(out); err == nil && !overwrite {
+		return "", fmt.Errorf("output file %s exists (pass --force-overwrite to replace it)", out)
+	}
+	return f, nil
 }
 
 // writeChart renders the chart, then writes the file.

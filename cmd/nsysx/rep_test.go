@@ -13,7 +13,6 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/kernel"
-	"github.com/nsysx/nsysx/kernel/nsysxengine"
 )
 
 // cliProcess starts the test binary as the nsysx command.
@@ -129,15 +128,7 @@ func TestPipeSignal(t *testing.T) {
 func TestKernelOpenInterrupt(t *testing.T) {
 	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
 	_, pidfile := testutil.FakeNsys(t, hangingNsys)
-	e, err := nsysxengine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	k, err := kernel.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := newTestKernel(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		testutil.WaitPids(t, pidfile, 2)

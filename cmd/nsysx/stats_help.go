@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsysx/nsysx/internal/reportplan"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -37,14 +38,7 @@ func helpReports(stdout, stderr io.Writer, cmd, name string, rules bool) int {
 		}
 		return 0
 	}
-	sp := nsysx.ParseSpec(name)
-	var r *nsysx.Report
-	var err error
-	if rules {
-		r, err = nsysx.LookupRule(sp.Name)
-	} else {
-		r, err = nsysx.LookupReport(sp.Name)
-	}
+	r, _, err := reportplan.Lookup(name, rules)
 	if err != nil {
 		return fail(stderr, cmd, &unknownName{err})
 	}

@@ -117,17 +117,10 @@ func newJob(rules bool, rep, f, out, tu string, o Options) (Job, error) {
 	if strings.HasPrefix(out, "@") && o.NoPipes != "" {
 		return j, cliflags.Usagef("-o @CMD (piping to a command) %s", o.NoPipes)
 	}
-	sp := nsysx.ParseSpec(rep)
 	var err error
-	if rules {
-		j.Report, err = nsysx.LookupRule(sp.Name)
-	} else {
-		j.Report, err = nsysx.LookupReport(sp.Name)
-	}
-	if err != nil {
+	if j.Report, j.Opts, err = Lookup(rep, rules); err != nil {
 		return j, cliflags.Usagef("%v", err)
 	}
-	j.Opts = sp.Opts
 	if err := nsysx.CheckOptions(j.Report, j.Opts); err != nil {
 		return j, cliflags.Usagef("%v", err)
 	}
@@ -152,6 +145,20 @@ func newJob(rules bool, rep, f, out, tu string, o Options) (Job, error) {
 	}
 	j.Format = &fs
 	return j, nil
+}
+
+// Lookup finds the report (or, with rules, the rule) that a -r word
+// such as cuda_gpu_kern_sum:base names, and its options.
+func Lookup(word string, rules bool) (*nsysx.Report, []nsysx.KV, error) {
+	sp := nsysx.ParseSpec(word)
+	var r *nsysx.Report
+	var err error
+	if rules {
+		r, err = nsysx.LookupRule(sp.Name)
+	} else {
+		r, err = nsysx.LookupReport(sp.Name)
+	}
+	return r, sp.Opts, err
 }
 
 // IsBinary says whether a format writes bytes no console should show.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/reportplan"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -114,14 +115,7 @@ func helpReports(out kernel.Output, name string, rules bool) error {
 	if name == "" || strings.EqualFold(name, "all") {
 		return out.Display(kernel.Display{Data: ReportsBundle(list)})
 	}
-	sp := nsysx.ParseSpec(name)
-	var r *nsysx.Report
-	var err error
-	if rules {
-		r, err = nsysx.LookupRule(sp.Name)
-	} else {
-		r, err = nsysx.LookupReport(sp.Name)
-	}
+	r, _, err := reportplan.Lookup(name, rules)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -200,17 +200,21 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 		_ = out.Display(kernel.Display{Data: SkippedBundle(skipped)})
 	}
 	if id != "" {
-		what := "reports"
-		if r.Cmd == "analyze" {
-			what = "rules"
-		}
-		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(fmt.Sprintf("ran %d %s on %d profile(s) in %.2f s",
-			total, what, len(profs), time.Since(start).Seconds())), ID: id})
+		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(r.done(total, len(profs), start)), ID: id})
 	}
 	if len(failed) > 0 {
 		return kernel.Errorf("ReportError", "%d of %d failed: %s", len(failed), total, strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// done is the progress line's last text.
+func (r *reportRun) done(total, profiles int, start time.Time) string {
+	what := "reports"
+	if r.Cmd == "analyze" {
+		what = "rules"
+	}
+	return fmt.Sprintf("ran %d %s on %d profile(s) in %.2f s", total, what, profiles, time.Since(start).Seconds())
 }
 
 // showJob displays one result: a table, nsys's text in the asked format,
