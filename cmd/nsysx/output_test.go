@@ -77,6 +77,9 @@ func TestOutputOverwriteRule(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep"), 0o644)
 	png := filepath.Join(dir, "k.png")
 	os.WriteFile(png, []byte("mine"), 0o644)
+	if _, merr := runMagic(t, "export -q -t parquet -o "+out+" "+in); !strings.Contains(merr, "--force-overwrite") {
+		t.Errorf("%%nsys export into a directory that is not empty: %q", merr)
+	}
 	for _, args := range [][]string{
 		{"export", "-q", "-t", "parquet", "-o", out, in},
 		{"plot", "kernels", "-q", "-o", png, in},
