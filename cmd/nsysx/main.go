@@ -79,10 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer func() { stop(); interrupted = context.Background() }()
-			interrupted = ctx
-			go func() { <-ctx.Done(); stop() }() // a second signal kills at once
+			defer watchSignals(c.name)()
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
@@ -92,6 +89,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "nsysx: unknown command %q%s; run nsysx --help\n", args[0], nsysx.Suggest(args[0], names))
 	return 2
+}
+
+// watchSignals makes SIGINT and SIGTERM cancel interrupted during the
+// commands that read profiles (kernel, profile and recipe handle signals
+// themselves); a second signal kills at once. It returns the undo.
+func watchSignals(cmd string) func() {
+	switch cmd {
+	case "stats", "analyze", "export", "plot", "compare":
+	default:
+		return func() {}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	interrupted = ctx
+	go func() { <-ctx.Done(); stop() }()
+	return func() { stop(); interrupted = context.Background() }
 }
 
 func usage(w io.Writer) {
