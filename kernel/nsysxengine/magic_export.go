@@ -19,8 +19,8 @@ import (
 
 var exportFlags = cliflags.Export()
 
-// nsysExport is %nsys export: raw tables as Parquet or Arrow files, with
-// a progress display updated per table.
+// nsysExport is %nsys export: raw tables as Parquet or Arrow files, the
+// timeline as a Perfetto trace, or GPU time by call stack as pprof.
 func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Output) error {
 	p, err := parseFlags(args, exportFlags, nil)
 	if err != nil {
@@ -46,21 +46,22 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	if typ == "perfetto" {
 		return e.exportPerfetto(ctx, p, dir, out)
 	}
+	return e.exportTables(ctx, p, typ, dir, out)
+}
+
+// exportTables is %nsys export -t parquet|arrow, with a progress line
+// updated per table. The tables are written into a temporary directory
+// renamed to dir at the end (internal/atomicfile), as nsysx export does:
+// an interrupted export leaves no dir, and a dir that is not empty is
+// replaced only with --force-overwrite.
+func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir string, out kernel.Output) error {
 	re := regexp.MustCompile("")
 	if t := p.Last("--tables"); t != "" {
+		var err error
 		if re, err = regexp.Compile(t); err != nil {
 			return usageErr("--tables: %v", err)
 		}
 	}
-	return e.exportTables(ctx, p, dir, re, out)
-}
-
-// exportTables writes the tables into a temporary directory renamed to
-// dir at the end (internal/atomicfile), as nsysx export does: an
-// interrupted export leaves no dir, and a dir that is not empty is
-// replaced only with --force-overwrite.
-func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, dir string, re *regexp.Regexp, out kernel.Output) error {
-	typ := p.Last("--type")
 	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
@@ -73,18 +74,16 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, dir string, re
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	id := e.newDisplayID("export")
-	if !quiet {
-		_ = out.Display(kernel.Display{Data: ProgressBundle(0, 0, "exporting tables of "+names[0]), ID: id})
-	}
+	pr := e.newProgress(out, quiet)
+	pr.show(ProgressBundle(0, 0, "exporting tables of "+names[0]))
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
 		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
 			err := nsysx.ExportTables(profs[0], tmp, typ, re, func(done, total int) {
 				tables = total
-				if !quiet && ctx.Err() == nil {
-					_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
+				if ctx.Err() == nil {
+					pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))
 				}
 			})
 			if err == nil {
@@ -99,10 +98,8 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, dir string, re
 	if err != nil {
 		return err
 	}
-	if !quiet {
-		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
-			tables, names[0], dir, typ, time.Since(start).Seconds())), ID: id})
-	}
+	pr.show(DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
+		tables, names[0], dir, typ, time.Since(start).Seconds())))
 	return nil
 }
 
