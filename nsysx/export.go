@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
@@ -134,26 +135,12 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 			return err
 		}
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		if t != nil {
+			return writeTable(w, t, ts, format, memory.DefaultAllocator)
 		}
-		if err == nil {
-			err = os.Rename(tmp, path)
-		}
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if t != nil {
-		return writeTable(f, t, ts, format, memory.DefaultAllocator)
-	}
-	return streamTable(f, src, ts, format)
+		return streamTable(w, src, ts, format)
+	})
 }
 
 // streamTable writes a SQLite table as WriteTable does, in the same record

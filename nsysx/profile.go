@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ErrNotExport is returned (wrapped) by Open for a readable file or directory
@@ -79,6 +80,13 @@ type OpenOptions struct {
 	ForceExport bool
 	// Progress, when set, receives messages about long steps (exporting).
 	Progress func(msg string)
+	// Context, when set, cancels a .nsys-rep export: nsys and every
+	// process it started are stopped, and nothing is kept.
+	Context context.Context
+	// ExportTimeout stops `nsys export` of a .nsys-rep after this long;
+	// 0 takes $NSYSX_EXPORT_TIMEOUT (a Go duration such as 30m), and
+	// without it there is no limit.
+	ExportTimeout time.Duration
 }
 
 // OpenWith is Open with options.
@@ -94,7 +102,9 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 	format := "sqlite"
 	switch {
 	case st.IsDir():
-		src, format, err = openDir(path)
+		if src, format, err = openDir(path); err == nil {
+			err = needStringIds(src)
+		}
 	case strings.HasSuffix(strings.ToLower(path), ".nsys-rep") || strings.HasSuffix(strings.ToLower(path), ".qdrep"):
 		var db string
 		db, err = exportReport(path, o)
@@ -120,6 +130,20 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		p.Path = path[:len(path)-len(compressedExt(path))]
 	}
 	return p, err
+}
+
+// needStringIds refuses a table directory without StringIds: every
+// export has it, so a directory lacking it is an export cut short (or one
+// made with --tables leaving it out), whose reports would print numbers
+// for names.
+func needStringIds(src source) error {
+	for _, t := range src.schema() {
+		if lower(t.Name) == "stringids" {
+			return nil
+		}
+	}
+	src.close()
+	return fmt.Errorf("%w: no StringIds table, so not a complete export (an interrupted export, or --tables leaving StringIds out): export it again", ErrNotExport)
 }
 
 func newProfile(path, format string, src source) (*Profile, error) {

@@ -1,22 +1,29 @@
 package nsysx
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/nsysx/nsysx/internal/procgroup"
 )
 
 // ErrNoNsys is returned when a .nsys-rep must be exported and no nsys is on PATH.
 var ErrNoNsys = errors.New("nsys is not on PATH")
 
 // exportReport returns a SQLite export of a .nsys-rep: an existing export
-// beside the report (or in the cache directory) that is newer than the report,
-// or a fresh one made with `nsys export`.
+// beside the report (or in the cache directory) that is newer than the
+// report and valid, or a fresh one made with `nsys export`. Concurrent
+// runs (processes or goroutines) export once: the others wait on a lock
+// and reuse the export. nsys writes a unique temporary file that becomes
+// the export only once it validates, so a half-written export is never
+// kept; nsys runs in its own process group, stopped with everything it
+// started when o.Context is done or o.ExportTimeout passes.
 func exportReport(rep string, o OpenOptions) (string, error) {
 	repSt, err := os.Stat(rep)
 	if err != nil {
@@ -26,10 +33,8 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 	beside := base + ".sqlite"
 	cached := cachePath(rep)
 	if !o.ForceExport {
-		for _, c := range []string{beside, cached} {
-			if st, err := os.Stat(c); err == nil && st.ModTime().After(repSt.ModTime()) {
-				return c, nil
-			}
+		if c, err := freshExport(repSt.ModTime(), beside, cached); c != "" || err != nil {
+			return c, err
 		}
 	}
 	nsys, err := exec.LookPath("nsys")
@@ -43,62 +48,93 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 			return "", err
 		}
 	}
+	return exportOnce(nsys, rep, out, repSt.ModTime(), o)
+}
+
+// freshExport returns the first of paths that is newer than the report
+// (modified at rep), "" if none is; one that is newer but not a valid
+// export is an error naming it.
+func freshExport(rep time.Time, paths ...string) (string, error) {
+	for _, c := range paths {
+		if st, err := os.Stat(c); err != nil || !st.ModTime().After(rep) {
+			continue
+		}
+		if err := validExport(c, false); err != nil {
+			return "", fmt.Errorf("the export %s made earlier is not usable (%v): delete it, or pass --force-export (OpenOptions.ForceExport) to export again", c, err)
+		}
+		return c, nil
+	}
+	return "", nil
+}
+
+// exportOnce exports rep to out under the export lock of out. A run that
+// waited for another finds that run's export and reuses it.
+func exportOnce(nsys, rep, out string, repTime time.Time, o OpenOptions) (string, error) {
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	started := time.Now()
+	unlock, err := lockExport(ctx, out, o.Progress)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if st, err := os.Stat(out); err == nil && (!st.ModTime().Before(started) || !o.ForceExport && st.ModTime().After(repTime)) && validExport(out, false) == nil {
+		return out, nil
+	}
 	if o.Progress != nil {
 		o.Progress(fmt.Sprintf("exporting %s to %s with nsys (once)...", rep, out))
 	}
-	tmp := out + ".tmp-export.sqlite"
-	os.Remove(tmp)
-	cmd := exec.Command(nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output", tmp, rep)
-	msg, err := cmd.CombinedOutput()
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*.sqlite")
 	if err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("nsys export failed: %v: %s", err, firstLine(string(msg)))
-	}
-	if _, err := os.Stat(tmp); err != nil {
-		return "", fmt.Errorf("nsys export wrote no %s: %s", tmp, firstLine(string(msg)))
-	}
-	if err := os.Rename(tmp, out); err != nil {
 		return "", err
 	}
-	return out, nil
-}
-
-// cacheDir is $NSYSX_CACHE_DIR, else nsysx in the user's cache directory.
-func cacheDir() string {
-	if dir := os.Getenv("NSYSX_CACHE_DIR"); dir != "" {
-		return dir
-	}
-	if c, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(c, "nsysx")
-	}
-	return filepath.Join(os.TempDir(), "nsysx-cache")
-}
-
-func cachePath(rep string) string {
-	dir := cacheDir()
-	abs, _ := filepath.Abs(rep)
-	h := sha256.Sum256([]byte(abs))
-	name := strings.TrimSuffix(filepath.Base(rep), filepath.Ext(rep))
-	return filepath.Join(dir, name+"-"+hex.EncodeToString(h[:6])+".sqlite")
-}
-
-func dirWritable(dir string) bool {
-	f, err := os.CreateTemp(dir, ".nsysx-probe-*")
-	if err != nil {
-		return false
-	}
 	f.Close()
-	os.Remove(f.Name())
-	return true
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	tmp := f.Name()
+	defer os.Remove(tmp) // gone after a successful rename
+	if err := runExport(ctx, nsys, rep, tmp, exportTimeout(o)); err != nil {
+		return "", err
 	}
-	return s
+	if err := validExport(tmp, true); err != nil {
+		return "", fmt.Errorf("nsys export of %s wrote an unusable file (%v); nothing was kept", rep, err)
+	}
+	return out, os.Rename(tmp, out)
 }
 
-// dirWritableFn is dirWritable, replaceable in tests (root can write anywhere).
-var dirWritableFn = dirWritable
+// runExport runs `nsys export` to tmp in its own process group, with a
+// time limit when timeout > 0.
+func runExport(ctx context.Context, nsys, rep, tmp string, timeout time.Duration) error {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	cmd := procgroup.Command(ctx, nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output", tmp, rep)
+	msg, err := procgroup.CombinedOutput(ctx, cmd)
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("nsys export of %s stopped after --export-timeout %v (NSYSX_EXPORT_TIMEOUT, OpenOptions.ExportTimeout)", rep, timeout)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return fmt.Errorf("nsys export failed: %v: %s", err, firstLine(string(msg)))
+	}
+	if st, err := os.Stat(tmp); err != nil || st.Size() == 0 {
+		return fmt.Errorf("nsys export wrote nothing to %s: %s", tmp, firstLine(string(msg)))
+	}
+	return nil
+}
+
+// exportTimeout is o.ExportTimeout, else $NSYSX_EXPORT_TIMEOUT (a Go
+// duration such as 30m), else 0: no limit.
+func exportTimeout(o OpenOptions) time.Duration {
+	if o.ExportTimeout > 0 {
+		return o.ExportTimeout
+	}
+	d, err := time.ParseDuration(os.Getenv("NSYSX_EXPORT_TIMEOUT"))
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
+}

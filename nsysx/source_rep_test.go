@@ -7,31 +7,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // fakeNsys puts a stand-in `nsys` on PATH whose `export` copies a real SQLite
 // export to the --output path and counts its calls.
 func fakeNsys(t *testing.T, export string) (calls func() int) {
-	bin := t.TempDir()
-	count := filepath.Join(bin, "count")
-	script := `#!/bin/sh
-[ "$1" = export ] || { echo "unexpected: $*" >&2; exit 3; }
-out=""
-while [ $# -gt 0 ]; do
-  case "$1" in --output) out="$2"; shift;; esac
-  shift
-done
-echo x >> "` + count + `"
-cp "` + export + `" "$out"
-`
-	if err := os.WriteFile(filepath.Join(bin, "nsys"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return func() int {
-		b, _ := os.ReadFile(count)
-		return strings.Count(string(b), "x")
-	}
+	calls, _ = testutil.FakeNsys(t, `cp "`+export+`" "$out"`)
+	return calls
 }
 
 func TestNsysRepExport(t *testing.T) {

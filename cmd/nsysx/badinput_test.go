@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nsysx/nsysx/internal/testutil"
 )
@@ -66,6 +69,51 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBadTableOnce: when a table that several reports read is corrupt,
+// each run prints the error once, not once per report (the default
+// reports printed the same line 4 times, analyze's rules 4 times).
+func TestBadTableOnce(t *testing.T) {
+	good := testutil.Profile(t, "sync")
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := rootPage(t, good, "CUPTI_ACTIVITY_KIND_MEMCPY")
+	ps := int(data[16])<<8 | int(data[17])
+	bad := bytes.Clone(data)
+	copy(bad[(root-1)*ps:root*ps], bytes.Repeat([]byte{0xff}, ps))
+	path := filepath.Join(t.TempDir(), "badmemcpy.sqlite")
+	if err := os.WriteFile(path, bad, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"stats", path}, {"stats", "-q", path}, {"analyze", path}} {
+		_, stderr, code := runCLI(t, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 1 || len(lines) != 1 || !strings.Contains(stderr, fmt.Sprintf("page %d", root)) {
+			t.Errorf("%v: exit %d, want one line naming page %d:\n%s", args, code, root, stderr)
+		}
+	}
+}
+
+// rootPage reads a table's root page from sqlite_master with SQLite.
+func rootPage(t *testing.T, path, table string) int {
+	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	st, _, err := conn.Prepare("SELECT rootpage FROM sqlite_master WHERE name = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.BindText(1, table)
+	if !st.Step() {
+		t.Fatalf("no table %s: %v", table, st.Err())
+	}
+	return st.ColumnInt(0)
 }
 
 func hashPath(t *testing.T, p string) []byte {

@@ -48,7 +48,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	force, _ := p.Bool("--force-export")
 	var profs [2]*nsysx.Profile
 	for i, in := range p.Args {
-		if profs[i], err = openInput(in, force, stderr, true); err != nil {
+		if profs[i], err = openInput(in, openFlags{force: force, quiet: true}, stderr); err != nil {
 			return fail(stderr, "compare", err)
 		}
 		defer profs[i].Close()

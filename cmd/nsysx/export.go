@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/timeline"
@@ -48,7 +48,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "export", usageErr("--tables: %v", err))
 		}
 	}
-	prof, quiet, err := openExportInput(p, stderr)
+	prof, o, err := openOne(p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
@@ -58,35 +58,24 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "export", err)
 		}
-		return exportPerfetto(prof, out, gz, filter, quiet, stderr)
+		return exportPerfetto(prof, out, gz, filter, o.quiet, stderr)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	overwrite, err := p.Bool("--force-overwrite")
+	if err != nil {
 		return fail(stderr, "export", err)
 	}
-	bar := newProgress(stderr, "exporting tables", quiet)
-	err = nsysx.ExportTables(prof, out, typ, re, bar.update)
+	bar := newProgress(stderr, "exporting tables", o.quiet)
+	err = atomicfile.Dir(out, overwrite, func(tmp string) error {
+		if err := nsysx.ExportTables(prof, tmp, typ, re, bar.update); err != nil {
+			return err
+		}
+		return interrupted.Err() // interrupted: publish nothing
+	})
 	bar.done()
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
 	return 0
-}
-
-// openExportInput opens the one profile an export reads (the input
-// argument, or --sample), exporting a .nsys-rep first as --force-export
-// says; quiet is --quiet.
-func openExportInput(p *parsed, stderr io.Writer) (prof *nsysx.Profile, quiet bool, err error) {
-	inputs := p.Args
-	if ok, _ := p.Bool("--sample"); ok {
-		inputs = append([]string{sampleName}, inputs...)
-	}
-	if len(inputs) != 1 {
-		return nil, false, usageErr("give exactly one input file")
-	}
-	quiet, _ = p.Bool("--quiet")
-	force, _ := p.Bool("--force-export")
-	prof, err = openInput(inputs[0], force, stderr, quiet)
-	return prof, quiet, err
 }
 
 // exportPerfetto writes the timeline; a filter that cannot apply (an NVTX

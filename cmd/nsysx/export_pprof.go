@@ -20,10 +20,11 @@ func exportPprof(p *parsed, stderr io.Writer) int {
 	if p.Last("--tables") != "" {
 		return fail(stderr, "export", usageErr("--tables applies to -t parquet and -t arrow only"))
 	}
-	prof, quiet, err := openExportInput(p, stderr)
+	prof, o, err := openOne(p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
+	quiet := o.quiet
 	defer prof.Close()
 	name, err := stackprof.WriteFile(nil, prof, base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError

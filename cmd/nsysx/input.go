@@ -1,22 +1,68 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
 // sampleName stands for the profile embedded in the binary.
 const sampleName = nsysx.SampleName
 
-func openInput(in string, forceExport bool, stderr io.Writer, quiet bool) (*nsysx.Profile, error) {
+// interrupted is done once nsysx gets SIGINT or SIGTERM during run: a
+// .nsys-rep export, an -o @CMD pipe and a report in progress stop, their
+// children with them.
+var interrupted = context.Background()
+
+// openFlags are the flags that say how inputs open.
+type openFlags struct {
+	force, quiet bool          // --force-export, --quiet
+	timeout      time.Duration // --export-timeout
+}
+
+func openInput(in string, o openFlags, stderr io.Writer) (*nsysx.Profile, error) {
 	if in == sampleName {
 		return nsysx.OpenSample()
 	}
-	return nsysx.OpenWith(in, nsysx.OpenOptions{ForceExport: forceExport, Progress: func(msg string) {
-		if !quiet {
-			fmt.Fprintln(stderr, msg)
-		}
-	}})
+	return nsysx.OpenWith(in, nsysx.OpenOptions{ForceExport: o.force, Context: interrupted,
+		ExportTimeout: o.timeout, Progress: func(msg string) {
+			if !o.quiet {
+				fmt.Fprintln(stderr, msg)
+			}
+		}})
+}
+
+// openFlagsOf reads --force-export, --quiet and --export-timeout.
+func openFlagsOf(p *parsed) (openFlags, error) {
+	var o openFlags
+	var err error
+	if o.force, err = p.Bool("--force-export"); err != nil {
+		return o, err
+	}
+	if o.quiet, err = p.Bool("--quiet"); err != nil {
+		return o, err
+	}
+	o.timeout, err = cliflags.ExportTimeout(p)
+	return o, err
+}
+
+// openOne opens the one input of `export` (FILE, or --sample).
+func openOne(p *parsed, stderr io.Writer) (*nsysx.Profile, openFlags, error) {
+	inputs := p.Args
+	if ok, _ := p.Bool("--sample"); ok {
+		inputs = append([]string{sampleName}, inputs...)
+	}
+	if len(inputs) != 1 {
+		return nil, openFlags{}, usageErr("give exactly one input file")
+	}
+	o, err := openFlagsOf(p)
+	if err != nil {
+		return nil, o, err
+	}
+	prof, err := openInput(inputs[0], o, stderr)
+	return prof, o, err
 }

@@ -12,11 +12,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -76,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			defer watchSignals(c.name)()
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
@@ -85,6 +89,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "nsysx: unknown command %q%s; run nsysx --help\n", args[0], nsysx.Suggest(args[0], names))
 	return 2
+}
+
+// watchSignals makes SIGINT and SIGTERM cancel interrupted during the
+// commands that read profiles (kernel, profile and recipe handle signals
+// themselves); a second signal kills at once. It returns the undo.
+func watchSignals(cmd string) func() {
+	switch cmd {
+	case "stats", "analyze", "export", "plot", "compare":
+	default:
+		return func() {}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	interrupted = ctx
+	go func() { <-ctx.Done(); stop() }()
+	return func() { stop(); interrupted = context.Background() }
 }
 
 func usage(w io.Writer) {
@@ -97,7 +116,20 @@ func usage(w io.Writer) {
 
 // fail prints a one-line error and returns the exit status for it.
 func fail(stderr io.Writer, cmd string, err error) int {
+	code := exitCode(err)
+	if code == 130 {
+		err = errors.New("interrupted")
+	}
 	fmt.Fprintf(stderr, "nsysx %s: %v\n", cmd, err)
+	return code
+}
+
+// exitCode is the exit status for err: 2 for a usage error, 130 after
+// SIGINT or SIGTERM, else 1.
+func exitCode(err error) int {
+	if interrupted.Err() != nil && errors.Is(err, context.Canceled) {
+		return 130
+	}
 	var ue *usageError
 	if errors.As(err, &ue) || errors.Is(err, nsysx.ErrBadOption) || isUnknown(err) {
 		return 2

@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/plots"
 )
@@ -24,7 +27,10 @@ data the chart needs gives a chart saying so, and a warning.
 Flags:
   -o, --output FILE     where to write the chart (.png, .svg, .json or .vl.json)
   --list                list the charts
+  --force-overwrite     replace an existing OUT (without it, an existing OUT is an error)
   --force-export        re-export a .nsys-rep even if a fresh .sqlite exists
+  --export-timeout D    stop nsys's export of a .nsys-rep after D (90s, 10m, 1h; default
+                        $NSYSX_EXPORT_TIMEOUT, else no limit)
   -q, --quiet           no progress or warning messages
   --sample              use the sample profile built into nsysx
   -h, --help            show this help (with CHART: that chart's options)
@@ -35,16 +41,24 @@ type plotArgs struct {
 	out                  string
 	list, help           bool
 	quiet, force, sample bool
-	chart                []string // chart name, options, files
+	overwrite            bool          // --force-overwrite
+	timeout              time.Duration // --export-timeout
+	chart                []string      // chart name, options, files
 }
 
 func parsePlotArgs(args []string) (*plotArgs, error) {
 	pa := &plotArgs{}
+	bools := map[string]*bool{"--list": &pa.list, "-h": &pa.help, "--help": &pa.help, "-q": &pa.quiet,
+		"--quiet": &pa.quiet, "--force-export": &pa.force, "--sample": &pa.sample, "--force-overwrite": &pa.overwrite}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(a, "=")
+		if b, ok := bools[a]; ok {
+			*b = true
+			continue
+		}
 		switch name {
-		case "-o", "--output":
+		case "-o", "--output", "--export-timeout":
 			if !hasVal {
 				if i+1 >= len(args) {
 					return nil, usageErr("flag %s needs a value", name)
@@ -52,17 +66,9 @@ func parsePlotArgs(args []string) (*plotArgs, error) {
 				i++
 				val = args[i]
 			}
-			pa.out = val
-		case "--list":
-			pa.list = true
-		case "-h", "--help":
-			pa.help = true
-		case "-q", "--quiet":
-			pa.quiet = true
-		case "--force-export":
-			pa.force = true
-		case "--sample":
-			pa.sample = true
+			if err := pa.set(name, val); err != nil {
+				return nil, err
+			}
 		case "--":
 			pa.chart = append(pa.chart, args[i:]...)
 			return pa, nil
@@ -74,6 +80,17 @@ func parsePlotArgs(args []string) (*plotArgs, error) {
 		}
 	}
 	return pa, nil
+}
+
+// set sets a flag of plot's that takes a value.
+func (pa *plotArgs) set(name, val string) error {
+	if name != "--export-timeout" {
+		pa.out = val
+		return nil
+	}
+	var err error
+	pa.timeout, err = cliflags.ParseTimeout(val)
+	return err
 }
 
 // runPlot implements `nsysx plot`.
@@ -110,18 +127,14 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if err := def.CheckFiles(len(files)); err != nil {
 		return fail(stderr, "plot", usageErr("%v", err))
 	}
-	format, err := plotFormat(pa.out)
+	format, err := plotFormat(pa.out, pa.overwrite)
 	if err != nil {
 		return fail(stderr, "plot", err)
 	}
-	var profs []*nsysx.Profile
-	for _, f := range files {
-		p, err := openInput(f, pa.force, stderr, pa.quiet)
-		if err != nil {
-			return fail(stderr, "plot", err)
-		}
-		defer p.Close()
-		profs = append(profs, p)
+	profs, err := pa.open(files, stderr)
+	defer closeAll(profs)
+	if err != nil {
+		return fail(stderr, "plot", err)
 	}
 	c, err := def.Draw(profs, opts)
 	if err != nil {
@@ -139,20 +152,40 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// plotFormat picks the output format from the file name.
-func plotFormat(out string) (string, error) {
+// open opens the chart's inputs; on error, those opened so far are
+// returned for closeAll.
+func (pa *plotArgs) open(files []string, stderr io.Writer) ([]*nsysx.Profile, error) {
+	var profs []*nsysx.Profile
+	for _, f := range files {
+		p, err := openInput(f, openFlags{force: pa.force, quiet: pa.quiet, timeout: pa.timeout}, stderr)
+		if err != nil {
+			return profs, err
+		}
+		profs = append(profs, p)
+	}
+	return profs, nil
+}
+
+func closeAll(profs []*nsysx.Profile) {
+	for _, p := range profs {
+		p.Close()
+	}
+}
+
+// plotFormat picks the output format from the file name. An existing
+// file is an error without overwrite (--force-overwrite), as in stats.
+func plotFormat(out string, overwrite bool) (string, error) {
 	if out == "" {
 		return "", usageErr("give the output file: -o OUT.png, OUT.svg or OUT.json")
 	}
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".png":
-		return "png", nil
-	case ".svg":
-		return "svg", nil
-	case ".json":
-		return "vega-lite", nil
+	f := map[string]string{".png": "png", ".svg": "svg", ".json": "vega-lite"}[strings.ToLower(filepath.Ext(out))]
+	if f == "" {
+		return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
 	}
-	return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
+	if _, err := os.Lstat(out); err == nil && !overwrite {
+		return "", fmt.Errorf("output file %s exists (pass --force-overwrite to replace it)", out)
+	}
+	return f, nil
 }
 
 // writeChart renders the chart, then writes the file.
@@ -173,5 +206,8 @@ func writeChart(c *plots.Chart, format, out string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(out, b.Bytes(), 0o644)
+	return atomicfile.WriteFile(out, func(w io.Writer) error {
+		_, err := w.Write(b.Bytes())
+		return err
+	})
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/kernel"
-	"github.com/nsysx/nsysx/kernel/nsysxengine"
 )
 
 // The README's examples run as written. Every ```sh block runs line by line
@@ -155,15 +154,7 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 // runNotebookBlock runs a ```go block's cells in one kernel.
 func runNotebookBlock(t *testing.T, dir string, b readmeBlock) {
 	t.Chdir(dir)
-	e, err := nsysxengine.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	k, err := kernel.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := newTestKernel(t)
 	for _, c := range strings.Split(b.body, "\n\n") {
 		if strings.TrimSpace(c) == "" {
 			continue

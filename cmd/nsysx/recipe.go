@@ -117,8 +117,8 @@ func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer
 	defer stop()
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
-	open := func(_ context.Context, path string) (*nsysx.Profile, error) {
-		return nsysx.OpenWith(path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
+	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
+		return nsysx.OpenWith(path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note, Context: ctx})
 	}
 	res, err := recipe.Run(ctx, r, o, open)
 	log.bar.done()

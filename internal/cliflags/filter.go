@@ -1,6 +1,10 @@
 package cliflags
 
-import "github.com/nsysx/nsysx/nsysx"
+import (
+	"time"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
 
 // Filter builds the filter of --filter-time and --filter-nvtx (nil when
 // neither is given); when both are, the NVTX filter wins, as in nsys.
@@ -41,4 +45,23 @@ func CheckExport(p *Parsed) error {
 		return Usagef("-t must be parquet, arrow, perfetto or pprof, not %q%s", typ, nsysx.Suggest(typ, []string{"parquet", "arrow", "perfetto", "pprof"}))
 	}
 	return nil
+}
+
+// ExportTimeout reads --export-timeout (see ParseTimeout); 0 when not
+// given, which leaves the library's default.
+func ExportTimeout(p *Parsed) (time.Duration, error) {
+	if !p.Has("--export-timeout") {
+		return 0, nil
+	}
+	return ParseTimeout(p.Last("--export-timeout"))
+}
+
+// ParseTimeout reads the value of --export-timeout: a Go duration such as
+// 90s or 1h; 0 means no limit.
+func ParseTimeout(val string) (time.Duration, error) {
+	d, err := time.ParseDuration(val)
+	if err != nil || d < 0 {
+		return 0, Usagef("--export-timeout: %q is not a duration such as 90s, 10m or 1h", val)
+	}
+	return d, nil
 }

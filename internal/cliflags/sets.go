@@ -12,6 +12,7 @@ func Stats() []Flag {
 		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
 		{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
 		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
 		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
 		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
@@ -32,6 +33,7 @@ func Analyze() []Flag {
 		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<rule>.<ext>, . for the input's name"},
 		{Names: []string{"-q", "--quiet"}, Help: "print only rule output"},
 		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
 		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
 		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
 		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
@@ -51,6 +53,8 @@ func Export() []Flag {
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: perfetto: keep events overlapping this window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: perfetto: keep the events nsys stats keeps for that NVTX range"},
 		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
+		{Names: []string{"--force-overwrite"}, Help: "parquet/arrow: replace a DIR that is not empty"},
 		{Names: []string{"-q", "--quiet"}, Help: "no progress display or summary line"},
 		{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
 		{Names: []string{"-h", "--help"}, Help: "show this help"},
@@ -64,3 +68,6 @@ func WithHelp(defs []Flag, name, help string) []Flag {
 	}
 	return defs
 }
+
+// ExportTimeoutHelp is the help of --export-timeout.
+const ExportTimeoutHelp = "DURATION (90s, 10m, 1h): stop `nsys export` of a .nsys-rep after this long (default: $NSYSX_EXPORT_TIMEOUT, else no limit)"

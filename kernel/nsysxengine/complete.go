@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
 	"path/filepath"
@@ -206,7 +207,7 @@ func (e *Engine) completeSQL(c kernel.MagicCursor) ([]string, int) {
 	}
 	var p *nsysx.Profile
 	if args, _ := kernel.SplitArgs(c.Line); len(args) > 0 && args[0] != "as" {
-		p, _ = e.resolve(args[0])
+		p, _ = e.resolve(context.Background(), args[0])
 	} else {
 		p = e.profiles.lastOpened()
 	}

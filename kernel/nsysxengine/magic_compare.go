@@ -50,7 +50,7 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	}
 	var profs [2]*nsysx.Profile
 	for i, in := range p.Args {
-		if profs[i], err = e.resolve(in); err != nil {
+		if profs[i], err = e.resolve(ctx, in); err != nil {
 			return kernel.Errorf("OpenError", "%v", err)
 		}
 	}
@@ -165,7 +165,7 @@ func (e *Engine) timelineArgs(args []string) (*nsysx.Profile, string, error) {
 	switch len(args) {
 	case 0:
 	case 1:
-		if _, err := e.resolve(args[0]); err == nil {
+		if _, err := e.resolve(context.Background(), args[0]); err == nil {
 			in = args[0]
 		} else {
 			window = args[0]
@@ -182,7 +182,7 @@ func (e *Engine) timelineArgs(args []string) (*nsysx.Profile, string, error) {
 		}
 		return last, window, nil
 	}
-	prof, err := e.resolve(in)
+	prof, err := e.resolve(context.Background(), in)
 	if err != nil {
 		return nil, "", kernel.Errorf("OpenError", "%v", err)
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/internal/cliflags"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/reportplan"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -49,7 +50,10 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 }
 
 // exportTables is %nsys export -t parquet|arrow, with a progress line
-// updated per table.
+// updated per table. The tables are written into a temporary directory
+// renamed to dir at the end (internal/atomicfile), as nsysx export does:
+// an interrupted export leaves no dir, and a dir that is not empty is
+// replaced only with --force-overwrite.
 func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir string, out kernel.Output) error {
 	re := regexp.MustCompile("")
 	if t := p.Last("--tables"); t != "" {
@@ -58,29 +62,39 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 			return usageErr("--tables: %v", err)
 		}
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
 	if len(profs) != 1 {
 		return usageErr("give exactly one input")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return kernel.Errorf("OSError", "%v", err)
-	}
 	quiet, _ := p.Bool("--quiet")
+	force, err := p.Bool("--force-overwrite")
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	pr := e.newProgress(out, quiet)
 	pr.show(ProgressBundle(0, 0, "exporting tables of "+names[0]))
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
-		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
-			tables = total
-			if ctx.Err() == nil {
-				pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))
+		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
+			err := nsysx.ExportTables(profs[0], tmp, typ, re, func(done, total int) {
+				tables = total
+				if ctx.Err() == nil {
+					pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))
+				}
+			})
+			if err == nil {
+				err = ctx.Err() // interrupted: publish nothing
 			}
+			return err
 		})
 	})
+	if errors.Is(err, atomicfile.ErrExists) {
+		return kernel.Errorf("OutputExists", "%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -98,14 +112,7 @@ func helpReports(out kernel.Output, name string, rules bool) error {
 	if name == "" || strings.EqualFold(name, "all") {
 		return out.Display(kernel.Display{Data: ReportsBundle(list)})
 	}
-	sp := nsysx.ParseSpec(name)
-	var r *nsysx.Report
-	var err error
-	if rules {
-		r, err = nsysx.LookupRule(sp.Name)
-	} else {
-		r, err = nsysx.LookupReport(sp.Name)
-	}
+	r, _, err := reportplan.Lookup(name, rules)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -143,7 +150,7 @@ func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base st
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}

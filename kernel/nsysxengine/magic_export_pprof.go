@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -20,7 +21,7 @@ func (e *Engine) nsysExportPprof(p *parsedArgs, out kernel.Output) error {
 	if p.Last("--tables") != "" {
 		return usageErr("--tables applies to -t parquet and -t arrow only")
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(context.Background(), p)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/internal/cliflags"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/reportplan"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -85,21 +85,11 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 	return usageErr("%%nsys: unknown command %q%s (%s)", args[0], nsysx.Suggest(args[0], names), strings.Join(names, ", "))
 }
 
-// reportJob is one report with its format and output.
-type reportJob struct {
-	rep    *nsysx.Report
-	opts   []nsysx.KV
-	format *format.Spec // nil: a table
-	out    string       // "-" or a file base
-}
-
+// reportRun is a plan of %nsys stats or analyze (built by
+// internal/reportplan, as for the command) and its inputs.
 type reportRun struct {
-	cmd            string
-	jobs           []reportJob
-	quiet          bool
-	forceOverwrite bool
-	filter         *nsysx.Filter
-	nInputs        int
+	*reportplan.Plan
+	nInputs int
 }
 
 func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Output, rules bool) error {
@@ -107,7 +97,7 @@ func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Outp
 	if rules {
 		cmd, defs = "analyze", analyzeFlags
 	}
-	p, err := parseFlags(args, defs, isReportOrFormat)
+	p, err := parseFlags(args, defs, reportplan.IsReportOrFormat)
 	if err != nil {
 		return err
 	}
@@ -121,33 +111,20 @@ func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Outp
 	case p.Has("--help-formats"):
 		return helpFormats(out, p.Last("--help-formats"))
 	}
-	run, err := newReportRun(cmd, p, rules)
+	pl, err := reportplan.Build(cmd, p, reportplan.Options{NoPipes: "is not available in the kernel"})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
-	profs, names, err := e.inputs(p)
-	if err != nil {
-		return err
-	}
-	run.nInputs = len(profs)
-	return e.runReports(ctx, run, profs, names, out)
-}
-
-func isReportOrFormat(s string) bool {
-	if s == "ALL" || s == "all" {
-		return true
-	}
-	if _, err := format.ParseSpec(s); err == nil {
-		return true
-	}
-	_, e1 := nsysx.LookupReport(s)
-	_, e2 := nsysx.LookupRule(s)
-	return e1 == nil || e2 == nil
+	return e.runReports(ctx, &reportRun{Plan: pl, nInputs: len(profs)}, profs, names, out)
 }
 
 // inputs opens the FILE|NAME arguments (or --sample, or the profile
 // opened last).
-func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
+func (e *Engine) inputs(ctx context.Context, p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 	ins := p.Args
 	if ok, _ := p.Bool("--sample"); ok {
 		ins = append([]string{"sample"}, ins...)
@@ -161,7 +138,7 @@ func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 	}
 	var profs []*nsysx.Profile
 	for _, in := range ins {
-		prof, err := e.resolve(in)
+		prof, err := e.resolve(ctx, in)
 		if err != nil {
 			return nil, nil, kernel.Errorf("OpenError", "%v", err)
 		}
@@ -170,97 +147,14 @@ func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 	return profs, ins, nil
 }
 
-func newReportRun(cmd string, p *parsedArgs, rules bool) (*reportRun, error) {
-	r := &reportRun{cmd: cmd}
-	var err error
-	if r.quiet, err = p.Bool("--quiet"); err != nil {
-		return nil, err
-	}
-	if r.forceOverwrite, err = p.Bool("--force-overwrite"); err != nil {
-		return nil, err
-	}
-	reps := append(p.List("--report"), p.List("--rule")...)
-	switch {
-	case len(reps) == 0 && !rules:
-		reps = nsysx.DefaultReports()
-	case rules && (len(reps) == 0 || len(reps) == 1 && strings.EqualFold(reps[0], "all")):
-		reps = nil
-		for _, rl := range nsysx.Rules() {
-			reps = append(reps, rl.Name)
-		}
-	}
-	fmts, outs := p.List("--format"), p.List("--output")
-	if len(outs) == 0 {
-		outs = []string{"-"}
-	}
-	pick := func(l []string, i int) string {
-		if len(l) == 0 {
-			return ""
-		}
-		return l[min(i, len(l)-1)]
-	}
-	tu := p.Last("--timeunit")
-	if p.Has("--timeunit") {
-		if tu, err = format.ParseTimeUnit(tu); err != nil {
-			return nil, usageErr("--timeunit: %v", err)
-		}
-	}
-	for i := 0; i < max(len(reps), len(fmts), len(outs)); i++ {
-		j := reportJob{out: pick(outs, i)}
-		if strings.HasPrefix(j.out, "@") {
-			return nil, usageErr("-o @CMD (piping to a command) is not available in the kernel")
-		}
-		sp := nsysx.ParseSpec(pick(reps, i))
-		if rules {
-			j.rep, err = nsysx.LookupRule(sp.Name)
-		} else {
-			j.rep, err = nsysx.LookupReport(sp.Name)
-		}
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		j.opts = sp.Opts
-		if err := nsysx.CheckOptions(j.rep, j.opts); err != nil {
-			return nil, usageErr("%v", err)
-		}
-		f := pick(fmts, i)
-		if f == "" && j.out != "-" {
-			f = "csv"
-		}
-		if f != "" {
-			fs, err := format.ParseSpec(f)
-			if err != nil {
-				return nil, usageErr("%v", err)
-			}
-			fs.TimeUnit = tu
-			if j.out == "-" && (fs.Name == "arrow" || fs.Name == "parquet") {
-				return nil, usageErr("format %s is binary: give -o BASE to write a file", fs.Name)
-			}
-			j.format = &fs
-		}
-		r.jobs = append(r.jobs, j)
-	}
-	switch {
-	case p.Has("--filter-nvtx"):
-		if r.filter, err = nsysx.ParseNVTXFilter(p.Last("--filter-nvtx")); err != nil {
-			return nil, usageErr("--filter-nvtx: %v", err)
-		}
-	case p.Has("--filter-time"):
-		if r.filter, err = nsysx.ParseTimeFilter(p.Last("--filter-time")); err != nil {
-			return nil, usageErr("--filter-time: %v", err)
-		}
-	}
-	return r, nil
-}
-
 // runReports runs every job on every profile, showing a progress line
 // updated in place when there is more than one.
 func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Profile, names []string, out kernel.Output) error {
-	total := len(profs) * len(r.jobs)
+	total := len(profs) * len(r.Jobs)
 	id := ""
 	if total > 1 {
 		id = e.newDisplayID("progress")
-		_ = out.Display(kernel.Display{Data: ProgressBundle(0, total, r.jobs[0].rep.Name), ID: id})
+		_ = out.Display(kernel.Display{Data: ProgressBundle(0, total, r.Jobs[0].Report.Name), ID: id})
 	}
 	start := time.Now()
 	var results []*nsysx.Result
@@ -268,50 +162,45 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 	var failed []string
 	n := 0
 	for pi, prof := range profs {
-		for _, j := range r.jobs {
+		for _, j := range r.Jobs {
 			if id != "" {
-				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(n+1, total, j.rep.Name), ID: id})
+				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(n+1, total, j.Report.Name), ID: id})
 			}
 			n++
 			res, err := interruptible(ctx, &e.bg, func() (*nsysx.Result, error) {
-				return prof.RunReport(ctx, j.rep, j.opts, r.filter)
+				return prof.RunReport(ctx, j.Report, j.Opts, r.Filter)
 			})
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if err != nil {
-				fmt.Fprintf(out.Stderr(), "%s on %s: %v\n", j.rep.Name, names[pi], err)
-				failed = append(failed, j.rep.Name)
+				fmt.Fprintf(out.Stderr(), "%s on %s: %v\n", j.Report.Name, names[pi], err)
+				failed = append(failed, j.Report.Name)
 				continue
 			}
 			results = append(results, res)
-			if res.Skipped != "" && j.out == "-" && j.format == nil {
-				name := j.rep.Name
+			if res.Skipped != "" && j.Out == "-" && j.Format == nil {
+				name := j.Report.Name
 				if len(profs) > 1 {
 					name += " on " + names[pi]
 				}
 				skipped = append(skipped, [2]string{name, res.Skipped})
 				continue
 			}
-			if err := e.showJob(r, j, prof, names[pi], res, out); err != nil {
-				fmt.Fprintf(out.Stderr(), "%s on %s: %v\n", j.rep.Name, names[pi], err)
-				failed = append(failed, j.rep.Name)
+			if err := e.showJob(ctx, r, j, prof, names[pi], res, out); err != nil {
+				fmt.Fprintf(out.Stderr(), "%s on %s: %v\n", j.Report.Name, names[pi], err)
+				failed = append(failed, j.Report.Name)
 			}
 		}
 	}
 	e.profiles.mu.Lock()
 	e.profiles.results = results
 	e.profiles.mu.Unlock()
-	if len(skipped) > 0 && !r.quiet {
+	if len(skipped) > 0 && !r.Quiet {
 		_ = out.Display(kernel.Display{Data: SkippedBundle(skipped)})
 	}
 	if id != "" {
-		what := "reports"
-		if r.cmd == "analyze" {
-			what = "rules"
-		}
-		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(fmt.Sprintf("ran %d %s on %d profile(s) in %.2f s",
-			total, what, len(profs), time.Since(start).Seconds())), ID: id})
+		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(r.done(total, len(profs), start)), ID: id})
 	}
 	if len(failed) > 0 {
 		return kernel.Errorf("ReportError", "%d of %d failed: %s", len(failed), total, strings.Join(failed, ", "))
@@ -319,113 +208,60 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 	return nil
 }
 
+// done is the progress line's last text.
+func (r *reportRun) done(total, profiles int, start time.Time) string {
+	what := "reports"
+	if r.Cmd == "analyze" {
+		what = "rules"
+	}
+	return fmt.Sprintf("ran %d %s on %d profile(s) in %.2f s", total, what, profiles, time.Since(start).Seconds())
+}
+
 // showJob displays one result: a table, nsys's text in the asked format,
 // or the file it was written to.
-func (e *Engine) showJob(r *reportRun, j reportJob, prof *nsysx.Profile, in string, res *nsysx.Result, out kernel.Output) error {
-	argStr := ""
-	if a := argText(r.filter, j.opts); len(a) > 0 {
-		argStr = "(" + strings.Join(a, ":") + ")"
-	}
+func (e *Engine) showJob(ctx context.Context, r *reportRun, j reportplan.Job, prof *nsysx.Profile, in string, res *nsysx.Result, out kernel.Output) error {
+	argStr := r.ArgText(j)
 	switch {
-	case j.out == "-" && j.format == nil:
+	case j.Out == "-" && j.Format == nil:
 		o := e.TableOptions()
 		if r.nInputs > 1 {
 			o.Label = in
 		}
 		return out.Display(kernel.Display{Data: ResultBundle(res, o)})
-	case j.out == "-":
+	case j.Out == "-":
 		var b bytes.Buffer
-		if !r.quiet {
-			fmt.Fprintf(&b, "Processing [%s] with [%s]%s... \n", in, j.rep.Name, argStr)
+		if !r.Quiet {
+			fmt.Fprintf(&b, "Processing [%s] with [%s]%s... \n", in, j.Report.Name, argStr)
 		} else if r.nInputs > 1 {
 			fmt.Fprintf(&b, "Profile: %s\n", in)
 		}
 		limit := e.TableOptions().MaxRows
 		if res.Skipped != "" {
-			if !r.quiet {
+			if !r.Quiet {
 				fmt.Fprintf(&b, "SKIPPED: %s\n", res.Skipped)
 			}
-		} else if err := format.Write(&b, headResult(res, limit), *j.format); err != nil {
+		} else if err := format.Write(&b, headResult(res, limit), *j.Format); err != nil {
 			return err
 		}
 		if res.Len() > limit { // notebooks are no place for megabytes of text
 			fmt.Fprintf(&b, "\n(%s; -o BASE writes them all to a file)\n", rowsNote(limit, res.Len()))
 		}
 		data := TextBundle(strings.TrimRight(b.String(), "\n"))
-		if j.format.Name == "htable" || j.format.Name == "hdoc" {
+		if j.Format.Name == "htable" || j.Format.Name == "hdoc" {
 			data["text/html"] = b.String()
 		}
 		return out.Display(kernel.Display{Data: data})
 	}
-	name := outName(j, prof, in, argText(r.filter, j.opts), r.nInputs)
-	if _, err := os.Stat(name); err == nil && !r.forceOverwrite {
+	name := r.OutName(j, prof, in, r.nInputs)
+	if _, err := os.Stat(name); err == nil && !r.ForceOverwrite {
 		fmt.Fprintf(out.Stdout(), "SKIPPED: output file %s exists (--force-overwrite replaces it).\n", name)
 		return nil
 	}
-	if err := writeResultFile(name, res, *j.format); err != nil {
+	if err := reportplan.WriteResult(ctx, name, res, *j.Format); err != nil {
 		return err
 	}
-	if !r.quiet {
-		state := "PROCESSED"
-		if res.Skipped != "" || res.Len() == 0 {
-			state = "PROCESSED (EMPTY RESULTS)"
-		}
-		fmt.Fprintf(out.Stdout(), "Processing [%s] with [%s]%s... to [%s]... %s\n", in, j.rep.Name, argStr, name, state)
+	if !r.Quiet {
+		fmt.Fprintf(out.Stdout(), "Processing [%s] with [%s]%s... to [%s]... %s\n", in, j.Report.Name, argStr, name, reportplan.State(res))
 	}
 	return nil
-}
-
-// argText is nsys's "start=..:end=..:base" after the report name.
-func argText(f *nsysx.Filter, opts []nsysx.KV) []string {
-	var a []string
-	if f != nil {
-		a = append(a, f.Args()...)
-	}
-	for _, kv := range opts {
-		if kv.Value != "" {
-			a = append(a, kv.Key+"="+kv.Value)
-		} else {
-			a = append(a, kv.Key)
-		}
-	}
-	return a
-}
-
-// outName builds BASE_<report>[_<arg>...].<ext> as the CLI does.
-func outName(j reportJob, prof *nsysx.Profile, in string, args []string, nInputs int) string {
-	base := j.out
-	if base == "." {
-		base = strings.TrimSuffix(prof.Path, filepath.Ext(prof.Path))
-		if prof.Format != "sqlite" {
-			base = filepath.Join(filepath.Dir(in), prof.Base())
-		}
-	} else if nInputs > 1 {
-		base += "_" + prof.Base()
-	}
-	parts := []string{base, j.rep.Name}
-	for _, a := range args {
-		parts = append(parts, strings.ReplaceAll(a, "/", "-"))
-	}
-	return strings.Join(parts, "_") + format.Ext(j.format.Name)
-}
-
-func writeResultFile(name string, res *nsysx.Result, f format.Spec) error {
-	var b bytes.Buffer
-	var err error
-	switch {
-	case res.Skipped != "":
-		if f.Name == "json" {
-			b.WriteString("[\n]\n")
-		}
-	case f.Name == "arrow":
-		err = format.WriteArrow(&b, res)
-	case f.Name == "parquet":
-		err = format.WriteParquet(&b, res)
-	default:
-		err = format.Write(&b, res, f)
-	}
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(name, b.Bytes(), 0o644)
 }

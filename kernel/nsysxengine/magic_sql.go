@@ -85,7 +85,7 @@ func (e *Engine) sqlFile(target string) (string, error) {
 		}
 		return f, nil
 	case token.IsIdentifier(target):
-		if p, err = e.resolve(target); err != nil {
+		if p, err = e.resolve(context.Background(), target); err != nil {
 			return "", kernel.Errorf("OpenError", "%v", err)
 		}
 	default:

@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"reflect"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -17,7 +18,9 @@ func (s Shown) MIMEBundle() map[string]any { return s.Bundle }
 // this engine (its profile cache and table options).
 func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{NBPath + "/nb": {
-		"Open":   reflect.ValueOf(e.profiles.get),
+		"Open": reflect.ValueOf(func(path string) (*nsysx.Profile, error) {
+			return e.profiles.get(context.Background(), path)
+		}),
 		"Unpack": reflect.ValueOf(e.profiles.unpacked),
 		"Bound": reflect.ValueOf(func(name string) *nsysx.Profile {
 			e.profiles.mu.Lock()

@@ -113,7 +113,7 @@ func (e *Engine) resolveRecipeInput(w string) (recipeInput, error) {
 	if !name && !strings.HasSuffix(strings.ToLower(w), ".gz") {
 		return recipeInput{path: w, file: w}, nil
 	}
-	p, err := e.resolve(w)
+	p, err := e.resolve(context.Background(), w)
 	if err != nil {
 		return recipeInput{}, kernel.Errorf("OpenError", "%v", err)
 	}

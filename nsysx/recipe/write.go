@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/nsysx/nsysx/internal/atomicfile"
 )
 
 // WriteOptions control Result.Write.
@@ -27,7 +29,7 @@ type WriteOptions struct {
 
 // ErrOutputExists is returned (wrapped) when the output directory exists
 // and --force-overwrite was not given.
-var ErrOutputExists = errors.New("output directory exists")
+var ErrOutputExists = atomicfile.ErrExists
 
 // Write writes the run's output directory (docs/recipes.md §1.6) and
 // returns its path: every output table as <name>.parquet (and <name>.csv
@@ -52,20 +54,10 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", parent, err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".partial-")
+	err = atomicfile.Dir(dir, r.Opts.ForceOverwrite, func(tmp string) error {
+		return r.fill(tmp, filepath.Base(dir), recorded, wo)
+	})
 	if err != nil {
-		return "", fmt.Errorf("creating the output directory: %w", err)
-	}
-	if err := r.fill(tmp, filepath.Base(dir), recorded, wo); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	if err := publish(tmp, dir, r.Opts.ForceOverwrite); err != nil {
-		os.RemoveAll(tmp)
 		return "", err
 	}
 	return dir, nil
@@ -129,35 +121,6 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 		return fmt.Errorf("writing %s.nsys-analysis: %w", name, err)
 	}
 	return os.Chmod(tmp, 0o755)
-}
-
-// publish renames tmp to dir. An existing dir is replaced only with force:
-// it is first moved aside, restored if the rename fails, removed after.
-func publish(tmp, dir string, force bool) error {
-	if _, err := os.Lstat(dir); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("checking %s: %w", dir, err)
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			return fmt.Errorf("publishing %s: %w", dir, err)
-		}
-		return nil
-	}
-	if !force {
-		return fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrOutputExists, dir)
-	}
-	old := tmp + ".old"
-	if err := os.Rename(dir, old); err != nil {
-		return fmt.Errorf("replacing %s: %w", dir, err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.Rename(old, dir)
-		return fmt.Errorf("replacing %s: %w", dir, err)
-	}
-	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("removing the old %s: %w", dir, err)
-	}
-	return nil
 }
 
 // writeFile creates path and writes it through a buffer, reporting the

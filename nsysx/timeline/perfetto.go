@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -70,33 +70,23 @@ func ExportPerfetto(ctx context.Context, p *nsysx.Profile, base string, gz bool,
 			return "", nil, err
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".nsysx-trace-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
+	var st *Stats
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		out := w
+		var zw *gzip.Writer
+		if gz {
+			zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
+			out = zw
 		}
-		return "", nil, fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	var out io.Writer = tmp
-	var zw *gzip.Writer
-	if gz {
-		zw, _ = gzip.NewWriterLevel(tmp, gzip.BestSpeed)
-		out = zw
-	}
-	st, err := WritePerfetto(ctx, out, p, f)
-	if err == nil && zw != nil {
-		err = zw.Close()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		var err error
+		st, err = WritePerfetto(ctx, out, p, f)
+		if err == nil && zw != nil {
+			err = zw.Close()
+		}
+		return err
+	})
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		err = pe.Err
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("writing %s: %w", path, err)

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// cutShort runs nsysx with files limited to 8 KiB (ulimit -f): every
+// write past that fails, as when a run is stopped in the middle of one.
+func cutShort(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("/bin/sh", append([]string{"-c", `ulimit -f 8; exec "$0" "$@"`, os.Args[0]}, args...)...)
+	c.Env = append(os.Environ(), cliAsTestEnv+"=1")
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	if err == nil {
+		t.Fatalf("nsysx %v succeeded with writes cut at 8 KiB: %s", args, out)
+	}
+	return string(out)
+}
+
+// noFinal fails if name exists: an interrupted write leaves nothing under
+// the name asked for.
+func noFinal(t *testing.T, name, out string) {
+	t.Helper()
+	if _, err := os.Stat(name); err == nil {
+		t.Errorf("a cut-short run left %s (%s)", name, strings.TrimSpace(out))
+	}
+}
+
+// A `stats -o` cut short leaves no file (it used to leave a truncated CSV
+// that the next run kept: "SKIPPED: output file exists"); the next run
+// writes the whole file.
+func TestStatsOutputAtomic(t *testing.T) {
+	dir := t.TempDir()
+	in := testutil.Profile(t, "sync")
+	name := filepath.Join(dir, "o_cuda_gpu_trace.csv")
+	noFinal(t, name, cutShort(t, dir, "stats", "-q", "-r", "cuda_gpu_trace", "-f", "csv", "-o", "o", in))
+	full, _, _ := runCLI(t, "stats", "-q", "-r", "cuda_gpu_trace", "-f", "csv", in)
+	if out, errOut, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_trace", "-f", "csv", "-o", filepath.Join(dir, "o"), in); code != 0 || out != "" {
+		t.Fatalf("rerun: exit %d %q %q", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(name); strings.TrimSpace(string(b)) != strings.TrimSpace(full) || len(b) < 8192 {
+		t.Errorf("rerun wrote %d bytes, want the %d of the report", len(b), len(full))
+	}
+}
+
+// An `export` cut short leaves no directory (it used to leave one without
+// StringIds, which stats accepted); stats refuses such a directory.
+func TestExportAtomic(t *testing.T) {
+	dir := t.TempDir()
+	in := testutil.Profile(t, "sync")
+	out := filepath.Join(dir, "x_pqtdir")
+	noFinal(t, out, cutShort(t, dir, "export", "-q", "-t", "parquet", "-o", "x_pqtdir", in))
+	part := filepath.Join(dir, "part_pqtdir")
+	if _, errOut, code := runCLI(t, "export", "-q", "-t", "parquet", "--tables", "KERNEL", "-o", part, in); code != 0 {
+		t.Fatal(errOut)
+	}
+	_, errOut, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum", part)
+	if code != 1 || !strings.Contains(errOut, "no StringIds table") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stats on a directory without StringIds: exit %d, %q", code, errOut)
+	}
+}
+
+// `export` into a directory that is not empty, and `plot` onto an existing
+// file, follow stats's rule: refused unless --force-overwrite.
+func TestOutputOverwriteRule(t *testing.T) {
+	dir := t.TempDir()
+	in := testutil.Profile(t, "sync")
+	out := filepath.Join(dir, "x_pqtdir")
+	os.Mkdir(out, 0o755)
+	os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep"), 0o644)
+	png := filepath.Join(dir, "k.png")
+	os.WriteFile(png, []byte("mine"), 0o644)
+	if _, merr := runMagic(t, "export -q -t parquet -o "+out+" "+in); !strings.Contains(merr, "--force-overwrite") {
+		t.Errorf("%%nsys export into a directory that is not empty: %q", merr)
+	}
+	for _, args := range [][]string{
+		{"export", "-q", "-t", "parquet", "-o", out, in},
+		{"plot", "kernels", "-q", "-o", png, in},
+	} {
+		_, errOut, code := runCLI(t, args...)
+		if code == 0 || !strings.Contains(errOut, "--force-overwrite") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+		if _, errOut, code := runCLI(t, append(args[:1:1], append([]string{"--force-overwrite"}, args[1:]...)...)...); code != 0 {
+			t.Errorf("%v --force-overwrite: %q", args, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "StringIds.parquet")); err != nil {
+		t.Error("export --force-overwrite did not write the tables")
+	}
+	if b, _ := os.ReadFile(png); len(b) < 100 {
+		t.Error("plot --force-overwrite did not write the chart")
+	}
+	// An empty directory is no obstacle, as before.
+	empty := filepath.Join(dir, "empty_pqtdir")
+	os.Mkdir(empty, 0o755)
+	if _, errOut, code := runCLI(t, "export", "-q", "-t", "parquet", "--tables", "StringIds", "-o", empty, in); code != 0 {
+		t.Errorf("export into an empty directory: %q", errOut)
+	}
+}
+
+// A plot cut short leaves no file.
+func TestPlotAtomic(t *testing.T) {
+	dir := t.TempDir()
+	noFinal(t, filepath.Join(dir, "k.png"), cutShort(t, dir, "plot", "kernels", "-q", "-o", "k.png", testutil.Profile(t, "sync")))
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/kernel"
+)
+
+// cliProcess starts the test binary as the nsysx command.
+func cliProcess(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	c := exec.Command(os.Args[0], args...)
+	c.Env = append(os.Environ(), cliAsTestEnv+"=1")
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Process.Kill() })
+	return c, &out
+}
+
+// waitExit waits up to 20 s for c to exit, and returns its exit status.
+func waitExit(t *testing.T, c *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case <-done:
+		return c.ProcessState.ExitCode()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("nsysx %v did not exit", c.Args[1:])
+		return -1
+	}
+}
+
+// repIn makes a stand-in .nsys-rep for a fake nsys in a fresh directory.
+func repIn(t *testing.T) string {
+	rep := filepath.Join(t.TempDir(), "run.nsys-rep")
+	if err := os.WriteFile(rep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// Concurrent nsysx processes on one .nsys-rep export it once, and every
+// one prints the right report (26 of 36 used to fail or read half an
+// export: they shared one temporary name).
+func TestRepExportConcurrentProcesses(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	calls, _ := testutil.FakeNsys(t, `sleep 0.5; cp "`+testutil.Profile(t, "sync")+`" "$out"`)
+	rep := repIn(t)
+	want, _ := testutil.Golden(t, "sync", "cuda_gpu_kern_sum.csv")
+	var runs []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 10 {
+		c, out := cliProcess(t, "stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", rep)
+		runs, outs = append(runs, c), append(outs, out)
+	}
+	for i, c := range runs {
+		if code := waitExit(t, c); code != 0 || strings.TrimSpace(outs[i].String()) != strings.TrimSpace(want) {
+			t.Errorf("run %d: exit %d\n%s", i, code, testutil.Diff(outs[i].String(), want))
+		}
+	}
+	if calls() != 1 {
+		t.Errorf("%d exports for %d concurrent runs, want 1", calls(), len(runs))
+	}
+}
+
+const hangingNsys = `sleep 60 & echo $! >> PIDFILE; echo $$ >> PIDFILE; sleep 60`
+
+// SIGTERM (or SIGINT) to nsysx stops nsys and what it started.
+func TestRepExportSignal(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		_, pidfile := testutil.FakeNsys(t, hangingNsys)
+		c, out := cliProcess(t, "stats", "-q", repIn(t))
+		pids := testutil.WaitPids(t, pidfile, 2)
+		c.Process.Signal(sig)
+		if code := waitExit(t, c); code == 0 || !strings.Contains(out.String(), "interrupted") {
+			t.Errorf("%v: exit %d, output %q", sig, code, out.String())
+		}
+		testutil.NoneAlive(t, pids)
+	}
+}
+
+// --export-timeout stops a hung nsys with a clear error.
+func TestRepExportTimeoutFlag(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	_, pidfile := testutil.FakeNsys(t, hangingNsys)
+	c, out := cliProcess(t, "stats", "-q", "--export-timeout", "500ms", repIn(t))
+	if code := waitExit(t, c); code != 1 || !strings.Contains(out.String(), "--export-timeout 500ms") {
+		t.Errorf("exit %d, output %q", code, out.String())
+	}
+	testutil.NoneAlive(t, testutil.Pids(pidfile))
+}
+
+// SIGTERM to nsysx stops an -o @CMD pipe and what it started.
+func TestPipeSignal(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	c, out := cliProcess(t, "stats", "-q", "-r", "cuda_api_sum", "-f", "csv",
+		"-o", "@sleep 60 & echo $! >> "+pidfile+"; echo $$ >> "+pidfile+"; wait", testutil.Profile(t, "sync"))
+	pids := testutil.WaitPids(t, pidfile, 2)
+	t.Cleanup(func() {
+		for _, p := range pids {
+			if testutil.Alive(p) {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+		}
+	})
+	c.Process.Signal(syscall.SIGTERM)
+	if code := waitExit(t, c); code == 0 {
+		t.Errorf("exit 0 after SIGTERM: %q", out.String())
+	}
+	testutil.NoneAlive(t, pids)
+}
+
+// Interrupting %open of a .nsys-rep stops nsys and its children.
+func TestKernelOpenInterrupt(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	_, pidfile := testutil.FakeNsys(t, hangingNsys)
+	k := newTestKernel(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		testutil.WaitPids(t, pidfile, 2)
+		cancel()
+	}()
+	var out bytes.Buffer
+	if err := k.RunCell(ctx, "%open "+repIn(t), kernel.TextOutput{W: &out}); err == nil {
+		t.Errorf("interrupted %%open succeeded: %s", out.String())
+	}
+	testutil.NoneAlive(t, testutil.WaitPids(t, pidfile, 2))
+}
