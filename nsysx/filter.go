@@ -298,6 +298,9 @@ func (f *Filter) state(p *Profile) *filterState {
 		switch {
 		case err != nil:
 			st.err = err
+			if isCancel(err) {
+				delete(f.states, p) // the next call looks again
+			}
 			return st
 		case msg != "":
 			st.skip = msg

@@ -43,13 +43,13 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 	}
 	var grand int64
 	for _, a := range groups {
-		grand += a.Total()
+		grand = addInt(grand, a.Total())
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols(countLabel), "Name", "_id")...)
 	for k, a := range groups {
 		n := Null
 		if k.Kind == IntKind {
-			if s, ok := c.P.String(k.I); ok {
+			if s, ok := c.String(k.I); ok {
 				n = name(TextV(s))
 			}
 		}

@@ -156,11 +156,12 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 			return Null
 		}
 	}
-	duration := func(t *Table, r int) Value {
-		if d, ok := dur(t.Col("start"), t.Col("end"), r); ok {
-			return IntV(d)
+	duration := func(t *Table, r int) Value { // computed while formatting: dur's overflow panic must not reach here
+		st, en := t.Col("start"), t.Col("end")
+		if st.IsNull(r) || en.IsNull(r) {
+			return Null
 		}
-		return Null
+		return IntV(en.Ints[r] - st.Ints[r])
 	}
 	add("Start:ts_ns", IntKind, col("start"))
 	add("Duration:dur_ns", IntKind, func(w int, t *Table, r int) Value { return duration(t, r) })

@@ -219,7 +219,7 @@ func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRan
 			gs = append(gs, g)
 		}
 		if p.hasEnd {
-			g.proj.Add(p.end - p.start)
+			g.proj.Add(subInt(p.end, p.start))
 		} else {
 			g.proj.AddNull()
 		}

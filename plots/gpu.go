@@ -41,6 +41,9 @@ type gpuOp struct {
 // operations) of a profile, in table order. Rows with a NULL start or end
 // are skipped; a missing globalPid or streamId reads as 0.
 func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	tables := []string{tKernel}
 	if withMem {
 		tables = append(tables, tMemcpy, tMemset)

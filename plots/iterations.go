@@ -96,6 +96,9 @@ func nvtxRanges(p *nsysx.Profile) ([]nvtxRange, error) {
 	if !p.HasTable("NVTX_EVENTS") {
 		return nil, nil
 	}
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	cols := []string{"start", "end", "eventType", "text"}
 	if p.HasColumn("NVTX_EVENTS", "textId") {
 		cols = append(cols, "textId")

@@ -51,6 +51,9 @@ func LoadKernel(ctx context.Context, p *nsysx.Profile) (*Kernel, error) {
 	k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
 	k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
 	k.PID = derive(k.GlobalPid, pidOf)
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	k.ShortName, k.ShortValid = strs(p, t, "shortName")
 	k.MangledName, k.MangledValid = strs(p, t, "mangledName")
 	k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
