@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -96,6 +97,9 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, notRegular(path, st.Mode())
+	}
 	var src source
 	format := "sqlite"
 	switch {
@@ -126,6 +130,21 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		p.Path = path[:len(path)-len(compressedExt(path))]
 	}
 	return p, err
+}
+
+// notRegular is the error for a profile that is a named pipe, a device or
+// a socket: reading one could block forever or never end.
+func notRegular(path string, m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%s: %w: it is %s; give the export's file (copy the data to a file first)", path, ErrNotExport, what)
 }
 
 func newProfile(path, format string, src source) (*Profile, error) {

@@ -80,6 +80,9 @@ type DB struct {
 
 // Open maps path read-only and reads its schema.
 func Open(path string) (*DB, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a regular file (mode %s)", path, st.Mode().Type()) // a FIFO would block
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
