@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 )
@@ -57,6 +58,8 @@ type Column struct {
 	Name     string
 	Decl     string // declared type, upper case ("INTEGER", "TEXT", "REAL", ...)
 	RowidKey bool   // INTEGER PRIMARY KEY: the value is the rowid
+	NotNull  bool   // declared NOT NULL
+	Default  bool   // has a DEFAULT
 }
 
 // Table is one table of the schema.
@@ -168,7 +171,7 @@ func (db *DB) Table(name string) *Table { return db.tables[strings.ToLower(name)
 
 func (db *DB) readSchema() error {
 	// sqlite_schema: type, name, tbl_name, rootpage, sql
-	return db.scanTree(1, nil, func(rowid int64, rec []byte) error {
+	return db.scanTree(1, nil, nil, func(rowid int64, rec []byte) error {
 		vals, err := decodeAll(rec, 5)
 		if err != nil {
 			return err
@@ -249,46 +252,14 @@ func child(p []byte, hdr, ncell, i int) (uint32, error) {
 	return binary.BigEndian.Uint32(p[off:]), nil
 }
 
-// maxDepth bounds the B-tree depth, so that a page cycle ends in an error.
-const maxDepth = 40
-
-// walkLeaves visits the leaf pages of a table B-tree in rowid order; leaf gets
-// the page, the offset of its header (100 on page 1) and its cell count.
-func (db *DB) walkLeaves(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32) error) error {
-	visits := 0 // a tree visits each page once at most, a damaged one may loop
-	var walk func(pg uint32, depth int) error
-	walk = func(pg uint32, depth int) error {
-		if visits++; depth > maxDepth || visits > db.nPages {
-			return fmt.Errorf("%w: B-tree too deep or a page cycle", ErrCorrupt)
-		}
-		p, hdr, ncell, isLeaf, err := db.btreePage(pg)
-		if err != nil {
-			return err
-		}
-		if isLeaf {
-			return leaf(p, hdr, ncell, pg)
-		}
-		for i := 0; i <= ncell; i++ {
-			c, err := child(p, hdr, ncell, i)
-			if err != nil {
-				return err
-			}
-			if err := walk(c, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return walk(root, 0)
-}
-
 // scanTree walks a table B-tree in rowid order, calling fn with each record.
 // The record slice aliases the mapping or a scratch buffer: copy to keep.
-// With a non-nil st, st.leafDone follows each leaf page (context checks and
-// page releases).
-func (db *DB) scanTree(root uint32, st *stream, fn func(rowid int64, rec []byte) error) error {
+// With a non-nil sh, the first record of each leaf page is checked against
+// it; with a non-nil st, st.leafDone follows each leaf page (context checks
+// and page releases).
+func (db *DB) scanTree(root uint32, sh *shape, st *stream, fn func(rowid int64, rec []byte) error) error {
 	var scratch []byte
-	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32) error {
+	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
 		ptrs := hdr + 8
 		for i := 0; i < ncell; i++ {
 			off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
@@ -300,9 +271,19 @@ func (db *DB) scanTree(root uint32, st *stream, fn func(rowid int64, rec []byte)
 			if n1 == 0 || n2 == 0 || size > 1<<31 {
 				return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
 			}
+			if r := int64(rowid); r < lo || r > hi {
+				return keyOrderErr(pg, r, lo, hi)
+			} else if lo = r + 1; r == math.MaxInt64 {
+				hi = math.MinInt64 // no cell may follow
+			}
 			rec, sc, err := db.payload(p, off+n1+n2, int(size), scratch)
 			if err != nil {
 				return err
+			}
+			if i == 0 && sh != nil {
+				if err := sh.check(rec, pg); err != nil {
+					return err
+				}
 			}
 			scratch = sc
 			if err := fn(int64(rowid), rec); err != nil {
@@ -369,7 +350,7 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 		return err
 	}
 	vals := make([]Value, len(cols))
-	return db.scanTree(t.Root, nil, func(rowid int64, rec []byte) error {
+	return db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
 			return err
 		}
@@ -419,7 +400,7 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
-	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32) error {
+	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil
 	})

@@ -66,7 +66,8 @@ func TestParseCreateTable(t *testing.T) {
 	if !wr || len(cols) != 5 {
 		t.Fatalf("got %v %v", cols, wr)
 	}
-	want := []Column{{"id", "INTEGER", true}, {"end", "INTEGER", false}, {"x y", "TEXT", false}, {"z", "", false}, {"w", "REAL", false}}
+	want := []Column{{"id", "INTEGER", true, true, false}, {"end", "INTEGER", false, false, false}, {"x y", "TEXT", false, false, true},
+		{"z", "", false, false, false}, {"w", "REAL", false, false, false}}
 	for i, c := range want {
 		if cols[i] != c {
 			t.Errorf("col %d = %+v, want %+v", i, cols[i], c)
