@@ -79,6 +79,7 @@ type DB struct {
 	nPages   int
 	tables   map[string]*Table // by lower-case name
 	order    []string
+	wal      [][]byte // committed pages of the WAL file by number, or nil (wal.go)
 }
 
 // Open maps path read-only and reads its schema.
@@ -105,7 +106,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := FromBytes(data)
+	wal, err := readWAL(path, data)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	db, err := fromBytes(data, wal)
 	if err != nil {
 		unmap()
 		return nil, err
@@ -115,7 +121,15 @@ func Open(path string) (*DB, error) {
 }
 
 // FromBytes reads a database held in memory (used by tests and the fuzzer).
-func FromBytes(data []byte) (db *DB, err error) {
+func FromBytes(data []byte) (db *DB, err error) { return fromBytes(data, nil) }
+
+// fromBytes reads a database from its file's bytes and the committed pages
+// of its WAL (nil: none).
+func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
+	data := file
+	if wal != nil && wal.pages[1] != nil {
+		data = wal.pages[1] // the header as last committed
+	}
 	if len(data) < 100 || string(data[:16]) != "SQLite format 3\x00" {
 		return nil, ErrNotSQLite
 	}
@@ -130,7 +144,13 @@ func FromBytes(data []byte) (db *DB, err error) {
 	if data[56] != 0 && binary.BigEndian.Uint32(data[56:60]) > 1 {
 		return nil, fmt.Errorf("%w: only UTF-8 databases are supported", ErrCorrupt)
 	}
-	db = &DB{data: data, pageSize: ps, usable: ps - reserved, nPages: len(data) / ps, tables: map[string]*Table{}}
+	db = &DB{data: file, pageSize: ps, usable: ps - reserved, nPages: len(file) / ps, tables: map[string]*Table{}}
+	if wal != nil {
+		if wal.ps != ps {
+			return nil, fmt.Errorf("%w: the WAL's page size %d is not the database's %d", ErrCorrupt, wal.ps, ps)
+		}
+		db.wal, db.nPages = wal.pages, wal.n
+	}
 	if db.usable < 480 {
 		return nil, fmt.Errorf("%w: bad reserved size", ErrCorrupt)
 	}
@@ -206,6 +226,14 @@ func (db *DB) page(n uint32) ([]byte, error) {
 		return nil, fmt.Errorf("%w: page %d out of range (file has %d pages)", ErrCorrupt, n, db.nPages)
 	}
 	off := int(n-1) * db.pageSize
+	if db.wal != nil {
+		if p := db.wal[n]; p != nil {
+			return p[:db.usable], nil
+		}
+		if off+db.pageSize > len(db.data) {
+			return nil, fmt.Errorf("%w: page %d is in neither the file nor its WAL", ErrCorrupt, n)
+		}
+	}
 	return db.data[off : off+db.usable], nil
 }
 
