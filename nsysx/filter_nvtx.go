@@ -28,9 +28,6 @@ func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
 	if !p.HasTable(tStrings) {
 		return nvtxHit{}, p.Path + " file does not contain StringIds table.", nil
 	}
-	if err := p.StringsErr(); err != nil {
-		return nvtxHit{}, "", err // not "range not found"
-	}
 	name, idx := arg, int64(0)
 	if k := strings.LastIndex(arg, "/"); k >= 0 {
 		if n, ok := parsePyInt(arg[k+1:]); ok && n >= 0 {

@@ -138,6 +138,17 @@ func TestUnreadableStringsFailReports(t *testing.T) {
 			t.Errorf("%s: error does not name StringIds and its page: %v", spec, err)
 		}
 	}
+	// an NVTX filter's range is looked up by name: an error, not "not found"
+	f, err := nsysx.ParseNVTXFilter("iteration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := nsysx.LookupReport("cuda_gpu_kern_sum")
+	if res, err := p.RunReport(context.Background(), r, nil, f); err == nil {
+		t.Errorf("filtered by an NVTX range: no error (skipped %q)", res.Skipped)
+	} else if !strings.Contains(err.Error(), "StringIds") {
+		t.Errorf("filtered by an NVTX range: %v", err)
+	}
 	// sync's NVTX ranges carry their text inline: nvtx_sum needs no StringIds
 	for _, spec := range []string{"nvtx_sum", "cuda_gpu_mem_time_sum"} {
 		want, _ := testutil.Golden(t, "sync", spec+".csv")
