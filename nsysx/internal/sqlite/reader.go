@@ -8,8 +8,10 @@
 // the file: the file is opened O_RDONLY and memory-mapped read-only.
 //
 // Every malformed structure (a page number past the end of the file, a cell that
-// overruns its page, a record header that lies) is reported as an error wrapping
-// ErrCorrupt; the reader never panics on bad input.
+// overruns its page, a record header that lies, pages swapped or duplicated:
+// btree.go) is reported as an error wrapping ErrCorrupt and naming the page; the
+// reader never panics on bad input. A WAL-mode database is read with the
+// committed frames of its -wal file (wal.go).
 //
 // Scan delivers rows as Values; ScanFields (stream.go) is the faster form for
 // one pass over a table of millions of rows, which can also stop on a
