@@ -2,15 +2,20 @@
 GO ?= go
 BENCH_FILE ?= /tmp/train50.sqlite
 
-.PHONY: build test deps bench bench-data sample gallery intro notebooks
+.PHONY: build test lint deps bench bench-data sample gallery intro notebooks
 
 build:
 	$(GO) build -o bin/nsysx ./cmd/nsysx
 
-# The whole test suite (scripts/test.sh: installs the test tools, then vet
-# and the tests under the race detector). CI runs the same script.
+# The whole test suite (scripts/test.sh: installs the test tools, then the
+# static checks of `make lint` and the tests under the race detector). CI
+# runs the same script.
 test:
 	bash scripts/test.sh
+
+# go.mod/go.sum tidy, go vet and staticcheck (pinned; scripts/lint.sh).
+lint:
+	bash scripts/lint.sh
 
 # The main job: set up Jupyter, build, install the kernel, execute the
 # workshop introduction to notebooks/html/ (scripts/quickstart.sh).

@@ -11,48 +11,19 @@ import (
 	"github.com/nsysx/nsysx/kernel/wire"
 )
 
-type executeRequest struct {
-	Code            string            `json:"code"`
-	Silent          bool              `json:"silent"`
-	StoreHistory    *bool             `json:"store_history"`
-	UserExpressions map[string]string `json:"user_expressions"`
-	AllowStdin      *bool             `json:"allow_stdin"`
-	StopOnError     *bool             `json:"stop_on_error"`
-}
-
 func (k *Kernel) execute(ctx context.Context, r *wire.Request) {
-	var req executeRequest
-	if err := r.Msg.DecodeContent(&req); err != nil {
-		_ = r.Reply(wire.ErrorContent("BadRequest", err.Error()))
+	var req wire.ExecuteRequest
+	if !decode(r, &req) {
 		return
 	}
 	store := !req.Silent && (req.StoreHistory == nil || *req.StoreHistory)
-	stopOnError := req.StopOnError == nil || *req.StopOnError
-
-	k.mu.Lock()
-	if r.Aborting {
-		count := k.count
-		k.mu.Unlock()
-		_ = r.Reply(map[string]any{"status": "aborted", "execution_count": count})
+	count, cellCtx, ok := k.startCell(ctx, r, req.Code, store)
+	if !ok {
 		return
 	}
-	if store {
-		k.count++
-		k.history.add(k.count, req.Code)
-	}
-	count := k.count
-	cellCtx, cancel := context.WithCancel(ctx)
-	k.cancelCell = cancel
-	k.mu.Unlock()
-	defer func() {
-		k.mu.Lock()
-		k.cancelCell = nil
-		k.mu.Unlock()
-		cancel()
-	}()
-
+	defer k.endCell()
 	if !req.Silent {
-		_ = r.Publish("execute_input", map[string]any{"code": req.Code, "execution_count": count})
+		r.Publish(wire.ExecuteInput{Code: req.Code, ExecutionCount: count})
 	}
 	if target, detail, ok := helpTarget(req.Code); ok {
 		k.page(r, target, detail, count)
@@ -64,21 +35,52 @@ func (k *Kernel) execute(ctx context.Context, r *wire.Request) {
 	if store && out.resultText() != "" {
 		k.history.setOutput(count, out.resultText())
 	}
-
 	if err != nil {
-		ename, evalue, tb := errorFields(err)
-		if !req.Silent {
-			_ = r.Publish("error", map[string]any{"ename": ename, "evalue": evalue, "traceback": tb})
-		}
-		if stopOnError {
+		if req.StopOnError == nil || *req.StopOnError {
 			r.AbortQueued()
 		}
-		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
-			"ename": ename, "evalue": evalue, "traceback": tb})
+		k.replyError(r, err, count, req.Silent)
 		return
 	}
-	_ = r.Reply(map[string]any{"status": "ok", "execution_count": count,
-		"user_expressions": k.userExpressions(ctx, req.UserExpressions), "payload": []any{}})
+	r.Reply(wire.ExecuteReply{Status: wire.StatusOK, ExecutionCount: count,
+		UserExpressions: k.userExpressions(ctx, req.UserExpressions), Payload: []wire.Payload{}})
+}
+
+// startCell counts the cell (when stored) and makes its context, or
+// answers an aborted request.
+func (k *Kernel) startCell(ctx context.Context, r *wire.Request, code string, store bool) (int, context.Context, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if r.Aborting {
+		r.Reply(wire.ExecuteAborted{Status: wire.StatusAborted, ExecutionCount: k.count})
+		return 0, nil, false
+	}
+	if store {
+		k.count++
+		k.history.add(k.count, code)
+	}
+	cellCtx, cancel := context.WithCancel(ctx)
+	k.cancelCell = cancel
+	return k.count, cellCtx, true
+}
+
+func (k *Kernel) endCell() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cancelCell != nil {
+		k.cancelCell()
+		k.cancelCell = nil
+	}
+}
+
+// replyError publishes the error of a cell (unless silent) and replies with it.
+func (k *Kernel) replyError(r *wire.Request, err error, count int, silent bool) {
+	ename, evalue, tb := errorFields(err)
+	if !silent {
+		r.Publish(wire.Error{Ename: ename, Evalue: evalue, Traceback: tb})
+	}
+	r.Reply(wire.ExecuteError{ErrorReply: wire.ErrorReply{Status: wire.StatusError, Ename: ename, Evalue: evalue, Traceback: tb},
+		ExecutionCount: count})
 }
 
 // runWithGrace runs the cell on its own goroutine. After cancellation the
@@ -177,17 +179,17 @@ func (k *Kernel) userExpressions(ctx context.Context, exprs map[string]string) m
 	ev, ok := k.engine.(ExpressionEvaluator)
 	for name, expr := range exprs {
 		if !ok {
-			res[name] = map[string]any{"status": "error", "ename": "NotSupported",
-				"evalue": "the engine does not evaluate user expressions", "traceback": []string{}}
+			res[name] = wire.ErrorReply{Status: wire.StatusError, Ename: "NotSupported",
+				Evalue: "the engine does not evaluate user expressions", Traceback: []string{}}
 			continue
 		}
 		data, err := ev.EvalExpression(ctx, expr)
 		if err != nil {
 			ename, evalue, tb := errorFields(err)
-			res[name] = map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": tb}
+			res[name] = wire.ErrorReply{Status: wire.StatusError, Ename: ename, Evalue: evalue, Traceback: tb}
 			continue
 		}
-		res[name] = map[string]any{"status": "ok", "data": orEmpty(data), "metadata": map[string]any{}}
+		res[name] = wire.ExpressionResult{Status: wire.StatusOK, Bundle: bundle(data, nil)}
 	}
 	return res
 }
@@ -220,12 +222,9 @@ func helpTarget(code string) (target string, detail int, ok bool) {
 func (k *Kernel) page(r *wire.Request, target string, detail, count int) {
 	in := k.Inspect(target, len(target), detail)
 	if !in.Found {
-		e := Errorf("NameError", "no help for %s", target)
-		_ = r.Publish("error", map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})
-		_ = r.Reply(map[string]any{"status": "error", "execution_count": count,
-			"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})
+		k.replyError(r, Errorf("NameError", "no help for %s", target), count, false)
 		return
 	}
-	_ = r.Reply(map[string]any{"status": "ok", "execution_count": count, "user_expressions": map[string]any{},
-		"payload": []any{map[string]any{"source": "page", "data": orEmpty(in.Data), "start": 0}}})
+	r.Reply(wire.ExecuteReply{Status: wire.StatusOK, ExecutionCount: count, UserExpressions: map[string]any{},
+		Payload: []wire.Payload{{Source: "page", Data: orEmpty(in.Data)}}})
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/nsysx/nsysx/kernel/wire"
 )
 
 // historySession is the session number of this kernel's in-memory history.
@@ -37,20 +39,9 @@ func (h *history) setOutput(line int, output string) {
 	}
 }
 
-type historyRequest struct {
-	Output         bool   `json:"output"`
-	HistAccessType string `json:"hist_access_type"`
-	Session        int    `json:"session"`
-	Start          int    `json:"start"`
-	Stop           int    `json:"stop"`
-	N              int    `json:"n"`
-	Pattern        string `json:"pattern"`
-	Unique         bool   `json:"unique"`
-}
-
 // query answers a history_request: a list of [session, line, input] or,
 // with output, [session, line, [input, output]].
-func (h *history) query(q historyRequest) []any {
+func (h *history) query(q wire.HistoryRequest) []wire.HistoryEntry {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var sel []historyEntry
@@ -82,13 +73,13 @@ func (h *history) query(q historyRequest) []any {
 		}
 		sel = tail(sel, q.N)
 	}
-	out := make([]any, 0, len(sel))
+	out := make([]wire.HistoryEntry, 0, len(sel))
 	for _, e := range sel {
+		he := wire.HistoryEntry{Session: historySession, Line: e.line, Input: e.input}
 		if q.Output {
-			out = append(out, []any{historySession, e.line, []any{e.input, e.output}})
-		} else {
-			out = append(out, []any{historySession, e.line, e.input})
+			he.Output = &e.output
 		}
+		out = append(out, he)
 	}
 	return out
 }

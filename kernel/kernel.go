@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"runtime"
 	"strings"
 	"sync"
@@ -49,8 +50,13 @@ func New(engine Engine) (*Kernel, error) {
 func (k *Kernel) Magics() *Magics { return k.magics }
 
 // Run serves the kernel described by connectionFile until it is shut down
-// by the frontend or ctx is cancelled.
+// by the frontend or ctx is cancelled. It silences the standard logger
+// while it runs (and restores it after): the interpreter logs a line there
+// before each of its compile panics ("nil type"), which the engine
+// recovers and reports as the cell's error; on the kernel's stderr, which
+// Jupyter shows in its log, the line would be noise.
 func Run(ctx context.Context, connectionFile string, engine Engine) error {
+	defer silenceStdLog()()
 	info, err := wire.ReadConnectionFile(connectionFile)
 	if err != nil {
 		return err
@@ -64,6 +70,14 @@ func Run(ctx context.Context, connectionFile string, engine Engine) error {
 		return err
 	}
 	return k.Serve(ctx, srv)
+}
+
+// silenceStdLog discards the standard logger's output and returns the
+// function that restores it.
+func silenceStdLog() (restore func()) {
+	w := log.Writer()
+	log.SetOutput(io.Discard)
+	return func() { log.SetOutput(w) }
 }
 
 // Serve handles requests on srv until shutdown, then closes the engine if
@@ -83,7 +97,7 @@ func (k *Kernel) Serve(ctx context.Context, srv *wire.Server) error {
 func (k *Kernel) Handle(ctx context.Context, r *wire.Request) {
 	switch r.Msg.Type() {
 	case "kernel_info_request":
-		_ = r.Reply(k.kernelInfo())
+		r.Reply(k.kernelInfo())
 	case "execute_request":
 		k.execute(ctx, r)
 	case "complete_request":
@@ -93,63 +107,75 @@ func (k *Kernel) Handle(ctx context.Context, r *wire.Request) {
 	case "is_complete_request":
 		k.isComplete(r)
 	case "history_request":
-		var q historyRequest
-		_ = r.Msg.DecodeContent(&q)
-		_ = r.Reply(map[string]any{"status": "ok", "history": k.history.query(q)})
+		var q wire.HistoryRequest
+		if decode(r, &q) {
+			r.Reply(wire.HistoryReply{Status: wire.StatusOK, History: k.history.query(q)})
+		}
 	case "comm_info_request":
-		_ = r.Reply(map[string]any{"status": "ok", "comms": map[string]any{}})
+		r.Reply(wire.CommInfoReply{Status: wire.StatusOK, Comms: map[string]wire.CommInfo{}})
 	case "comm_open":
 		// No comm targets: close it right away, as the protocol asks.
-		var c struct {
-			CommID string `json:"comm_id"`
+		var c wire.CommOpen
+		if decode(r, &c) {
+			r.Publish(wire.CommClose{CommID: c.CommID, Data: map[string]any{}})
 		}
-		_ = r.Msg.DecodeContent(&c)
-		_ = r.Publish("comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 	case "comm_msg", "comm_close":
 		// nothing is open
 	case "interrupt_request":
 		k.interrupt()
-		_ = r.Reply(map[string]any{"status": "ok"})
+		r.Reply(wire.StatusReply{Status: wire.StatusOK})
 	case "shutdown_request":
-		var c struct {
-			Restart bool `json:"restart"`
+		var c wire.ShutdownRequest
+		if decode(r, &c) {
+			k.interrupt()
+			reply := wire.ShutdownReply{Status: wire.StatusOK, Restart: c.Restart}
+			r.Reply(reply)
+			r.Publish(reply)
+			r.Shutdown()
 		}
-		_ = r.Msg.DecodeContent(&c)
-		k.interrupt()
-		content := map[string]any{"status": "ok", "restart": c.Restart}
-		_ = r.Reply(content)
-		_ = r.Publish("shutdown_reply", content)
-		r.Shutdown()
 	default:
 		if strings.HasSuffix(r.Msg.Type(), "_request") {
-			_ = r.Reply(wire.ErrorContent("UnknownRequest", "unsupported message type "+r.Msg.Type()))
+			r.Reply(wire.NewErrorReply("UnknownRequest", "unsupported message type "+r.Msg.Type()))
 		}
 	}
 }
 
-func (k *Kernel) kernelInfo() map[string]any {
+// decode decodes the content of r into v. When it does not decode, a
+// request gets an error reply and other messages are logged and dropped.
+func decode(r *wire.Request, v any) bool {
+	err := r.Msg.DecodeContent(v)
+	switch {
+	case err == nil:
+		return true
+	case strings.HasSuffix(r.Msg.Type(), "_request"):
+		r.Reply(wire.NewErrorReply("BadRequest", fmt.Sprintf("%s: %v", r.Msg.Type(), err)))
+	default:
+		r.Server().Logf("%s: dropped %s: %v", r.Channel, r.Msg.Type(), err)
+	}
+	return false
+}
+
+func (k *Kernel) kernelInfo() wire.KernelInfoReply {
 	banner := "nsysx " + Version + " — Go kernel (" + runtime.Version() + ")"
 	if b, ok := k.engine.(Bannerer); ok {
 		banner = b.Banner()
 	}
-	return map[string]any{
-		"status":                 "ok",
-		"protocol_version":       wire.ProtocolVersion,
-		"implementation":         "nsysx",
-		"implementation_version": Version,
-		"language_info": map[string]any{
-			"name":               "go",
-			"version":            strings.TrimPrefix(runtime.Version(), "go"),
-			"mimetype":           "text/x-go",
-			"file_extension":     ".go",
-			"pygments_lexer":     "go",
-			"codemirror_mode":    "go",
-			"nbconvert_exporter": "",
+	return wire.KernelInfoReply{
+		Status:                wire.StatusOK,
+		ProtocolVersion:       wire.ProtocolVersion,
+		Implementation:        "nsysx",
+		ImplementationVersion: Version,
+		LanguageInfo: wire.LanguageInfo{
+			Name:           "go",
+			Version:        strings.TrimPrefix(runtime.Version(), "go"),
+			Mimetype:       "text/x-go",
+			FileExtension:  ".go",
+			PygmentsLexer:  "go",
+			CodemirrorMode: "go",
 		},
-		"banner":             banner,
-		"help_links":         []any{},
-		"supported_features": []any{},
-		"debugger":           false,
+		Banner:            banner,
+		HelpLinks:         []wire.HelpLink{},
+		SupportedFeatures: []string{},
 	}
 }
 
@@ -162,24 +188,20 @@ func (k *Kernel) interrupt() {
 	}
 }
 
-type codeCursor struct {
-	Code      string `json:"code"`
-	CursorPos int    `json:"cursor_pos"`
-	Detail    int    `json:"detail_level"`
-}
-
 func (k *Kernel) complete(r *wire.Request) {
-	var c codeCursor
-	_ = r.Msg.DecodeContent(&c)
+	var c wire.CompleteRequest
+	if !decode(r, &c) {
+		return
+	}
 	pos := byteOffset(c.Code, c.CursorPos)
 	comp := k.Complete(c.Code, pos)
 	if comp.Matches == nil {
 		comp.Matches = []string{}
 		comp.Start, comp.End = pos, pos
 	}
-	_ = r.Reply(map[string]any{"status": "ok", "matches": comp.Matches,
-		"cursor_start": runeOffset(c.Code, comp.Start), "cursor_end": runeOffset(c.Code, comp.End),
-		"metadata": orEmpty(comp.Metadata)})
+	r.Reply(wire.CompleteReply{Status: wire.StatusOK, Matches: comp.Matches,
+		CursorStart: runeOffset(c.Code, comp.Start), CursorEnd: runeOffset(c.Code, comp.End),
+		Metadata: orEmpty(comp.Metadata)})
 }
 
 // Complete returns the completions at byte offset cursor of code: magic
@@ -201,16 +223,19 @@ func (k *Kernel) Inspect(code string, cursor, detail int) Inspection {
 }
 
 func (k *Kernel) inspect(r *wire.Request) {
-	var c codeCursor
-	_ = r.Msg.DecodeContent(&c)
-	in := k.Inspect(c.Code, byteOffset(c.Code, c.CursorPos), c.Detail)
-	_ = r.Reply(map[string]any{"status": "ok", "found": in.Found,
-		"data": orEmpty(in.Data), "metadata": orEmpty(in.Metadata)})
+	var c wire.InspectRequest
+	if !decode(r, &c) {
+		return
+	}
+	in := k.Inspect(c.Code, byteOffset(c.Code, c.CursorPos), c.DetailLevel)
+	r.Reply(wire.InspectReply{Status: wire.StatusOK, Found: in.Found, Data: orEmpty(in.Data), Metadata: orEmpty(in.Metadata)})
 }
 
 func (k *Kernel) isComplete(r *wire.Request) {
-	var c codeCursor
-	_ = r.Msg.DecodeContent(&c)
+	var c wire.IsCompleteRequest
+	if !decode(r, &c) {
+		return
+	}
 	status, indent := "complete", "" // a cell magic, or only line magics
 	segs := splitCell(c.Code)
 	if len(segs) == 0 || !segs[0].cell {
@@ -225,11 +250,11 @@ func (k *Kernel) isComplete(r *wire.Request) {
 			status, indent = k.engine.IsComplete(strings.Join(code, "\n"))
 		}
 	}
-	content := map[string]any{"status": status}
+	reply := wire.IsCompleteReply{Status: status}
 	if status == "incomplete" {
-		content["indent"] = indent
+		reply.Indent = &indent
 	}
-	_ = r.Reply(content)
+	r.Reply(reply)
 }
 
 // byteOffset converts a code-point index into a byte offset of s.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -386,5 +388,133 @@ func TestInstallSpec(t *testing.T) {
 	}
 	if err := kernel.InstallSpec(dir, []string{"nsysx"}); err == nil {
 		t.Error("argv without {connection_file} accepted")
+	}
+}
+
+// TestGoroutinePanic: a panic in a goroutine a cell started would end the
+// process; it is the cell's error and the kernel and its state live on.
+func TestGoroutinePanic(t *testing.T) {
+	tk := start(t)
+	tk.execute("import \"time\"\nimport \"sort\"\nn := 7")
+	res := tk.execute("go func() {\n\tpanic(\"in a goroutine\")\n}()\ntime.Sleep(10 * time.Second)")
+	c := res.Content()
+	if c["status"] != "error" || c["ename"] != "panic" || c["evalue"] != "in a goroutine (line 2) (in a goroutine started at line 1)" {
+		t.Errorf("reply %v", c)
+	}
+	if errs := res.OfType("error"); len(errs) != 1 {
+		t.Errorf("%d error messages", len(errs))
+	}
+	// a callback that compiled code calls panics: the cell's error too
+	res = tk.execute("xs := []int{2, 1}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })")
+	if c := res.Content(); c["ename"] != "panic" || c["evalue"] != "less (line 2)" {
+		t.Errorf("sort.Slice reply %v", c)
+	}
+	if got := resultText(t, tk.execute("n * 6")); got != "42" {
+		t.Errorf("after the panics: %s", got)
+	}
+	if err := tk.Heartbeat(timeout); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestReplayedExecuteRunsOnce: a correctly signed execute_request sent
+// again is dropped, not run a second time.
+func TestReplayedExecuteRunsOnce(t *testing.T) {
+	tk := start(t)
+	tk.execute("n := 0")
+	hdr := wire.Header{MsgID: wire.NewID(), Session: tk.Session, Username: "test", Date: wire.Now(),
+		MsgType: "execute_request", Version: wire.ProtocolVersion}
+	frames, err := tk.Signer.Encode(nil, hdr, nil, nil, map[string]any{"code": "n++", "silent": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := tk.SendRaw(wire.Shell, frames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tk.Collect(wire.Shell, hdr.MsgID, timeout); err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, tk.execute("n")); got != "1" {
+		t.Errorf("n = %s after a replayed n++, want 1", got)
+	}
+}
+
+// freePorts returns n loopback ports that were free a moment ago.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports
+}
+
+// yaegiLogs is a cell the interpreter fails to compile after logging
+// "nil type" on the standard logger (a multi-value receive at top level).
+const yaegiLogs = "ch := make(chan int, 1)\nch <- 1\n_, ok := <-ch"
+
+// TestRunSilencesStandardLogger: the interpreter's log lines do not reach
+// the standard logger (the kernel's stderr) while kernel.Run serves, and
+// the logger is restored after.
+func TestRunSilencesStandardLogger(t *testing.T) {
+	logs := &wiretest.Buffer{}
+	prev := log.Writer()
+	log.SetOutput(logs)
+	defer log.SetOutput(prev)
+
+	// the cell does log when the engine runs outside kernel.Run
+	eng, err := gointerp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Execute(context.Background(), yaegiLogs, kernel.TextOutput{W: io.Discard}); err == nil {
+		t.Fatal("the cell compiled: pick another that yaegi logs for")
+	}
+	if !strings.Contains(logs.String(), "nil type") {
+		t.Fatalf("the interpreter logged %q, want its nil type line", logs.String())
+	}
+	logs.Reset()
+
+	p := freePorts(t, 5)
+	info := wire.ConnectionInfo{IP: "127.0.0.1", Key: "secret", ShellPort: p[0], ControlPort: p[1], StdinPort: p[2], IOPubPort: p[3], HBPort: p[4]}
+	conn := filepath.Join(t.TempDir(), "kernel.json")
+	b, err := json.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conn, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- kernel.Run(context.Background(), conn, eng) }()
+	c, err := wiretest.DialReady(info, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.Request(wire.Shell, "execute_request", map[string]any{"code": yaegiLogs}, timeout)
+	if err != nil || res.Content()["ename"] != "CompileError" {
+		t.Fatalf("cell: %v %v", err, res.Content())
+	}
+	if got := logs.String(); got != "" {
+		t.Errorf("the standard logger got %q while the kernel ran", got)
+	}
+	if _, err := c.Request(wire.Control, "shutdown_request", map[string]any{}, timeout); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		t.Fatal("kernel.Run did not return")
+	}
+	if log.Writer() != logs {
+		t.Error("the standard logger was not restored")
 	}
 }

@@ -2,9 +2,12 @@ package kernel
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/kernel/wire"
 )
 
 func TestSplitArgs(t *testing.T) {
@@ -98,14 +101,20 @@ func TestHistoryQuery(t *testing.T) {
 		h.add(i+1, c)
 	}
 	h.setOutput(3, "3")
-	if got := h.query(historyRequest{HistAccessType: "tail", N: 2}); len(got) != 2 || got[1].([]any)[2] != "a := 1" {
-		t.Errorf("tail %v", got)
+	asJSON := func(q wire.HistoryRequest) string {
+		b, err := json.Marshal(h.query(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	}
-	if got := h.query(historyRequest{HistAccessType: "range", Session: 0, Start: 2, Stop: 4, Output: true}); len(got) != 2 ||
-		got[1].([]any)[2].([]any)[1] != "3" {
-		t.Errorf("range %v", got)
+	if got := asJSON(wire.HistoryRequest{HistAccessType: "tail", N: 2}); got != `[[1,3,"a + b"],[1,4,"a := 1"]]` {
+		t.Errorf("tail %s", got)
 	}
-	if got := h.query(historyRequest{HistAccessType: "search", Pattern: "a*", Unique: true}); len(got) != 2 {
-		t.Errorf("search %v", got)
+	if got := asJSON(wire.HistoryRequest{HistAccessType: "range", Session: 0, Start: 2, Stop: 4, Output: true}); got != `[[1,2,["b := 2",""]],[1,3,["a + b","3"]]]` {
+		t.Errorf("range %s", got)
+	}
+	if got := asJSON(wire.HistoryRequest{HistAccessType: "search", Pattern: "a*", Unique: true}); got != `[[1,1,"a := 1"],[1,3,"a + b"]]` {
+		t.Errorf("search %s", got)
 	}
 }

@@ -185,6 +185,20 @@ func magicTimeit(ctx context.Context, e Engine, args []string, body string, out 
 			return err
 		}
 	}
+	per, loops, err := timeRuns(ctx, run, *n, *r)
+	if err != nil {
+		return err
+	}
+	mean, std := meanStd(per)
+	fmt.Fprintf(out.Stdout(), "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
+		fmtDuration(mean), fmtDuration(std), *r, loops)
+	return nil
+}
+
+// timeRuns times rounds of n runs and returns the nanoseconds per run of
+// each round and n; n 0 is chosen first, a power of ten that makes a
+// round last at least 0.2 s.
+func timeRuns(ctx context.Context, run func(context.Context) error, n, rounds int) ([]float64, int, error) {
 	loops := func(k int) (time.Duration, error) {
 		start := time.Now()
 		for i := 0; i < k; i++ {
@@ -194,29 +208,26 @@ func magicTimeit(ctx context.Context, e Engine, args []string, body string, out 
 		}
 		return time.Since(start), nil
 	}
-	if *n == 0 {
-		for *n = 1; ; *n *= 10 {
-			d, err := loops(*n)
+	if n == 0 {
+		for n = 1; ; n *= 10 {
+			d, err := loops(n)
 			if err != nil {
-				return err
+				return nil, 0, err
 			}
-			if d >= 200*time.Millisecond || *n >= 1e9 {
+			if d >= 200*time.Millisecond || n >= 1e9 {
 				break
 			}
 		}
 	}
-	per := make([]float64, *r)
+	per := make([]float64, rounds)
 	for i := range per {
-		d, err := loops(*n)
+		d, err := loops(n)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
-		per[i] = float64(d) / float64(*n)
+		per[i] = float64(d) / float64(n)
 	}
-	mean, std := meanStd(per)
-	fmt.Fprintf(out.Stdout(), "%s ± %s per loop (mean ± std. dev. of %d runs, %d loops each)\n",
-		fmtDuration(mean), fmtDuration(std), *r, *n)
-	return nil
+	return per, n, nil
 }
 
 func meanStd(xs []float64) (mean, std float64) {

@@ -39,7 +39,7 @@ func newCellOutput(ctx context.Context, req *wire.Request, count int, silent boo
 		stop: make(chan struct{}), done: make(chan struct{})}
 	pub := func(name, text string) {
 		if !o.silent {
-			_ = o.req.Publish("stream", map[string]any{"name": name, "text": text})
+			o.req.Publish(wire.Stream{Name: name, Text: text})
 		}
 	}
 	o.stdout = newStreamWriter("stdout", pub)
@@ -83,7 +83,7 @@ func (o *cellOutput) Stderr() io.Writer { return o.stderr }
 
 // publish flushes the streams (to keep the order of outputs) and sends one
 // iopub message, unless the cell is over or silent.
-func (o *cellOutput) publish(msgType string, content map[string]any) error {
+func (o *cellOutput) publish(c wire.Content) error {
 	o.mu.Lock()
 	closed := o.closed
 	o.mu.Unlock()
@@ -92,7 +92,7 @@ func (o *cellOutput) publish(msgType string, content map[string]any) error {
 	}
 	o.stdout.Flush()
 	o.stderr.Flush()
-	return o.req.Publish(msgType, content)
+	return o.req.Emit(c)
 }
 
 func orEmpty(m map[string]any) map[string]any {
@@ -102,23 +102,24 @@ func orEmpty(m map[string]any) map[string]any {
 	return m
 }
 
-func (o *cellOutput) displayContent(d Display) map[string]any {
-	c := map[string]any{"data": orEmpty(d.Data), "metadata": orEmpty(d.Metadata), "transient": map[string]any{}}
-	if d.ID != "" {
-		c["transient"] = map[string]any{"display_id": d.ID}
-	}
-	return c
+// bundle is the wire form of data and metadata: never null.
+func bundle(data, metadata map[string]any) wire.Bundle {
+	return wire.Bundle{Data: orEmpty(data), Metadata: orEmpty(metadata)}
+}
+
+func displayData(d Display) wire.DisplayData {
+	return wire.DisplayData{Bundle: bundle(d.Data, d.Metadata), Transient: wire.Transient{DisplayID: d.ID}}
 }
 
 func (o *cellOutput) Display(d Display) error {
-	return o.publish("display_data", o.displayContent(d))
+	return o.publish(displayData(d))
 }
 
 func (o *cellOutput) UpdateDisplay(d Display) error {
 	if d.ID == "" {
 		return ErrDisplayID
 	}
-	return o.publish("update_display_data", o.displayContent(d))
+	return o.publish(wire.UpdateDisplayData(displayData(d)))
 }
 
 func (o *cellOutput) Result(data, metadata map[string]any) error {
@@ -127,12 +128,11 @@ func (o *cellOutput) Result(data, metadata map[string]any) error {
 		o.result = s
 	}
 	o.mu.Unlock()
-	return o.publish("execute_result", map[string]any{"execution_count": o.count,
-		"data": orEmpty(data), "metadata": orEmpty(metadata)})
+	return o.publish(wire.ExecuteResult{ExecutionCount: o.count, Bundle: bundle(data, metadata)})
 }
 
 func (o *cellOutput) Clear(wait bool) error {
-	return o.publish("clear_output", map[string]any{"wait": wait})
+	return o.publish(wire.ClearOutput{Wait: wait})
 }
 
 func (o *cellOutput) Input(prompt string, password bool) (string, error) {

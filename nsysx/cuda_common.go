@@ -137,7 +137,7 @@ func (k *kernNames) intern(v Value, m map[Value]int32) int32 {
 }
 
 // kernelNames resolves each kernel's display name per the base / mangled /
-// nvtx-name options (§2.8). It returns nil, skip when nvtx-name cannot run.
+// nvtx-name options (docs/stats.md §2.8). It returns nil, skip when nvtx-name cannot run.
 func (c *Ctx) kernelNames() (*kernNames, *Result, error) {
 	col := "demangledName"
 	if c.Flag("base") {

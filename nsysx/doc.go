@@ -7,4 +7,13 @@
 // report reads the model, never the file. A report returns a Result: typed
 // columns with nsys's column specs, which the format package renders in every
 // nsys output format and which the Arrow and Parquet writers export.
+//
+// What callers use: Open, OpenWith and OpenSample; Profile's Stats, Analyze,
+// Run, Load, Scan, IdleBreakdown, LaunchStats and KernelStacks; Filter and its
+// parsers; the Result table methods (Sort, Where, GroupBy, Join...); Reports,
+// Rules and their lookups; ExportTables and NewRecordWriter. The built-in
+// reports are written with Ctx, Skip, R1, Pct, SummaryCols, ComputedCol and
+// PyFloat: they are exported so that `go doc` shows the reports' building
+// blocks next to what they compute (docs/stats.md), but a Ctx exists only
+// inside Profile.Run, so no code outside the package calls them.
 package nsysx

@@ -16,7 +16,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
@@ -28,7 +29,7 @@ const BatchRows = batchRows
 // metadata survive a round trip) or one uncompressed Arrow IPC file, the
 // kinds that pandas, polars, DuckDB and apache-arrow (JS) all read.
 type RecordWriter struct {
-	pq     *pqarrow.FileWriter
+	pq     *parquetio.Writer
 	ipc    *ipc.FileWriter
 	mem    memory.Allocator
 	schema *arrow.Schema
@@ -48,8 +49,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 	case "parquet":
 		props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
 			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<20))
-		fw, err := pqarrow.NewFileWriter(sc, noClose{w}, props,
-			pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+		fw, err := parquetio.NewWriter(noClose{w}, sc, props)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +67,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 // Write appends a record batch.
 func (w *RecordWriter) Write(rec arrow.RecordBatch) error {
 	if w.pq != nil {
-		return w.pq.WriteBuffered(rec)
+		return w.pq.Write(rec)
 	}
 	return w.ipc.Write(rec)
 }
@@ -114,7 +114,9 @@ func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, 
 }
 
 // exportTable writes one table. Columns already loaded by reports are
-// reused; otherwise the table is read without being kept in the profile.
+// reused; otherwise a SQLite table is streamed, one record batch read and
+// written at a time, and other sources' tables are read without being kept
+// in the profile.
 func exportTable(p *Profile, name, path, format string) (err error) {
 	ts := p.Schema(name)
 	p.mu.Lock()
@@ -126,7 +128,8 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 			break
 		}
 	}
-	if t == nil {
+	src, stream := p.src.(*sqliteSource)
+	if t == nil && !stream {
 		if t, err = p.src.load(context.Background(), ts, ts.Columns); err != nil {
 			return err
 		}
@@ -147,11 +150,70 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+	if t != nil {
+		return writeTable(f, t, ts, format, memory.DefaultAllocator)
+	}
+	return streamTable(f, src, ts, format)
 }
 
-// TableArrowSchema is the Arrow schema of a table as ExportTables writes it.
-func TableArrowSchema(ts *TableSchema) *arrow.Schema {
+// streamTable writes a SQLite table as WriteTable does, in the same record
+// batches, reading each batch's rows only when it is written: the memory
+// held is a few batches and the Parquet row group being encoded, whatever
+// the table's size. Reading (this goroutine) and encoding (another) overlap.
+func streamTable(w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
+	mem := memory.DefaultAllocator
+	rw, err := NewRecordWriter(w, tableArrowSchema(ts), format, mem)
+	if err != nil {
+		return err
+	}
+	recs := make(chan arrow.RecordBatch, 1)
+	done := make(chan error, 1)
+	go func() { done <- writeRecords(rw, recs) }()
+	b := array.NewRecordBuilder(mem, rw.schema)
+	defer b.Release()
+	var werr error
+	err = src.loadChunks(context.Background(), ts, ts.Columns, batchRows, func(t *Table) error {
+		for i, c := range ts.Columns {
+			appendColumn(b.Field(i), t.Col(c), 0, t.N)
+		}
+		select {
+		case recs <- b.NewRecordBatch():
+			return nil
+		case werr = <-done: // the writer failed
+			return werr
+		}
+	})
+	close(recs)
+	if werr == nil {
+		werr = <-done
+	}
+	if err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeRecords writes and releases the batches of recs, then closes rw; after
+// a failed write it releases the rest unwritten.
+func writeRecords(rw *RecordWriter, recs <-chan arrow.RecordBatch) error {
+	var err error
+	for rec := range recs {
+		if err == nil {
+			err = rw.Write(rec)
+		}
+		rec.Release()
+		if err != nil {
+			break
+		}
+	}
+	if cerr := rw.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// tableArrowSchema is the Arrow schema of a table as ExportTables writes it.
+func tableArrowSchema(ts *TableSchema) *arrow.Schema {
 	fields := make([]arrow.Field, len(ts.Columns))
 	for i, c := range ts.Columns {
 		fields[i] = arrow.Field{Name: c, Type: arrowType(ts.Types[i]), Nullable: true}
@@ -170,13 +232,13 @@ func arrowType(t ColType) arrow.DataType {
 	return arrow.PrimitiveTypes.Int64
 }
 
-// WriteTable writes the columns ts names of a loaded table as one Parquet or
+// writeTable writes the columns ts names of a loaded table as one Parquet or
 // Arrow file, in record batches of BatchRows rows.
-func WriteTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
+func writeTable(w io.Writer, t *Table, ts *TableSchema, format string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	sc := TableArrowSchema(ts)
+	sc := tableArrowSchema(ts)
 	rw, err := NewRecordWriter(w, sc, format, mem)
 	if err != nil {
 		return err

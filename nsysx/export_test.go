@@ -95,7 +95,7 @@ func TestExportWriteTableBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteTable(out, tb, ts, format, mem); err != nil {
+		if err := writeTable(out, tb, ts, format, mem); err != nil {
 			t.Fatal(err)
 		}
 		out.Close()
@@ -128,7 +128,7 @@ func TestExportWriteTableBatches(t *testing.T) {
 	for _, format := range []string{"parquet", "arrow"} {
 		dir := t.TempDir()
 		out, _ := os.Create(filepath.Join(dir, "EMPTY."+format))
-		if err := WriteTable(out, empty, ets, format, nil); err != nil {
+		if err := writeTable(out, empty, ets, format, nil); err != nil {
 			t.Errorf("%s: %v", format, err)
 		}
 		out.Close()

@@ -12,7 +12,7 @@ import (
 
 // Filter restricts reports to a time window, as `--filter-time` and the
 // start=/end= report options do, or to the window and thread of one NVTX
-// range, as `--filter-nvtx` and nvtx= do (stats spec §3).
+// range, as `--filter-nvtx` and nvtx= do (docs/stats.md §3).
 //
 // Under a filter every table with both a start and an end column keeps only
 // the rows that overlap the window [Start, End): start in the window, end in

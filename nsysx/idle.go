@@ -5,7 +5,7 @@ package nsysx
 // memsets of every process), is split by what the host was doing. The host
 // thread that matters for an idle instant is the one that launched the GPU's
 // next operation (the GPU waits for it); at the end of the window, the one
-// that launched the last operation. See docs/readme-idle-stacks.md.
+// that launched the last operation. See README.md, "Why the GPU is idle".
 
 import (
 	"context"
@@ -41,13 +41,13 @@ func (c IdleCat) String() string {
 	return fmt.Sprintf("IdleCat(%d)", c)
 }
 
-// IterationMatch matches the NVTX range names of training loops: "iteration
+// iterationMatch matches the NVTX range names of training loops: "iteration
 // 12", "iter_3", "step 7", "batch #2", or just "step".
-const IterationMatch = `(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\d+)?$`
+const iterationMatch = `(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\d+)?$`
 
 // IdleOptions configures Profile.IdleBreakdown.
 type IdleOptions struct {
-	Iterations string  // regexp of the iteration NVTX range names ("" = IterationMatch)
+	Iterations string  // regexp of the iteration NVTX range names ("": "iteration 12", "iter_3", "step 7", "batch #2", "step"...)
 	Range      string  // exact iteration range name; wins over Iterations
 	NoOSRT     bool    // ignore OS runtime calls (their time becomes host busy)
 	Filter     *Filter // optional time or NVTX window
@@ -153,7 +153,7 @@ func iterationMatcher(o IdleOptions) (*regexp.Regexp, error) {
 	}
 	expr := o.Iterations
 	if expr == "" {
-		expr = IterationMatch
+		expr = iterationMatch
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
@@ -228,6 +228,10 @@ func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) 
 func clipSpan(pieces []IdlePiece, name string, inst int, s, e int64) IdleSpan {
 	sp := IdleSpan{Iteration: name, Instance: inst, Start: s, End: e}
 	i := sort.Search(len(pieces), func(i int) bool { return pieces[i].End > s })
+	j := i + sort.Search(len(pieces)-i, func(k int) bool { return pieces[i+k].Start >= e })
+	if j > i {
+		sp.Pieces = make([]IdlePiece, 0, j-i)
+	}
 	for ; i < len(pieces) && pieces[i].Start < e; i++ {
 		p := pieces[i]
 		p.Start, p.End = max(p.Start, s), min(p.End, e)

@@ -12,8 +12,8 @@ import (
 
 // Thresholds of the launch statistics.
 const (
-	SlowLaunchNs = 50_000  // a launch call longer than this is slow
-	LongDelayNs  = 100_000 // a launch-to-start delay longer than this is long
+	slowLaunchNs = 50_000  // a launch call longer than this is slow
+	longDelayNs  = 100_000 // a launch-to-start delay longer than this is long
 )
 
 // LaunchStat sums the kernels of one name on one device. Launch is the
@@ -34,8 +34,8 @@ type LaunchStat struct {
 	QueueTotal  int64
 	QueueMax    int64
 	Short       int64 // kernels shorter than their launch call
-	SlowLaunch  int64 // launch calls over SlowLaunchNs
-	LongDelay   int64 // delays over LongDelayNs
+	SlowLaunch  int64 // launch calls over 50 µs
+	LongDelay   int64 // launch-to-start delays over 100 µs
 }
 
 // LaunchStats computes the kernel launch statistics (f may be nil), sorted
@@ -123,10 +123,10 @@ func (g *LaunchStat) add(launch, delay, queue, kernel int64) {
 	if kernel < launch {
 		g.Short++
 	}
-	if launch > SlowLaunchNs {
+	if launch > slowLaunchNs {
 		g.SlowLaunch++
 	}
-	if delay > LongDelayNs {
+	if delay > longDelayNs {
 		g.LongDelay++
 	}
 }

@@ -70,7 +70,7 @@ func (m nvMax) value() (int64, bool) {
 }
 
 // nvtxData holds the selected NVTX ranges of a profile, one entry per range in
-// rowid order, with names resolved as the NVTX reports resolve them (§2.9).
+// rowid order, with names resolved as the NVTX reports resolve them (docs/stats.md §2.9).
 type nvtxData struct {
 	n          int
 	start, end []int64 // end is meaningful unless nvOpen

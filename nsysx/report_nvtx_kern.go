@@ -59,7 +59,7 @@ func (rc *rangeCalls) finish(sp *nvtxSpans) {
 func (rc *rangeCalls) ranges(call int32) []int32 { return rc.list[rc.off[call]:rc.off[call+1]] }
 
 // loadNVTXAndRuntime reads the same-thread ranges of both styles (the set R
-// of §4.14) while the runtime index is built.
+// of docs/stats.md §4.14) while the runtime index is built.
 func (c *Ctx) loadNVTXAndRuntime() (*nvtxData, *runtimeIndex, error) {
 	var d *nvtxData
 	var derr error

@@ -21,7 +21,7 @@ func init() {
 // runNVTXSum summarises the ranges of the selected styles by name (and style
 // when withStyle). Every thread counts, cross-thread start/end ranges
 // included; an unclosed range lasts until the latest timestamp of any
-// NVTX_EVENTS row (§4.12).
+// NVTX_EVENTS row (docs/stats.md §4.12).
 func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error) {
 	return func(c *Ctx) (*Result, error) {
 		if r, skip := c.nvtxPrereq(); skip {

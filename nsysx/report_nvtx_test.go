@@ -82,17 +82,6 @@ func openFixture(t testing.TB, name string) *nsysx.Profile {
 	return p
 }
 
-// openExternal opens a testdata/external export (made by other nsys versions).
-func openExternal(t testing.TB, name string) *nsysx.Profile {
-	t.Helper()
-	p, err := nsysx.Open(testutil.External(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 // rowsOf lists a result's visible cells, one "a|b|c" line per row.
 func rowsOf(r *nsysx.Result) []string {
 	var out []string

@@ -31,7 +31,7 @@ func durAgg(a *Agg, st, en *Column, i int) {
 }
 
 // runOpenMPSum groups every OPENMP_EVENT_KIND_* table by nameId on its own
-// and lists the groups of all tables together (§4.17): one name in two
+// and lists the groups of all tables together (docs/stats.md §4.17): one name in two
 // tables gives two rows.
 func runOpenMPSum(c *Ctx) (*Result, error) {
 	if r, skip := c.skipNoStrings(); skip {

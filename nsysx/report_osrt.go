@@ -12,7 +12,7 @@ func init() {
 
 // runEventClassSum summarises the rows of table with the given eventClass by
 // nameId, as cuda_api_sum does but without stripping version suffixes
-// (§4.16).
+// (docs/stats.md §4.16).
 func runEventClassSum(table string, class int64, missing string) func(c *Ctx) (*Result, error) {
 	return func(c *Ctx) (*Result, error) {
 		if r, skip := c.skipNoStrings(); skip {

@@ -8,7 +8,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
-// This file holds what the `nsys analyze` rules share (§5 of the stats spec):
+// This file holds what the `nsys analyze` rules share (docs/stats.md §5):
 // the option handling of nsys's ExpertSystemsReport (rows=, start=, end=,
 // nvtx=, and process=/thread= for cuda_api_sync), the result shape with its
 // advice texts, SQLite's LIKE and sum(), and the CUDA memory-operation join

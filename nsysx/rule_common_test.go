@@ -2,16 +2,17 @@ package nsysx
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // goldenProfiles are the profiles with nsys-written goldens in testdata/golden.
-var goldenProfiles = []string{"bt", "cnn", "fixed", "rank0", "rank1", "sync", "train"}
+var goldenProfiles = testutil.Profiles
 
 // goldenSpecs lists the rule goldens of a profile: golden base name -> rule
 // spec, including the filter goldens whose options filters.txt records.
@@ -46,24 +47,6 @@ func readRuleGolden(t *testing.T, prof, name string) string {
 	return string(b)
 }
 
-// diffLines reports the first differing line.
-func diffLines(got, want string) string {
-	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		g, w := "<none>", "<none>"
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			return fmt.Sprintf("line %d (of %d/%d):\n got %q\nwant %q", i+1, len(gl), len(wl), g, w)
-		}
-	}
-	return ""
-}
-
 // RuleFixture, RuleGoldenSpecs, ReadRuleGolden and DiffLines serve the rule
 // golden tests of package nsysx_test (rule_golden_test.go), which render
 // through nsysx/format and so cannot live in package nsysx.
@@ -71,7 +54,7 @@ var (
 	RuleFixture     = fixture
 	RuleGoldenSpecs = goldenSpecs
 	ReadRuleGolden  = readRuleGolden
-	DiffLines       = diffLines
+	DiffLines       = testutil.Diff
 	GoldenProfiles  = goldenProfiles
 )
 

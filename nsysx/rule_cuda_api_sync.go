@@ -13,7 +13,7 @@ func init() {
 
 // runCudaAPISync lists the runtime calls whose name is LIKE
 // cudaDeviceSynchronize% or cudaStreamSynchronize% (raw names, version suffix
-// kept), by duration descending with ties in runtime row order (§5.2).
+// kept), by duration descending with ties in runtime row order (docs/stats.md §5.2).
 func runCudaAPISync(c *Ctx) (*Result, error) {
 	if r, skip := c.skipNoStrings(); skip {
 		return r, nil

@@ -8,7 +8,7 @@ func init() {
 }
 
 // memcpyAsyncRule: memcpys from or to pageable memory (srcKind or dstKind 0)
-// whose call is LIKE cudaMemcpy%Async% (§5.3).
+// whose call is LIKE cudaMemcpy%Async% (docs/stats.md §5.3).
 var memcpyAsyncRule = &memRule{
 	table: tMemcpy, what: "memcpy",
 	cols: []string{"srcKind", "dstKind", "copyKind"},

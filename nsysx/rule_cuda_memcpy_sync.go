@@ -9,7 +9,7 @@ func init() {
 
 // memcpySyncRule: memcpys other than host-to-device copies of 64000 bytes or
 // less and copies within one device, whose call is LIKE cudaMemcpy% and NOT
-// LIKE %Async% (§5.4). The WHERE clause is SQL three-valued logic: a NULL
+// LIKE %Async% (docs/stats.md §5.4). The WHERE clause is SQL three-valued logic: a NULL
 // comparison keeps nothing.
 var memcpySyncRule = &memRule{
 	table: tMemcpy, what: "memcpy",

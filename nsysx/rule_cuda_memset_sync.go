@@ -8,7 +8,7 @@ func init() {
 }
 
 // memsetSyncRule: memsets on pinned (1) or managed (4) memory whose call is
-// LIKE cudaMemset% and NOT LIKE %async% (§5.5). nsys prints cuda_api_sync's
+// LIKE cudaMemset% and NOT LIKE %async% (docs/stats.md §5.5). nsys prints cuda_api_sync's
 // advice and no-result texts for this rule, and so do we.
 var memsetSyncRule = &memRule{
 	table: tMemset, what: "memset",

@@ -23,7 +23,7 @@ type gpuGap struct {
 	owner      int32 // the op whose end starts the gap
 }
 
-// runGPUGaps implements §5.7. Per (pid, device), the op starts and the op
+// runGPUGaps implements docs/stats.md §5.7. Per (pid, device), the op starts and the op
 // ends are each sorted; the j-th end and the (j+1)-th start bound a gap when
 // end < start and the length exceeds gap ms. As in nsys, the LIMIT applies
 // twice: to the gaps in (pid, device, time) order before they are ranked, and

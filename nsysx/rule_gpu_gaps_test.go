@@ -8,7 +8,7 @@ import (
 
 const ms = 1000000
 
-// The limit trap (§5.7): with 120 gaps growing over time, the default
+// The limit trap (docs/stats.md §5.7): with 120 gaps growing over time, the default
 // rows=50 ranks the 50 earliest gaps, not the 50 longest.
 func TestGPUGapsLimitTrap(t *testing.T) {
 	var ops [][5]any

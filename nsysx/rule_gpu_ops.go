@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// The GPU operation set of gpu_gaps and gpu_time_util (§5.6; nsys's
+// The GPU operation set of gpu_gaps and gpu_time_util (docs/stats.md §5.6; nsys's
 // gpustats.GPUOperation): per API, the operations with start > 0, grouped by
 // (pid, device), plus the eligible PROFILER_OVERHEAD rows copied into every
 // group of their process whose span strictly contains them.

@@ -26,7 +26,7 @@ type lowUtil struct {
 	ops        *gpuOps
 }
 
-// runGPUTimeUtil implements §5.8: each (pid, device) span is cut into
+// runGPUTimeUtil implements docs/stats.md §5.8: each (pid, device) span is cut into
 // `chunks` chunks of ceil(span/chunks) ns; chunks whose summed op overlap is
 // strictly below threshold percent are kept and consecutive ones merged. The
 // LIMIT applies to the merged records in (group number, device, pid) order

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The verified example of the spec (§5.8): ops [1000,1100] and [1900,2000],
+// The verified example of the spec (docs/stats.md §5.8): ops [1000,1100] and [1900,2000],
 // 30 chunks of ceil(1000/30) = 34 ns. Chunks 3..25 ([1102,1884)) are idle,
 // chunk 26 ([1884,1918)) is 18/34 = 52.9% busy.
 func TestGPUTimeUtilSpecExample(t *testing.T) {

@@ -8,15 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // batchRows is the number of rows read or written per Arrow record batch.
@@ -132,17 +128,25 @@ func (s *arrowSource) close() error           { return nil }
 // addTable registers a part of table name with the given Arrow schema. Parts
 // of one table (several streams named alike) are read one after the other.
 func (s *arrowSource) addTable(name string, sc *arrow.Schema, p tablePart) {
+	var names []string
+	var types []ColType
+	for _, f := range sc.Fields() {
+		names = append(names, f.Name)
+		types = append(types, arrowColType(f.Type))
+	}
+	s.addTableCols(name, names, types, p)
+}
+
+// addTableCols registers a part of table name with the given columns and
+// types (those of its first part).
+func (s *arrowSource) addTableCols(name string, cols []string, types []ColType, p tablePart) {
 	for _, ts := range s.tables {
 		if strings.EqualFold(ts.Name, name) {
 			s.parts[ts] = append(s.parts[ts], p)
 			return
 		}
 	}
-	ts := &TableSchema{Name: name}
-	for _, f := range sc.Fields() {
-		ts.Columns = append(ts.Columns, f.Name)
-		ts.Types = append(ts.Types, arrowColType(f.Type))
-	}
+	ts := &TableSchema{Name: name, Columns: cols, Types: types}
 	s.tables = append(s.tables, ts)
 	s.parts[ts] = []tablePart{p}
 }
@@ -159,41 +163,6 @@ func recoverErr(err *error, path string) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("%s: corrupt file (%v)", filepath.Base(path), r)
 	}
-}
-
-func (s *arrowSource) openParquet(path string) (rd *file.Reader, fr *pqarrow.FileReader, err error) {
-	props := parquet.NewReaderProperties(s.mem)
-	rd, err = file.OpenParquetFile(path, false, file.WithReadProps(props))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	if v := rd.MetaData().KeyValueMetadata().FindValue("ARROW:schema"); v != nil {
-		if err := checkStoredSchema(*v); err != nil {
-			rd.Close()
-			return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-		}
-	}
-	fr, err = pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{BatchSize: batchRows}, s.mem)
-	if err != nil {
-		rd.Close()
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return rd, fr, nil
-}
-
-func (s *arrowSource) addParquet(path string) (err error) {
-	defer recoverErr(&err, path)
-	rd, fr, err := s.openParquet(path)
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	sc, err := fr.Schema()
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	s.addTable(stem(path), sc, tablePart{kind: parquetPart, path: path})
-	return nil
 }
 
 // addIPC registers the tables of an Arrow IPC file: one table for the IPC
@@ -387,69 +356,6 @@ func fieldIndex(sc *arrow.Schema, name string) int {
 		}
 	}
 	return -1
-}
-
-func (s *arrowSource) loadParquet(p tablePart, b *tableBuilder) (err error) {
-	defer recoverErr(&err, p.path)
-	rd, fr, err := s.openParquet(p.path)
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	if len(b.names) == 0 {
-		b.t.N += int(rd.NumRows())
-		return nil
-	}
-	sc, err := fr.Schema()
-	if err != nil {
-		return err
-	}
-	var leaves []int
-	for _, name := range b.names {
-		i := fieldIndex(sc, name)
-		if i < 0 || i >= len(fr.Manifest.Fields) {
-			return fmt.Errorf("%s: no column %s", filepath.Base(p.path), name)
-		}
-		leaves = appendLeaves(leaves, &fr.Manifest.Fields[i])
-	}
-	sort.Ints(leaves)
-	leaves = compactInts(leaves)
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
-	defer rr.Release()
-	for rr.Next() {
-		if err := b.add(rr.RecordBatch()); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-		}
-	}
-	if err := rr.Err(); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
-	return nil
-}
-
-// appendLeaves adds the Parquet leaf column indices of a (possibly nested)
-// field.
-func appendLeaves(dst []int, f *pqarrow.SchemaField) []int {
-	if f.IsLeaf() {
-		return append(dst, f.ColIndex)
-	}
-	for i := range f.Children {
-		dst = appendLeaves(dst, &f.Children[i])
-	}
-	return dst
-}
-
-func compactInts(s []int) []int {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 func (s *arrowSource) loadIPCFile(p tablePart, b *tableBuilder) (err error) {

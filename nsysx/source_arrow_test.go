@@ -314,7 +314,7 @@ func TestArrowBadInput(t *testing.T) {
 		ts := &TableSchema{Name: "T", Columns: []string{"a"}, Types: []ColType{typ}}
 		tb := &Table{Name: "T", N: 1, cols: map[string]*Column{"a": {Name: "a", Type: typ, Ints: []int64{1}, Strs: []string{"x"}}}}
 		var one bytes.Buffer
-		if err := WriteTable(&one, tb, ts, "arrow", nil); err != nil {
+		if err := writeTable(&one, tb, ts, "arrow", nil); err != nil {
 			t.Fatal(err)
 		}
 		r, err := ipc.NewFileReader(bytes.NewReader(one.Bytes()))
@@ -358,7 +358,7 @@ func FuzzArrowSource(f *testing.F) {
 	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
 	for _, format := range []string{"parquet", "arrow"} {
 		var buf strings.Builder
-		if err := WriteTable(&buf, tb, ts, format, nil); err != nil {
+		if err := writeTable(&buf, tb, ts, format, nil); err != nil {
 			f.Fatal(err)
 		}
 		f.Add([]byte(buf.String()), format == "parquet")
@@ -387,7 +387,7 @@ func FuzzArrowSource(f *testing.F) {
 func TestArrowSchemaCheck(t *testing.T) {
 	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
 	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(TableArrowSchema(ts)))
+	w := ipc.NewWriter(&buf, ipc.WithSchema(tableArrowSchema(ts)))
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

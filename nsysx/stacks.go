@@ -22,8 +22,8 @@ const NoStackFrame = "[no call stack recorded]"
 // StackOptions.FoldPython.
 const PythonFrame = "[python]"
 
-// NoStacksHint says which nsys flags record call stacks.
-const NoStacksHint = "record them with nsys profile --trace=cuda --cudabacktrace=all " +
+// noStacksHint says which nsys flags record call stacks.
+const noStacksHint = "record them with nsys profile --trace=cuda --cudabacktrace=all " +
 	"(all:0 to include calls shorter than the default 80 µs threshold) and CPU sampling on " +
 	"(--sample=process-tree, --backtrace=dwarf)"
 
@@ -95,7 +95,7 @@ func (c *Ctx) stacksSkip() string {
 	case !c.Has(tRuntime):
 		return c.Path() + " does not contain CUDA API data."
 	case !c.Has("CUDA_CALLCHAINS") || !c.P.HasColumn(tRuntime, "callchainId"):
-		return c.Path() + " does not contain CUDA API call stacks (CUDA_CALLCHAINS); " + NoStacksHint + "."
+		return c.Path() + " does not contain CUDA API call stacks (CUDA_CALLCHAINS); " + noStacksHint + "."
 	}
 	return ""
 }

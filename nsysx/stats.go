@@ -7,7 +7,7 @@ import (
 )
 
 // Agg accumulates integer samples (durations, sizes) for one group and gives the
-// SQLite aggregate semantics nsys reports rely on (§2.2 of the stats spec).
+// SQLite aggregate semantics nsys reports rely on (docs/stats.md §2.2).
 type Agg struct {
 	vals  []int64
 	nulls int

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -201,7 +202,7 @@ func Compare(a, b Value) int {
 		return 0
 	case 1:
 		if a.Kind == IntKind && b.Kind == IntKind {
-			return cmpInt(a.I, b.I)
+			return cmp.Compare(a.I, b.I)
 		}
 		fa, fb := a.AsFloat(), b.AsFloat()
 		switch {
@@ -223,14 +224,4 @@ func rank(k Kind) int {
 		return 1
 	}
 	return 2
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

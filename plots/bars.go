@@ -124,16 +124,9 @@ func barPanel(b *Bars, axis string, unit timeUnit, format valueFormat, col color
 			texts[k] += "  " + fmtPct(bar.Pct)
 		}
 	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
-	if err != nil {
+	if err := addBarLabels(p, xys, texts, 8.5); err != nil {
 		return nil, err
 	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i] = textStyle(sansFont, 8.5, colInk)
-		lab.TextStyle[i].YAlign = draw.YCenter
-	}
-	lab.Offset = vg.Point{X: 4}
-	p.Add(lab)
 	p.NominalY(labels...)
 	p.Y.Tick.Label.Font.Size = 9
 	p.X.Min = 0
@@ -196,4 +189,20 @@ func barsVega(title string, b *Bars, axis string, unit timeUnit, countName strin
 	spec["data"] = map[string]any{"values": rows}
 	spec["layer"] = []any{bars, labels}
 	return spec
+}
+
+// addBarLabels writes texts just right of the bar ends xys, vertically
+// centred, in the sans font of the given size.
+func addBarLabels(p *plot.Plot, xys plotter.XYs, texts []string, size vg.Length) error {
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
+	if err != nil {
+		return err
+	}
+	for i := range lab.TextStyle {
+		lab.TextStyle[i] = textStyle(sansFont, size, colInk)
+		lab.TextStyle[i].YAlign = draw.YCenter
+	}
+	lab.Offset = vg.Point{X: 4}
+	p.Add(lab)
+	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // CompareRow is one name's totals in the two profiles.
@@ -206,16 +205,9 @@ func comparePanel(d *CompareData) (*plot.Plot, error) {
 		}
 		p.Add(bc)
 	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
-	if err != nil {
+	if err := addBarLabels(p, xys, texts, 8); err != nil {
 		return nil, err
 	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i] = textStyle(sansFont, 8, colInk)
-		lab.TextStyle[i].YAlign = draw.YCenter
-	}
-	lab.Offset = vg.Point{X: 4}
-	p.Add(lab)
 	p.NominalY(names...)
 	p.X.Min, p.X.Max = 0, math.Max(maxV/unit.ns*1.3, 1e-9)
 	p.X.Label.Text = "total time (" + unit.name + ")"

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -108,7 +109,7 @@ func ncclKernels(p *nsysx.Profile, sn *nsysx.Column, n int) map[int64]bool {
 	return out
 }
 
-// session is a profile's place on a common timeline (recipes spec §1.5).
+// session is a profile's place on a common timeline (docs/recipes.md §1.5).
 type session struct {
 	utc      int64 // TARGET_INFO_SESSION_START_TIME.utcEpochNs
 	duration int64 // ANALYSIS_DETAILS.duration
@@ -166,21 +167,11 @@ func byDevice(ops []gpuOp) ([]devKey, map[devKey][]gpuOp) {
 	}
 	slices.SortFunc(keys, func(a, b devKey) int {
 		if a.pid != b.pid {
-			return cmpInt(a.pid, b.pid)
+			return cmp.Compare(a.pid, b.pid)
 		}
-		return cmpInt(a.dev, b.dev)
+		return cmp.Compare(a.dev, b.dev)
 	})
 	return keys, m
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // profileLabels names profiles by their base names, numbered when two

@@ -1,10 +1,8 @@
 package plots
 
 import (
-	"context"
 	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,17 +12,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 // externals are the exports made with other nsys versions.
 var externals = []string{"nsysai_h100_2gpu_1s", "nsysai_healthy_1pct", "nsysai_mfu_2gpu_after", "nsysai_mfu_2gpu_before", "train22"}
@@ -112,22 +104,9 @@ func atof(t testing.TB, s string) float64 {
 // recipes/...) into float64 columns by name (NULL is NaN).
 func parquetColumns(t testing.TB, rel string) map[string][]float64 {
 	t.Helper()
-	path := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatalf("golden parquet: %v", err)
-	}
-	defer rdr.Close()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, _ := testutil.ParquetTable(t, testutil.GoldenRecipe(rel), mem)
 	defer tbl.Release()
 	out := map[string][]float64{}
 	for i := 0; i < int(tbl.NumCols()); i++ {

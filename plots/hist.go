@@ -50,7 +50,7 @@ func quantile(sorted []float64, q float64) float64 {
 }
 
 // fdBins chooses integer-width bins for integer durations as nsys's
-// cuda_gpu_kern_hist notebook does (recipes spec §2.12): the
+// cuda_gpu_kern_hist notebook does (docs/recipes.md §2.12): the
 // Freedman-Diaconis width over the distinct values, truncated to an
 // integer (at least 1), at most 1000 bins; with bins > 0 the width is
 // ceil(span/bins) instead. It returns the start, width and bin count.

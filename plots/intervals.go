@@ -80,18 +80,6 @@ func mergeNear(v []span, gap int64, widen bool) []span {
 	return out
 }
 
-// clip keeps the parts of spans inside [lo, hi].
-func clip(v []span, lo, hi int64) []span {
-	var out []span
-	for _, x := range v {
-		s, e := max(x.s, lo), min(x.e, hi)
-		if e > s || e == s && x.s == x.e && s >= lo && s <= hi {
-			out = append(out, span{s, e})
-		}
-	}
-	return out
-}
-
 // heatBins computes nsys's utilisation heatmap bins (recipe.HeatBins, the
 // cuda_gpu_time_util_map recipe's) for spans already shifted by the session
 // offset: the share of each bin that the spans cover, as a percentage

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Hand-computed bins (recipes spec §1.10): bin size 10, four bins.
+// Hand-computed bins (docs/recipes.md §1.10): bin size 10, four bins.
 func TestHeatBins(t *testing.T) {
 	nan := math.NaN()
 	for _, tc := range []struct {

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -167,13 +168,13 @@ func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmpInt(a.pid, b.pid); c != 0 {
+		if c := cmp.Compare(a.pid, b.pid); c != 0 {
 			return c
 		}
-		if c := cmpInt(a.tid, b.tid); c != 0 {
+		if c := cmp.Compare(a.tid, b.tid); c != 0 {
 			return c
 		}
-		return cmpInt(a.lvl, b.lvl)
+		return cmp.Compare(a.lvl, b.lvl)
 	})
 	var lanes []Lane
 	for _, k := range keys {
@@ -182,7 +183,7 @@ func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
 			label = fmt.Sprintf("PID %d TID %d · L%d", k.pid, k.tid, k.lvl)
 		}
 		bars := byKey[k]
-		slices.SortStableFunc(bars, func(a, b TimelineBar) int { return cmpInt(a.Start, b.Start) })
+		slices.SortStableFunc(bars, func(a, b TimelineBar) int { return cmp.Compare(a.Start, b.Start) })
 		lanes = append(lanes, Lane{Label: label, Bars: mergeBars(bars, d.Resolution)})
 	}
 	return lanes
@@ -250,10 +251,10 @@ func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmpInt(a.dev, b.dev); c != 0 {
+		if c := cmp.Compare(a.dev, b.dev); c != 0 {
 			return c
 		}
-		return cmpInt(a.stream, b.stream)
+		return cmp.Compare(a.stream, b.stream)
 	})
 	var lanes []Lane
 	for _, k := range keys {

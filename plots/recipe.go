@@ -95,14 +95,28 @@ func RecipeCharts(name string, out *recipe.Output) ([]*Chart, error) {
 // NAME.png, NAME.svg and NAME.vl.json (Vega-Lite); it returns the file
 // names written, in order.
 func WriteRecipeCharts(dir, name string, out *recipe.Output) ([]string, error) {
+	return writeRecipeCharts(dir, name, out, true)
+}
+
+// chartExts are the chart formats written into a recipe's output
+// directory: SVG and Vega-Lite always, PNG when asked for (drawing and
+// compressing the bitmaps is most of a small recipe's run).
+func chartExts(withPNG bool) []string {
+	if withPNG {
+		return []string{".png", ".svg", ".vl.json"}
+	}
+	return []string{".svg", ".vl.json"}
+}
+
+// writeRecipeCharts writes the charts of RecipeCharts in chartExts(withPNG).
+func writeRecipeCharts(dir, name string, out *recipe.Output, withPNG bool) ([]string, error) {
 	cs, err := RecipeCharts(name, out)
 	if err != nil {
 		return nil, err
 	}
-	// Every chart in every format is drawn at once (rendering and PNG
-	// compression are most of a small recipe's run), PNGs with fast
+	// Every chart in every format is drawn at once, PNGs with fast
 	// compression; the file list keeps chart and format order.
-	exts := []string{".png", ".svg", ".vl.json"}
+	exts := chartExts(withPNG)
 	files := make([]string, len(cs)*len(exts))
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup

@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,9 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
@@ -21,20 +17,7 @@ import (
 // recipe writers and readers.
 func goldenFrame(t testing.TB, rel string) *recipe.Frame {
 	t.Helper()
-	path := filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel)
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatalf("golden parquet: %v", err)
-	}
-	defer rdr.Close()
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, _ := testutil.ParquetTable(t, testutil.GoldenRecipe(rel), nil)
 	defer tbl.Release()
 	f := &recipe.Frame{Index: recipe.NoIndex}
 	for i := 0; i < int(tbl.NumCols()); i++ {

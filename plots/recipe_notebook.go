@@ -12,20 +12,21 @@ import (
 
 // RecipeExtra returns the hook that Result.Write runs on the output
 // directory before it is published (recipe.WriteOptions.Extra): it writes
-// the recipe's charts (NAME.png, NAME.svg, NAME.vl.json) and, under the
+// the recipe's charts (NAME.svg and NAME.vl.json, plus NAME.png when
+// res.Opts.PNG is set: `nsysx recipe --png`) and, under the
 // recipe's notebook name (stats.ipynb, heatmap.ipynb, ...: the file the
 // .nsys-analysis lists under Outputs), a notebook for the nsysx Jupyter
 // kernel that reads the tables back and shows them and the charts. nsys
 // writes its own Python notebook there instead.
 func RecipeExtra(res *recipe.Result) func(dir string) error {
 	return func(dir string) error {
-		files, err := WriteRecipeCharts(dir, res.Recipe.Name, res.Output)
+		files, err := writeRecipeCharts(dir, res.Recipe.Name, res.Output, withPNG(res))
 		if err != nil {
 			return err
 		}
 		var charts []string
 		for _, f := range files {
-			if n, ok := strings.CutSuffix(f, ".png"); ok {
+			if n, ok := strings.CutSuffix(f, ".svg"); ok {
 				charts = append(charts, n)
 			}
 		}
@@ -36,6 +37,9 @@ func RecipeExtra(res *recipe.Result) func(dir string) error {
 		return os.WriteFile(filepath.Join(dir, notebookName(res.Recipe)), nb, 0o644)
 	}
 }
+
+// withPNG reports whether a run asked for PNG charts (--png).
+func withPNG(res *recipe.Result) bool { return res.Opts != nil && res.Opts.PNG }
 
 func notebookName(r *recipe.Recipe) string {
 	if r.Notebook != "" {
@@ -94,8 +98,8 @@ func RecipeNotebook(res *recipe.Result, charts []string) ([]byte, error) {
 		add("code", fmt.Sprintf("res.Output.Table(%q)", t.Name))
 	}
 	if len(charts) > 0 {
-		add("markdown", "## Charts\n\nRedrawn from the tables; the same charts are saved next to this notebook as PNG, SVG "+
-			"and Vega-Lite (`.vl.json`): "+chartFiles(charts)+".")
+		add("markdown", "## Charts\n\nRedrawn from the tables; the same charts are saved next to this notebook as "+
+			chartFormats(withPNG(res))+": "+chartFiles(charts)+".")
 		add("code", "charts, err := plots.RecipeCharts(res.Recipe.Name, res.Output)\nif err != nil {\n\tpanic(err)\n}\nlen(charts)")
 		for i := range charts {
 			add("code", fmt.Sprintf("charts[%d]", i))
@@ -122,7 +126,15 @@ func reportsText(res *recipe.Result) string {
 func chartFiles(charts []string) string {
 	out := make([]string, len(charts))
 	for i, c := range charts {
-		out[i] = "`" + c + ".png`"
+		out[i] = "`" + c + ".svg`"
 	}
 	return strings.Join(out, ", ")
+}
+
+// chartFormats names the formats of chartExts.
+func chartFormats(png bool) string {
+	if png {
+		return "PNG, SVG and Vega-Lite (`.vl.json`)"
+	}
+	return "SVG and Vega-Lite (`.vl.json`; `nsysx recipe --png` adds PNGs)"
 }

@@ -71,9 +71,9 @@ func TestRecipeNotebook(t *testing.T) {
 		if len(tables) != len(pq) {
 			t.Errorf("%s: table cells %v, %d Parquet files", rel, tables, len(pq))
 		}
-		pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
-		if want := map[string]int{"cuda_gpu_kern_sum": 2, "nvtx_pace": 2, "nccl_gpu_time_util_map": 1, "cuda_api_sync": 0}[res.Recipe.Name]; charts != want || len(pngs) != want {
-			t.Errorf("%s: %d chart cells, %d PNGs, want %d", rel, charts, len(pngs), want)
+		svgs, pngs := countFiles(dir, "*.svg"), countFiles(dir, "*.png")
+		if want := map[string]int{"cuda_gpu_kern_sum": 2, "nvtx_pace": 2, "nccl_gpu_time_util_map": 1, "cuda_api_sync": 0}[res.Recipe.Name]; charts != want || svgs != want || pngs != 0 {
+			t.Errorf("%s: %d chart cells, %d SVGs, %d PNGs, want %d, %d and none", rel, charts, svgs, pngs, want, want)
 		}
 		validateNotebook(t, path)
 	}
@@ -94,4 +94,10 @@ func validateNotebook(t *testing.T, path string) {
 	if err != nil || strings.TrimSpace(string(out)) != "valid" {
 		t.Errorf("%s: nbformat: %v\n%s", filepath.Base(path), err, out)
 	}
+}
+
+// countFiles is how many files of dir match pattern.
+func countFiles(dir, pattern string) int {
+	m, _ := filepath.Glob(filepath.Join(dir, pattern))
+	return len(m)
 }

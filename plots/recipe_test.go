@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestRecipeStatsBoxes(t *testing.T) {
 			if k > 0 && b.Sum > d.Boxes[k-1].Sum {
 				t.Errorf("%s: box %d out of order", rel, k)
 			}
-			i := indexOf(key.Strs, b.Name)
+			i := slices.Index(key.Strs, b.Name)
 			if i < 0 {
 				t.Fatalf("%s: box %q not in all_stats", rel, b.Name)
 			}
@@ -86,15 +87,6 @@ func TestRecipeStatsBoxes(t *testing.T) {
 	}
 }
 
-func indexOf(l []string, s string) int {
-	for i, x := range l {
-		if x == s {
-			return i
-		}
-	}
-	return -1
-}
-
 // The heatmap cells are the analysis rows, labelled Rank/Device/PID in
 // natural order; the summary is the mean over the labels of each bin,
 // computed here from the golden rows.
@@ -120,7 +112,7 @@ func TestRecipeHeatmap(t *testing.T) {
 			t.Fatalf("no row %s", lbl)
 		}
 		dur := int64(cellFloat(f.Col("Duration"), i))
-		k := indexOfInt(row.Starts, dur)
+		k := slices.Index(row.Starts, dur)
 		if k < 0 || !sameFloat(row.Values[1][k], cellFloat(f.Col("NCCL"), i), 0) {
 			t.Errorf("%s at %d: cell not the NCCL value %v", lbl, dur, cellFloat(f.Col("NCCL"), i))
 		}
@@ -148,15 +140,6 @@ func heatRow(d *HeatmapData, label string) *HeatRow {
 		}
 	}
 	return nil
-}
-
-func indexOfInt(l []int64, v int64) int {
-	for i, x := range l {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 // The pace lines are the pace tables' columns; the delta boxes are
@@ -249,7 +232,7 @@ func TestRecipeChartsRender(t *testing.T) {
 
 // Every recipe chart's Vega-Lite compiles and renders (tools/vega-check).
 func TestRecipeVegaLiteCompiles(t *testing.T) {
-	node, tool := vegaTool(t)
+	run := vegaTool(t)
 	var files []string
 	for _, rel := range recipeGoldens {
 		dir := filepath.Join(t.TempDir())
@@ -273,7 +256,7 @@ func TestRecipeVegaLiteCompiles(t *testing.T) {
 			files = append(files, filepath.Join(dir, f))
 		}
 	}
-	vegaCheck(t, node, tool, files)
+	vegaCheck(t, run, files)
 }
 
 // The diff charts: the markers are DIR1's all_stats minus DIR2's by name
@@ -289,12 +272,12 @@ func TestRecipeDiff(t *testing.T) {
 	a, b := goldenFrame(t, "train+fixed/cuda_gpu_kern_sum/all_stats.parquet"), goldenFrame(t, "rank0+rank1/cuda_gpu_kern_sum/all_stats.parquet")
 	both, inA := 0, 0
 	for i := range a.Col("Name").Strs {
-		if indexOf(b.Col("Name").Strs, a.Col("Name").Strs[i]) >= 0 {
+		if slices.Index(b.Col("Name").Strs, a.Col("Name").Strs[i]) >= 0 {
 			inA++
 		}
 	}
 	for _, box := range d.Boxes {
-		i, j := indexOf(a.Col("Name").Strs, box.Name), indexOf(b.Col("Name").Strs, box.Name)
+		i, j := slices.Index(a.Col("Name").Strs, box.Name), slices.Index(b.Col("Name").Strs, box.Name)
 		if i < 0 {
 			t.Fatalf("%s not in DIR1", box.Name)
 		}

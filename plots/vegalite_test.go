@@ -1,10 +1,8 @@
 package plots
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,25 +15,16 @@ import (
 var benignVega = []string{"Can not resolve event source: window"}
 
 // vegaTool finds node and tools/vega-check; it skips the test without
-// them (fails under CI).
-func vegaTool(t *testing.T) (node, tool string) {
+// them (fails under CI). The runner compiles and renders spec files.
+func vegaTool(t *testing.T) func(files []string, out any) {
 	t.Helper()
-	tool = filepath.Join(testutil.Root(), "tools", "vega-check")
-	node, err := exec.LookPath("node")
-	if _, serr := os.Stat(filepath.Join(tool, "node_modules", "vega-lite")); err != nil || serr != nil {
-		msg := "node or tools/vega-check/node_modules missing: run `npm ci --prefix tools/vega-check`"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return node, tool
+	return testutil.NodeCheck(t, "vega-check", "vega-lite")
 }
 
 // Every Vega-Lite spec compiles with the npm vega-lite package and renders
 // to SVG with vega (tools/vega-check under Node.js), without warnings.
 func TestVegaLiteCompiles(t *testing.T) {
-	node, tool := vegaTool(t)
+	run := vegaTool(t)
 	dir := t.TempDir()
 	var files []string
 	for i, rc := range renderCases() {
@@ -50,19 +39,12 @@ func TestVegaLiteCompiles(t *testing.T) {
 		}
 		files = append(files, f)
 	}
-	vegaCheck(t, node, tool, files)
+	vegaCheck(t, run, files)
 }
 
 // vegaCheck compiles and renders the spec files with tools/vega-check.
-func vegaCheck(t *testing.T, node, tool string, files []string) {
+func vegaCheck(t *testing.T, run func(files []string, out any), files []string) {
 	t.Helper()
-	cmd := exec.Command(node, append([]string{filepath.Join(tool, "check.mjs")}, files...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("vega-check: %v\n%s", err, stderr.String())
-	}
 	var res []struct {
 		File     string
 		Schema   string
@@ -71,9 +53,7 @@ func vegaCheck(t *testing.T, node, tool string, files []string) {
 		Paths    int
 		SVGStart string `json:"svgStart"`
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("vega-check output: %v\n%.500s", err, out)
-	}
+	run(files, &res)
 	if len(res) != len(files) {
 		t.Fatalf("vega-check checked %d of %d specs", len(res), len(files))
 	}

@@ -8,7 +8,7 @@
 // --project/--region/--temp_location, ...) may be mixed in. Without
 // --runner the pipeline runs on Prism inside this process. Inputs and
 // --output may be local paths or paths of a Beam filesystem (gs://, s3://).
-// See docs/readme-beam.md for submitting to Flink, Spark and Dataflow.
+// See README.md, "Submitting to Flink, Spark or Dataflow".
 //
 // The same binary is the pipeline's worker: the SDK harness starts it with
 // Beam's worker flags and no "recipe" word.
@@ -54,7 +54,7 @@ Runs an nsys recipe (as nsysx recipe does) as an Apache Beam pipeline: on Prism
 inside this process by default, or on Flink, Spark, Dataflow or any portable
 job server with --runner flink|spark|dataflow|universal --endpoint HOST:PORT
 --environment_type DOCKER|PROCESS|LOOPBACK. Run nsysx-beam recipe NAME --help
-for a recipe's options; see docs/readme-beam.md.
+for a recipe's options; see README.md, "Recipes on Apache Beam".
 `
 
 func run(args []string, stdout, stderr io.Writer) int {

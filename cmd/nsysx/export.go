@@ -48,16 +48,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "export", usageErr("--tables: %v", err))
 		}
 	}
-	inputs := p.Args
-	if ok, _ := p.Bool("--sample"); ok {
-		inputs = append([]string{sampleName}, inputs...)
-	}
-	if len(inputs) != 1 {
-		return fail(stderr, "export", usageErr("give exactly one input file"))
-	}
-	quiet, _ := p.Bool("--quiet")
-	force, _ := p.Bool("--force-export")
-	prof, err := openInput(inputs[0], force, stderr, quiet)
+	prof, quiet, err := openExportInput(p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
@@ -79,6 +70,23 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "export", err)
 	}
 	return 0
+}
+
+// openExportInput opens the one profile an export reads (the input
+// argument, or --sample), exporting a .nsys-rep first as --force-export
+// says; quiet is --quiet.
+func openExportInput(p *parsed, stderr io.Writer) (prof *nsysx.Profile, quiet bool, err error) {
+	inputs := p.Args
+	if ok, _ := p.Bool("--sample"); ok {
+		inputs = append([]string{sampleName}, inputs...)
+	}
+	if len(inputs) != 1 {
+		return nil, false, usageErr("give exactly one input file")
+	}
+	quiet, _ = p.Bool("--quiet")
+	force, _ := p.Bool("--force-export")
+	prof, err = openInput(inputs[0], force, stderr, quiet)
+	return prof, quiet, err
 }
 
 // exportPerfetto writes the timeline; a filter that cannot apply (an NVTX

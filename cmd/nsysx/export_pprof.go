@@ -20,16 +20,7 @@ func exportPprof(p *parsed, stderr io.Writer) int {
 	if p.Last("--tables") != "" {
 		return fail(stderr, "export", usageErr("--tables applies to -t parquet and -t arrow only"))
 	}
-	inputs := p.Args
-	if ok, _ := p.Bool("--sample"); ok {
-		inputs = append([]string{sampleName}, inputs...)
-	}
-	if len(inputs) != 1 {
-		return fail(stderr, "export", usageErr("give exactly one input file"))
-	}
-	quiet, _ := p.Bool("--quiet")
-	force, _ := p.Bool("--force-export")
-	prof, err := openInput(inputs[0], force, stderr, quiet)
+	prof, quiet, err := openExportInput(p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}

@@ -127,8 +127,8 @@ func goldenCases(t *testing.T, profile string) []goldenCase {
 			c.args = []string{"stats", "-f", "csv:time=us", "-r", rep}
 			c.outFile = "x_" + rep + ".csv"
 		case strings.HasPrefix(file, "filter_"):
-			kind, rep, _ := strings.Cut(strings.TrimPrefix(stem, "filter_"), "_")
-			rep = strings.TrimPrefix(stem, "filter_"+kind+"_")
+			kind, _, _ := strings.Cut(strings.TrimPrefix(stem, "filter_"), "_")
+			rep := strings.TrimPrefix(stem, "filter_"+kind+"_")
 			fa := filters["filter_"+kind]
 			if fa == nil {
 				t.Fatalf("%s: no filter_%s line in filters.txt", profile, kind)

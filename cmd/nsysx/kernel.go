@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -65,10 +64,6 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 // ignored (interrupt_mode is "message": interrupts arrive on the control
 // channel); SIGTERM stops the kernel.
 func serveKernel(conn string, stderr io.Writer) int {
-	// The standard logger is used only by the interpreter, whose
-	// log.Panic calls it recovers itself and reports as the cell's
-	// error: their log lines would be noise on the kernel's stderr.
-	log.SetOutput(io.Discard)
 	signal.Ignore(syscall.SIGINT)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -135,7 +134,10 @@ func setupJupyter(t *testing.T) *jupyterEnv {
 	t.Helper()
 	dir := t.TempDir()
 	je := &jupyterEnv{dir: dir, bin: filepath.Join(dir, "bin", "nsysx")}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("building nsysx: %v", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, goBin, "build", "-o", je.bin, ".").CombinedOutput(); err != nil {

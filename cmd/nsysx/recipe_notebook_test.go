@@ -18,11 +18,14 @@ func TestRecipeNotebookExecutes(t *testing.T) {
 	if _, stderr, code := runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", in[0], in[1], "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{"stats.ipynb", "cuda_gpu_kern_sum-stats.png", "cuda_gpu_kern_sum-stats.svg", "cuda_gpu_kern_sum-stats.vl.json",
-		"cuda_gpu_kern_sum-ranks.png"} {
+	for _, f := range []string{"stats.ipynb", "cuda_gpu_kern_sum-stats.svg", "cuda_gpu_kern_sum-stats.vl.json",
+		"cuda_gpu_kern_sum-ranks.svg"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	if png, _ := filepath.Glob(filepath.Join(out, "*.png")); len(png) != 0 {
+		t.Errorf("PNGs without --png: %v", png)
 	}
 	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-nbconvert"}, []string{"nbconvert", "nbclient"})
 	if testing.Short() {
@@ -62,5 +65,26 @@ func TestRecipeNotebookExecutes(t *testing.T) {
 	}
 	if tables != 4 || charts != 2 {
 		t.Errorf("%d tables and %d charts shown, want 4 and 2", tables, charts)
+	}
+}
+
+// --png adds each chart as a PNG beside its SVG and Vega-Lite files, and the
+// notebook says so.
+func TestRecipePNG(t *testing.T) {
+	_, in := reports(t, "rank0", "rank1")
+	out := filepath.Join(t.TempDir(), "kern")
+	if _, stderr, code := runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", in[0], in[1], "--output", out, "--png"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, c := range []string{"stats", "ranks"} {
+		for _, ext := range []string{".png", ".svg", ".vl.json"} {
+			if _, err := os.Stat(filepath.Join(out, "cuda_gpu_kern_sum-"+c+ext)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	nb, err := os.ReadFile(filepath.Join(out, "stats.ipynb"))
+	if err != nil || !strings.Contains(string(nb), "as PNG, SVG and Vega-Lite") {
+		t.Errorf("notebook: %v", err)
 	}
 }

@@ -73,6 +73,28 @@ func Unpack(t testing.TB, rel string) string {
 	return dst
 }
 
+// Main runs the tests, removes the unpacked profiles and exits: a
+// package's whole TestMain when it needs nothing else.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// BenchFile is the benchmark profile: $NSYSX_BENCH_FILE, default
+// /tmp/train50.sqlite (train tiled 50 times with tools/nsys-tile.py: `make
+// bench-data`, README "Benchmarks"). The benchmark skips without it.
+func BenchFile(b *testing.B) string {
+	f := os.Getenv("NSYSX_BENCH_FILE")
+	if f == "" {
+		f = "/tmp/train50.sqlite"
+	}
+	if _, err := os.Stat(f); err != nil {
+		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
+	}
+	return f
+}
+
 // Cleanup removes unpacked files; call it from TestMain after m.Run.
 func Cleanup() {
 	unpacked.Lock()

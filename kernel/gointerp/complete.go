@@ -20,7 +20,7 @@ var keywords = []string{
 }
 
 var builtins = []string{
-	"append", "bool", "byte", "cap", "close", "complex", "complex128", "complex64", "copy", "delete",
+	"any", "append", "bool", "byte", "cap", "close", "comparable", "complex", "complex128", "complex64", "copy", "delete",
 	"error", "false", "float32", "float64", "imag", "int", "int16", "int32", "int64", "int8", "iota",
 	"len", "make", "new", "nil", "panic", "print", "println", "real", "recover", "rune", "string",
 	"true", "uint", "uint16", "uint32", "uint64", "uint8", "uintptr",

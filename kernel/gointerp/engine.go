@@ -33,6 +33,9 @@ type Engine struct {
 	names      map[string]bool   // identifiers declared by cells
 	used       interp.Exports    // compiled packages added with Use
 	displayers []Displayer
+	exec       *execution          // the Execute running, nil when idle
+	late       []string            // goroutine panics to print in the next cell
+	goFrames   map[uint64][]string // panic frame lines printed by other goroutines, by goroutine id
 }
 
 // run is the state of the evaluation in progress.
@@ -42,6 +45,7 @@ type run struct {
 	started chan struct{}
 	once    sync.Once
 	src     *source  // what is evaluated, to map positions to the cell
+	goid    uint64   // the goroutine that runs it
 	line    int      // cell line of the top-level statement running
 	frames  []string // "L:C: panic: f(...)" lines yaegi printed
 	capture map[string]any
@@ -51,7 +55,8 @@ var idleRun = &run{ctx: context.Background(), out: kernel.TextOutput{W: io.Disca
 
 // New returns an engine with the standard library available.
 func New() (*Engine, error) {
-	e := &Engine{sem: make(chan struct{}, 1), run: idleRun, imports: map[string]string{}, names: map[string]bool{}}
+	e := &Engine{sem: make(chan struct{}, 1), run: idleRun, imports: map[string]string{}, names: map[string]bool{},
+		goFrames: map[uint64][]string{}}
 	e.stdout = &switchWriter{e: e, stderr: false}
 	e.stderr = &panicFilter{e: e, w: &switchWriter{e: e, stderr: true}}
 	e.interp = newInterpreter(interp.Options{
@@ -119,7 +124,13 @@ func (e *Engine) current() *run {
 
 func (e *Engine) started() {
 	r := e.current()
-	r.once.Do(func() { close(r.started) })
+	r.once.Do(func() {
+		id := goid()
+		e.mu.Lock()
+		r.goid = id
+		e.mu.Unlock()
+		close(r.started)
+	})
 }
 
 // acquire waits until no evaluation goroutine runs (an interrupted cell
@@ -197,7 +208,9 @@ func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, d
 }
 
 // Execute implements kernel.Engine.
-func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
+func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) (err error) {
+	ctx, x := e.begin(ctx, out)
+	defer func() { err = e.end(x, err) }()
 	code = strings.ReplaceAll(code, "\r\n", "\n")
 	units, err := splitUnits(code)
 	if err != nil {
@@ -212,59 +225,33 @@ func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) er
 	return nil
 }
 
+// groupCode is a group ready to evaluate: its source with the imports
+// done before blanked, the imports it adds and the edits to apply.
+type groupCode struct {
+	code, src, wrapper string
+	f                  *ast.File
+	fset               *token.FileSet
+	imports            [][2]string
+	edits              []edit
+	guessable          bool // a second try may compile (see rangeint.go, commaok.go)
+}
+
 func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool, out kernel.Output) error {
-	fset := token.NewFileSet()
-	wrapper := g.wrapper()
-	f, err := g.parse(fset)
-	if err != nil {
-		return syntaxError(err, &source{code: code, text: g.src, wrapper: wrapper})
+	gc, err := e.groupCode(code, g, false)
+	if gc == nil || err != nil {
+		return err
 	}
-	tf := fset.File(f.Pos())
-	off := func(p token.Pos) int { return tf.Offset(p) - len(wrapper) }
-	groupSrc := g.src
-	var imports [][2]string
-	var edits []edit
-	switch {
-	case len(g.units) > 0 && g.units[0].kind == kindImport:
-		if groupSrc, imports = e.newImports(f, fset, groupSrc, len(wrapper)); len(imports) == 0 {
-			return nil
-		}
-	case g.decl:
-		edits = append(edits, edit{0, 0, "var _ = " + ctlName + ".StartedV();"})
-	default:
-		edits = append(edits, edit{0, 0, ctlName + ".Started();"})
-		body := f.Decls[0].(*ast.FuncDecl).Body.List
-		if err := e.checkUndefined(body, &source{code: code, text: g.src, wrapper: wrapper}, fset); err != nil {
-			return err
-		}
-		for _, st := range body {
-			p := off(st.Pos())
-			edits = append(edits, edit{p, p, fmt.Sprintf("%s.L(%d);", ctlName, fset.Position(st.Pos()).Line)})
-			if nestedMultiDefine(st) {
-				edits = append(edits, edit{p, p, "func() {"}, edit{off(st.End()), off(st.End()), "}()"})
+	r, err := e.evalCode(ctx, gc, g, last, out)
+	if err != nil && isCompileError(r, err) && gc.guessable { // perhaps ranges over integer variables, comma-ok forms
+		if gc2, err2 := e.groupCode(code, g, true); err2 == nil && gc2 != nil {
+			if r2, err2 := e.evalCode(ctx, gc2, g, last, out); err2 == nil || !isCompileError(r2, err2) {
+				gc, r, err = gc2, r2, err2
 			}
 		}
 	}
-	edits = append(edits, rangeIntEdits(f, fset, len(wrapper), groupSrc)...)
-	plain := newSource(code, groupSrc, wrapper, edits)
-	var shown *source
-	if last && g.last != nil && !isPrintCall(g.last.X) {
-		s, t := off(g.last.X.Pos()), off(g.last.X.End())
-		shown = newSource(code, groupSrc, wrapper, append(slices.Clone(edits), edit{s, s, ctlName + ".Show("}, edit{t, t, ")"}))
-	}
-	var r *run
-	if shown != nil {
-		r, _, err = e.eval(ctx, out, shown)
-		if err != nil && isCompileError(r, err) {
-			shown = nil // e.g. a call without results: run it as written
-		}
-	}
-	if shown == nil {
-		r, _, err = e.eval(ctx, out, plain)
-	}
 	if err == nil || !isCompileError(r, err) { // the code ran, at least in part
 		e.mu.Lock()
-		for _, im := range imports {
+		for _, im := range gc.imports {
 			e.imports[im[0]] = im[1]
 		}
 		for _, n := range g.names {
@@ -273,9 +260,82 @@ func (e *Engine) evalGroup(ctx context.Context, code string, g *group, last bool
 		e.mu.Unlock()
 	}
 	if err != nil {
-		return e.translate(err, r, f, fset)
+		return e.translate(err, r, gc.f, gc.fset)
 	}
 	return nil
+}
+
+// evalCode evaluates a group, showing the value of the cell's last
+// expression if it has one.
+func (e *Engine) evalCode(ctx context.Context, gc *groupCode, g *group, last bool, out kernel.Output) (*run, error) {
+	if shown := gc.shown(g, last); shown != nil {
+		r, _, err := e.eval(ctx, out, shown)
+		if err == nil || !isCompileError(r, err) {
+			return r, err
+		} // else e.g. a call without results: run it as written
+	}
+	r, _, err := e.eval(ctx, out, newSource(gc.code, gc.src, gc.wrapper, gc.edits))
+	return r, err
+}
+
+// groupCode parses a group and computes its edits: the start marker, line
+// markers, statements run in a function literal, range and go statement
+// rewrites (guess: see rangeIntEdits). It returns nil for a group of
+// imports all done before.
+func (e *Engine) groupCode(code string, g *group, guess bool) (*groupCode, error) {
+	gc := &groupCode{code: code, src: g.src, wrapper: g.wrapper(), fset: token.NewFileSet()}
+	f, err := g.parse(gc.fset)
+	if err != nil {
+		return nil, syntaxError(err, &source{code: code, text: g.src, wrapper: gc.wrapper})
+	}
+	gc.f = f
+	off := gc.off
+	switch {
+	case len(g.units) > 0 && g.units[0].kind == kindImport:
+		if gc.src, gc.imports = e.newImports(f, gc.fset, gc.src, len(gc.wrapper)); len(gc.imports) == 0 {
+			return nil, nil
+		}
+	case g.decl:
+		gc.edits = append(gc.edits, edit{0, 0, "var _ = " + ctlName + ".StartedV();"})
+	default:
+		gc.edits = append(gc.edits, edit{0, 0, ctlName + ".Started();"})
+		body := f.Decls[0].(*ast.FuncDecl).Body.List
+		if err := e.checkUndefined(body, &source{code: code, text: g.src, wrapper: gc.wrapper}, gc.fset); err != nil {
+			return nil, err
+		}
+		gc.guessable = commaOkGuesses(body, off, gc.src)
+		if guess {
+			gc.edits = append(gc.edits, commaOkEdits(body, off, gc.src)...)
+		}
+		for _, st := range body {
+			p := off(st.Pos())
+			gc.edits = append(gc.edits, edit{p, p, fmt.Sprintf("%s.L(%d);", ctlName, gc.fset.Position(st.Pos()).Line)})
+			if nestedMultiDefine(st) {
+				gc.edits = append(gc.edits, edit{p, p, "func() {"}, edit{off(st.End()), off(st.End()), "}()"})
+			}
+		}
+	}
+	gc.edits = append(gc.edits, rangeIntEdits(f, gc.fset, len(gc.wrapper), gc.src, guess)...)
+	// a failed compile leaves yaegi's types and methods half declared: no
+	// second try for declarations of those
+	gc.guessable = gc.guessable || rangeGuesses(f) && !(g.decl && declaresTypes(f))
+	gc.edits = append(gc.edits, goEdits(f, gc.fset, len(gc.wrapper))...)
+	return gc, nil
+}
+
+// off is the offset of p in the group source.
+func (gc *groupCode) off(p token.Pos) int {
+	return gc.fset.File(gc.f.Pos()).Offset(p) - len(gc.wrapper)
+}
+
+// shown returns the source that shows the value of the cell's last
+// expression, or nil when there is none to show.
+func (gc *groupCode) shown(g *group, last bool) *source {
+	if !last || g.last == nil || isPrintCall(g.last.X) {
+		return nil
+	}
+	s, t := gc.off(g.last.X.Pos()), gc.off(g.last.X.End())
+	return newSource(gc.code, gc.src, gc.wrapper, append(slices.Clone(gc.edits), edit{s, s, ctlName + ".Show("}, edit{t, t, ")"}))
 }
 
 // nestedMultiDefine reports a compound top-level statement (block, if,

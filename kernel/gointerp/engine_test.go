@@ -51,6 +51,13 @@ func (r *recorder) Result(data, _ map[string]any) error {
 func (r *recorder) Clear(bool) error                   { return nil }
 func (r *recorder) Input(string, bool) (string, error) { return "42", nil }
 
+// errText is what the cell wrote on stderr so far.
+func (r *recorder) errText() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stderr.String()
+}
+
 func (r *recorder) result() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()

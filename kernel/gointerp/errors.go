@@ -16,6 +16,10 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 )
 
+// nestedFuncRe matches the name yaegi gives a function literal inside
+// another ("func.func"): go statements put theirs inside one.
+var nestedFuncRe = regexp.MustCompile(`^(?:func\.)+func$`)
+
 // posRe matches "[file.go:]line:col: message".
 var posRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): ((?s).*)$`)
 
@@ -73,12 +77,7 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 	if errors.As(err, &p) {
 		msg := fmt.Sprint(p.Value)
 		if isCompileError(r, err) {
-			if lines := rangeSuspects(f, fset); len(lines) > 0 {
-				return cellError("CompileError", "range over an integer is not supported by the interpreter "+
-					"(yaegi v0.16.1 predates Go 1.22); write for i := 0; i < n; i++ { ... }", src.code, lines[0], 1)
-			}
-			return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
-				Traceback: []string{"CompileError: interpreter error: " + msg}}
+			return compilePanic(msg, src, f, fset)
 		}
 		return e.panicError(msg, r)
 	}
@@ -96,18 +95,83 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 	return &kernel.Error{Name: "CompileError", Value: hint(msg), Traceback: []string{"CompileError: " + hint(msg)}}
 }
 
-// panicError reports a runtime panic with the frames yaegi printed (inner
-// first); the top level, which yaegi does not locate, is the line of the
-// last top-level statement started.
+// compilePanic explains a panic of yaegi's compiler by the forms known to
+// cause it.
+func compilePanic(msg string, src *source, f *ast.File, fset *token.FileSet) error {
+	if lines := rangeSuspects(f, fset); len(lines) > 0 {
+		return cellError("CompileError", "range over an integer or a function is not supported by the interpreter "+
+			"(yaegi v0.16.1 predates Go 1.22) beyond integer literals, len, conversions and integer variables; "+
+			"write for i := 0; i < n; i++ { ... }, or call the function", src.code, lines[0], 1)
+	}
+	if line := commaOkSuspect(f, fset); line > 0 {
+		return cellError("CompileError", "the interpreter (yaegi v0.16.1) cannot declare the two variables of "+
+			"a channel receive, or of a map index or type assertion of anything but names, fields and literals, "+
+			"at the top level of a cell: declare them first (var v T; var ok bool; v, ok = <-ch) "+
+			"or do it inside a function", src.code, line, 1)
+	}
+	return &kernel.Error{Name: "CompileError", Value: "interpreter error: " + msg,
+		Traceback: []string{"CompileError: interpreter error: " + msg}}
+}
+
+// commaOkSuspect returns the line of the first top-level "a, b := x" or
+// "var a, b = x" of a comma-ok form (0: none).
+func commaOkSuspect(f *ast.File, fset *token.FileSet) int {
+	if f == nil || len(f.Decls) == 0 {
+		return 0
+	}
+	fd, ok := f.Decls[len(f.Decls)-1].(*ast.FuncDecl) // the wrapper of a statement group
+	if !ok || fd.Name.Name != "main" || fd.Body == nil {
+		return 0
+	}
+	commaOk := func(lhs int, rhs []ast.Expr) bool {
+		if lhs != 2 || len(rhs) != 1 {
+			return false
+		}
+		switch x := ast.Unparen(rhs[0]).(type) {
+		case *ast.IndexExpr, *ast.TypeAssertExpr:
+			return true
+		case *ast.UnaryExpr:
+			return x.Op == token.ARROW
+		}
+		return false
+	}
+	for _, st := range fd.Body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE && commaOk(len(st.Lhs), st.Rhs) {
+				return fset.Position(st.Pos()).Line
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok && len(gd.Specs) == 1 {
+				if vs, ok := gd.Specs[0].(*ast.ValueSpec); ok && commaOk(len(vs.Names), vs.Values) {
+					return fset.Position(st.Pos()).Line
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// panicError reports a runtime panic of the evaluation r.
 func (e *Engine) panicError(msg string, r *run) error {
 	e.mu.Lock()
 	frames := append([]string(nil), r.frames...)
 	topLine := r.line
 	e.mu.Unlock()
+	return formatPanic(msg, r.src, frames, topLine)
+}
+
+// formatPanic reports a panic with the frames yaegi printed (inner first),
+// mapped to cell positions by src; the top level, which yaegi does not
+// locate, is topLine, the last top-level statement started (0: none).
+func formatPanic(msg string, src *source, frames []string, topLine int) *kernel.Error {
+	if src == nil {
+		src = &source{}
+	}
 	tb := []string{"panic: " + msg, ""}
 	at := func(fn string, line, col int) {
 		tb = append(tb, fmt.Sprintf("in %s, line %d", fn, line))
-		for _, s := range sourceLines(r.src.code, line, col) {
+		for _, s := range sourceLines(src.code, line, col) {
 			tb = append(tb, "    "+s)
 		}
 	}
@@ -123,7 +187,11 @@ func (e *Engine) panicError(msg string, r *run) error {
 		}
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		line, col = r.src.cellPos(line, col)
+		if src.generated(line, col) { // the function a go statement became
+			continue
+		}
+		line, col = src.cellPos(line, col)
+		fn = nestedFuncRe.ReplaceAllString(fn, "func")
 		if firstLine == 0 {
 			firstLine = line
 		}
@@ -133,18 +201,25 @@ func (e *Engine) panicError(msg string, r *run) error {
 		if firstLine == 0 {
 			firstLine = topLine
 		}
-		lines := strings.Split(r.src.code, "\n")
-		col := 1
-		if topLine <= len(lines) {
-			col = len(lines[topLine-1]) - len(strings.TrimLeft(lines[topLine-1], " \t")) + 1
-		}
-		at("cell", topLine, col)
+		at("cell", topLine, indentCol(src.code, topLine))
+	}
+	if len(tb) == 2 {
+		tb = tb[:1]
 	}
 	value := msg
 	if firstLine > 0 {
 		value = fmt.Sprintf("%s (line %d)", msg, firstLine)
 	}
 	return &kernel.Error{Name: "panic", Value: value, Traceback: tb}
+}
+
+// indentCol is the column of the first non-blank character of a line.
+func indentCol(code string, line int) int {
+	lines := strings.Split(code, "\n")
+	if line < 1 || line > len(lines) {
+		return 1
+	}
+	return len(lines[line-1]) - len(strings.TrimLeft(lines[line-1], " \t")) + 1
 }
 
 var (

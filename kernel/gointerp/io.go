@@ -26,7 +26,10 @@ func (w *switchWriter) Write(p []byte) (int, error) {
 var panicFrameRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): panic: (.*?)\n?$`)
 
 // panicFilter keeps yaegi's panic frame lines out of the cell's stderr and
-// records them for the error traceback.
+// records them for the error traceback: those of the evaluation's
+// goroutine in the run, those of other goroutines by goroutine id, for
+// goPanic (at most maxGoFrames goroutines: frames of a panic that compiled
+// code recovers on its own goroutine are never claimed).
 type panicFilter struct {
 	e *Engine
 	w io.Writer
@@ -34,13 +37,20 @@ type panicFilter struct {
 
 func (f *panicFilter) Write(p []byte) (int, error) {
 	if len(p) < 200 && panicFrameRe.Match(p) {
+		id := goid()
 		f.e.mu.Lock()
-		f.e.run.frames = append(f.e.run.frames, string(p))
-		f.e.mu.Unlock()
+		defer f.e.mu.Unlock()
+		if r := f.e.run; r.goid != 0 && r.goid == id { // 0: not started, the line is another goroutine's
+			r.frames = append(r.frames, string(p))
+		} else if len(f.e.goFrames) < maxGoFrames || f.e.goFrames[id] != nil {
+			f.e.goFrames[id] = append(f.e.goFrames[id], string(p))
+		}
 		return len(p), nil
 	}
 	return f.w.Write(p)
 }
+
+const maxGoFrames = 64
 
 // inputReader is the interpreter's stdin (fmt.Scan...): each time it runs
 // dry it asks the frontend for a line.

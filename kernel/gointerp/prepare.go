@@ -31,7 +31,8 @@ func (e *Engine) Prepare(ctx context.Context, code string) (func(context.Context
 	if err := e.checkUndefined(f.Decls[0].(*ast.FuncDecl).Body.List, &source{code: code, text: g.src, wrapper: stmtWrapper}, fset); err != nil {
 		return nil, err
 	}
-	edits := append([]edit{{0, 0, ctlName + ".Started();"}}, rangeIntEdits(f, fset, len(stmtWrapper), g.src)...)
+	edits := append([]edit{{0, 0, ctlName + ".Started();"}}, rangeIntEdits(f, fset, len(stmtWrapper), g.src, false)...)
+	edits = append(edits, goEdits(f, fset, len(stmtWrapper))...)
 	src := newSource(code, g.src, stmtWrapper, edits)
 	out := kernel.TextOutput{W: io.Discard}
 	if err := e.acquire(ctx, out); err != nil {

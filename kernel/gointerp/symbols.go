@@ -22,22 +22,10 @@ const (
 )
 
 // symbols returns the packages given to yaegi: the standard library with
-// time.Sleep made interruptible and os.Exit disabled, the display
-// interfaces, the control package and nsysx/cell.
+// time.Sleep made interruptible, os.Exit disabled and the AfterFuncs
+// guarded, the display interfaces, the control package and nsysx/cell.
 func (e *Engine) symbols() interp.Exports {
-	ex := interp.Exports{}
-	for k, v := range stdlib.Symbols {
-		ex[k] = v
-	}
-	t := maps.Clone(stdlib.Symbols["time/time"])
-	t["Sleep"] = reflect.ValueOf(e.sleep)
-	ex["time/time"] = t
-	o := maps.Clone(stdlib.Symbols["os/os"])
-	o["Exit"] = reflect.ValueOf(func(code int) {
-		panic(fmt.Sprintf("os.Exit(%d) called: exiting would kill the kernel (use panic or return)", code))
-	})
-	ex["os/os"] = o
-
+	ex := e.stdlib()
 	ex[selfPath+"/gointerp"] = map[string]reflect.Value{
 		"MIMEBundler":  reflect.ValueOf((*MIMEBundler)(nil)),
 		"HTMLer":       reflect.ValueOf((*HTMLer)(nil)),
@@ -53,7 +41,40 @@ func (e *Engine) symbols() interp.Exports {
 	display := reflect.ValueOf(e.display)
 	displayID := reflect.ValueOf(e.displayID)
 	update := reflect.ValueOf(e.update)
-	ex[ctlPath+"/ctl"] = map[string]reflect.Value{
+	ex[ctlPath+"/ctl"] = e.ctlSymbols(show)
+	ex[CellPath+"/cell"] = e.cellSymbols(display, displayID, update)
+	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+		show: displayTypes, display: displayTypes, displayID: displayTypes, update: displayTypes,
+	})}
+	return ex
+}
+
+// stdlib returns yaegi's standard library with the engine's replacements.
+func (e *Engine) stdlib() interp.Exports {
+	ex := interp.Exports{}
+	for k, v := range stdlib.Symbols {
+		ex[k] = v
+	}
+	timeAfter, ctxAfter := e.afterFuncs()
+	t := maps.Clone(stdlib.Symbols["time/time"])
+	t["Sleep"] = reflect.ValueOf(e.sleep)
+	t["AfterFunc"] = reflect.ValueOf(timeAfter)
+	ex["time/time"] = t
+	c := maps.Clone(stdlib.Symbols["context/context"])
+	c["AfterFunc"] = reflect.ValueOf(ctxAfter)
+	ex["context/context"] = c
+	o := maps.Clone(stdlib.Symbols["os/os"])
+	o["Exit"] = reflect.ValueOf(func(code int) {
+		panic(fmt.Sprintf("os.Exit(%d) called: exiting would kill the kernel (use panic or return)", code))
+	})
+	ex["os/os"] = o
+	return ex
+}
+
+// ctlSymbols is the internal control package: the start marker, the line
+// marker, result display and capture, and the guarded goroutine starts.
+func (e *Engine) ctlSymbols(show reflect.Value) map[string]reflect.Value {
+	return map[string]reflect.Value{
 		"Started":  reflect.ValueOf(e.started),
 		"StartedV": reflect.ValueOf(func() int { e.started(); return 0 }),
 		"Show":     show,
@@ -70,13 +91,21 @@ func (e *Engine) symbols() interp.Exports {
 			r.capture = b
 			e.mu.Unlock()
 		}),
+		"Go": reflect.ValueOf(e.goStmt),
+		"Guard": reflect.ValueOf(func(line int, f func()) func() {
+			return e.guard(fmt.Sprintf("started at line %d", line), f)
+		}),
 	}
-	ex[CellPath+"/cell"] = map[string]reflect.Value{
+}
+
+// cellSymbols is nsysx/cell.
+func (e *Engine) cellSymbols(display, displayID, update reflect.Value) map[string]reflect.Value {
+	return map[string]reflect.Value{
 		"Context":   reflect.ValueOf(func() context.Context { return e.current().ctx }),
 		"Display":   display,
 		"DisplayID": displayID,
 		"Update":    update,
-		"Clear":     reflect.ValueOf(func(wait bool) { _ = e.current().out.Clear(wait) }),
+		"Clear":     reflect.ValueOf(func(wait bool) { e.outputFailed(e.current().out.Clear(wait)) }),
 		"Input": reflect.ValueOf(func(prompt string) (string, error) {
 			return e.current().out.Input(prompt, false)
 		}),
@@ -84,10 +113,6 @@ func (e *Engine) symbols() interp.Exports {
 			return e.current().out.Input(prompt, true)
 		}),
 	}
-	ex["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
-		show: displayTypes, display: displayTypes, displayID: displayTypes, update: displayTypes,
-	})}
-	return ex
 }
 
 // sleep is time.Sleep for cells: it returns early when the cell is interrupted.
@@ -101,17 +126,26 @@ func (e *Engine) sleep(d time.Duration) {
 }
 
 func (e *Engine) show(vs ...any) {
-	_ = e.current().out.Result(e.bundleOfValues(vs), nil)
+	e.outputFailed(e.current().out.Result(e.bundleOfValues(vs), nil))
 }
 
 func (e *Engine) display(v any) {
-	_ = e.current().out.Display(kernel.Display{Data: e.bundle(v)})
+	e.outputFailed(e.current().out.Display(kernel.Display{Data: e.bundle(v)}))
 }
 
 func (e *Engine) displayID(id string, v any) {
-	_ = e.current().out.Display(kernel.Display{Data: e.bundle(v), ID: id})
+	e.outputFailed(e.current().out.Display(kernel.Display{Data: e.bundle(v), ID: id}))
 }
 
 func (e *Engine) update(id string, v any) {
-	_ = e.current().out.UpdateDisplay(kernel.Display{Data: e.bundle(v), ID: id})
+	e.outputFailed(e.current().out.UpdateDisplay(kernel.Display{Data: e.bundle(v), ID: id}))
+}
+
+// outputFailed tells the cell, on its stderr, that one of its outputs
+// could not be sent (a value that does not encode as JSON, an update
+// without a display ID): the functions of nsysx/cell return nothing.
+func (e *Engine) outputFailed(err error) {
+	if err != nil {
+		fmt.Fprintf(e.current().out.Stderr(), "output not shown: %v\n", err)
+	}
 }

@@ -149,6 +149,17 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 	if c := res.Content(); c["ename"] != "panic" || !strings.Contains(c["evalue"].(string), "boom") || len(res.OfType("error")) != 1 {
 		t.Errorf("panic: %v", c)
 	}
+	// panics in a callback the library calls (a Result.Filter predicate),
+	// on the cell's goroutine and on a goroutine the cell started
+	wk.execute("k, _ := p.Stats(\"cuda_gpu_kern_sum\")")
+	for code, want := range map[string]string{
+		"k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })":                                                                                "predicate (line 1)",
+		"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done": "in a goroutine (line 4) (in a goroutine started at line 2)",
+	} {
+		if c := wk.execute(code).Content(); c["ename"] != "panic" || c["evalue"] != want {
+			t.Errorf("%q: %v", code, c)
+		}
+	}
 	// 10 MB of source: a string constant and a comment
 	big := "s := \"" + strings.Repeat("x", 5<<20) + "\"\n// " + strings.Repeat("y", 5<<20) + "\nlen(s)"
 	if got := resultPlain(t, wk.execute(big)); got != fmt.Sprint(5<<20) {

@@ -18,8 +18,8 @@ import (
 
 var exportFlags = cliflags.Export()
 
-// nsysExport is %nsys export: raw tables as Parquet or Arrow files, with
-// a progress display updated per table.
+// nsysExport is %nsys export: raw tables as Parquet or Arrow files, the
+// timeline as a Perfetto trace, or GPU time by call stack as pprof.
 func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Output) error {
 	p, err := parseFlags(args, exportFlags, nil)
 	if err != nil {
@@ -45,8 +45,15 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	if typ == "perfetto" {
 		return e.exportPerfetto(ctx, p, dir, out)
 	}
+	return e.exportTables(ctx, p, typ, dir, out)
+}
+
+// exportTables is %nsys export -t parquet|arrow, with a progress line
+// updated per table.
+func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir string, out kernel.Output) error {
 	re := regexp.MustCompile("")
 	if t := p.Last("--tables"); t != "" {
+		var err error
 		if re, err = regexp.Compile(t); err != nil {
 			return usageErr("--tables: %v", err)
 		}
@@ -62,27 +69,23 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 		return kernel.Errorf("OSError", "%v", err)
 	}
 	quiet, _ := p.Bool("--quiet")
-	id := e.newDisplayID("export")
-	if !quiet {
-		_ = out.Display(kernel.Display{Data: ProgressBundle(0, 0, "exporting tables of "+names[0]), ID: id})
-	}
+	pr := e.newProgress(out, quiet)
+	pr.show(ProgressBundle(0, 0, "exporting tables of "+names[0]))
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
 		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
 			tables = total
-			if !quiet && ctx.Err() == nil {
-				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
+			if ctx.Err() == nil {
+				pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))
 			}
 		})
 	})
 	if err != nil {
 		return err
 	}
-	if !quiet {
-		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
-			tables, names[0], dir, typ, time.Since(start).Seconds())), ID: id})
-	}
+	pr.show(DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
+		tables, names[0], dir, typ, time.Since(start).Seconds())))
 	return nil
 }
 

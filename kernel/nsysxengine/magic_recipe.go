@@ -8,7 +8,6 @@ import (
 	"html"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nsysx/nsysx/kernel"
@@ -116,15 +115,10 @@ func takeVarFlag(args []string) ([]string, string, error) {
 
 // runRecipe runs the recipe with a progress display of the reports mapped.
 func (e *Engine) runRecipe(ctx context.Context, r *recipe.Recipe, o *recipe.Options, open recipe.Opener, out kernel.Output) (*recipe.Result, error) {
-	id := e.newDisplayID("progress")
+	pr := e.newProgress(out, false)
 	n := len(o.Input)
-	_ = out.Display(kernel.Display{Data: ProgressBundle(0, n, r.Name), ID: id})
-	var mu sync.Mutex
-	o.Progress = func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, r.Name), ID: id})
-	}
+	pr.show(ProgressBundle(0, n, r.Name))
+	o.Progress = func(done, total int) { pr.show(ProgressBundle(done, total, r.Name)) }
 	o.Log = func(msg string) { fmt.Fprintln(out.Stderr(), msg) }
 	start := time.Now()
 	res, err := interruptible(ctx, &e.bg, func() (*recipe.Result, error) { return recipe.Run(ctx, r, o, open) })
@@ -135,9 +129,7 @@ func (e *Engine) runRecipe(ctx context.Context, r *recipe.Recipe, o *recipe.Opti
 	if res != nil && len(res.Failed) > 0 {
 		done += fmt.Sprintf(", %d skipped", len(res.Failed))
 	}
-	mu.Lock()
-	_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(done), ID: id})
-	mu.Unlock()
+	pr.show(DoneBundle(done))
 	switch {
 	case errors.Is(err, recipe.ErrNoData):
 		fmt.Fprintln(out.Stdout(), "No output generated.")

@@ -265,7 +265,7 @@ func TestMagicRecipeOutput(t *testing.T) {
 	if !strings.Contains(r.stdout.String(), "Generated:\n    "+dir) {
 		t.Errorf("stdout %q", r.stdout.String())
 	}
-	for _, f := range []string{"per_rank.parquet", "all_stats.parquet", "kc.nsys-analysis", "stats.ipynb", "kernel_count_test-stats.png", "kernel_count_test-stats.vl.json"} {
+	for _, f := range []string{"per_rank.parquet", "all_stats.parquet", "kc.nsys-analysis", "stats.ipynb", "kernel_count_test-stats.svg", "kernel_count_test-stats.vl.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}

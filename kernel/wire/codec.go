@@ -21,20 +21,59 @@ var (
 	ErrShortMessage = errors.New("wire: fewer than 5 frames after the delimiter")
 	ErrBadSignature = errors.New("wire: bad or missing signature")
 	ErrBadJSON      = errors.New("wire: malformed JSON frame")
+	ErrReplayed     = errors.New("wire: duplicate signature (a replayed message)")
 )
 
+// DigestHistory is how many signatures of accepted messages a Signer
+// remembers to reject replays: the default digest_history_size of
+// jupyter_client's Session.
+const DigestHistory = 1 << 16
+
 // Signer computes and checks HMAC-SHA256 signatures. An empty key disables
-// signing: signatures are empty and not checked. A Signer is safe for
-// concurrent use.
+// signing: signatures are empty and not checked. With a key, Decode
+// rejects a message whose signature it accepted before (a correctly signed
+// message sent again), remembering the last DigestHistory signatures as
+// jupyter_client's Session does. A Signer is safe for concurrent use.
 type Signer struct {
 	key  []byte
 	mu   sync.Mutex
 	hmac hash.Hash
+	seen digests
+}
+
+// digests is a bounded set of signatures: when full, the oldest is forgotten.
+type digests struct {
+	mu    sync.Mutex
+	set   map[string]struct{}
+	ring  []string
+	next  int
+	limit int
+}
+
+// add records sig and reports false if it was already there.
+func (d *digests) add(sig string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, dup := d.set[sig]; dup {
+		return false
+	}
+	if d.set == nil {
+		d.set = map[string]struct{}{}
+	}
+	if len(d.ring) < d.limit {
+		d.ring = append(d.ring, sig)
+	} else {
+		delete(d.set, d.ring[d.next])
+		d.ring[d.next] = sig
+		d.next = (d.next + 1) % d.limit
+	}
+	d.set[sig] = struct{}{}
+	return true
 }
 
 // NewSigner returns a Signer for key.
 func NewSigner(key string) *Signer {
-	s := &Signer{key: []byte(key)}
+	s := &Signer{key: []byte(key), seen: digests{limit: DigestHistory}}
 	if len(s.key) > 0 {
 		s.hmac = hmac.New(sha256.New, s.key)
 	}
@@ -99,7 +138,8 @@ func marshalDict(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// Decode parses and verifies the frames of a received message.
+// Decode parses and verifies the frames of a received message; a
+// duplicate of an accepted message fails with ErrReplayed.
 func (s *Signer) Decode(frames [][]byte) (*Message, error) {
 	i := 0
 	for i < len(frames) && string(frames[i]) != Delimiter {
@@ -131,6 +171,9 @@ func (s *Signer) Decode(frames [][]byte) (*Message, error) {
 	}
 	if m.Header.MsgType == "" {
 		return nil, fmt.Errorf("%w: header has no msg_type", ErrBadJSON)
+	}
+	if s.hmac != nil && !s.seen.add(string(bytes.ToLower(sig))) {
+		return nil, ErrReplayed
 	}
 	return m, nil
 }

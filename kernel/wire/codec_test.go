@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -95,4 +96,49 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h, p, c []byte) {
 		_, _ = s.Decode([][]byte{[]byte(Delimiter), nil, h, p, []byte("{}"), c})
 	})
+}
+
+func TestReplayedMessageRejected(t *testing.T) {
+	s := NewSigner("secret")
+	frames := testFrames(t, s)
+	if _, err := s.Decode(frames); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Decode(frames); !errors.Is(err, ErrReplayed) {
+		t.Fatalf("replay: err = %v, want ErrReplayed", err)
+	}
+	// the same message with its signature in upper case is the same signature
+	up := append([][]byte(nil), frames...)
+	up[3] = bytes.ToUpper(frames[3])
+	if _, err := s.Decode(up); !errors.Is(err, ErrReplayed) {
+		t.Errorf("upper-case replay: err = %v, want ErrReplayed", err)
+	}
+	// a forged message is not remembered (it cannot evict real signatures)
+	forged := testFrames(t, s)
+	forged[3] = []byte(NewSigner("other").Sign(forged[4], forged[5], forged[6], forged[7]))
+	_, _ = s.Decode(forged)
+	if n := len(s.seen.set); n != 1 {
+		t.Errorf("%d signatures remembered, want 1", n)
+	}
+}
+
+func TestDigestHistoryBounded(t *testing.T) {
+	d := digests{limit: 3}
+	for _, sig := range []string{"a", "b", "c"} {
+		if !d.add(sig) {
+			t.Fatalf("%s: seen before", sig)
+		}
+	}
+	if d.add("b") {
+		t.Error("b accepted twice")
+	}
+	if !d.add("d") || len(d.set) != 3 { // "a", the oldest, is forgotten
+		t.Fatalf("after d: %v", d.set)
+	}
+	if !d.add("a") || d.add("c") || d.add("d") {
+		t.Errorf("after a: %v", d.set)
+	}
+	if NewSigner("k").seen.limit != 1<<16 {
+		t.Error("history size is not jupyter_client's 65536")
+	}
 }

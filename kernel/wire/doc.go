@@ -3,9 +3,11 @@
 //
 // It parses connection files, binds the five kernel sockets (shell, control
 // and stdin ROUTERs, the iopub PUB and the heartbeat echo), frames and signs
-// messages with HMAC-SHA256, verifies incoming signatures in constant time,
-// and dispatches shell and control requests to a Handler while publishing
-// status busy/idle around each of them.
+// messages with HMAC-SHA256, verifies incoming signatures in constant time
+// and drops replays (a signature seen before), and dispatches shell and
+// control requests to a Handler while publishing status busy/idle around
+// each of them. content.go has the content of each message type as a
+// struct.
 //
 // The package knows nothing about code execution: the kernel package (one
 // level up) gives the messages their meaning.

@@ -44,7 +44,9 @@ func (m *Message) DecodeContent(v any) error { return json.Unmarshal(m.Content, 
 // ParentHeader decodes the parent header; it is zero when there is none.
 func (m *Message) ParentHeader() Header {
 	var h Header
-	_ = json.Unmarshal(m.Parent, &h)
+	if err := json.Unmarshal(m.Parent, &h); err != nil {
+		return Header{}
+	}
 	return h
 }
 

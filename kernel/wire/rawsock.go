@@ -75,13 +75,19 @@ func (l *rawListener) handle(nc net.Conn) {
 		l.mu.Unlock()
 		nc.Close()
 	}()
-	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
+	if err := nc.SetDeadline(time.Now().Add(handshakeTimeout)); err != nil {
+		l.logf("%s connection: %v", l.typ, err)
+		return
+	}
 	zc, err := zmq4.Open(nc, null.Security(), l.typ, zmq4.SocketIdentity(NewID()), true, nil)
 	if err != nil {
 		l.logf("%s handshake: %v", l.typ, err)
 		return
 	}
-	_ = nc.SetDeadline(time.Time{})
+	if err := nc.SetDeadline(time.Time{}); err != nil {
+		l.logf("%s connection: %v", l.typ, err)
+		return
+	}
 	l.serve(zc)
 }
 

@@ -35,17 +35,14 @@ type Request struct {
 func (r *Request) Server() *Server { return r.srv }
 
 // Reply sends the reply: msg_type is the request's with _request replaced
-// by _reply. Only the first reply is sent.
-func (r *Request) Reply(content any) error {
-	return r.ReplyType(replyType(r.Msg.Type()), content, nil)
-}
-
-// ReplyType sends a reply of an explicit type with metadata.
-func (r *Request) ReplyType(msgType string, content, metadata any) error {
+// by _reply. Only the first reply is sent. A failure (the content does
+// not encode, the client is gone) is logged on the server's log: the
+// handler has no one else to tell.
+func (r *Request) Reply(content any) {
 	r.mu.Lock()
 	if r.replied {
 		r.mu.Unlock()
-		return nil
+		return
 	}
 	r.replied = true
 	r.mu.Unlock()
@@ -53,7 +50,9 @@ func (r *Request) ReplyType(msgType string, content, metadata any) error {
 	if r.Channel == Control {
 		sock = r.srv.control
 	}
-	return r.srv.send(sock, r.Msg, msgType, content, metadata)
+	if err := r.srv.send(sock, r.Msg, replyType(r.Msg.Type()), content, nil); err != nil {
+		r.srv.Logf("%s: replying to %s: %v", r.Channel, r.Msg.Type(), err)
+	}
 }
 
 // Replied reports whether a reply was sent.
@@ -63,9 +62,18 @@ func (r *Request) Replied() bool {
 	return r.replied
 }
 
-// Publish sends an iopub message whose parent is this request.
-func (r *Request) Publish(msgType string, content any) error {
-	return r.srv.Publish(r.Msg, msgType, content, nil)
+// Publish sends an iopub message whose parent is this request; a failure
+// is logged on the server's log.
+func (r *Request) Publish(c Content) {
+	if err := r.Emit(c); err != nil {
+		r.srv.Logf("%s: publishing for %s: %v", r.Channel, r.Msg.Type(), err)
+	}
+}
+
+// Emit is Publish returning the error instead of logging it, for outputs
+// whose producer handles it (a cell told that its display failed).
+func (r *Request) Emit(c Content) error {
+	return r.srv.Publish(r.Msg, c, nil)
 }
 
 // AbortQueued marks the shell requests queued at this moment to be handed
@@ -97,8 +105,8 @@ func (r *Request) Input(ctx context.Context, prompt string, password bool) (stri
 	for len(s.stdinCh) > 0 { // stale replies to abandoned requests
 		<-s.stdinCh
 	}
-	err := s.send(s.stdin, r.Msg, "input_request", map[string]any{"prompt": prompt, "password": password}, nil)
-	if err != nil {
+	req := InputRequest{Prompt: prompt, Password: password}
+	if err := s.send(s.stdin, r.Msg, req.MsgType(), req, nil); err != nil {
 		return "", err
 	}
 	for {
@@ -110,9 +118,7 @@ func (r *Request) Input(ctx context.Context, prompt string, password bool) (stri
 				s.Logf("stdin: ignored %s", m.Type())
 				continue
 			}
-			var c struct {
-				Value string `json:"value"`
-			}
+			var c InputReply
 			if err := m.DecodeContent(&c); err != nil {
 				return "", fmt.Errorf("input_reply: %w", err)
 			}
@@ -158,28 +164,25 @@ func (s *Server) dispatch(ctx context.Context, ch Channel, m *Message, h Handler
 	var c struct {
 		AllowStdin *bool `json:"allow_stdin"`
 	}
-	_ = json.Unmarshal(m.Content, &c)
+	if err := json.Unmarshal(m.Content, &c); err != nil { // a field of the wrong type: the handler's decoding says so
+		s.Logf("%s: %s: %v", ch, m.Type(), err)
+	}
 	r.allowStdin = c.AllowStdin == nil || *c.AllowStdin
-	_ = r.Publish("status", map[string]any{"execution_state": "busy"})
+	r.Publish(Status{ExecutionState: "busy"})
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
 				s.Logf("%s: handler panic on %s: %v\n%s", ch, m.Type(), p, debug.Stack())
-				_ = r.Reply(ErrorContent("InternalError", fmt.Sprint(p)))
+				r.Reply(NewErrorReply("InternalError", fmt.Sprint(p)))
 			}
 		}()
 		h.Handle(ctx, r)
 	}()
 	if !r.Replied() && strings.HasSuffix(m.Type(), "_request") {
-		_ = r.Reply(ErrorContent("UnknownRequest", "unhandled message type "+m.Type()))
+		r.Reply(NewErrorReply("UnknownRequest", "unhandled message type "+m.Type()))
 	}
-	_ = r.Publish("status", map[string]any{"execution_state": "idle"})
+	r.Publish(Status{ExecutionState: "idle"})
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.abortN
-}
-
-// ErrorContent is a reply content with status "error".
-func ErrorContent(ename, evalue string) map[string]any {
-	return map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": []string{ename + ": " + evalue}}
 }

@@ -127,13 +127,15 @@ func (s *Server) header(msgType string) Header {
 		MsgType: msgType, Version: ProtocolVersion}
 }
 
-// Publish sends a message on iopub. parent may be nil.
-func (s *Server) Publish(parent *Message, msgType string, content any, metadata any) error {
+// Publish sends a message on iopub. parent may be nil. The error is
+// that of encoding the content (a slow subscriber's drops are logged).
+func (s *Server) Publish(parent *Message, c Content, metadata any) error {
 	var praw []byte
 	if parent != nil {
 		praw = parent.RawHeader
 	}
-	frames, err := s.signer.Encode([][]byte{[]byte(msgType)}, s.header(msgType), praw, metadata, content)
+	msgType := c.MsgType()
+	frames, err := s.signer.Encode([][]byte{[]byte(msgType)}, s.header(msgType), praw, metadata, c)
 	if err != nil {
 		return fmt.Errorf("encoding %s: %w", msgType, err)
 	}
@@ -159,7 +161,9 @@ func (s *Server) Serve(ctx context.Context, h Handler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.shutdown = cancel
-	_ = s.Publish(nil, "status", map[string]any{"execution_state": "starting"}, nil)
+	if err := s.Publish(nil, Status{ExecutionState: "starting"}, nil); err != nil {
+		s.log.Printf("iopub: %v", err)
+	}
 
 	shellCh := make(chan *Message, 64)
 	controlCh := make(chan *Message, 64)

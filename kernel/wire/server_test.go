@@ -1,10 +1,8 @@
 package wire_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,47 +23,30 @@ func (h *echoHandler) Handle(ctx context.Context, r *wire.Request) {
 	h.calls.Add(1)
 	switch r.Msg.Type() {
 	case "kernel_info_request":
-		_ = r.Reply(map[string]any{"status": "ok", "protocol_version": wire.ProtocolVersion})
+		r.Reply(map[string]any{"status": "ok", "protocol_version": wire.ProtocolVersion})
 	case "echo_request":
 		var c map[string]any
 		_ = r.Msg.DecodeContent(&c)
-		_ = r.Publish("stream", map[string]any{"name": "stdout", "text": "hello"})
-		_ = r.Reply(map[string]any{"status": "ok", "echo": c})
+		r.Publish(wire.Stream{Name: "stdout", Text: "hello"})
+		r.Reply(map[string]any{"status": "ok", "echo": c})
 	case "ask_request":
 		v, err := r.Input(ctx, "name? ", false)
 		if err != nil {
-			_ = r.Reply(wire.ErrorContent("Input", err.Error()))
+			r.Reply(wire.NewErrorReply("Input", err.Error()))
 			return
 		}
-		_ = r.Reply(map[string]any{"status": "ok", "value": v})
+		r.Reply(map[string]any{"status": "ok", "value": v})
 	case "panic_request":
 		panic("handler bug")
 	case "shutdown_request":
-		_ = r.Reply(map[string]any{"status": "ok", "restart": false})
+		r.Reply(map[string]any{"status": "ok", "restart": false})
 		r.Shutdown()
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *syncBuffer, func()) {
+func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *wiretest.Buffer, func()) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &wiretest.Buffer{}
 	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: key}, wire.Options{Log: logs})
 	if err != nil {
 		t.Fatal(err)
@@ -220,21 +201,18 @@ func TestInputRequest(t *testing.T) {
 }
 
 func TestShutdownFromHandler(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &wiretest.Buffer{}
 	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: "k"}, wire.Options{Log: logs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), &echoHandler{}) }()
-	c, err := wiretest.Dial(srv.Info())
+	c, err := wiretest.DialReady(srv.Info(), timeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := c.WaitReady(timeout); err != nil {
-		t.Fatal(err)
-	}
 	res, err := c.Request(wire.Control, "shutdown_request", map[string]any{"restart": false}, timeout)
 	if err != nil || res.Reply.Type() != "shutdown_reply" {
 		t.Fatal(err)
@@ -246,4 +224,33 @@ func TestShutdownFromHandler(t *testing.T) {
 	}
 	c.Close()
 	wiretest.CheckNoLeaks(t)
+}
+
+func TestReplayedRequestHandledOnce(t *testing.T) {
+	c, h, logs, stop := startServer(t, "k3y")
+	defer stop()
+	hdr := wire.Header{MsgID: wire.NewID(), Session: c.Session, MsgType: "echo_request", Version: wire.ProtocolVersion}
+	frames, err := c.Signer.Encode(nil, hdr, nil, nil, map[string]any{"x": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.calls.Load()
+	for range 3 {
+		if err := c.SendRaw(wire.Shell, frames); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Collect(wire.Shell, hdr.MsgID, timeout); err != nil {
+		t.Fatal(err)
+	}
+	// a later request is answered: the replays were dropped, not queued
+	if _, err := c.Request(wire.Shell, "echo_request", map[string]any{}, timeout); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.calls.Load() - before; got != 2 {
+		t.Errorf("handler called %d times, want 2 (the replays dropped)", got)
+	}
+	if n := strings.Count(logs.String(), "duplicate signature"); n != 2 {
+		t.Errorf("%d replays logged, want 2:\n%s", n, logs.String())
+	}
 }

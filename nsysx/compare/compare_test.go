@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strconv"
 	"sync"
@@ -17,11 +16,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 var opened sync.Map
 

@@ -8,7 +8,6 @@ import (
 	"log"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -212,21 +212,7 @@ type arrowCheckerOutput struct {
 // TestArrowOpensInNodeTools opens the outputs with DuckDB and apache-arrow
 // through tools/npm-check.
 func TestArrowOpensInNodeTools(t *testing.T) {
-	tool := filepath.Join("..", "..", "tools", "npm-check")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(tool, "node_modules", "@duckdb", "node-api"))
-		if err == nil {
-			_, err = os.Stat(filepath.Join(tool, "node_modules", "apache-arrow"))
-		}
-	}
-	if err != nil {
-		msg := "node or tools/npm-check/node_modules missing (" + err.Error() + "): run `npm ci --prefix tools/npm-check`"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	check := testutil.NodeCheck(t, "npm-check", "@duckdb/node-api", "apache-arrow")
 	dir := t.TempDir()
 	var files []string
 	for _, f := range []struct {
@@ -250,19 +236,8 @@ func TestArrowOpensInNodeTools(t *testing.T) {
 		out.Close()
 		files = append(files, path)
 	}
-	cmd := exec.Command(node, append([]string{filepath.Join(tool, "check.mjs")}, files...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("check.mjs: %v: %s", err, stderr.String())
-	}
-	dec := json.NewDecoder(bytes.NewReader(stdout))
-	dec.UseNumber()
 	var got []arrowCheckerOutput
-	if err := dec.Decode(&got); err != nil {
-		t.Fatalf("check.mjs output: %v\n%s", err, stdout)
-	}
+	check(files, &got)
 	if len(got) != 4 {
 		t.Fatalf("%d outputs", len(got))
 	}

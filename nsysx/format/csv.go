@@ -62,7 +62,7 @@ func renderRows(w *bufio.Writer, n int, render func(b []byte, lo, hi int) []byte
 		}
 		return
 	}
-	pool := sync.Pool{New: func() any { return make([]byte, 0, 512*1024) }}
+	pool := sync.Pool{New: func() any { b := make([]byte, 0, 512*1024); return &b }}
 	type part struct {
 		lo   int
 		done chan []byte
@@ -77,14 +77,15 @@ func renderRows(w *bufio.Writer, n int, render func(b []byte, lo, hi int) []byte
 			parts <- p
 			go func() {
 				defer func() { <-sem }()
-				p.done <- render(pool.Get().([]byte)[:0], p.lo, min(p.lo+chunk, n))
+				p.done <- render((*pool.Get().(*[]byte))[:0], p.lo, min(p.lo+chunk, n))
 			}()
 		}
 	}()
 	for p := range parts {
 		b := <-p.done
 		w.Write(b)
-		pool.Put(b[:0])
+		b = b[:0]
+		pool.Put(&b)
 	}
 }
 

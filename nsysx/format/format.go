@@ -83,15 +83,6 @@ func (t *textTable) text(j int, v nsysx.Value) string {
 	return s
 }
 
-// row copies row i into buf.
-func (t *textTable) row(i int, buf []string) []string {
-	buf = buf[:0]
-	for j := range t.cols {
-		buf = append(buf, t.cell(j, i))
-	}
-	return buf
-}
-
 // Headers returns the headers format s shows for r's visible columns, e.g.
 // "Total Time (us)" for "Total Time:dur_ns" with time=us.
 func Headers(r *nsysx.Result, s Spec) []string {

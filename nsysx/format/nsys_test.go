@@ -57,14 +57,6 @@ func sameColumns(names []string, vals []nsysx.Value) *nsysx.Result {
 	return sqlResult(names, rows...)
 }
 
-func letters(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = string(rune('A' + i))
-	}
-	return out
-}
-
 var queries = map[string]func() *nsysx.Result{
 	"units": func() *nsysx.Result {
 		names := strings.Split("A:dur_ns B:ts_ns C:mem_B D:thru_B E:addr_uint F:gid G:ratio_% H:dur_us I:dur_foo "+

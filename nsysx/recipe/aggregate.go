@@ -15,15 +15,24 @@ import (
 // RangeIndex frame stays a RangeIndex (as pandas' concat leaves it). A
 // column that is integer in one frame and float in another becomes float,
 // as in pandas.
-func ConcatRanks(frames []*Frame) *Frame {
+func ConcatRanks(frames []*Frame) *Frame { return concatRanks(frames, false) }
+
+// concatRanksConsume is ConcatRanks for frames nothing reads afterwards
+// (the parts of a trace reduce): each frame's data columns are dropped as
+// soon as they are copied, so that the output and its inputs are not all
+// held at once, only the output and one column of the inputs.
+func concatRanksConsume(frames []*Frame) *Frame { return concatRanks(frames, true) }
+
+func concatRanks(frames []*Frame, consume bool) *Frame {
 	var first *Frame
 	var ranks []int
+	lens := make([]int, len(frames)) // row counts, before any column is dropped
 	for r, f := range frames {
 		if f != nil {
 			if first == nil {
 				first = f
 			}
-			ranks = append(ranks, r)
+			ranks, lens[r] = append(ranks, r), f.Rows()
 		}
 	}
 	if first == nil {
@@ -32,41 +41,51 @@ func ConcatRanks(frames []*Frame) *Frame {
 	nData := dataCols(first)
 	out := &Frame{Index: first.Index, IndexCols: first.IndexCols, RangeName: first.RangeName}
 	for c := 0; c < nData; c++ {
-		out.Cols = append(out.Cols, concatCol(frames, ranks, c))
+		out.Cols = append(out.Cols, concatCol(frames, ranks, c, consume))
 	}
-	rank := &Column{Name: "Rank", Kind: Int64}
+	rank := &Column{Name: "Rank", Kind: Int64, Ints: make([]int64, 0, out.Cols[0].Len())}
 	for _, r := range ranks {
-		for i := 0; i < frames[r].Rows(); i++ {
+		for i := 0; i < lens[r]; i++ {
 			rank.Ints = append(rank.Ints, int64(r))
 		}
 	}
 	out.Cols = append(out.Cols, rank)
+	concatIndex(out, frames, ranks, lens, nData)
+	return out
+}
+
+// concatIndex appends the concatenated index of the frames of ranks
+// (lens: their row counts) to out.
+func concatIndex(out *Frame, frames []*Frame, ranks, lens []int, nData int) {
+	first := frames[ranks[0]]
 	switch first.Index {
 	case NamedIndex:
 		for c := nData; c < len(first.Cols); c++ {
-			out.Cols = append(out.Cols, concatCol(frames, ranks, c))
+			out.Cols = append(out.Cols, concatCol(frames, ranks, c, false))
 		}
 	case RangeIndex, LevelIndex:
 		if first.Index == RangeIndex && len(ranks) == 1 {
-			break
+			return
 		}
 		lv := &Column{Name: LevelIndexName, Kind: Int64}
 		for _, r := range ranks {
-			lv.Ints = append(lv.Ints, Labels(frames[r])...)
+			lv.Ints = append(lv.Ints, labels(frames[r], lens[r])...)
 		}
 		out.Cols = append(out.Cols, lv)
 		out.Index, out.IndexCols, out.RangeName = LevelIndex, []string{LevelIndexName}, ""
 	}
-	return out
 }
 
 // Labels returns a frame's row labels: 0..n-1 for a RangeIndex or no
 // index, the stored labels for a LevelIndex.
-func Labels(f *Frame) []int64 {
+func Labels(f *Frame) []int64 { return labels(f, f.Rows()) }
+
+// labels is Labels for a frame of n rows.
+func labels(f *Frame, n int) []int64 {
 	if f.Index == LevelIndex {
 		return f.Col(LevelIndexName).Ints
 	}
-	out := make([]int64, f.Rows())
+	out := make([]int64, n)
 	for i := range out {
 		out[i] = int64(i)
 	}
@@ -82,25 +101,33 @@ func dataCols(f *Frame) int {
 	return len(f.Cols)
 }
 
-// concatCol concatenates column c of the frames of ranks.
-func concatCol(frames []*Frame, ranks []int, c int) *Column {
+// concatCol concatenates column c of the frames of ranks, into columns
+// sized once; consume replaces each input column by an empty one once it
+// is copied.
+func concatCol(frames []*Frame, ranks []int, c int, consume bool) *Column {
 	toFloat := false
 	k0 := frames[ranks[0]].Cols[c].Kind
+	total := 0
 	for _, r := range ranks {
 		if k := frames[r].Cols[c].Kind; k != k0 {
 			toFloat = true
 		}
+		total += frames[r].Cols[c].Len()
 	}
 	out := &Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0, Cats: frames[ranks[0]].Cols[c].Cats}
 	if toFloat {
 		out.Kind = Float64
 	}
+	reserve(out, total)
 	for _, r := range ranks {
 		src := frames[r].Cols[c]
 		if toFloat {
 			src = src.asFloat()
 		}
 		appendCol(out, src)
+		if consume {
+			frames[r].Cols[c] = &Column{Name: src.Name, Kind: src.Kind}
+		}
 	}
 	return out
 }

@@ -164,7 +164,7 @@ func checkGroups(opts []*Opt, seen map[*Opt]string) error {
 }
 
 // finish applies the rules that span options: required ones, --start/--end
-// against --filter-time (§1.1), the worker count, and the inputs and output.
+// against --filter-time (docs/recipes.md §1.1), the worker count, and the inputs and output.
 func finish(r *Recipe, o *Options, seen map[*Opt]string, expand func([]string) ([]string, error)) error {
 	has := func(key string) bool { _, ok := seen[OptionByKey(key)]; return ok }
 	if r.HasOption("name") && !has("name") {

@@ -1,6 +1,9 @@
 package recipe
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // NewInts makes an integer column (Int64, Uint64 or Uint32) over v; valid
 // may be nil (no NULLs).
@@ -136,6 +139,22 @@ func appendCol(dst, src *Column) {
 	case Null:
 	default:
 		dst.Ints = append(dst.Ints, src.Ints...)
+	}
+}
+
+// reserve gives c's value slice room for n rows (its Valid mask grows on
+// the first NULL, as appendCol makes it).
+func reserve(c *Column, n int) {
+	switch c.Kind {
+	case Float64:
+		c.Floats = slices.Grow(c.Floats, n)
+	case String:
+		c.Strs = slices.Grow(c.Strs, n)
+	case ListInt64:
+		c.Lists = slices.Grow(c.Lists, n)
+	case Null:
+	default:
+		c.Ints = slices.Grow(c.Ints, n)
 	}
 }
 

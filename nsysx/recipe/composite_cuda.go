@@ -38,9 +38,32 @@ func (k *Kernel) Span() Span { return Span{Start: k.Start, End: k.End} }
 // LoadKernel reads the CUDA_KERNEL composite; no kernel table gives an
 // empty one.
 func LoadKernel(ctx context.Context, p *nsysx.Profile) (*Kernel, error) {
-	t, err := loadTable(ctx, p, TableKernel,
-		[]string{"start", "end", "deviceId", "shortName", "demangledName"},
-		[]string{"correlationId", "globalPid", "mangledName"})
+	return loadKernel(ctx, p, kernelAll)
+}
+
+// kernelCols says which CUDA_KERNEL columns a recipe reads besides start,
+// end and deviceId; the others stay unloaded (nil, their masks nil).
+type kernelCols uint8
+
+const (
+	kernelShort kernelCols = 1 << iota // shortName
+	kernelPid                          // globalPid (and PID)
+	kernelAll   = 0xff                 // every column of LoadKernel
+)
+
+// loadKernel reads the columns of the CUDA_KERNEL composite that need names.
+func loadKernel(ctx context.Context, p *nsysx.Profile, need kernelCols) (*Kernel, error) {
+	cols, optional := []string{"start", "end", "deviceId"}, []string(nil)
+	if need&kernelShort != 0 {
+		cols = append(cols, "shortName")
+	}
+	if need&kernelPid != 0 {
+		optional = append(optional, "globalPid")
+	}
+	if need == kernelAll {
+		cols, optional = append(cols, "demangledName"), append(optional, "correlationId", "mangledName")
+	}
+	t, err := loadTable(ctx, p, TableKernel, cols, optional)
 	if err != nil {
 		return nil, err
 	}
@@ -48,15 +71,21 @@ func LoadKernel(ctx context.Context, p *nsysx.Profile) (*Kernel, error) {
 	k.Start, _ = ints(t, "start")
 	k.End, _ = ints(t, "end")
 	k.DeviceID, _ = ints(t, "deviceId")
-	k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
-	k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
-	k.PID = derive(k.GlobalPid, pidOf)
-	if err := p.StringsErr(); err != nil {
-		return nil, err
+	if need&kernelPid != 0 {
+		k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
+		k.PID = derive(k.GlobalPid, pidOf)
 	}
-	k.ShortName, k.ShortValid = strs(p, t, "shortName")
-	k.MangledName, k.MangledValid = strs(p, t, "mangledName")
-	k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
+	if need&kernelShort != 0 { // kernelAll has the bit too
+		if err := p.StringsErr(); err != nil {
+			return nil, err
+		}
+		k.ShortName, k.ShortValid = strs(p, t, "shortName")
+	}
+	if need == kernelAll {
+		k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
+		k.MangledName, k.MangledValid = strs(p, t, "mangledName")
+		k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
+	}
 	return k, nil
 }
 

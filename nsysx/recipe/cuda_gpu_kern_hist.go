@@ -18,11 +18,7 @@ func init() {
 // and Name (the short name), labelled by their row in the kernel table
 // (docs/recipes.md §2.12).
 func mapKernHist(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, err := LoadKernel(ctx, r.Profile)
-	if err != nil {
-		return nil, err
-	}
-	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort)
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,7 @@ func init() {
 // mapKernPace takes the filtered kernels whose short name is --name, in
 // table order (docs/recipes.md §2.11); the stats index is "Shortname".
 func mapKernPace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, err := LoadKernel(ctx, r.Profile)
-	if err != nil {
-		return nil, err
-	}
-	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort)
 	if err != nil {
 		return nil, err
 	}

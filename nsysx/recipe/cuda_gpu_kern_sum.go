@@ -17,11 +17,7 @@ func init() {
 // mapKernSum describes the filtered kernels' positive durations by short
 // name, and by (short name, device) (docs/recipes.md §2.2).
 func mapKernSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, err := LoadKernel(ctx, r.Profile)
-	if err != nil {
-		return nil, err
-	}
-	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	if err != nil {
 		return nil, err
 	}
-	k, keep, err := filteredKernels(ctx, r, o, nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelPid)
 	if err != nil || len(keep) == 0 {
 		return noDataOr(o, r, err)
 	}
@@ -42,9 +42,10 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 
 // filteredKernels loads the CUDA_KERNEL composite and the rows that pass the
 // frame filter (docs/recipes.md §1.4); nv is the NVTX composite when the
-// caller has loaded it (nil: loaded when a filter needs it).
-func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX) (*Kernel, []int, error) {
-	k, err := LoadKernel(ctx, r.Profile)
+// caller has loaded it (nil: loaded when a filter needs it); need names
+// the columns read besides the times and device.
+func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX, need kernelCols) (*Kernel, []int, error) {
+	k, err := loadKernel(ctx, r.Profile, need)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,7 @@ package recipe
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"sort"
 	"unicode"
 )
@@ -113,15 +114,73 @@ func describeGroup(cols []*Column, g int, vals *Column, rows []int, scratch []fl
 	} else {
 		cols[2].SetNull(g)
 	}
-	sort.Float64s(scratch)
-	for c, q := range []float64{0.25, 0.5, 0.75} {
-		cols[4+c].Floats[g] = quantile(scratch, q)
+	for c, q := range quartiles(scratch) {
+		cols[4+c].Floats[g] = q
 	}
 	lo, hi, total := minMaxSum(vals, rows)
 	cols[3].set(g, lo)
 	cols[7].set(g, hi)
 	cols[8].set(g, total)
 	return scratch
+}
+
+// quartiles returns the linear Q1, median and Q3 of v (reordering v): by
+// selection, which is what sorting v first would give; with a NaN, by
+// sorting (NaN first, as sort.Float64s puts it).
+func quartiles(v []float64) [3]float64 {
+	var out [3]float64
+	if slices.ContainsFunc(v, math.IsNaN) {
+		sort.Float64s(v)
+		for c, q := range []float64{0.25, 0.5, 0.75} {
+			out[c] = quantile(v, q)
+		}
+		return out
+	}
+	from := 0 // v[:from] holds the smallest values, in place
+	for c, q := range []float64{0.25, 0.5, 0.75} {
+		h := q * float64(len(v)-1)
+		i := int(math.Floor(h))
+		selectKth(v, from, len(v), i)
+		from = i
+		lo := v[i]
+		if f := h - float64(i); f != 0 {
+			out[c] = lo + (slices.Min(v[i+1:])-lo)*f
+		} else {
+			out[c] = lo
+		}
+	}
+	return out
+}
+
+// selectKth reorders v[lo:hi] so that v[k] is the value sorting would put
+// there, with no larger value before it and no smaller one after it
+// (quickselect, median-of-three pivots).
+func selectKth(v []float64, lo, hi, k int) {
+	for hi-lo > 1 {
+		a, b, c := v[lo], v[(lo+hi)/2], v[hi-1]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi-1
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i, j = i+1, j-1
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j + 1
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }
 
 // quantile is the linear quantile of sorted v.
@@ -196,17 +255,21 @@ func groupRows(keys []*Column, vals *Column) (order, starts []int) {
 		if vals.IsNull(i) || anyNull(keys, i) {
 			continue
 		}
-		var k string
+		var g int32
+		var ok bool
 		if single {
-			k = keys[0].Strs[i]
+			g, ok = byStr[keys[0].Strs[i]]
 		} else {
 			buf = encodeKey(buf[:0], keys, i)
-			k = string(buf)
+			g, ok = byStr[string(buf)] // no copy for the lookup
 		}
-		g, ok := byStr[k]
 		if !ok {
 			g = int32(len(firsts))
-			byStr[k] = g
+			if single {
+				byStr[keys[0].Strs[i]] = g
+			} else {
+				byStr[string(buf)] = g
+			}
 			firsts = append(firsts, i)
 		}
 		gid[i] = g

@@ -3,6 +3,8 @@ package recipe
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -47,6 +49,26 @@ func BenchmarkNVTXSumMap(b *testing.B) {
 	for b.Loop() {
 		if _, err := mapNVTXSum(ctx, r, o, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// quartiles (selection) gives what sorting and interpolating gives, on
+// random data with ties, tiny and even/odd lengths.
+func TestQuartilesSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n < 300; n++ {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.IntN(n/3 + 1))
+		}
+		want := append([]float64(nil), v...)
+		sort.Float64s(want)
+		got := quartiles(v)
+		for c, q := range []float64{0.25, 0.5, 0.75} {
+			if w := quantile(want, q); got[c] != w {
+				t.Fatalf("n=%d q=%v: %v, want %v", n, q, got[c], w)
+			}
 		}
 	}
 }

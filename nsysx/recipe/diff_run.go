@@ -70,7 +70,7 @@ func readRecipeDir(dir string) (*recipeDir, error) {
 	return d, nil
 }
 
-// runDiff is the diff recipe (§2.26): DIR1 − DIR2 for rank_stats and
+// runDiff is the diff recipe (docs/recipes.md §2.26): DIR1 − DIR2 for rank_stats and
 // all_stats, and the two directories' files side by side.
 func runDiff(ctx context.Context, o *Options) (*Output, error) {
 	if len(o.Input) != 2 {

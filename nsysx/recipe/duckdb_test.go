@@ -1,12 +1,8 @@
 package recipe
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -28,18 +24,7 @@ type duckdbOutput struct {
 // types, the pandas metadata and every value must come back. Skipped when
 // node or the tool's node_modules is missing (fails then under CI).
 func TestParquetOpensInDuckDB(t *testing.T) {
-	tool := filepath.Join(testutil.Root(), "tools", "npm-check")
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(tool, "node_modules", "@duckdb", "node-api"))
-	}
-	if err != nil {
-		msg := "node or tools/npm-check/node_modules missing (" + err.Error() + "): run `npm ci --prefix tools/npm-check`"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	check := testutil.NodeCheck(t, "npm-check", "@duckdb/node-api")
 	frames, names := map[string]*Frame{}, map[string]string{}
 	var files []string
 	for _, rel := range []string{"rank0+rank1/nvtx_gpu_proj_trace/trace.parquet", "train+fixed/cuda_memcpy_async/analysis.parquet",
@@ -52,18 +37,9 @@ func TestParquetOpensInDuckDB(t *testing.T) {
 		frames[p], names[p] = f, rel
 		files = append(files, p)
 	}
-	cmd := exec.Command(node, append([]string{filepath.Join(tool, "check.mjs")}, files...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("check.mjs: %v: %s", err, stderr.String())
-	}
-	dec := json.NewDecoder(bytes.NewReader(stdout))
-	dec.UseNumber()
 	var got []duckdbOutput
-	if err := dec.Decode(&got); err != nil || len(got) != len(files) {
-		t.Fatalf("check.mjs output (%v): %s", err, stdout)
+	if check(files, &got); len(got) != len(files) {
+		t.Fatalf("check.mjs: %d outputs for %d files", len(got), len(files))
 	}
 	for _, o := range got {
 		checkDuckDB(t, o, names[o.File], frames[o.File])

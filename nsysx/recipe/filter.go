@@ -175,7 +175,7 @@ func ChainOverlap(s Span, rows []int, rs, re []int64) []int {
 // and start ≥ 0 (docs/recipes.md §1.4 step 3); NULL times fail every
 // comparison, so those rows are dropped. Rows are kept whole, not clipped.
 func Window(s Span, rows []int, start int64, end *int64) []int {
-	out := rows[:0:0]
+	out := make([]int, 0, len(rows))
 	for _, i := range rows {
 		if !s.StartValid.Valid(i) || !s.EndValid.Valid(i) {
 			continue

@@ -11,9 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/nsysx/nsysx/internal/testutil"
 )
@@ -49,7 +46,7 @@ func runOn(t *testing.T, name string, o *Options, profiles ...string) *Result {
 
 // goldenDir is testdata/golden/recipes/<set>/<recipe>.
 func goldenDir(set, recipe string) string {
-	return filepath.Join(testutil.Root(), "testdata", "golden", "recipes", set, recipe)
+	return testutil.GoldenRecipe(set, recipe)
 }
 
 // goldenCol is one column of a golden Parquet file.
@@ -62,24 +59,12 @@ type goldenCol struct {
 // Arrow types, values, and the pandas index_columns metadata as JSON.
 func readGolden(t *testing.T, path string) ([]goldenCol, string) {
 	t.Helper()
-	r, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl, kv := testutil.ParquetTable(t, path, nil)
 	defer tbl.Release()
 	var meta struct {
 		IndexColumns json.RawMessage `json:"index_columns"`
 	}
-	if v := r.MetaData().KeyValueMetadata().FindValue("pandas"); v != nil {
+	if v := kv.FindValue("pandas"); v != nil {
 		if err := json.Unmarshal([]byte(*v), &meta); err != nil {
 			t.Fatal(err)
 		}

@@ -176,13 +176,21 @@ type devKey struct{ pid, dev int64 }
 // pandas' groupby sorts them; pids and devices are unsigned), rows kept in
 // order.
 func byDevice(pid, dev []int64, rows []int) ([]devKey, map[devKey][]int) {
-	m := map[devKey][]int{}
+	count := map[devKey]int{}
 	var keys []devKey
 	for _, i := range rows {
 		k := devKey{pid[i], dev[i]}
-		if _, ok := m[k]; !ok {
+		if _, ok := count[k]; !ok {
 			keys = append(keys, k)
 		}
+		count[k]++
+	}
+	m := make(map[devKey][]int, len(keys)) // each group allocated once
+	for _, k := range keys {
+		m[k] = make([]int, 0, count[k])
+	}
+	for _, i := range rows {
+		k := devKey{pid[i], dev[i]}
 		m[k] = append(m[k], i)
 	}
 	sort.Slice(keys, func(a, b int) bool {

@@ -6,30 +6,58 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 )
 
 // InFlightBytes bounds the memory the maps running at once are estimated to
-// need (Recipe.MapCost times each report's size): a worker waits before
-// opening a report that would pass it, unless nothing else is in flight, so
-// one report of any size still runs. Workers stay the CPUs (Options.Workers);
-// this only keeps many big reports from being loaded at once, so that peak
-// memory does not grow with the number of inputs.
+// need (Recipe.MapCost times each report's size, at least
+// InFlightBytes/MaxMapsInFlight): a worker waits before opening a report
+// that would pass it, unless nothing else is in flight, so one report of
+// any size still runs. Workers stay the CPUs (Options.Workers); this only
+// keeps many reports from being mapped at once, so that peak memory does
+// not grow with the number of inputs or of cores.
 // 0 disables the bound.
-var InFlightBytes int64 = 1280 << 20
+var InFlightBytes int64 = 1 << 30
+
+// MaxMapsInFlight is the most maps the budget lets run at once however
+// small the reports: each counts at least InFlightBytes/MaxMapsInFlight.
+// A map holds more than its tables (the profile's schema and strings, the
+// part it returns, the collector's slack), and eight keep 8 or 16 cores
+// busy on the reports we measured.
+const MaxMapsInFlight = 8
 
 // reportSize is the bytes of a report file, or of the files of an export
-// directory (0 when it cannot be read: the open reports the error).
+// directory (0 when it cannot be read: the open reports the error). A
+// .nsys-rep/.qdrep is read through its SQLite export, so it counts as the
+// export beside it, or as repExportRatio times its own size before the
+// first export.
 func reportSize(path string) int64 {
 	st, err := os.Stat(path)
 	if err != nil {
 		return 0
 	}
-	if !st.IsDir() {
+	if st.IsDir() {
+		return dirSize(path)
+	}
+	lower := strings.ToLower(path)
+	if !strings.HasSuffix(lower, ".nsys-rep") && !strings.HasSuffix(lower, ".qdrep") {
 		return st.Size()
 	}
+	if ex, err := os.Stat(strings.TrimSuffix(path, filepath.Ext(path)) + ".sqlite"); err == nil {
+		return ex.Size()
+	}
+	return repExportRatio * st.Size()
+}
+
+// repExportRatio is about how much larger a report's SQLite export is than
+// the (compressed) report: 3.5 for the profiles in testdata/profiles.
+const repExportRatio = 4
+
+// dirSize is the bytes of the files under dir.
+func dirSize(dir string) int64 {
 	var n int64
-	_ = filepath.WalkDir(path, func(_ string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()
@@ -46,7 +74,7 @@ func mapCost(r *Recipe, size int64) int64 {
 	if c <= 0 {
 		c = 1
 	}
-	return int64(c * float64(size))
+	return max(int64(c*float64(size)), InFlightBytes/MaxMapsInFlight)
 }
 
 // budget is a weighted semaphore over estimated bytes.
@@ -85,6 +113,23 @@ func (b *budget) release(n int64) {
 	b.used -= n
 	b.mu.Unlock()
 	b.cond.Broadcast()
+}
+
+// GCPercent is the collector's GOGC during a run (see startGCPercent); 0
+// leaves it alone.
+var GCPercent = 50
+
+// startGCPercent sets GCPercent for a run unless the process was started
+// with GOGC set, and returns what restores the previous value. The default
+// (100) lets the heap grow to twice the live data between collections;
+// 50 keeps peak memory closer to what the maps in flight hold, for some
+// more collector work on the spare cores.
+func startGCPercent() (restore func()) {
+	if GCPercent <= 0 || os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(GCPercent)
+	return func() { debug.SetGCPercent(prev) }
 }
 
 // GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes

@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,19 +36,7 @@ func TestInFlightBound(t *testing.T) {
 		limit   int64
 		wantMax int
 	}{{size + size/2, 1}, {4 * size, 4}} {
-		var mu sync.Mutex
-		cur, top, maps := 0, 0, 0
-		r := &Recipe{Name: "test", Map: func(context.Context, *Report, *Options, any) (*Part, error) {
-			mu.Lock()
-			cur, maps = cur+1, maps+1
-			top = max(top, cur)
-			mu.Unlock()
-			time.Sleep(50 * time.Millisecond)
-			mu.Lock()
-			cur--
-			mu.Unlock()
-			return nil, nil
-		}, Reduce: func(context.Context, []*Part, *Options, any) (*Output, error) { return nil, nil }}
+		r, counts := countingRecipe(50 * time.Millisecond)
 		old := InFlightBytes
 		InFlightBytes = tc.limit
 		o := Defaults()
@@ -57,10 +46,29 @@ func TestInFlightBound(t *testing.T) {
 		if err != ErrNoData {
 			t.Fatalf("limit %d: %v", tc.limit, err)
 		}
-		if maps != 4 || top != tc.wantMax {
+		if top, maps := counts(); maps != 4 || top != tc.wantMax {
 			t.Errorf("limit %d (report %d bytes): %d maps, at most %d at once; want 4, %d", tc.limit, size, maps, top, tc.wantMax)
 		}
 	}
+}
+
+// countingRecipe is a recipe whose maps take d and yield no data; counts
+// gives the most maps that ran at once and how many ran.
+func countingRecipe(d time.Duration) (*Recipe, func() (top, maps int)) {
+	var mu sync.Mutex
+	cur, top, maps := 0, 0, 0
+	r := &Recipe{Name: "test", Map: func(context.Context, *Report, *Options, any) (*Part, error) {
+		mu.Lock()
+		cur, maps = cur+1, maps+1
+		top = max(top, cur)
+		mu.Unlock()
+		time.Sleep(d)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return nil, nil
+	}, Reduce: func(context.Context, []*Part, *Options, any) (*Output, error) { return nil, nil }}
+	return r, func() (int, int) { mu.Lock(); defer mu.Unlock(); return top, maps }
 }
 
 // TestReportSize: a file's size, an export directory's files summed.
@@ -105,5 +113,48 @@ func TestGCLimit(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
 		t.Errorf("process limit became %d", got)
+	}
+}
+
+// TestInFlightCap: however small the reports, at most MaxMapsInFlight maps
+// run at once with the default budget, whatever the workers.
+func TestInFlightCap(t *testing.T) {
+	src := testutil.Profile(t, "rank0")
+	dir := t.TempDir()
+	var inputs []string
+	for i := 0; i < 3*MaxMapsInFlight; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("r%02d.sqlite", i))
+		if err := os.Symlink(src, p); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, p)
+	}
+	r, counts := countingRecipe(20 * time.Millisecond)
+	o := Defaults()
+	o.Input, o.Workers = inputs, 2*MaxMapsInFlight
+	if _, err := Run(context.Background(), r, o, nil); err != ErrNoData {
+		t.Fatal(err)
+	}
+	if top, _ := counts(); top != MaxMapsInFlight {
+		t.Errorf("%d maps at once with %d workers, want %d", top, o.Workers, MaxMapsInFlight)
+	}
+}
+
+// TestReportSizeRep: a .nsys-rep counts as the SQLite export beside it, or
+// as repExportRatio times its size before the first export.
+func TestReportSizeRep(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "a.nsys-rep")
+	if err := os.WriteFile(rep, make([]byte, 10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := reportSize(rep); got != 10*repExportRatio {
+		t.Errorf("no export: %d bytes, want %d", got, 10*repExportRatio)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.sqlite"), make([]byte, 77), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := reportSize(rep); got != 77 {
+		t.Errorf("with export: %d bytes, want 77", got)
 	}
 }

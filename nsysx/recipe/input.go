@@ -10,7 +10,7 @@ import (
 )
 
 // ExpandInputs turns --input arguments into the list of reports, as nsys
-// does (§1.1), for nsysx's input kinds too:
+// does (docs/recipes.md §1.1), for nsysx's input kinds too:
 //   - a file is kept as it is (.nsys-rep, .qdrep, .sqlite; any other file is
 //     tried as a SQLite export when it is opened);
 //   - an export directory (*_pqtdir, *_arwdir, or one holding .parquet or

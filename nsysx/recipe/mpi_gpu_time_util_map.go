@@ -36,7 +36,7 @@ func mapMPIUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part, 
 			return nil, err
 		}
 	}
-	k, keep, err := filteredKernels(ctx, r, o, nv)
+	k, keep, err := filteredKernels(ctx, r, o, nv, kernelPid)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func init() {
 // as nsys's overlap sums (docs/recipes.md §1.10, §2.22). Times stay in the
 // report's own base. A report without NCCL kernels yields nothing.
 func mapNCCLOverlap(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	k, keep, err := filteredKernels(ctx, r, o, nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort|kernelPid)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func reduceNCCLOverlap(_ context.Context, parts []*Part, _ *Options, _ any) (*Ou
 	for i, p := range parts {
 		frames[i] = p.Frames["trace"]
 	}
-	all := ConcatRanks(frames)
+	all := concatRanksConsume(frames) // the parts are not read again
 	start, end := all.Col("Start").Ints, all.Col("End").Ints
 	comm, comp := all.Col("CommSum").Floats, all.Col("CompSum").Floats
 	commPct, compPct := make([]float64, len(start)), make([]float64, len(start))

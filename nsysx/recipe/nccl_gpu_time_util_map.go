@@ -45,7 +45,7 @@ func mapNCCLUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	if err != nil {
 		return nil, err
 	}
-	k, keep, err := filteredKernels(ctx, r, o, nil)
+	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort|kernelPid)
 	if err != nil {
 		return nil, err
 	}

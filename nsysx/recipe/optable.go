@@ -39,7 +39,7 @@ var commonHead = []string{"output", "force_overwrite"}
 var commonTail = []string{"mode"}
 
 // nsysx's own options, taken by every recipe (no .nsys-analysis key).
-var ownFlags = []string{"--workers", "--strict", "--force-export", "--clear-output", "--log-level", "--log-stream", "--help"}
+var ownFlags = []string{"--workers", "--strict", "--force-export", "--png", "--clear-output", "--log-level", "--log-stream", "--help"}
 
 // optTable is every option, by key (nsys's) or flag (nsysx's).
 var optTable = []*Opt{
@@ -150,6 +150,9 @@ var optTable = []*Opt{
 	{Flag: "--force-export",
 		Help: "re-export .nsys-rep reports even if a fresh export exists",
 		set:  func(o *Options, v []string) error { return setBool(&o.ForceExport, "--force-export", v) }},
+	{Flag: "--png",
+		Help: "also write the charts as PNG (HiDPI); SVG and Vega-Lite JSON are always written",
+		set:  func(o *Options, v []string) error { return setBool(&o.PNG, "--png", v) }},
 	{Flag: "--clear-output", Hidden: true, Nsys: true,
 		Help: "delete the output directory after the run (nsys's internal test flag)",
 		set:  func(o *Options, v []string) error { return setBool(&o.ClearOutput, "--clear-output", v) }},

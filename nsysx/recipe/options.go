@@ -1,7 +1,7 @@
 package recipe
 
 // Options are a recipe run's parsed options: nsys's recipe command line
-// (§1.1 and §2 of docs/recipes.md) plus nsysx's own (Workers, Strict,
+// (docs/recipes.md §1.1 and §2) plus nsysx's own (Workers, Strict,
 // Progress). A recipe reads only the options it declares.
 type Options struct {
 	Input []string // as given or expanded, in order
@@ -44,7 +44,10 @@ type Options struct {
 	// ForceExport re-exports .nsys-rep inputs even when a fresh export
 	// exists (for the opener).
 	ForceExport bool
-	Progress    func(done, total int)
+	// PNG asks for the charts of the output directory as PNG too (SVG and
+	// Vega-Lite JSON are always written).
+	PNG      bool
+	Progress func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
 }

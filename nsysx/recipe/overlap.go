@@ -50,7 +50,7 @@ func Groups(v []Interval) []int {
 // Consolidate merges v into one [min start, max end] per interval group,
 // in start order (§1.10 consolidate).
 func Consolidate(v []Interval) []Interval {
-	var out []Interval
+	out := make([]Interval, 0, len(v))
 	for _, i := range sortedOrder(v) {
 		x := v[i]
 		if len(out) > 0 && x.Start <= out[len(out)-1].End {

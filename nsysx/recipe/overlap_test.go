@@ -48,7 +48,7 @@ func pieceKey(p []Piece) string {
 }
 
 // components groups closed intervals by connectivity (union-find over
-// every overlapping or touching pair): the same partition as §1.10's G.
+// every overlapping or touching pair): the same partition as docs/recipes.md §1.10's G.
 func components(v []Interval) []int {
 	parent := make([]int, len(v))
 	for i := range parent {

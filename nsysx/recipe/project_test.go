@@ -119,7 +119,7 @@ func randomProjInput(rng *rand.Rand, keys int) (*ProjNVTX, *ProjCUDA) {
 	return n, c
 }
 
-// bruteProject implements §1.10 from its definitions with quadratic loops.
+// bruteProject implements docs/recipes.md §1.10 from its definitions with quadratic loops.
 func bruteProject(n *ProjNVTX, c *ProjCUDA, hier bool) *Projection {
 	out := &Projection{Keys: make([][]int64, len(c.Keys))}
 	tidSet := map[int64]bool{}

@@ -91,6 +91,7 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	}
 	gc := startGCLimit()
 	defer gc.stop()
+	defer startGCPercent()()
 	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc)
 	if err := ctx.Err(); err != nil {
 		return nil, err

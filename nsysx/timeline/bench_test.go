@@ -11,22 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
-
-// benchFile is the benchmark profile: NSYSX_BENCH_FILE, default
-// /tmp/train50.sqlite (`make bench-data`; train tiled with
-// tools/nsys-tile.py).
-func benchFile(b *testing.B) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
-	}
-	return f
-}
 
 // peakHeap samples the live heap while fn runs and returns its maximum.
 func peakHeap(fn func()) uint64 {
@@ -64,7 +51,7 @@ func (c *counter) Write(p []byte) (int, error) { c.n += int64(len(p)); return le
 // size (the writer streams: the heap holds StringIds, the tracks and 8
 // bytes per GPU operation, not the events).
 func BenchmarkWritePerfetto(b *testing.B) {
-	path := benchFile(b)
+	path := testutil.BenchFile(b)
 	st, _ := os.Stat(path)
 	for _, gz := range []bool{false, true} {
 		name := "json"

@@ -18,11 +18,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testutil.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.Main(m) }
 
 var opened sync.Map
 

@@ -64,6 +64,19 @@ func Dial(info wire.ConnectionInfo) (*Client, error) {
 	return c, nil
 }
 
+// DialReady dials and waits until the kernel answers (WaitReady).
+func DialReady(info wire.ConnectionInfo, timeout time.Duration) (*Client, error) {
+	c, err := Dial(info)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.WaitReady(timeout); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
 func (c *Client) read(s zmq4.Socket, ch chan *wire.Message) {
 	defer c.wg.Done()
 	for {

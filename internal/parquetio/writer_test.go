@@ -1,0 +1,113 @@
+package parquetio
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	pqfile "github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// TestWriterRoundTrip writes two batches (NULLs, a string slice that does
+// not start at offset 0) in row groups of 3 rows and reads them back with
+// pqarrow, which also decodes the stored Arrow schema.
+func TestWriterRoundTrip(t *testing.T) {
+	md := arrow.NewMetadata([]string{"table_name"}, []string{"T"})
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "i", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, &md)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 0, 3, 4}, []bool{true, false, true, true})
+	b.Field(1).(*array.Float64Builder).AppendValues([]float64{0.5, 1.5, 2.5, 3.5}, nil)
+	b.Field(2).(*array.StringBuilder).AppendValues([]string{"a", "bb", "", "dddd"}, []bool{true, true, false, true})
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, sc, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := rec.NewSlice(1, 4) // strings from offset 1
+	defer tail.Release()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(tail); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := pqfile.NewParquetReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.NumRowGroups() != 3 || rd.NumRows() != 7 {
+		t.Errorf("%d row groups, %d rows; want 3, 7", rd.NumRowGroups(), rd.NumRows())
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fr.Schema()
+	if err != nil || got.NumFields() != 3 || got.Metadata().FindKey("table_name") < 0 {
+		t.Fatalf("schema %v (%v), want %v", got, err, sc)
+	}
+	for i, f := range sc.Fields() { // pqarrow adds PARQUET:field_id metadata
+		if g := got.Field(i); g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) || g.Nullable != f.Nullable {
+			t.Errorf("field %d: %v, want %v", i, g, f)
+		}
+	}
+	tbl, err := fr.ReadTable(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	want := []string{"1,NULL,3,4,NULL,3,4", "0.5,1.5,2.5,3.5,1.5,2.5,3.5", "a,bb,NULL,dddd,bb,NULL,dddd"}
+	for i, w := range want {
+		var vals []string
+		for _, ch := range tbl.Column(i).Data().Chunks() {
+			for j := 0; j < ch.Len(); j++ {
+				if ch.IsNull(j) {
+					vals = append(vals, "NULL")
+				} else {
+					vals = append(vals, ch.ValueStr(j))
+				}
+			}
+		}
+		if g := strings.Join(vals, ","); g != w {
+			t.Errorf("column %d: %s, want %s", i, g, w)
+		}
+	}
+}
+
+// TestWriterRejects: types other than int64, float64 and utf8, and NULLs in
+// a column declared not nullable, are errors.
+func TestWriterRejects(t *testing.T) {
+	props := parquet.NewWriterProperties()
+	sc := arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.PrimitiveTypes.Uint32}}, nil)
+	if _, err := NewWriter(&bytes.Buffer{}, sc, props); err == nil {
+		t.Error("uint32 column: no error")
+	}
+	sc = arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, []bool{true, false})
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	w, err := NewWriter(&bytes.Buffer{}, sc, props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err == nil {
+		t.Error("NULL in a required column: no error")
+	}
+}

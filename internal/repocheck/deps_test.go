@@ -1,0 +1,58 @@
+package repocheck
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+)
+
+// libraryPackages are the packages a program using nsysx imports: none of
+// them may link the Jupyter kernel.
+var libraryPackages = []string{
+	"./nsysx", "./nsysx/format", "./nsysx/recipe", "./nsysx/stackprof",
+	"./nsysx/timeline", "./nsysx/compare", "./nsysx/capture", "./plots",
+}
+
+// grpcFree are the packages whose dependencies hold no gRPC: the core
+// library (Parquet is read and written without pqarrow, which imports Arrow
+// Flight; docs/export.md).
+var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare"}
+
+// deps lists the packages pkgs link (go list -deps, tests excluded).
+func deps(t *testing.T, pkgs ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...)
+	cmd.Dir = testutil.Root()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	return strings.Fields(string(out))
+}
+
+func TestLibraryDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	for _, p := range deps(t, libraryPackages...) {
+		if p == "github.com/nsysx/nsysx/kernel" || strings.HasPrefix(p, "github.com/nsysx/nsysx/kernel/") {
+			t.Errorf("the library links the kernel package %s", p)
+		}
+		if strings.HasPrefix(p, "github.com/nsysx/nsysx/cmd/") {
+			t.Errorf("the library links the command package %s", p)
+		}
+	}
+	for _, pkg := range grpcFree {
+		for _, p := range deps(t, pkg) {
+			if strings.HasPrefix(p, "google.golang.org/grpc") || strings.HasSuffix(p, "/arrow/flight") {
+				t.Errorf("%s links %s", pkg, p)
+				break
+			}
+		}
+	}
+}
