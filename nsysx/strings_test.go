@@ -77,7 +77,7 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 				if base {
 					nsysx.SetBaseContext(ctx)
 					res, err = p.Stats(spec)
-					nsysx.SetBaseContext(nil)
+					nsysx.SetBaseContext(context.Background())
 				} else {
 					res, err = p.RunReport(ctx, r, nil, nil)
 				}
