@@ -404,5 +404,5 @@ func dur(s, e *Column, i int) (int64, bool) {
 	if s.IsNull(i) || e.IsNull(i) {
 		return 0, false
 	}
-	return e.Ints[i] - s.Ints[i], true
+	return subInt(e.Ints[i], s.Ints[i]), true
 }

@@ -294,10 +294,18 @@ func (f *Filter) state(p *Profile) *filterState {
 	st := &filterState{s: f.Start, e: f.End, tables: map[string]*filteredTable{}}
 	f.states[p] = st
 	if f.NVTX != "" {
-		r, msg, err := findNVTXRange(p, f.NVTX)
+		var r nvtxHit
+		var msg string
+		err := p.StringsErr() // unreadable names are an error, not "range not found"
+		if err == nil {
+			r, msg, err = findNVTXRange(p, f.NVTX)
+		}
 		switch {
 		case err != nil:
 			st.err = err
+			if isCancel(err) {
+				delete(f.states, p) // the next call looks again
+			}
 			return st
 		case msg != "":
 			st.skip = msg

@@ -101,7 +101,8 @@ func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, erro
 			return &Idle{Skipped: msg}, nil
 		}
 	}
-	return c.idleBreakdown(o)
+	idle, err := c.idleBreakdown(o)
+	return finish(c, idle, err)
 }
 
 func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
@@ -209,7 +210,7 @@ func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) 
 		}
 		name := tx.Str(i)
 		if tx.IsNull(i) && tid != nil && !tid.IsNull(i) {
-			name, _ = c.P.String(tid.Int(i))
+			name, _ = c.String(tid.Int(i))
 		}
 		if exact != "" && name != exact || exact == "" && !match.MatchString(name) {
 			continue

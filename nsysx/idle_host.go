@@ -194,7 +194,7 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 		id := nm.Int(i)
 		name, ok := names[id]
 		if !ok {
-			s, _ := c.P.String(id)
+			s, _ := c.String(id)
 			name = StripAPIVersion(s)
 			names[id] = name
 		}
@@ -245,7 +245,7 @@ func (c *Ctx) addOSRT(h *hostIndex, t *Table) {
 		if st.IsNull(i) || en.IsNull(i) || tid.IsNull(i) {
 			continue
 		}
-		name, _ := c.P.String(nm.Int(i))
+		name, _ := c.String(nm.Int(i))
 		h.add(tid.Int(i), hostCall{st.Int(i), en.Int(i), IdleOSRT, name})
 	}
 }

@@ -45,7 +45,8 @@ func (p *Profile) LaunchStats(ctx context.Context, f *Filter) ([]LaunchStat, err
 		ctx = baseContext()
 	}
 	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: f}
-	return c.launchStats()
+	ls, err := c.launchStats()
+	return finish(c, ls, err)
 }
 
 type launchKey struct {

@@ -82,7 +82,7 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 	if n == 0 {
 		return
 	}
-	if c := r.Col("Time"); c != nil && c.Tag() == "ratio_%" {
+	if c := r.Col("Time"); c.Err() == nil && c.Tag() == "ratio_%" {
 		sum := 0.0
 		for i := 0; i < n; i++ {
 			v, _ := num(c.Value(i))
@@ -106,7 +106,7 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 	}
 	for pre := range prefixes {
 		mn, md, mx, av := r.Col(pre+"Min"), r.Col(pre+"Med"), r.Col(pre+"Max"), r.Col(pre+"Avg")
-		if mn == nil || mx == nil {
+		if mn.Err() != nil || mx.Err() != nil {
 			continue
 		}
 		for i := 0; i < n; i++ {
@@ -119,7 +119,7 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 				t.Errorf("%s row %d: %sMin %v > %sMax %v", what, i, pre, lo, pre, hi)
 			}
 			for _, c := range []*nsysx.ResultCol{md, av} {
-				if c == nil {
+				if c.Err() != nil {
 					continue
 				}
 				if v, ok := num(c.Value(i)); ok && (v < lo-0.05 || v > hi+0.05) {
@@ -132,11 +132,11 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 	total, avg := r.Col("Total Time"), r.Col("Avg")
 	var count *nsysx.ResultCol
 	for _, l := range []string{"Instances", "Num Calls", "Count"} {
-		if c := r.Col(l); c != nil {
+		if c := r.Col(l); c.Err() == nil {
 			count = c
 		}
 	}
-	if total != nil && avg != nil && count != nil {
+	if total.Err() == nil && avg.Err() == nil && count != nil {
 		for i := 0; i < n; i++ {
 			tt, ok1 := num(total.Value(i))
 			a, ok2 := num(avg.Value(i))

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -62,9 +64,14 @@ type Profile struct {
 	loaded map[string]*Table
 	locks  map[string]*sync.Mutex
 
-	strOnce sync.Once
-	strs    map[int64]string
-	strErr  error
+	strMu  sync.Mutex
+	strTab atomic.Pointer[strTable] // set once StringIds is read or found unreadable
+}
+
+// strTable is StringIds as a map, or the error that keeps it from being read.
+type strTable struct {
+	m   map[int64]string
+	err error
 }
 
 // Open opens an Nsight Systems export: a SQLite export (.sqlite, or
@@ -97,6 +104,9 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 			return nil, fmt.Errorf("%s: no such file or directory", path)
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, notRegular(path, st.Mode())
 	}
 	var src source
 	format := "sqlite"
@@ -144,6 +154,21 @@ func needStringIds(src source) error {
 	}
 	src.close()
 	return fmt.Errorf("%w: no StringIds table, so not a complete export (an interrupted export, or --tables leaving StringIds out): export it again", ErrNotExport)
+}
+
+// notRegular is the error for a profile that is a named pipe, a device or
+// a socket: reading one could block forever or never end.
+func notRegular(path string, m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%s: %w: it is %s; give the export's file (copy the data to a file first)", path, ErrNotExport, what)
 }
 
 func newProfile(path, format string, src source) (*Profile, error) {
@@ -301,33 +326,59 @@ func (p *Profile) LoadAll(specs ...[]string) error {
 	return errors.Join(errs...)
 }
 
-// String returns StringIds[id]; ok is false when the id is absent.
+// String returns StringIds[id]; ok is false when the id is absent, or when
+// StringIds cannot be read (StringsErr says why).
 func (p *Profile) String(id int64) (string, bool) {
-	p.strOnce.Do(p.loadStrings)
-	s, ok := p.strs[id]
+	t, _ := p.strings(baseContext())
+	s, ok := t[id]
 	return s, ok
 }
 
 // StringsErr reports an error met while loading StringIds.
-func (p *Profile) StringsErr() error { p.strOnce.Do(p.loadStrings); return p.strErr }
+func (p *Profile) StringsErr() error { _, err := p.strings(baseContext()); return err }
 
-func (p *Profile) loadStrings() {
-	p.strs = map[int64]string{}
-	if !p.HasTable("StringIds") {
-		return
+// strings returns StringIds, read on first use. An unreadable table's error
+// is kept, but a load stopped by ctx leaves nothing behind: the next call
+// (with a live context) reads the table again.
+func (p *Profile) strings(ctx context.Context) (map[int64]string, error) {
+	if t := p.strTab.Load(); t != nil {
+		return t.m, t.err
 	}
-	t, err := p.Load("StringIds", "id", "value")
+	p.strMu.Lock()
+	defer p.strMu.Unlock()
+	if t := p.strTab.Load(); t != nil {
+		return t.m, t.err
+	}
+	m, err := p.readStrings(ctx)
+	if err != nil && (ctx.Err() != nil || isCancel(err)) {
+		return nil, err
+	}
+	p.strTab.Store(&strTable{m: m, err: err})
+	return m, err
+}
+
+// isCancel reports whether err is a cancelled or expired context's, which
+// says nothing about the file: nothing derived from it may be kept.
+func isCancel(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+func (p *Profile) readStrings(ctx context.Context) (map[int64]string, error) {
+	if !p.HasTable("StringIds") {
+		return map[int64]string{}, nil
+	}
+	t, err := p.LoadContext(ctx, "StringIds", "id", "value")
 	if err != nil {
-		p.strErr = err
-		return
+		return nil, err
 	}
 	id, val := t.Col("id"), t.Col("value")
-	p.strs = make(map[int64]string, t.N)
+	m := make(map[int64]string, t.N)
 	for i := 0; i < t.N; i++ {
 		if !val.IsNull(i) {
-			p.strs[id.Int(i)] = val.Str(i)
+			m[id.Int(i)] = val.Str(i)
 		}
 	}
+	return m, nil
 }
 
 // Meta returns the export metadata (META_DATA_EXPORT, or EXPORT_META_DATA in

@@ -160,6 +160,8 @@ type Ctx struct {
 	Report  *Report
 	opts    map[string]string
 	Filter  *Filter
+
+	strErr atomic.Pointer[error] // StringIds could not be read (String)
 }
 
 // Opt returns an option's value and whether it was given.
@@ -221,11 +223,45 @@ func (c *Ctx) Str(col *Column, i int) Value {
 	if col == nil || col.IsNull(i) {
 		return Null
 	}
-	s, ok := c.P.String(col.Int(i))
+	s, ok := c.String(col.Int(i))
 	if !ok {
 		return Null
 	}
 	return TextV(s)
+}
+
+// finish returns v, or c.namesErr() when err is nil and StringIds could
+// not be read for a name the computation wanted.
+func finish[T any](c *Ctx, v T, err error) (T, error) {
+	if err == nil {
+		err = c.namesErr()
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
+
+// namesErr is the error met by String, or nil.
+func (c *Ctx) namesErr() error {
+	if e := c.strErr.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// String returns StringIds[id], read under the report's context. When
+// StringIds cannot be read, ok is false and the report fails with that
+// error once it returns (RunReport), instead of showing empty names.
+func (c *Ctx) String(id int64) (string, bool) {
+	m, err := c.P.strings(c.ctx())
+	if err != nil {
+		c.strErr.CompareAndSwap(nil, &err)
+		return "", false
+	}
+	s, ok := m[id]
+	return s, ok
 }
 
 // Run computes a report or rule given as "name[:opt...]" on the profile.
@@ -282,35 +318,17 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 			args = append(args, kv.Key)
 		}
 	}
-	defer func() {
-		if e := recover(); e != nil {
-			if os.Getenv("NSYSX_DEBUG") != "" {
-				panic(e)
-			}
-			res, err = nil, fmt.Errorf("report %s failed on %s: %v", r.Name, p.Path, e)
-		}
-	}()
+	defer recoverReport(r, p, &res, &err)
 	// A filter that cannot apply (an NVTX range not found) surfaces from the
 	// first filtered Load as a *SkipError, after the report's own table checks,
 	// in nsys's order.
 	res, err = r.run(c)
+	res, err = finish(c, res, err)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, cerr
 	}
 	if err != nil {
-		var se *SkipError
-		if errors.As(err, &se) {
-			res = Skip(r.Name, r.Title, se.Msg)
-			res.Source = p.Base()
-			return res, nil
-		}
-		var mc *MissingColumnError
-		if errors.As(err, &mc) {
-			res = Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table))
-			res.Source = p.Base()
-			return res, nil
-		}
-		return nil, err
+		return p.skipped(r, err)
 	}
 	res.Args = strings.Join(args, ":")
 	res.Source = p.Base()
@@ -318,6 +336,43 @@ func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter
 		res.Report, res.Title = r.Name, r.Title
 	}
 	return res, nil
+}
+
+// recoverReport turns a panic of r into its error: an *OverflowError as it
+// is, anything else as a failure of the report (re-panicking when
+// NSYSX_DEBUG is set).
+func recoverReport(r *Report, p *Profile, res **Result, err *error) {
+	e := recover()
+	if e == nil {
+		return
+	}
+	*res = nil
+	if oe, ok := e.(*OverflowError); ok {
+		*err = fmt.Errorf("%s on %s: %w", r.Name, p.Path, oe)
+		return
+	}
+	if os.Getenv("NSYSX_DEBUG") != "" {
+		panic(e)
+	}
+	*err = fmt.Errorf("report %s failed on %s: %v", r.Name, p.Path, e)
+}
+
+// skipped is the SKIPPED result of a report that failed for want of data
+// (a filter's range not found, a missing column), or err itself.
+func (p *Profile) skipped(r *Report, err error) (*Result, error) {
+	var se *SkipError
+	if errors.As(err, &se) {
+		res := Skip(r.Name, r.Title, se.Msg)
+		res.Source = p.Base()
+		return res, nil
+	}
+	var mc *MissingColumnError
+	if errors.As(err, &mc) {
+		res := Skip(r.Name, r.Title, fmt.Sprintf("%s does not contain the '%s' column in %s.", p.Path, mc.Column, mc.Table))
+		res.Source = p.Base()
+		return res, nil
+	}
+	return nil, err
 }
 
 // CheckOptions validates options for a report without running it.

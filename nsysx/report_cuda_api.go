@@ -36,13 +36,13 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 	})
 	var grand int64
 	for i := range aggs {
-		grand += aggs[i].Total()
+		grand = addInt(grand, aggs[i].Total())
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols(countLabel), "Name", "_id")...)
 	for g, k := range keys {
 		n := Null
 		if k.Kind == IntKind {
-			if s, ok := c.P.String(k.I); ok {
+			if s, ok := c.String(k.I); ok {
 				n = name(TextV(s))
 			}
 		}

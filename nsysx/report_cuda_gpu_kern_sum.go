@@ -75,7 +75,7 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		}
 		var grand int64
 		for _, a := range groups {
-			grand += a.Total()
+			grand = addInt(grand, a.Total())
 		}
 		names2 := SummaryCols("Instances")
 		if gb {

@@ -126,7 +126,7 @@ func runMemSum(size bool) func(c *Ctx) (*Result, error) {
 func (ns *namedSamples) summary(c *Ctx, countLabel string, withCat bool) *Result {
 	var grand int64
 	for _, a := range ns.groups {
-		grand += a.Total()
+		grand = addInt(grand, a.Total())
 	}
 	cols := SummaryCols(countLabel)
 	if withCat {

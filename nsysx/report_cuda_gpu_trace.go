@@ -222,11 +222,12 @@ func (g *gpuTrace) label(name string) func(t *Table, r int) Value {
 	}
 }
 
-func gpuDuration(t *Table, r int) Value {
-	if d, ok := dur(t.Col("start"), t.Col("end"), r); ok {
-		return IntV(d)
+func gpuDuration(t *Table, r int) Value { // computed while formatting: dur's overflow panic must not reach here
+	st, en := t.Col("start"), t.Col("end")
+	if st.IsNull(r) || en.IsNull(r) {
+		return Null
 	}
-	return Null
+	return IntV(en.Ints[r] - st.Ints[r])
 }
 
 // gpuThroughput is bytes per second, as nsys computes it (integer division first).

@@ -77,7 +77,7 @@ func (c *Ctx) strValue(id Value) Value {
 	if id.Kind != IntKind {
 		return Null
 	}
-	if s, ok := c.P.String(id.I); ok {
+	if s, ok := c.String(id.I); ok {
 		return TextV(s)
 	}
 	return Null
@@ -117,7 +117,7 @@ func runMPIEventSum(c *Ctx) (*Result, error) {
 	order := g.sorted()
 	var grand int64
 	for _, a := range g.aggs {
-		grand += a.Total()
+		grand = addInt(grand, a.Total())
 	}
 	sums := make([]Value, len(g.aggs))
 	for i, a := range g.aggs {

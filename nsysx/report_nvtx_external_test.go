@@ -87,7 +87,7 @@ func checkMyInvariants(t *testing.T, spec string, r *nsysx.Result) {
 	t.Helper()
 	n := r.Len()
 	// percentages add up to 100, up to the rounding of each row
-	if c := r.Col("Time"); c != nil && n > 0 {
+	if c := r.Col("Time"); c.Err() == nil && n > 0 {
 		var sum float64
 		for i := 0; i < n; i++ {
 			sum += cellNum(c, i)

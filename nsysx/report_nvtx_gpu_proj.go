@@ -285,7 +285,7 @@ func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) []*projG
 			gs = append(gs, g)
 		}
 		if p.hasEnd {
-			g.proj.Add(p.end - p.start)
+			g.proj.Add(subInt(p.end, p.start))
 		} else {
 			g.proj.AddNull()
 		}

@@ -241,7 +241,7 @@ func (b *nvtxBuilder) text(r *nvtxRow) int32 {
 		k, ok := b.byTextID[r.textID]
 		if !ok {
 			k = -1
-			if str, found := b.c.P.String(r.textID); found {
+			if str, found := b.c.String(r.textID); found {
 				k = b.texts.intern(unsafe.Slice(unsafe.StringData(str), len(str)))
 			}
 			b.byTextID[r.textID] = k
@@ -283,7 +283,7 @@ func (b *nvtxBuilder) addDomain(r *nvtxRow) {
 	// coalesce(StringIds(textId), text); a NULL name joins as ''.
 	name, ok := "", false
 	if r.null&nvNullTextID == 0 {
-		name, ok = b.c.P.String(r.textID)
+		name, ok = b.c.String(r.textID)
 	}
 	if !ok && r.null&nvNullText == 0 {
 		name = string(r.text)

@@ -77,7 +77,7 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 		var grand int64
 		for i, f := range finals {
 			totals[i] = f.agg.Sum()
-			grand += f.agg.Total()
+			grand = addInt(grand, f.agg.Total())
 		}
 		order := make([]int, len(finals))
 		for i := range order {
@@ -127,7 +127,7 @@ func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
 			}
 			e = m
 		}
-		durs[pos[g]] = e - d.start[i]
+		durs[pos[g]] = subInt(e, d.start[i])
 		pos[g]++
 	}
 	out := make([]*Agg, ng)

@@ -71,7 +71,7 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 		sort.Slice(ids, func(i, j int) bool { return Compare(ids[i], ids[j]) < 0 })
 		for _, k := range ids {
 			groups = append(groups, group{k, byID[k]})
-			grand += byID[k].Total()
+			grand = addInt(grand, byID[k].Total())
 		}
 	}
 	sums := make([]Value, len(groups))
@@ -136,7 +136,7 @@ func runOpenACCSum(c *Ctx) (*Result, error) {
 	var grand int64
 	sums := make([]Value, len(names))
 	for i, n := range names {
-		grand += byName[n].Total()
+		grand = addInt(grand, byName[n].Total())
 		sums[i] = byName[n].Sum()
 	}
 	order := make([]int, len(names))

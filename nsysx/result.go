@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -42,6 +43,8 @@ type ResultCol struct {
 	// A computed column has no stored cells: fn gives cell i of n.
 	fn func(i int) Value
 	n  int
+
+	err error // Col of an unknown name: no cells, and this error (Err)
 }
 
 // ComputedCol makes a column whose n cells are computed on demand by fn.
@@ -53,13 +56,25 @@ func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol
 	return &ResultCol{Name: name, Kind: kind, fn: fn, n: n}
 }
 
-// errNilCol is the panic of a nil column's cells: Result.Col returned nil.
-const errNilCol = "nsysx: no such column (Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name)"
+// errNilCol is the panic of a nil column's cells (Col never returns nil).
+const errNilCol = "nsysx: nil *ResultCol"
+
+// Err is the error of a column Col could not find (an unknown name, with
+// the closest one), or nil.
+func (c *ResultCol) Err() error {
+	if c == nil {
+		return errors.New(errNilCol)
+	}
+	return c.err
+}
 
 // Len returns the number of cells.
 func (c *ResultCol) Len() int {
 	if c == nil {
 		panic(errNilCol)
+	}
+	if c.err != nil {
+		return 0
 	}
 	if c.fn != nil {
 		return c.n
@@ -67,10 +82,13 @@ func (c *ResultCol) Len() int {
 	return len(c.kinds)
 }
 
-// Value returns cell i.
+// Value returns cell i (NULL in a column Col could not find: see Err).
 func (c *ResultCol) Value(i int) Value {
 	if c == nil {
 		panic(errNilCol)
+	}
+	if c.err != nil {
+		return Null
 	}
 	if c.fn != nil {
 		return c.fn(i)
@@ -159,9 +177,17 @@ func (r *Result) Row(i int) []Value {
 	return out
 }
 
-// Col returns the column with the given label (tag ignored) or full name, or
-// nil; Column says why a name is unknown and which column was meant.
-func (r *Result) Col(label string) *ResultCol { return r.col(label) }
+// Col returns the column with the given label (tag ignored) or full name.
+// It never returns nil: for an unknown name (or a failed r) it returns an
+// empty column whose Err says why, with the closest name; its cells read
+// as NULL. Column returns the same error directly.
+func (r *Result) Col(label string) *ResultCol {
+	c, err := r.Column(label)
+	if err != nil {
+		return &ResultCol{Name: label, err: err}
+	}
+	return c
+}
 
 func (r *Result) col(label string) *ResultCol {
 	if r == nil {

@@ -67,10 +67,19 @@ func openDirAlloc(dir string, mem memory.Allocator) (source, string, error) {
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		switch strings.ToLower(filepath.Ext(e.Name())) {
-		case ".parquet":
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if ext != ".parquet" && ext != ".arrow" && ext != ".arrows" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !st.Mode().IsRegular() {
+			if err == nil {
+				err = notRegular(filepath.Join(dir, e.Name()), st.Mode())
+			}
+			return nil, "", err
+		}
+		if ext == ".parquet" {
 			pq = append(pq, e.Name())
-		case ".arrow", ".arrows":
+		} else {
 			ar = append(ar, e.Name())
 		}
 	}

@@ -82,7 +82,8 @@ func (p *Profile) KernelStacks(ctx context.Context, o StackOptions) (*KernelStac
 			return &KernelStacks{Skipped: msg}, nil
 		}
 	}
-	return c.kernelStacks(o)
+	ks, err := c.kernelStacks(o)
+	return finish(c, ks, err)
 }
 
 // stacksSkip is the SKIPPED message for a profile without kernels or

@@ -30,20 +30,44 @@ func (a *Agg) Sum() Value {
 	if len(a.vals) == 0 {
 		return Null
 	}
-	var s int64
-	for _, v := range a.vals {
-		s += v
-	}
-	return IntV(s)
+	return IntV(a.Total())
 }
 
-// Total is sum(x) as int64 (0 when empty).
+// Total is sum(x) as int64 (0 when empty). A sum past int64 panics with an
+// *OverflowError, which RunReport returns as the report's error (SQLite's
+// sum() fails likewise: "integer overflow").
 func (a *Agg) Total() int64 {
 	var s int64
 	for _, v := range a.vals {
-		s += v
+		s = addInt(s, v)
 	}
 	return s
+}
+
+// OverflowError reports a sum or a duration that does not fit in 64 bits:
+// the profile holds values no capture produces (crafted or corrupt).
+type OverflowError struct{ What string }
+
+func (e *OverflowError) Error() string {
+	return "integer overflow: " + e.What + " does not fit in 64 bits (corrupt or crafted timestamps?)"
+}
+
+// addInt is a+b, panicking with an *OverflowError when it wraps.
+func addInt(a, b int64) int64 {
+	s := a + b
+	if (s > a) != (b > 0) {
+		panic(&OverflowError{What: "a sum of durations or sizes"})
+	}
+	return s
+}
+
+// subInt is e-s (a duration), panicking with an *OverflowError when it wraps.
+func subInt(e, s int64) int64 {
+	d := e - s
+	if (d < e) != (s > 0) {
+		panic(&OverflowError{What: "a duration (end - start)"})
+	}
+	return d
 }
 
 // Avg is avg(x) as a real, or NULL.

@@ -43,8 +43,8 @@ func (r *Result) failed(err error) *Result {
 // Column returns the column with the given label or full name, or an error
 // naming the report and the closest column.
 func (r *Result) Column(name string) (*ResultCol, error) {
-	if r.err != nil {
-		return nil, r.err
+	if err := r.Err(); err != nil {
+		return nil, err
 	}
 	if c := r.col(name); c != nil {
 		return c, nil

@@ -176,7 +176,7 @@ func pick(fn string, vals []Value) Value {
 }
 
 // numericAgg is sum, mean, median or std over numbers; a sum of integers
-// stays an integer.
+// stays an integer unless it does not fit in one.
 func numericAgg(fn string, vals []Value) Value {
 	var nums []float64
 	allInt := true
@@ -187,7 +187,9 @@ func numericAgg(fn string, vals []Value) Value {
 		}
 		nums = append(nums, v.AsFloat())
 		allInt = allInt && v.Kind == IntKind
-		isum += v.I
+		s := isum + v.I
+		allInt = allInt && (s > isum) == (v.I > 0) // past int64: the float sum
+		isum = s
 	}
 	if len(nums) == 0 {
 		return Null

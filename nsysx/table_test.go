@@ -257,12 +257,22 @@ func TestTableErrors(t *testing.T) {
 			t.Errorf("want an error with %q, got %v", want, err)
 		}
 	}
-	defer func() {
-		if e := recover(); e == nil || !strings.Contains(fmt.Sprint(e), "Result.Column") {
-			t.Errorf("a nil column's Value: %v", e)
+	// Col of an unknown name: a column carrying Column's error, never nil,
+	// whose cells read as NULL instead of panicking
+	for _, c := range []*nsysx.ResultCol{r.Col("Totl Time"), r.Sort("-Avgg").Col("Name")} {
+		if c == nil || c.Err() == nil {
+			t.Fatalf("Col of an unknown name: %v", c)
 		}
-	}()
-	r.Col("Totl Time").Value(0)
+		if c.Len() != 0 || !c.Value(0).IsNull() || c.Text(3) != "" || len(c.Floats()) != 0 {
+			t.Errorf("cells of an unknown column: len %d, %v", c.Len(), c.Value(0))
+		}
+	}
+	if err := r.Col("Totl Time").Err(); !strings.Contains(err.Error(), "did you mean Total Time") {
+		t.Errorf("Col(Totl Time).Err: %v", err)
+	}
+	if err := r.Col("Total Time").Err(); err != nil {
+		t.Errorf("Col(Total Time).Err: %v", err)
+	}
 }
 
 // Schema and the Arrow record describe the columns and hold the values.

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -34,8 +35,8 @@ type Bars struct {
 // descending) into the top n bars plus an "other" bar for the rest.
 func rankRows(res *nsysx.Result, nameCol, valueCol, countCol string, n int, short func([]string) []string) (*Bars, error) {
 	nc, vc, cc := res.Col(nameCol), res.Col(valueCol), res.Col(countCol)
-	if nc == nil || vc == nil || cc == nil {
-		return nil, fmt.Errorf("%s: missing column %s, %s or %s", res.Report, nameCol, valueCol, countCol)
+	if err := cmp.Or(nc.Err(), vc.Err(), cc.Err()); err != nil {
+		return nil, err
 	}
 	b := &Bars{Rows: res.Len()}
 	var names, all []string

@@ -42,6 +42,9 @@ type gpuOp struct {
 // operations) of a profile, in table order. Rows with a NULL start or end
 // are skipped; a missing globalPid or streamId reads as 0.
 func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	tables := []string{tKernel}
 	if withMem {
 		tables = append(tables, tMemcpy, tMemset)
@@ -67,17 +70,7 @@ func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 		}
 		st, en := t.Col("start"), t.Col("end")
 		dev, str, gp, sn := t.Col("deviceId"), t.Col("streamId"), t.Col("globalPid"), t.Col("shortName")
-		ncclIDs := map[int64]bool{}
-		if sn != nil {
-			seen := map[int64]bool{}
-			for i := 0; i < t.N; i++ {
-				if id := sn.Int(i); !sn.IsNull(i) && !seen[id] {
-					seen[id] = true
-					s, _ := p.String(id)
-					ncclIDs[id] = strings.HasPrefix(s, "nccl")
-				}
-			}
-		}
+		ncclIDs := ncclKernels(p, sn, t.N)
 		for i := 0; i < t.N; i++ {
 			if st.IsNull(i) || en.IsNull(i) {
 				continue
@@ -99,6 +92,21 @@ func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 		}
 	}
 	return out, nil
+}
+
+// ncclKernels marks the name ids (of the kernels' shortName column sn, n
+// rows) that name NCCL kernels.
+func ncclKernels(p *nsysx.Profile, sn *nsysx.Column, n int) map[int64]bool {
+	out := map[int64]bool{}
+	for i := 0; sn != nil && i < n; i++ {
+		if id := sn.Int(i); !sn.IsNull(i) {
+			if _, seen := out[id]; !seen {
+				s, _ := p.String(id)
+				out[id] = strings.HasPrefix(s, "nccl")
+			}
+		}
+	}
+	return out
 }
 
 // session is a profile's place on a common timeline (docs/recipes.md §1.5).

@@ -79,6 +79,27 @@ func TestDominantBars(t *testing.T) {
 	}
 }
 
+// A window that ends at int64's end (a crafted end timestamp) is binned
+// without overflow: the bars are those of the same lane shifted to 0.
+func TestDominantBarsAtInt64End(t *testing.T) {
+	const hi int64 = math.MaxInt64
+	lo := hi - 60
+	var kinds [opKinds][]span
+	kinds[opKernel] = []span{{lo, lo + 35}, {lo + 52, hi}}
+	kinds[opMemset] = []span{{lo + 36, lo + 39}}
+	got := dominantBars(kinds, lo, hi, 10)
+	want := []TimelineBar{{lo, lo + 40, "kernel", 2}, {lo + 50, hi, "kernel", 1}} // as in TestDominantBars
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// a resolution of a whole int64 span (the chart's pixels over it)
+	kinds[opKernel] = []span{{0, hi}}
+	kinds[opMemset] = nil
+	if got := dominantBars(kinds, 0, hi, hi/1000); len(got) != 1 || got[0].Start != 0 || got[0].End != hi {
+		t.Errorf("whole span: %v", got)
+	}
+}
+
 func TestMergeBars(t *testing.T) {
 	bars := []TimelineBar{{0, 100, "forward", 1}, {100, 101, "data", 1}, {101, 103, "x", 1}, {500, 600, "backward", 1},
 		{600, 700, "backward", 1}, {800, 802, "a", 1}, {802, 804, "b", 1}, {804, 806, "c", 1}, {900, 904, "d", 1}, {904, 906, "e", 1},

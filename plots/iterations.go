@@ -94,6 +94,9 @@ func nvtxRanges(p *nsysx.Profile, keep func(string) bool) ([]Instance, map[strin
 	if !p.HasTable("NVTX_EVENTS") {
 		return nil, count, nil
 	}
+	if err := p.StringsErr(); err != nil {
+		return nil, nil, err
+	}
 	cols := []string{"start", "end", "eventType", "text", "textId"}
 	kept := map[string]bool{}
 	var out []Instance

@@ -126,6 +126,9 @@ func kernelHistData(p *nsysx.Profile, name string, bins int) (*KernelHistData, s
 // kernelDurations returns the durations of the launches of the kernel whose
 // demangled name (or short name, where the export lacks it) is name.
 func kernelDurations(p *nsysx.Profile, name string) ([]float64, error) {
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	col := "demangledName"
 	if !p.HasColumn(tKernel, col) {
 		col = "shortName"

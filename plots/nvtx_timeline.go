@@ -128,6 +128,9 @@ func timelineData(p *nsysx.Profile, o *Options, resolution func(span int64) int6
 	if w.e <= w.s {
 		return nil, "no NVTX ranges with GPU work and no GPU operations in " + p.Path, nil
 	}
+	if w.e-w.s < 0 { // past int64: no capture spans 292 years
+		return nil, "", fmt.Errorf("%s: the timeline from %d ns to %d ns is too long to draw (corrupt or crafted timestamps?)", p.Path, w.s, w.e)
+	}
 	d := &TimelineData{Start: w.s, End: w.e}
 	if resolution != nil {
 		d.Resolution = resolution(w.e - w.s)
@@ -275,14 +278,18 @@ func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
 // and runs of bins of one kind become one bar. Count is the number of
 // operations that start in the bar.
 func dominantBars(byKind [opKinds][]span, lo, hi, res int64) []TimelineBar {
-	nb := int((hi-lo+res-1)/res) + 1
+	nb := int((hi-lo)/res) + 1 // ceil((hi-lo)/res) + 1, without overflow near int64's end
+	if (hi-lo)%res != 0 {
+		nb++
+	}
 	busy := make([][opKinds]int64, nb)
 	starts := make([]int, nb)
 	for kind, sp := range byKind {
 		for _, x := range sp {
 			starts[(x.s-lo)/res]++
 			for b := (x.s - lo) / res; b <= (x.e-lo)/res && int(b) < nb; b++ {
-				bs, be := lo+b*res, lo+(b+1)*res
+				bs := lo + b*res
+				be := bs + min(res, hi-bs)
 				busy[b][kind] += min(be, x.e) - max(bs, x.s)
 			}
 			if x.e == x.s {
@@ -302,12 +309,13 @@ func dominantBars(byKind [opKinds][]span, lo, hi, res int64) []TimelineBar {
 			continue
 		}
 		s := lo + int64(b)*res
+		e := s + min(res, hi-s)
 		if n := len(out); n > 0 && out[n-1].Name == opNames[kind] && out[n-1].End == s {
-			out[n-1].End = min(s+res, hi)
+			out[n-1].End = e
 			out[n-1].Count += starts[b]
 			continue
 		}
-		out = append(out, TimelineBar{Start: s, End: min(s+res, hi), Name: opNames[kind], Count: starts[b]})
+		out = append(out, TimelineBar{Start: s, End: e, Name: opNames[kind], Count: starts[b]})
 	}
 	return out
 }

@@ -2,11 +2,8 @@ package nsysxengine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html"
-	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -144,8 +141,8 @@ func (e *Engine) display(v any) map[string]any {
 	case []*nsysx.Result:
 		return e.resultsBundle(x)
 	case *nsysx.ResultCol:
-		if x == nil {
-			return ErrorBundle(e.nilColumnError())
+		if err := x.Err(); err != nil { // Col of an unknown name
+			return ErrorBundle(err)
 		}
 		r := &nsysx.Result{Title: "column " + x.Label(), Cols: []*nsysx.ResultCol{x}}
 		return ResultBundle(r, e.TableOptions())
@@ -192,36 +189,6 @@ func (e *Engine) displayRecipe(v any) map[string]any {
 		return RecipesBundle(x)
 	}
 	return nil
-}
-
-// lastColCall finds a cell's last `VAR.Col("NAME")` call.
-var lastColCall = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\.Col\("((?:[^"\\]|\\.)*)"\)\s*$`)
-
-// nilColumnError explains a nil column a cell shows: when the cell ends
-// with v.Col("NAME") on a result, the error Column gives (with the
-// closest name).
-func (e *Engine) nilColumnError() error {
-	generic := errors.New("no such column: Result.Col returns nil for an unknown name; Result.Column(name) returns the error with the closest name")
-	code, _ := e.cell.Load().(string)
-	m := lastColCall.FindStringSubmatch(strings.TrimSpace(code))
-	if m == nil {
-		return generic
-	}
-	v, ok := e.Global(m[1])
-	if ok && v.Kind() == reflect.Interface && !v.IsNil() {
-		v = v.Elem()
-	}
-	if !ok || !v.IsValid() || !v.CanInterface() {
-		return generic
-	}
-	r, ok := v.Interface().(*nsysx.Result)
-	if !ok || r == nil {
-		return generic
-	}
-	if _, err := r.Column(m[2]); err != nil {
-		return fmt.Errorf("%w (Col returns nil for it; Column returns this error)", err)
-	}
-	return generic
 }
 
 // resultsBundle shows several results one after another, each labelled

@@ -60,8 +60,8 @@ func TestSkippedReasons(t *testing.T) {
 	}
 }
 
-// Table methods in cells: results, errors with the closest name, and a
-// nil column shown as an error instead of <nil>.
+// Table methods in cells: results, errors with the closest name, and an
+// unknown column shown as its error (Col never gives nil).
 func TestTableCells(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train"))
@@ -78,7 +78,7 @@ func TestTableCells(t *testing.T) {
 	}
 	for code, want := range map[string]string{
 		`k.Sort("Avgg")`:        "error: nsysx: cuda_gpu_kern_sum has no column \"Avgg\" (did you mean Avg?)",
-		`k.Col("Totl Time")`:    "error: no such column",
+		`k.Col("Totl Time")`:    "error: nsysx: cuda_gpu_kern_sum has no column \"Totl Time\" (did you mean Total Time?)",
 		`k.Column("Totl Time")`: "did you mean Total Time",
 	} {
 		got := cell(t, e, code).result(t)["text/plain"].(string)

@@ -104,6 +104,9 @@ func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *reg
 			return nil, fmt.Errorf("%s: %w", p.Path, err)
 		}
 	}
+	if err := p.StringsErr(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Path, err)
+	}
 	c := &collector{ctx: ctx, p: p, f: f, iterRe: iterRe, launch: map[uint64]int64{}, cands: map[string][][2]int64{},
 		d: &data{label: p.Base(), groups: map[key]*sample{}}}
 	for _, step := range []func() error{c.api, c.kernels, c.memory, c.nvtx} {

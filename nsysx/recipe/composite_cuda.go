@@ -75,7 +75,10 @@ func loadKernel(ctx context.Context, p *nsysx.Profile, need kernelCols) (*Kernel
 		k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
 		k.PID = derive(k.GlobalPid, pidOf)
 	}
-	if need&kernelShort != 0 {
+	if need&kernelShort != 0 { // kernelAll has the bit too
+		if err := p.StringsErr(); err != nil {
+			return nil, err
+		}
 		k.ShortName, k.ShortValid = strs(p, t, "shortName")
 	}
 	if need == kernelAll {

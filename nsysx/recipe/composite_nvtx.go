@@ -61,6 +61,9 @@ func LoadNVTX(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
 	n.EndGlobalTid, n.EndGlobalTidValid = ints(t, "endGlobalTid")
 	n.DomainID, n.DomainIDValid = ints(t, "domainId")
 	n.rawText, n.rawTextValid = textCol(t, "text")
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	n.Text, n.TextValid = resolveText(p, t, n.rawText, n.rawTextValid)
 	return n, nil
 }

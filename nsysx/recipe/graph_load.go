@@ -77,6 +77,9 @@ func loadGraphCalls(ctx context.Context, p *nsysx.Profile) ([]GraphCall, error) 
 	end, _ := ints(t, "end")
 	corr, corrValid := ints(t, "correlationId")
 	tid, tidValid := ints(t, "globalTid")
+	if err := p.StringsErr(); err != nil {
+		return nil, err
+	}
 	name, _ := strs(p, t, "nameId")
 	var out []GraphCall
 	for i := range start {

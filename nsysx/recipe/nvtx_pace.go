@@ -75,6 +75,9 @@ func canScanNVTX(p *nsysx.Profile) bool {
 // resolves, else the inline text) is --name: the same rows, in table order,
 // without loading the composite. EndFloat still looks at every row's end.
 func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, end []int64, endFloat bool, err error) {
+	if err = p.StringsErr(); err != nil {
+		return nil, nil, false, err
+	}
 	var s Span
 	cols := []string{"start", "end", "text", "textId"}
 	err = p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(row nsysx.ScanRow) error {

@@ -153,6 +153,9 @@ func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string
 	if !p.HasTable("NVTX_EVENTS") {
 		return whole, "the whole profile (no NVTX iterations)", nil
 	}
+	if err := p.StringsErr(); err != nil {
+		return nil, "", err
+	}
 	re := regexp.MustCompile(compare.DefaultIterations)
 	type it struct {
 		name       string

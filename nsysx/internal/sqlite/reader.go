@@ -8,8 +8,10 @@
 // the file: the file is opened O_RDONLY and memory-mapped read-only.
 //
 // Every malformed structure (a page number past the end of the file, a cell that
-// overruns its page, a record header that lies) is reported as an error wrapping
-// ErrCorrupt; the reader never panics on bad input.
+// overruns its page, a record header that lies, pages swapped or duplicated:
+// btree.go) is reported as an error wrapping ErrCorrupt and naming the page; the
+// reader never panics on bad input. A WAL-mode database is read with the
+// committed frames of its -wal file (wal.go).
 //
 // Scan delivers rows as Values; ScanFields (stream.go) is the faster form for
 // one pass over a table of millions of rows, which can also stop on a
@@ -20,6 +22,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 )
@@ -57,6 +60,8 @@ type Column struct {
 	Name     string
 	Decl     string // declared type, upper case ("INTEGER", "TEXT", "REAL", ...)
 	RowidKey bool   // INTEGER PRIMARY KEY: the value is the rowid
+	NotNull  bool   // declared NOT NULL
+	Default  bool   // has a DEFAULT
 }
 
 // Table is one table of the schema.
@@ -76,10 +81,14 @@ type DB struct {
 	nPages   int
 	tables   map[string]*Table // by lower-case name
 	order    []string
+	wal      [][]byte // committed pages of the WAL file by number, or nil (wal.go)
 }
 
 // Open maps path read-only and reads its schema.
 func Open(path string) (*DB, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a regular file (mode %s)", path, st.Mode().Type()) // a FIFO would block
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -99,7 +108,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := FromBytes(data)
+	wal, err := readWAL(path, data)
+	if err != nil {
+		unmap()
+		return nil, err
+	}
+	db, err := fromBytes(data, wal)
 	if err != nil {
 		unmap()
 		return nil, err
@@ -109,7 +123,15 @@ func Open(path string) (*DB, error) {
 }
 
 // FromBytes reads a database held in memory (used by tests and the fuzzer).
-func FromBytes(data []byte) (db *DB, err error) {
+func FromBytes(data []byte) (db *DB, err error) { return fromBytes(data, nil) }
+
+// fromBytes reads a database from its file's bytes and the committed pages
+// of its WAL (nil: none).
+func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
+	data := file
+	if wal != nil && wal.pages[1] != nil {
+		data = wal.pages[1] // the header as last committed
+	}
 	if len(data) < 100 || string(data[:16]) != "SQLite format 3\x00" {
 		return nil, ErrNotSQLite
 	}
@@ -124,7 +146,13 @@ func FromBytes(data []byte) (db *DB, err error) {
 	if data[56] != 0 && binary.BigEndian.Uint32(data[56:60]) > 1 {
 		return nil, fmt.Errorf("%w: only UTF-8 databases are supported", ErrCorrupt)
 	}
-	db = &DB{data: data, pageSize: ps, usable: ps - reserved, nPages: len(data) / ps, tables: map[string]*Table{}}
+	db = &DB{data: file, pageSize: ps, usable: ps - reserved, nPages: len(file) / ps, tables: map[string]*Table{}}
+	if wal != nil {
+		if wal.ps != ps {
+			return nil, fmt.Errorf("%w: the WAL's page size %d is not the database's %d", ErrCorrupt, wal.ps, ps)
+		}
+		db.wal, db.nPages = wal.pages, wal.n
+	}
 	if db.usable < 480 {
 		return nil, fmt.Errorf("%w: bad reserved size", ErrCorrupt)
 	}
@@ -165,7 +193,7 @@ func (db *DB) Table(name string) *Table { return db.tables[strings.ToLower(name)
 
 func (db *DB) readSchema() error {
 	// sqlite_schema: type, name, tbl_name, rootpage, sql
-	return db.scanTree(1, nil, func(rowid int64, rec []byte) error {
+	return db.scanTree(1, nil, nil, func(rowid int64, rec []byte) error {
 		vals, err := decodeAll(rec, 5)
 		if err != nil {
 			return err
@@ -200,6 +228,14 @@ func (db *DB) page(n uint32) ([]byte, error) {
 		return nil, fmt.Errorf("%w: page %d out of range (file has %d pages)", ErrCorrupt, n, db.nPages)
 	}
 	off := int(n-1) * db.pageSize
+	if db.wal != nil {
+		if p := db.wal[n]; p != nil {
+			return p[:db.usable], nil
+		}
+		if off+db.pageSize > len(db.data) {
+			return nil, fmt.Errorf("%w: page %d is in neither the file nor its WAL", ErrCorrupt, n)
+		}
+	}
 	return db.data[off : off+db.usable], nil
 }
 
@@ -246,46 +282,14 @@ func child(p []byte, hdr, ncell, i int) (uint32, error) {
 	return binary.BigEndian.Uint32(p[off:]), nil
 }
 
-// maxDepth bounds the B-tree depth, so that a page cycle ends in an error.
-const maxDepth = 40
-
-// walkLeaves visits the leaf pages of a table B-tree in rowid order; leaf gets
-// the page, the offset of its header (100 on page 1) and its cell count.
-func (db *DB) walkLeaves(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32) error) error {
-	visits := 0 // a tree visits each page once at most, a damaged one may loop
-	var walk func(pg uint32, depth int) error
-	walk = func(pg uint32, depth int) error {
-		if visits++; depth > maxDepth || visits > db.nPages {
-			return fmt.Errorf("%w: B-tree too deep or a page cycle", ErrCorrupt)
-		}
-		p, hdr, ncell, isLeaf, err := db.btreePage(pg)
-		if err != nil {
-			return err
-		}
-		if isLeaf {
-			return leaf(p, hdr, ncell, pg)
-		}
-		for i := 0; i <= ncell; i++ {
-			c, err := child(p, hdr, ncell, i)
-			if err != nil {
-				return err
-			}
-			if err := walk(c, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return walk(root, 0)
-}
-
 // scanTree walks a table B-tree in rowid order, calling fn with each record.
 // The record slice aliases the mapping or a scratch buffer: copy to keep.
-// With a non-nil st, st.leafDone follows each leaf page (context checks and
-// page releases).
-func (db *DB) scanTree(root uint32, st *stream, fn func(rowid int64, rec []byte) error) error {
+// With a non-nil sh, the first record of each leaf page is checked against
+// it; with a non-nil st, st.leafDone follows each leaf page (context checks
+// and page releases).
+func (db *DB) scanTree(root uint32, sh *shape, st *stream, fn func(rowid int64, rec []byte) error) error {
 	var scratch []byte
-	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32) error {
+	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
 		ptrs := hdr + 8
 		for i := 0; i < ncell; i++ {
 			off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
@@ -297,9 +301,19 @@ func (db *DB) scanTree(root uint32, st *stream, fn func(rowid int64, rec []byte)
 			if n1 == 0 || n2 == 0 || size > 1<<31 {
 				return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
 			}
+			if r := int64(rowid); r < lo || r > hi {
+				return keyOrderErr(pg, r, lo, hi)
+			} else if lo = r + 1; r == math.MaxInt64 {
+				hi = math.MinInt64 // no cell may follow
+			}
 			rec, sc, err := db.payload(p, off+n1+n2, int(size), scratch)
 			if err != nil {
 				return err
+			}
+			if i == 0 && sh != nil {
+				if err := sh.check(rec, pg); err != nil {
+					return err
+				}
 			}
 			scratch = sc
 			if err := fn(int64(rowid), rec); err != nil {
@@ -366,7 +380,7 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 		return err
 	}
 	vals := make([]Value, len(cols))
-	return db.scanTree(t.Root, nil, func(rowid int64, rec []byte) error {
+	return db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
 			return err
 		}
@@ -416,7 +430,7 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
-	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32) error {
+	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil
 	})

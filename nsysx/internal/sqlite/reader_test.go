@@ -66,7 +66,8 @@ func TestParseCreateTable(t *testing.T) {
 	if !wr || len(cols) != 5 {
 		t.Fatalf("got %v %v", cols, wr)
 	}
-	want := []Column{{"id", "INTEGER", true}, {"end", "INTEGER", false}, {"x y", "TEXT", false}, {"z", "", false}, {"w", "REAL", false}}
+	want := []Column{{"id", "INTEGER", true, true, false}, {"end", "INTEGER", false, false, false}, {"x y", "TEXT", false, false, true},
+		{"z", "", false, false, false}, {"w", "REAL", false, false, false}}
 	for i, c := range want {
 		if cols[i] != c {
 			t.Errorf("col %d = %+v, want %+v", i, cols[i], c)
@@ -118,5 +119,38 @@ func scanAll(db *DB) {
 			func(int64, *Fields) error { return nil })
 		db.EstimateRows(tb)
 		db.Count(tb)
+	}
+}
+
+// parseWAL keeps the frames up to the last commit whose checksums hold: a
+// damaged second transaction leaves the first one only.
+func TestParseWAL(t *testing.T) {
+	w, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "fixtures", "wal_edge.sqlite-wal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(wp *walPages) (n int) {
+		for _, p := range wp.pages {
+			if p != nil {
+				n++
+			}
+		}
+		return n
+	}
+	wp, err := parseWAL(w)
+	if err != nil || wp == nil || count(wp) != 2 || wp.ps != 4096 {
+		t.Fatalf("two commits of one page each: %v %+v", err, wp)
+	}
+	bad := append([]byte(nil), w...)
+	bad[32+24+4096+24+100] ^= 1 // a byte of the second frame's page
+	if wp, err := parseWAL(bad); err != nil || wp == nil || count(wp) != 1 {
+		t.Errorf("second frame damaged: %v %+v", err, wp)
+	}
+	if wp, err := parseWAL(w[:32+24+4096+10]); err != nil || count(wp) != 1 {
+		t.Errorf("WAL cut in its second frame: %v %+v", err, wp)
+	}
+	bad[24] ^= 1 // the header's checksum no longer holds: no frames
+	if wp, err := parseWAL(bad); err != nil || wp != nil {
+		t.Errorf("bad header: %v %+v", err, wp)
 	}
 }

@@ -52,7 +52,8 @@ func parseCreateTable(sql string) (cols []Column, withoutRowid bool) {
 			decl = ""
 		}
 		rowidKey := decl == "INTEGER" && strings.Contains(restUp, "PRIMARY KEY") && !strings.Contains(restUp, "DESC")
-		cols = append(cols, Column{Name: name, Decl: decl, RowidKey: rowidKey})
+		notNull := strings.Contains(restUp, "NOT NULL")
+		cols = append(cols, Column{Name: name, Decl: decl, RowidKey: rowidKey, NotNull: notNull, Default: strings.Contains(restUp, "DEFAULT")})
 	}
 	return cols, withoutRowid
 }

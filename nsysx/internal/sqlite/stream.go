@@ -55,7 +55,7 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 		defer st.flush()
 	}
 	f := new(Fields)
-	return db.scanTree(t.Root, st, func(rowid int64, rec []byte) error {
+	return db.scanTree(t.Root, t.shape(), st, func(rowid int64, rec []byte) error {
 		f.Null, f.Text, f.Blob, f.Real = all, 0, 0, 0
 		if err := decodeRecord(rec, want, nil, f); err != nil {
 			return err

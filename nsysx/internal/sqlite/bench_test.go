@@ -1,0 +1,41 @@
+package sqlite
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkScanFields reads four columns of every row of the benchmark
+// profile's biggest tables (NSYSX_BENCH_FILE, default /tmp/train50.sqlite:
+// see README "Benchmarks"), as report loads do: the B-tree walk and the
+// record decoding, nothing else.
+func BenchmarkScanFields(b *testing.B) {
+	f := os.Getenv("NSYSX_BENCH_FILE")
+	if f == "" {
+		f = "/tmp/train50.sqlite"
+	}
+	if _, err := os.Stat(f); err != nil {
+		b.Skipf("benchmark profile %s not found: make it with `make bench-data`", f)
+	}
+	db, err := Open(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	tables := map[string][]string{
+		"NVTX_EVENTS":                 {"start", "end", "globalTid", "textId"},
+		"CUPTI_ACTIVITY_KIND_KERNEL":  {"start", "end", "deviceId", "shortName"},
+		"CUPTI_ACTIVITY_KIND_RUNTIME": {"start", "end", "nameId", "correlationId"},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := 0
+		for name, cols := range tables {
+			err := db.ScanFields(db.Table(name), cols, ScanOptions{}, func(int64, *Fields) error { rows++; return nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(rows), "rows/op")
+	}
+}
