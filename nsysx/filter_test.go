@@ -33,11 +33,7 @@ func filterArgs(t *testing.T, prof string) (nvtx, time string) {
 func TestFilterGolden(t *testing.T) {
 	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
-			p, err := nsysx.Open(testutil.Profile(t, prof))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := openPath(t, testutil.Profile(t, prof))
 			nv, tm := filterArgs(t, prof)
 			fn, err := nsysx.ParseNVTXFilter(nv)
 			if err != nil {

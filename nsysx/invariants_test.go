@@ -171,11 +171,7 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 // column, while reports that do not need it run.
 func TestMissingColumnSkips(t *testing.T) {
 	path := testutil.External(t, "nsysai_healthy_1pct")
-	p, err := nsysx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, path)
 	r, err := p.Stats("cuda_kern_exec_sum")
 	if err != nil {
 		t.Fatal(err)

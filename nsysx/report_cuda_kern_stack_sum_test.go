@@ -27,11 +27,7 @@ func kernTotal(t *testing.T, p *nsysx.Profile) int64 {
 // no function is inclusive of more than the total, and the options do what
 // they say to the frames.
 func TestKernStackSumBT(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "bt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "bt"))
 	total := kernTotal(t, p)
 	for _, spec := range []string{"cuda_kern_stack_sum", "cuda_kern_stack_sum:noruntime:foldpy",
 		"cuda_kern_stack_sum:kernels:base:sort=inclusive", "cuda_kern_stack_sum:depth=3"} {
@@ -77,11 +73,7 @@ func TestKernStackSumBT(t *testing.T) {
 // The stacks view: one row per stack; the launch stack of the embedding
 // gather kernel is there, innermost first, Python frames folded.
 func TestKernStackSumStacksView(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "bt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "bt"))
 	r, err := p.Stats("cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
 	if err != nil {
 		t.Fatal(err)
@@ -101,11 +93,7 @@ func TestKernStackSumStacksView(t *testing.T) {
 }
 
 func TestKernStackSumSkipped(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "train"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "train"))
 	r, err := p.Stats("cuda_kern_stack_sum")
 	if err != nil {
 		t.Fatal(err)

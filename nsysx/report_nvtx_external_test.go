@@ -31,11 +31,7 @@ func TestMyReportsExternal(t *testing.T) {
 	ran := 0
 	for _, name := range myExternalProfiles {
 		t.Run(name, func(t *testing.T) {
-			p, err := nsysx.Open(testutil.External(t, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := openPath(t, testutil.External(t, name))
 			for _, spec := range myReports {
 				r, err := p.Stats(spec)
 				if err != nil {
@@ -205,11 +201,7 @@ func checkProjTrace(t *testing.T, spec string, r *nsysx.Result) {
 // TestNVTXParquetExport runs the NVTX reports on the Parquet export of train
 // (the generic reader path) against train's goldens.
 func TestNVTXParquetExport(t *testing.T) {
-	p, err := nsysx.Open(testutil.Root() + "/testdata/profiles/train_pqtdir")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Root()+"/testdata/profiles/train_pqtdir")
 	for _, spec := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum", "nvtx_gpu_proj_sum"} {
 		want, _ := testutil.Golden(t, "train", goldenName(spec))
 		r, err := p.Stats(spec)

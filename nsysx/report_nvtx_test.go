@@ -8,7 +8,6 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
-	"github.com/nsysx/nsysx/nsysx/format"
 )
 
 // statsCSV renders a result as nsys's csv file output ("" for SKIPPED).
@@ -17,15 +16,7 @@ func statsCSV(t *testing.T, r *nsysx.Result) string {
 	if r.Skipped != "" {
 		return ""
 	}
-	s, err := format.ParseSpec("csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := format.Write(&b, r, s); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return render(t, r, "csv")
 }
 
 // goldenName is the golden file of a report spec: "nvtx_kern_sum:base" is
@@ -39,11 +30,7 @@ func goldenName(spec string) string {
 func checkStatsGoldens(t *testing.T, specs ...string) {
 	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
-			p, err := nsysx.Open(testutil.Profile(t, prof))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := openPath(t, testutil.Profile(t, prof))
 			for _, spec := range specs {
 				want, ok := testutil.Golden(t, prof, goldenName(spec))
 				if !ok {
@@ -74,7 +61,13 @@ func fixturePath(t testing.TB, name string) string {
 
 func openFixture(t testing.TB, name string) *nsysx.Profile {
 	t.Helper()
-	p, err := nsysx.Open(fixturePath(t, name))
+	return openPath(t, fixturePath(t, name))
+}
+
+// openPath opens a profile that the test closes when it ends.
+func openPath(t testing.TB, path string) *nsysx.Profile {
+	t.Helper()
+	p, err := nsysx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

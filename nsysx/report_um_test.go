@@ -16,11 +16,7 @@ func TestUMGolden(t *testing.T) {
 // TestUMRows checks rows= on sync, the one capture with unified memory: the
 // default 10 rows are the head of rows=-1 (no limit), and rows=0 prints none.
 func TestUMRows(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "sync"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "sync"))
 	all := runSpec(t, p, "um_sum:rows=-1", nil)
 	def := runSpec(t, p, "um_sum", nil)
 	three := runSpec(t, p, "unifiedmemory:rows=3", nil)

@@ -10,6 +10,7 @@ import (
 
 // render writes r in an nsys format.
 func render(t *testing.T, r *nsysx.Result, spec string) string {
+	t.Helper()
 	s, err := format.ParseSpec(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -28,11 +29,7 @@ func render(t *testing.T, r *nsysx.Result, spec string) string {
 func TestRuleGolden(t *testing.T) {
 	for _, prof := range nsysx.GoldenProfiles {
 		t.Run(prof, func(t *testing.T) {
-			p, err := nsysx.Open(nsysx.RuleFixture(t, prof))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p := openPath(t, nsysx.RuleFixture(t, prof))
 			for name, spec := range nsysx.RuleGoldenSpecs(t, prof) {
 				t.Run(name, func(t *testing.T) {
 					want := nsysx.ReadRuleGolden(t, prof, name+".csv")

@@ -12,11 +12,7 @@ import (
 // Scan delivers the rows Load holds, in the same order; an absent column
 // reads as NULL; the callback's error and a cancelled context stop it.
 func TestScan(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "sync"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "sync"))
 	const tb = "CUPTI_ACTIVITY_KIND_KERNEL"
 	k, err := p.Load(tb, "start", "end", "demangledName")
 	if err != nil {
@@ -54,11 +50,7 @@ func TestScan(t *testing.T) {
 // ScanRow.Bytes and Str give the TEXT Load holds (nil / "" for NULL), for
 // a table with NULL and non-NULL text.
 func TestScanBytes(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "rank0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, testutil.Profile(t, "rank0"))
 	nv, err := p.Load("NVTX_EVENTS", "text")
 	if err != nil {
 		t.Fatal(err)

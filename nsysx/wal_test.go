@@ -6,19 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/nsysx/nsysx/nsysx"
 )
 
 // walView is what a profile reads of StringIds and the kernels, in the
 // format of testdata/fixtures/wal_edge.expected.txt.
 func walView(t *testing.T, path string) string {
 	t.Helper()
-	p, err := nsysx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openPath(t, path)
 	var b strings.Builder
 	s, err := p.Load("StringIds", "id", "value")
 	if err != nil {
