@@ -2,18 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "cuda_gpu_kern_sum",
-		DisplayName: "CUDA GPU Kernel Summary",
-		Help:        "Per-rank and overall statistics of CUDA kernel durations, by kernel (short) name and by device.",
-		Options:     summaryOptions,
-		Notebook:    statsNotebook,
-		Map:         mapKernSum,
-		Reduce:      StatsReduce,
-	})
-}
-
 // mapKernSum describes the filtered kernels' positive durations by short
 // name, and by (short name, device) (docs/recipes.md §2.2).
 func mapKernSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {

@@ -2,19 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "cuda_gpu_mem_size_sum",
-		DisplayName: "CUDA GPU MemOps Summary (by Size)",
-		Help:        "Per-rank and overall statistics of GPU memcpy/memset sizes, by operation and by device.",
-		// No filter at all: not even the default time window.
-		Options:  []string{"input", "csv"},
-		Notebook: statsNotebook,
-		Map:      mapMemSizeSum,
-		Reduce:   StatsReduce,
-	})
-}
-
 // mapMemSizeSum describes the bytes of every memcpy and memset, zero-byte
 // operations included, by operation name and by (name, device); Min, Max
 // and Sum are uint64 like the bytes column (docs/recipes.md §2.3).

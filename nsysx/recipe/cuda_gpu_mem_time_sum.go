@@ -2,18 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "cuda_gpu_mem_time_sum",
-		DisplayName: "CUDA GPU MemOps Summary (by Time)",
-		Help:        "Per-rank and overall statistics of GPU memcpy/memset durations, by operation and by device.",
-		Options:     summaryOptions,
-		Notebook:    statsNotebook,
-		Map:         mapMemTimeSum,
-		Reduce:      StatsReduce,
-	})
-}
-
 // mapMemTimeSum describes the filtered memcpy and memset operations'
 // positive durations by operation name and by (name, device)
 // (docs/recipes.md §2.4).

@@ -2,18 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "mpi_sum",
-		DisplayName: "MPI Summary",
-		Help:        "Per-rank and overall statistics of MPI call durations (point-to-point, start/wait, collectives, other), by function name.",
-		Options:     summaryOptions,
-		Notebook:    statsNotebook,
-		Map:         mapMPISum,
-		Reduce:      StatsReduce,
-	})
-}
-
 // mapMPISum describes the filtered MPI composite's positive durations by
 // text, index Text (docs/recipes.md §2.24).
 func mapMPISum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {

@@ -2,18 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "nccl_gpu_proj_sum",
-		DisplayName: "NCCL GPU Projection Summary",
-		Help:        "Per-rank and overall statistics of NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched.",
-		Options:     summaryOptions,
-		Notebook:    statsNotebook,
-		Map:         mapNCCLProjSum,
-		Reduce:      StatsReduce,
-	})
-}
-
 // mapNCCLProjSum projects the NCCL composite onto CUDA_COMBINED (filtered
 // on GPU times) and describes the positive projected durations by text
 // (docs/recipes.md §2.21).

@@ -2,19 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "nccl_sum",
-		DisplayName: "NCCL Summary",
-		Help:        "Per-rank and overall statistics of the NCCL domain's NVTX ranges, by range name.",
-		// No filter-* option; the deprecated --start/--end still filter.
-		Options:  []string{"input", "start", "end", "csv"},
-		Notebook: statsNotebook,
-		Map:      mapNCCLSum,
-		Reduce:   StatsReduce,
-	})
-}
-
 // mapNCCLSum describes the NCCL ranges' positive durations by text
 // (docs/recipes.md §2.20).
 func mapNCCLSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {

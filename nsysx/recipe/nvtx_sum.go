@@ -2,18 +2,6 @@ package recipe
 
 import "context"
 
-func init() {
-	Register(&Recipe{
-		Name:        "nvtx_sum",
-		DisplayName: "NVTX Range Summary",
-		Help:        "Per-rank and overall statistics of NVTX range durations (all domains and types), by range text.",
-		Options:     summaryOptions,
-		Notebook:    statsNotebook,
-		Map:         mapNVTXSum,
-		Reduce:      StatsReduce,
-	})
-}
-
 // mapNVTXSum describes the filtered NVTX composite's positive durations by
 // text (docs/recipes.md §2.5). The default window drops marks, domain rows
 // and open ranges (NULL end); durations are float64 when NVTX end has

@@ -14,6 +14,45 @@ var summaryOptions = []string{"input", "start", "end", "csv", "filter_time", "fi
 // statsNotebook is the notebook every summary recipe writes.
 const statsNotebook = "stats.ipynb"
 
+// The summary recipes of docs/recipes.md §2: each writes statsNotebook and
+// merges its parts with StatsReduce; Map is in the recipe's own file.
+func init() {
+	for _, r := range []*Recipe{
+		{Name: "cuda_api_sum", DisplayName: "CUDA API Summary", Map: mapAPISum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of CUDA runtime and driver API call durations, by API name."},
+		{Name: "cuda_gpu_kern_sum", DisplayName: "CUDA GPU Kernel Summary", Map: mapKernSum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of CUDA kernel durations, by kernel (short) name and by device."},
+		{Name: "cuda_gpu_mem_size_sum", DisplayName: "CUDA GPU MemOps Summary (by Size)", Map: mapMemSizeSum,
+			// No filter at all: not even the default time window.
+			Options: []string{"input", "csv"},
+			Help:    "Per-rank and overall statistics of GPU memcpy/memset sizes, by operation and by device."},
+		{Name: "cuda_gpu_mem_time_sum", DisplayName: "CUDA GPU MemOps Summary (by Time)", Map: mapMemTimeSum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of GPU memcpy/memset durations, by operation and by device."},
+		{Name: "mpi_sum", DisplayName: "MPI Summary", Map: mapMPISum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of MPI call durations (point-to-point, start/wait, collectives, other), by function name."},
+		{Name: "nccl_gpu_proj_sum", DisplayName: "NCCL GPU Projection Summary", Map: mapNCCLProjSum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched."},
+		{Name: "nccl_sum", DisplayName: "NCCL Summary", Map: mapNCCLSum,
+			// No filter-* option; the deprecated --start/--end still filter.
+			Options: []string{"input", "start", "end", "csv"},
+			Help:    "Per-rank and overall statistics of the NCCL domain's NVTX ranges, by range name."},
+		{Name: "nvtx_sum", DisplayName: "NVTX Range Summary", Map: mapNVTXSum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of NVTX range durations (all domains and types), by range text."},
+		{Name: "osrt_sum", DisplayName: "OS Runtime Summary", Map: mapOSRTSum,
+			Options: summaryOptions,
+			Help:    "Per-rank and overall statistics of OS runtime library call durations, by function name."},
+	} {
+		r.Notebook, r.Reduce = statsNotebook, StatsReduce
+		Register(r)
+	}
+}
+
 // noData is a mapper's answer for a report without data for the recipe:
 // nothing, and a notice.
 func noData(o *Options, r *Report) (*Part, error) {
