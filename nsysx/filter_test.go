@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -33,7 +34,7 @@ func filterArgs(t *testing.T, prof string) (nvtx, time string) {
 func TestFilterGolden(t *testing.T) {
 	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
-			p := openPath(t, testutil.Profile(t, prof))
+			p := nsysxtest.Open(t, testutil.Profile(t, prof))
 			nv, tm := filterArgs(t, prof)
 			fn, err := nsysx.ParseNVTXFilter(nv)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -171,7 +172,7 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 // column, while reports that do not need it run.
 func TestMissingColumnSkips(t *testing.T) {
 	path := testutil.External(t, "nsysai_healthy_1pct")
-	p := openPath(t, path)
+	p := nsysxtest.Open(t, path)
 	r, err := p.Stats("cuda_kern_exec_sum")
 	if err != nil {
 		t.Fatal(err)

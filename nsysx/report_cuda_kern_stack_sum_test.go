@@ -6,29 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
-
-func kernTotal(t *testing.T, p *nsysx.Profile) int64 {
-	t.Helper()
-	r, err := p.Stats("cuda_gpu_kern_sum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total int64
-	for i := 0; i < r.Len(); i++ {
-		total += r.Row(i)[1].I
-	}
-	return total
-}
 
 // On bt, self times add up to cuda_gpu_kern_sum's total under every option,
 // no function is inclusive of more than the total, and the options do what
 // they say to the frames.
 func TestKernStackSumBT(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "bt"))
-	total := kernTotal(t, p)
+	p := nsysxtest.Open(t, testutil.Profile(t, "bt"))
+	total := nsysxtest.KernSumTotal(t, p)
 	for _, spec := range []string{"cuda_kern_stack_sum", "cuda_kern_stack_sum:noruntime:foldpy",
 		"cuda_kern_stack_sum:kernels:base:sort=inclusive", "cuda_kern_stack_sum:depth=3"} {
 		r, err := p.Stats(spec)
@@ -73,7 +61,7 @@ func TestKernStackSumBT(t *testing.T) {
 // The stacks view: one row per stack; the launch stack of the embedding
 // gather kernel is there, innermost first, Python frames folded.
 func TestKernStackSumStacksView(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "bt"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "bt"))
 	r, err := p.Stats("cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
 	if err != nil {
 		t.Fatal(err)
@@ -87,13 +75,13 @@ func TestKernStackSumStacksView(t *testing.T) {
 		total += row[1].I
 		found = found || want.MatchString(row[6].S)
 	}
-	if n != 1664 || total != kernTotal(t, p) || !found {
+	if n != 1664 || total != nsysxtest.KernSumTotal(t, p) || !found {
 		t.Errorf("%d kernels (want 1664), %d ns, embedding stack found: %v", n, total, found)
 	}
 }
 
 func TestKernStackSumSkipped(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "train"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
 	r, err := p.Stats("cuda_kern_stack_sum")
 	if err != nil {
 		t.Fatal(err)

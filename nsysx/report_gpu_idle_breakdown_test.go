@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -191,7 +192,7 @@ func (g *gridModel) label(k int, x int64) uint8 {
 func TestIdleBreakdownIndependent(t *testing.T) {
 	for _, name := range []string{"sync", "train", "fixed"} {
 		t.Run(name, func(t *testing.T) {
-			p := openPath(t, testutil.Profile(t, name))
+			p := nsysxtest.Open(t, testutil.Profile(t, name))
 			idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -258,7 +259,7 @@ func unionIn(ops [][2]int64, s, e int64) int64 {
 // On sync, the 700 ms NVTX range host_stall is a usleep on the main thread:
 // an OS runtime call; with noosrt, host busy outside traced calls.
 func TestIdleBreakdownSyncStall(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "sync"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	for _, noOSRT := range []bool{false, true} {
 		idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Range: "host_stall", NoOSRT: noOSRT})
 		if err != nil {
@@ -290,7 +291,7 @@ func TestIdleBreakdownSyncStall(t *testing.T) {
 // The report's rows: per device and window, the times sum to the idle time
 // and the shares to 100 (each rounded to 0.1).
 func TestIdleBreakdownReport(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "sync"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	r, err := p.Stats("gpu_idle_breakdown")
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +335,7 @@ func TestIdleBreakdownReport(t *testing.T) {
 // A window filter gives the same breakdown as the same window cut out of
 // the whole profile's.
 func TestIdleBreakdownFiltered(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "train"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
 	whole, err := p.IdleBreakdown(nil, nsysx.IdleOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +421,7 @@ func TestLaunchStatsIndependent(t *testing.T) {
 }
 
 func TestIdleBreakdownRangeNotFound(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "sync"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	r, err := p.Stats("gpu_idle_breakdown:range=no_such_range")
 	if err != nil || !strings.Contains(r.Skipped, `no NVTX range named "no_such_range"`) {
 		t.Errorf("%v, SKIPPED %q", err, r.Skipped)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -31,7 +32,7 @@ func TestMyReportsExternal(t *testing.T) {
 	ran := 0
 	for _, name := range myExternalProfiles {
 		t.Run(name, func(t *testing.T) {
-			p := openPath(t, testutil.External(t, name))
+			p := nsysxtest.Open(t, testutil.External(t, name))
 			for _, spec := range myReports {
 				r, err := p.Stats(spec)
 				if err != nil {
@@ -201,7 +202,7 @@ func checkProjTrace(t *testing.T, spec string, r *nsysx.Result) {
 // TestNVTXParquetExport runs the NVTX reports on the Parquet export of train
 // (the generic reader path) against train's goldens.
 func TestNVTXParquetExport(t *testing.T) {
-	p := openPath(t, testutil.Root()+"/testdata/profiles/train_pqtdir")
+	p := nsysxtest.Open(t, testutil.Root()+"/testdata/profiles/train_pqtdir")
 	for _, spec := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum", "nvtx_gpu_proj_sum"} {
 		want, _ := testutil.Golden(t, "train", goldenName(spec))
 		r, err := p.Stats(spec)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -30,7 +31,7 @@ func goldenName(spec string) string {
 func checkStatsGoldens(t *testing.T, specs ...string) {
 	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
-			p := openPath(t, testutil.Profile(t, prof))
+			p := nsysxtest.Open(t, testutil.Profile(t, prof))
 			for _, spec := range specs {
 				want, ok := testutil.Golden(t, prof, goldenName(spec))
 				if !ok {
@@ -61,18 +62,7 @@ func fixturePath(t testing.TB, name string) string {
 
 func openFixture(t testing.TB, name string) *nsysx.Profile {
 	t.Helper()
-	return openPath(t, fixturePath(t, name))
-}
-
-// openPath opens a profile that the test closes when it ends.
-func openPath(t testing.TB, path string) *nsysx.Profile {
-	t.Helper()
-	p, err := nsysx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
+	return nsysxtest.Open(t, fixturePath(t, name))
 }
 
 // rowsOf lists a result's visible cells, one "a|b|c" line per row.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -16,7 +17,7 @@ func TestUMGolden(t *testing.T) {
 // TestUMRows checks rows= on sync, the one capture with unified memory: the
 // default 10 rows are the head of rows=-1 (no limit), and rows=0 prints none.
 func TestUMRows(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "sync"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	all := runSpec(t, p, "um_sum:rows=-1", nil)
 	def := runSpec(t, p, "um_sum", nil)
 	three := runSpec(t, p, "unifiedmemory:rows=3", nil)

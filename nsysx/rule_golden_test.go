@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -29,7 +30,7 @@ func render(t *testing.T, r *nsysx.Result, spec string) string {
 func TestRuleGolden(t *testing.T) {
 	for _, prof := range nsysx.GoldenProfiles {
 		t.Run(prof, func(t *testing.T) {
-			p := openPath(t, nsysx.RuleFixture(t, prof))
+			p := nsysxtest.Open(t, nsysx.RuleFixture(t, prof))
 			for name, spec := range nsysx.RuleGoldenSpecs(t, prof) {
 				t.Run(name, func(t *testing.T) {
 					want := nsysx.ReadRuleGolden(t, prof, name+".csv")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -12,7 +13,7 @@ import (
 // Scan delivers the rows Load holds, in the same order; an absent column
 // reads as NULL; the callback's error and a cancelled context stop it.
 func TestScan(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "sync"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	const tb = "CUPTI_ACTIVITY_KIND_KERNEL"
 	k, err := p.Load(tb, "start", "end", "demangledName")
 	if err != nil {
@@ -50,7 +51,7 @@ func TestScan(t *testing.T) {
 // ScanRow.Bytes and Str give the TEXT Load holds (nil / "" for NULL), for
 // a table with NULL and non-NULL text.
 func TestScanBytes(t *testing.T) {
-	p := openPath(t, testutil.Profile(t, "rank0"))
+	p := nsysxtest.Open(t, testutil.Profile(t, "rank0"))
 	nv, err := p.Load("NVTX_EVENTS", "text")
 	if err != nil {
 		t.Fatal(err)

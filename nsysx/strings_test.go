@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -123,7 +124,7 @@ func zeroPage(t *testing.T, src string, pg int) string {
 // empty names and merging the rows that differ only by name; reports that
 // need no names are unchanged.
 func TestUnreadableStringsFailReports(t *testing.T) {
-	p := openPath(t, zeroPage(t, testutil.Profile(t, "sync"), 2))
+	p := nsysxtest.Open(t, zeroPage(t, testutil.Profile(t, "sync"), 2))
 	for _, spec := range []string{"cuda_api_sum", "cuda_gpu_kern_sum", "osrt_sum", "cuda_api_trace", "cuda_gpu_trace", "nvtx_kern_sum"} {
 		res, err := p.Stats(spec)
 		if err == nil {

@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 )
 
 // walView is what a profile reads of StringIds and the kernels, in the
 // format of testdata/fixtures/wal_edge.expected.txt.
 func walView(t *testing.T, path string) string {
 	t.Helper()
-	p := openPath(t, path)
+	p := nsysxtest.Open(t, path)
 	var b strings.Builder
 	s, err := p.Load("StringIds", "id", "value")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -56,14 +57,7 @@ func TestStacksChart(t *testing.T) {
 	if err != nil || c.Note != "" {
 		t.Fatalf("%v %s", err, c.Note)
 	}
-	r, err := p.Stats("cuda_gpu_kern_sum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total int64
-	for i := 0; i < r.Len(); i++ {
-		total += r.Row(i)[1].I
-	}
+	total := nsysxtest.KernSumTotal(t, p)
 	d := c.data.(*StacksData)
 	if d.Root.Time != total {
 		t.Errorf("root %d ns, cuda_gpu_kern_sum %d", d.Root.Time, total)

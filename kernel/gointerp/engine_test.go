@@ -3,68 +3,36 @@ package gointerp
 import (
 	"context"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/internal/outputtest"
 )
 
-// recorder is an Output that records everything.
-type recorder struct {
-	mu       sync.Mutex
-	stdout   strings.Builder
-	stderr   strings.Builder
-	results  []map[string]any
-	displays []kernel.Display
-}
+// recorder is an Output that records everything; updates are recorded as
+// displays and Input answers "42".
+type recorder struct{ outputtest.Recorder }
 
-type lockedWriter struct {
-	mu *sync.Mutex
-	b  *strings.Builder
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (r *recorder) Stdout() io.Writer { return lockedWriter{&r.mu, &r.stdout} }
-func (r *recorder) Stderr() io.Writer { return lockedWriter{&r.mu, &r.stderr} }
-func (r *recorder) Display(d kernel.Display) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.displays = append(r.displays, d)
-	return nil
-}
 func (r *recorder) UpdateDisplay(d kernel.Display) error { return r.Display(d) }
-func (r *recorder) Result(data, _ map[string]any) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.results = append(r.results, data)
-	return nil
-}
-func (r *recorder) Clear(bool) error                   { return nil }
-func (r *recorder) Input(string, bool) (string, error) { return "42", nil }
+func (r *recorder) Input(string, bool) (string, error)   { return "42", nil }
 
 // errText is what the cell wrote on stderr so far.
 func (r *recorder) errText() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.stderr.String()
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
+	return r.Err.String()
 }
 
 func (r *recorder) result() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.results) == 0 {
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
+	if len(r.Results) == 0 {
 		return "<none>"
 	}
-	return fmt.Sprint(r.results[len(r.results)-1]["text/plain"])
+	return fmt.Sprint(r.Results[len(r.Results)-1]["text/plain"])
 }
 
 func newEngine(t *testing.T) *Engine {
@@ -119,8 +87,8 @@ T{total}`)
 		t.Errorf("result %q", got)
 	}
 	mustRun(t, e, "import \"os\"\nfmt.Fprintln(os.Stderr, \"to stderr\")\nfmt.Fprint(os.Stdout, \"to stdout\")")
-	if r.stdout.String() != "total is 7\n" {
-		t.Errorf("stdout %q", r.stdout.String())
+	if r.Out.String() != "total is 7\n" {
+		t.Errorf("stdout %q", r.Out.String())
 	}
 	// re-importing is fine, and the earlier import stays usable
 	if got := mustRun(t, e, "import \"strings\"\nstrings.ToUpper(\"go\")").result(); got != "GO" {
@@ -132,8 +100,8 @@ func TestNoResultForPrintAndVoid(t *testing.T) {
 	e := newEngine(t)
 	mustRun(t, e, "import \"fmt\"\nfunc void() {}")
 	for _, code := range []string{`fmt.Println("hi")`, "void()", "x := 3"} {
-		if r := mustRun(t, e, code); len(r.results) != 0 {
-			t.Errorf("%q: results %v", code, r.results)
+		if r := mustRun(t, e, code); len(r.Results) != 0 {
+			t.Errorf("%q: results %v", code, r.Results)
 		}
 	}
 	// (value, nil error) shows the value; a non-nil error shows the error.
@@ -158,28 +126,28 @@ func TestRichResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := mustRun(t, e, "import \"example.com/things\"\nthings.H")
-	if r.results[0]["text/html"] != "<b>compiled</b>" {
-		t.Errorf("compiled HTMLer: %v", r.results)
+	if r.Results[0]["text/html"] != "<b>compiled</b>" {
+		t.Errorf("compiled HTMLer: %v", r.Results)
 	}
 	r = mustRun(t, e, "type P struct{}\nfunc (P) HTML() string { return \"<i>p</i>\" }\nP{}")
-	if r.results[0]["text/html"] != "<i>p</i>" {
-		t.Errorf("interpreted HTMLer: %v", r.results)
+	if r.Results[0]["text/html"] != "<i>p</i>" {
+		t.Errorf("interpreted HTMLer: %v", r.Results)
 	}
 	r = mustRun(t, e, "type B struct{}\nfunc (B) MIMEBundle() map[string]interface{} { return map[string]interface{}{\"application/json\": map[string]interface{}{\"a\": 1}} }\nB{}")
-	if _, ok := r.results[0]["application/json"]; !ok {
-		t.Errorf("MIMEBundler: %v", r.results)
+	if _, ok := r.Results[0]["application/json"]; !ok {
+		t.Errorf("MIMEBundler: %v", r.Results)
 	}
 	r = mustRun(t, e, "import \"nsysx/cell\"\ncell.Display(P{})\ncell.DisplayID(\"bar\", 1)\ncell.Update(\"bar\", 2)")
-	if len(r.displays) != 3 || r.displays[2].ID != "bar" || r.displays[2].Data["text/plain"] != "2" {
-		t.Errorf("displays %+v", r.displays)
+	if len(r.Displays) != 3 || r.Displays[2].ID != "bar" || r.Displays[2].Data["text/plain"] != "2" {
+		t.Errorf("displays %+v", r.Displays)
 	}
 }
 
 func TestOsStreams(t *testing.T) {
 	e := newEngine(t)
 	r := mustRun(t, e, "import \"os\"\nimport \"fmt\"\nimport \"log\"\nfmt.Fprintln(os.Stderr, \"err\")\nfmt.Fprint(os.Stdout, \"out\")\nlog.SetFlags(0)\nlog.Print(\"logged\")")
-	if r.stdout.String() != "out" || r.stderr.String() != "err\nlogged\n" {
-		t.Errorf("stdout %q stderr %q", r.stdout.String(), r.stderr.String())
+	if r.Out.String() != "out" || r.Err.String() != "err\nlogged\n" {
+		t.Errorf("stdout %q stderr %q", r.Out.String(), r.Err.String())
 	}
 }
 

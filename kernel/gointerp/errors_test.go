@@ -87,7 +87,7 @@ func TestCommaOkAtTopLevel(t *testing.T) {
 	r := mustRun(t, e, "import \"fmt\"\nm := map[string]int{\"a\": 4}\nk := \"a\"\nv, ok := m[k]\nfmt.Println(v, ok)\n"+
 		"ok = false\nw, ok := m[\"zz\"]\n_, found := m[\"a\"]\nvar x any = 1\nn, isInt := x.(int)\ns, isStr := x.(string)\n"+
 		"fmt.Println(w, ok, found, n, isInt, s == \"\", isStr)")
-	if got := r.stdout.String(); got != "4 true\n0 false true 1 true true false\n" {
+	if got := r.Out.String(); got != "4 true\n0 false true 1 true true false\n" {
 		t.Errorf("stdout %q", got)
 	}
 	if got := mustRun(t, e, "v + n").result(); got != "5" { // cell variables, as := makes them
@@ -116,13 +116,13 @@ func TestRangeOverIntRewritten(t *testing.T) {
 		"func tri(n int) (t int) {\n\tfor i := range n {\n\t\tt += i\n\t}\n\treturn\n}\nfmt.Print(tri(4))": "6",
 		"m := 2\nfor i := range m * 2 {\n\tfmt.Print(i)\n}":                                                "0123",
 	} {
-		if got := mustRun(t, e, "import \"fmt\"\n"+code).stdout.String(); got != want {
+		if got := mustRun(t, e, "import \"fmt\"\n"+code).Out.String(); got != want {
 			t.Errorf("%q: %q, want %q", code, got, want)
 		}
 	}
 	r := mustRun(t, e, "import \"fmt\"\ns := []int{5, 6}\nfor i := range 3 { fmt.Print(i) }\nfor range len(s) { fmt.Print(\"x\") }\nfor i := range s { fmt.Print(s[i]) }\nfunc f() int { t := 0; for j := range 2 * 2 { t += j }; return t }\nf()")
-	if r.stdout.String() != "012xx56" || r.result() != "6" {
-		t.Errorf("stdout %q result %q", r.stdout.String(), r.result())
+	if r.Out.String() != "012xx56" || r.result() != "6" {
+		t.Errorf("stdout %q result %q", r.Out.String(), r.result())
 	}
 }
 
@@ -279,7 +279,7 @@ func TestGoStatements(t *testing.T) {
 		"xs := []int{3, 1, 2}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })":                                                             "panic: less (line 2)",
 	} {
 		r, err := runCell(t, e, code)
-		got := r.stdout.String()
+		got := r.Out.String()
 		if strings.HasPrefix(want, "panic: ") {
 			got = "panic: " + panicOf(t, err).Value
 		} else if err != nil {

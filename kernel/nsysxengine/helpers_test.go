@@ -3,7 +3,6 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/internal/outputtest"
 )
 
 func TestMain(m *testing.M) {
@@ -29,58 +29,17 @@ func TestMain(m *testing.M) {
 }
 
 // recorder is an Output that records everything, safe for concurrent use.
-type recorder struct {
-	mu       sync.Mutex
-	stdout   strings.Builder
-	stderr   strings.Builder
-	results  []map[string]any
-	displays []kernel.Display
-	updates  []kernel.Display
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	b  *strings.Builder
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (r *recorder) Stdout() io.Writer { return lockedWriter{&r.mu, &r.stdout} }
-func (r *recorder) Stderr() io.Writer { return lockedWriter{&r.mu, &r.stderr} }
-func (r *recorder) Display(d kernel.Display) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.displays = append(r.displays, d)
-	return nil
-}
-func (r *recorder) UpdateDisplay(d kernel.Display) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.updates = append(r.updates, d)
-	return nil
-}
-func (r *recorder) Result(data, _ map[string]any) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.results = append(r.results, data)
-	return nil
-}
-func (r *recorder) Clear(bool) error                   { return nil }
-func (r *recorder) Input(string, bool) (string, error) { return "", kernel.ErrNoStdin }
+type recorder struct{ outputtest.Recorder }
 
 // result returns the bundle of the last execute_result.
 func (r *recorder) result(t *testing.T) map[string]any {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.results) == 0 {
-		t.Fatalf("no result; stdout %q stderr %q", r.stdout.String(), r.stderr.String())
+	r.Mu.Lock()
+	defer r.Mu.Unlock()
+	if len(r.Results) == 0 {
+		t.Fatalf("no result; stdout %q stderr %q", r.Out.String(), r.Err.String())
 	}
-	return r.results[len(r.results)-1]
+	return r.Results[len(r.Results)-1]
 }
 
 func newEngine(t *testing.T) *Engine {
@@ -98,7 +57,7 @@ func cell(t *testing.T, e *Engine, code string) *recorder {
 	t.Helper()
 	r, err := tryCell(t, e, code)
 	if err != nil {
-		t.Fatalf("%q: %v\nstdout %s\nstderr %s", code, err, r.stdout.String(), r.stderr.String())
+		t.Fatalf("%q: %v\nstdout %s\nstderr %s", code, err, r.Out.String(), r.Err.String())
 	}
 	return r
 }

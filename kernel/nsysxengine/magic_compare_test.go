@@ -12,16 +12,16 @@ func TestMagicNsysCompare(t *testing.T) {
 	cell(t, e, "%open "+gz("train"))
 	cell(t, e, "%open "+gz("fixed")+" as after")
 	r := cell(t, e, "%nsys compare train after")
-	out := r.stdout.String()
-	if !strings.Contains(out, "[all kernels]          faster") || len(r.displays) != 1 {
-		t.Fatalf("stdout %q, %d displays", out, len(r.displays))
+	out := r.Out.String()
+	if !strings.Contains(out, "[all kernels]          faster") || len(r.Displays) != 1 {
+		t.Fatalf("stdout %q, %d displays", out, len(r.Displays))
 	}
-	js := r.displays[0].Data[ResultMIME].(map[string]any)
+	js := r.Displays[0].Data[ResultMIME].(map[string]any)
 	if js["report"] != "compare" {
 		t.Errorf("display %v", js["report"])
 	}
 	r = cell(t, e, "%nsys compare -f csv train train")
-	if out := r.stdout.String(); !strings.HasPrefix(out, "Verdict,") || strings.Contains(out, "faster") {
+	if out := r.Out.String(); !strings.HasPrefix(out, "Verdict,") || strings.Contains(out, "faster") {
 		t.Errorf("-f csv of a profile against itself: %.200q", out)
 	}
 	path := filepath.Join(t.TempDir(), "cmp.csv")
@@ -45,18 +45,18 @@ func TestMagicNsysTimeline(t *testing.T) {
 	cell(t, e, "%open "+gz("train"))
 	for _, code := range []string{"%nsys timeline", `%nsys timeline "iteration 12" train`, "%nsys timeline 0.5s/0.51s", "%nsys timeline --filter-nvtx forward/3"} {
 		r := cell(t, e, code)
-		if len(r.displays) != 1 {
-			t.Fatalf("%s: %d displays", code, len(r.displays))
+		if len(r.Displays) != 1 {
+			t.Fatalf("%s: %d displays", code, len(r.Displays))
 		}
-		d := r.displays[0].Data
+		d := r.Displays[0].Data
 		h, _ := d["text/html"].(string)
 		if !strings.Contains(h, "nsysxTimeline(") || d["image/png"] == nil || !strings.Contains(d["text/plain"].(string), "kernels") {
 			t.Errorf("%s: bundle %v", code, keys(d))
 		}
 	}
 	r := cell(t, e, `%nsys timeline "no such range"`)
-	if !strings.Contains(r.stdout.String(), "SKIPPED") {
-		t.Errorf("missing range: %q", r.stdout.String())
+	if !strings.Contains(r.Out.String(), "SKIPPED") {
+		t.Errorf("missing range: %q", r.Out.String())
 	}
 	if _, err := tryCell(t, e, "%nsys timeline --max-events 0"); errName(err) != "UsageError" {
 		t.Errorf("--max-events 0: %v", err)

@@ -18,14 +18,14 @@ func TestMagicIdleAndStacks(t *testing.T) {
 	for _, code := range []string{"%nsys stats -r gpu_idle_breakdown sync", "%nsys stats -r gpu_idle_breakdown:view=evidence sync",
 		"%nsys stats -r cuda_kern_stack_sum:noruntime:foldpy bt"} {
 		r := cell(t, e, code)
-		if len(r.displays) == 0 || r.displays[len(r.displays)-1].Data[ResultMIME] == nil {
-			t.Errorf("%s: no result table (%d displays)", code, len(r.displays))
+		if len(r.Displays) == 0 || r.Displays[len(r.Displays)-1].Data[ResultMIME] == nil {
+			t.Errorf("%s: no result table (%d displays)", code, len(r.Displays))
 		}
 	}
 	for _, code := range []string{"%plot idle sync", "%plot stacks bt"} {
 		r := cell(t, e, code)
-		if len(r.displays) != 1 || r.displays[0].Data["image/png"] == nil {
-			t.Errorf("%s: %d displays", code, len(r.displays))
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == nil {
+			t.Errorf("%s: %d displays", code, len(r.Displays))
 		}
 	}
 	base := filepath.Join(t.TempDir(), "bt")
@@ -38,7 +38,7 @@ func TestMagicIdleAndStacks(t *testing.T) {
 	if prof, err := profile.Parse(f); err != nil || prof.DefaultSampleType != "gpu_time" {
 		t.Errorf("pprof file: %v", err)
 	}
-	if r := cell(t, e, "%nsys export -t pprof -o "+base+"2 sync"); !strings.Contains(r.stdout.String(), "SKIPPED: ") {
-		t.Errorf("no stacks: %q", r.stdout.String())
+	if r := cell(t, e, "%nsys export -t pprof -o "+base+"2 sync"); !strings.Contains(r.Out.String(), "SKIPPED: ") {
+		t.Errorf("no stacks: %q", r.Out.String())
 	}
 }

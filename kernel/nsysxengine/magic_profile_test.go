@@ -35,18 +35,18 @@ func TestMagicNsysProfile(t *testing.T) {
 	e := newEngine(t)
 	rep := filepath.Join(dir, "run1")
 	r := cell(t, e, "%nsys profile -t cuda -o "+rep+" -- echo training step")
-	if out := r.stdout.String(); !strings.Contains(out, "training step") || !strings.Contains(out, "Generated:") {
+	if out := r.Out.String(); !strings.Contains(out, "training step") || !strings.Contains(out, "Generated:") {
 		t.Fatalf("streamed output %q", out)
 	}
-	if len(r.displays) != 1 || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "run1 = ") {
-		t.Fatalf("displays %v", r.displays)
+	if len(r.Displays) != 1 || !strings.HasPrefix(r.Displays[0].Data["text/plain"].(string), "run1 = ") {
+		t.Fatalf("displays %v", r.Displays)
 	}
 	// the recorded profile is the session's: bound as run1 and used by %nsys without FILE
 	if got := cell(t, e, "run1.Base()").result(t)["text/plain"]; got != "run1" {
 		t.Errorf("bound variable: %v", got)
 	}
 	k := cell(t, e, "%nsys stats -r cuda_gpu_kern_sum")
-	if len(k.displays) == 0 {
+	if len(k.Displays) == 0 {
 		t.Errorf("no table from the recorded profile")
 	}
 }
@@ -55,7 +55,7 @@ func TestMagicNsysProfileWithoutNsys(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	e := newEngine(t)
 	r := cell(t, e, "%nsys profile -- python3 train.py") // not an error: the notebook goes on
-	if out := r.stdout.String(); !strings.Contains(out, "not on PATH") || !strings.Contains(out, "install Nsight Systems") {
+	if out := r.Out.String(); !strings.Contains(out, "not on PATH") || !strings.Contains(out, "install Nsight Systems") {
 		t.Fatalf("output %q", out)
 	}
 	if _, err := tryCell(t, e, "%nsys profile -t cuda"); errName(err) != "UsageError" {

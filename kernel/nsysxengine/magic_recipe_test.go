@@ -99,12 +99,12 @@ func TestMagicRecipe(t *testing.T) {
 	cell(t, e, "%open "+gz("rank0"))
 	r := cell(t, e, "%nsys recipe kernel_count_test")
 	// progress, the two tables, the stats box chart (no rank_stats: no per-rank chart)
-	if len(r.displays) != 4 {
-		t.Fatalf("%d displays", len(r.displays))
+	if len(r.Displays) != 4 {
+		t.Fatalf("%d displays", len(r.Displays))
 	}
-	id := r.displays[0].ID
+	id := r.Displays[0].ID
 	var texts []string
-	for _, u := range r.updates {
+	for _, u := range r.Updates {
 		if u.ID != id {
 			t.Errorf("update of display %q, not the progress %q", u.ID, id)
 		}
@@ -114,11 +114,11 @@ func TestMagicRecipe(t *testing.T) {
 		!strings.HasPrefix(texts[2], "kernel_count_test: 2 report(s) in ") {
 		t.Errorf("progress %q", texts)
 	}
-	per := r.displays[1].Data
+	per := r.Displays[1].Data
 	if !strings.Contains(per["text/html"].(string), "<b>per_rank</b>") || !strings.HasPrefix(per["text/plain"].(string), "per_rank: ") {
 		t.Errorf("table display %v", per["text/plain"])
 	}
-	for _, d := range r.displays[3:] {
+	for _, d := range r.Displays[3:] {
 		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
 			t.Errorf("chart display without PNG or Vega-Lite: %v", d.Data[plots.MIMEPlainText])
 		}
@@ -197,12 +197,12 @@ func TestMagicRecipeErrors(t *testing.T) {
 		}
 	}
 	r := cell(t, e, "%nsys recipe --help")
-	if !strings.Contains(r.stdout.String(), "recipeResult") || len(r.displays) != 1 ||
-		!strings.Contains(r.displays[0].Data["text/plain"].(string), "kernel_count_test") {
-		t.Errorf("help: %q %v", r.stdout.String(), r.displays)
+	if !strings.Contains(r.Out.String(), "recipeResult") || len(r.Displays) != 1 ||
+		!strings.Contains(r.Displays[0].Data["text/plain"].(string), "kernel_count_test") {
+		t.Errorf("help: %q %v", r.Out.String(), r.Displays)
 	}
-	if r := cell(t, e, "%nsys recipe kernel_count_test --help"); !strings.Contains(r.stdout.String(), "--csv") {
-		t.Errorf("recipe help %q", r.stdout.String())
+	if r := cell(t, e, "%nsys recipe kernel_count_test --help"); !strings.Contains(r.Out.String(), "--csv") {
+		t.Errorf("recipe help %q", r.Out.String())
 	}
 }
 
@@ -245,11 +245,11 @@ func TestMagicRecipeKernSum(t *testing.T) {
 	if res == nil || res.Output == nil {
 		t.Fatal("no result in k")
 	}
-	if want := 1 + len(res.Output.Tables) + 2; len(r.displays) != want {
-		t.Fatalf("%d displays, want %d", len(r.displays), want)
+	if want := 1 + len(res.Output.Tables) + 2; len(r.Displays) != want {
+		t.Fatalf("%d displays, want %d", len(r.Displays), want)
 	}
 	checkGoldenTables(t, r, res, "rank0+rank1/cuda_gpu_kern_sum")
-	for _, d := range r.displays[len(r.displays)-2:] {
+	for _, d := range r.Displays[len(r.Displays)-2:] {
 		if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
 			t.Errorf("chart display: %v", d.Data[plots.MIMEPlainText])
 		}
@@ -262,8 +262,8 @@ func TestMagicRecipeOutput(t *testing.T) {
 	e := newEngine(t)
 	dir := filepath.Join(t.TempDir(), "kc")
 	r := cell(t, e, "%nsys recipe kernel_count_test --input "+gz("rank0")+" --output "+dir)
-	if !strings.Contains(r.stdout.String(), "Generated:\n    "+dir) {
-		t.Errorf("stdout %q", r.stdout.String())
+	if !strings.Contains(r.Out.String(), "Generated:\n    "+dir) {
+		t.Errorf("stdout %q", r.Out.String())
 	}
 	for _, f := range []string{"per_rank.parquet", "all_stats.parquet", "kc.nsys-analysis", "stats.ipynb", "kernel_count_test-stats.svg", "kernel_count_test-stats.vl.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -286,7 +286,7 @@ func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := r.displays[1+i].Data["text/plain"].(string)
+		text := r.Displays[1+i].Data["text/plain"].(string)
 		if head := fmt.Sprintf("%s: %s", tb.Name, rowCount(golden.Rows())); !strings.HasPrefix(text, head) {
 			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
 		}
@@ -319,11 +319,11 @@ func TestMagicRecipeMapsAndPace(t *testing.T) {
 	} {
 		r := cell(t, e, tc.code)
 		res := e.recipeResult("m")
-		if want := 1 + len(res.Output.Tables) + tc.charts; len(r.displays) != want {
-			t.Fatalf("%s: %d displays, want %d", tc.code, len(r.displays), want)
+		if want := 1 + len(res.Output.Tables) + tc.charts; len(r.Displays) != want {
+			t.Fatalf("%s: %d displays, want %d", tc.code, len(r.Displays), want)
 		}
 		checkGoldenTables(t, r, res, tc.rel)
-		for _, d := range r.displays[len(r.displays)-tc.charts:] {
+		for _, d := range r.Displays[len(r.Displays)-tc.charts:] {
 			if d.Data[plots.MIMEPNG] == nil || d.Data[plots.MIMEVegaLite] == nil {
 				t.Errorf("%s: chart display %v", tc.code, d.Data[plots.MIMEPlainText])
 			}
@@ -336,8 +336,8 @@ func TestMagicRecipeNoData(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train"))
 	r := cell(t, e, "%nsys recipe nccl_sum")
-	if !strings.Contains(r.stdout.String(), "No output generated.") || len(r.displays) != 1 {
-		t.Errorf("stdout %q, %d displays", r.stdout.String(), len(r.displays))
+	if !strings.Contains(r.Out.String(), "No output generated.") || len(r.Displays) != 1 {
+		t.Errorf("stdout %q, %d displays", r.Out.String(), len(r.Displays))
 	}
 	if got := cell(t, e, "recipeResult.Output == nil").result(t)["text/plain"]; got != "true" {
 		t.Errorf("recipeResult.Output == nil: %v", got)

@@ -26,8 +26,8 @@ func errName(err error) string {
 func TestMagicOpen(t *testing.T) {
 	e := newEngine(t)
 	r := cell(t, e, "%open "+gz("train"))
-	if len(r.displays) != 1 || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "train = ") {
-		t.Fatalf("displays %v", r.displays)
+	if len(r.Displays) != 1 || !strings.HasPrefix(r.Displays[0].Data["text/plain"].(string), "train = ") {
+		t.Fatalf("displays %v", r.Displays)
 	}
 	if got := cell(t, e, "train.Base()").result(t)["text/plain"]; got != "train" {
 		t.Errorf("bound variable: %v", got)
@@ -54,15 +54,15 @@ func TestMagicNsysStats(t *testing.T) {
 	cell(t, e, "%open "+gz("train"))
 	// several reports: one display each, and a progress line updated in place
 	r := cell(t, e, "%nsys stats -r cuda_gpu_kern_sum,cuda_api_sum,nvtx_sum")
-	if len(r.displays) != 4 { // progress + 3 tables
-		t.Fatalf("%d displays", len(r.displays))
+	if len(r.Displays) != 4 { // progress + 3 tables
+		t.Fatalf("%d displays", len(r.Displays))
 	}
-	id := r.displays[0].ID
-	if id == "" || !strings.HasPrefix(r.displays[0].Data["text/plain"].(string), "running 0/3") {
-		t.Errorf("progress display %v", r.displays[0])
+	id := r.Displays[0].ID
+	if id == "" || !strings.HasPrefix(r.Displays[0].Data["text/plain"].(string), "running 0/3") {
+		t.Errorf("progress display %v", r.Displays[0])
 	}
 	var texts []string
-	for _, u := range r.updates {
+	for _, u := range r.Updates {
 		if u.ID != id {
 			t.Errorf("update of another display %q", u.ID)
 		}
@@ -72,7 +72,7 @@ func TestMagicNsysStats(t *testing.T) {
 		t.Errorf("progress updates %q", texts)
 	}
 	for i, name := range []string{"cuda_gpu_kern_sum", "cuda_api_sum", "nvtx_sum"} {
-		js := r.displays[i+1].Data[ResultMIME].(map[string]any)
+		js := r.Displays[i+1].Data[ResultMIME].(map[string]any)
 		if js["report"] != name {
 			t.Errorf("display %d is %v", i+1, js["report"])
 		}
@@ -80,12 +80,12 @@ func TestMagicNsysStats(t *testing.T) {
 	// -f csv shows nsys's text: the same bytes as nsys wrote
 	r = cell(t, e, "%nsys stats -q -r cuda_gpu_kern_sum -f csv train")
 	want, _ := testutil.Golden(t, "train", "cuda_gpu_kern_sum.csv")
-	if got := r.displays[0].Data["text/plain"].(string); got != strings.TrimRight(want, "\n") {
+	if got := r.Displays[0].Data["text/plain"].(string); got != strings.TrimRight(want, "\n") {
 		t.Errorf("csv differs from the golden:\n%s", testutil.Diff(got, want))
 	}
 	// the default set lists its SKIPPED reports in one block
 	r = cell(t, e, "%nsys stats --sample")
-	last := r.displays[len(r.displays)-1].Data["text/plain"].(string)
+	last := r.Displays[len(r.Displays)-1].Data["text/plain"].(string)
 	if !strings.HasPrefix(last, "SKIPPED (") || !strings.Contains(last, "openmp_sum") {
 		t.Errorf("skipped block %q", last)
 	}
@@ -95,7 +95,7 @@ func TestMagicNsysStats(t *testing.T) {
 	// a cell variable holding a profile is an input too
 	cell(t, e, "mine, _ := nsysx.OpenSample()")
 	r = cell(t, e, "%nsys stats -r cuda_api_sum mine")
-	if js := r.displays[0].Data[ResultMIME].(map[string]any); js["report"] != "cuda_api_sum" {
+	if js := r.Displays[0].Data[ResultMIME].(map[string]any); js["report"] != "cuda_api_sum" {
 		t.Errorf("variable input: %v", js)
 	}
 	// -o writes files as the CLI does
@@ -103,7 +103,7 @@ func TestMagicNsysStats(t *testing.T) {
 	r = cell(t, e, fmt.Sprintf("%%nsys stats -r cuda_gpu_kern_sum -o %s train", filepath.Join(dir, "out")))
 	b, err := os.ReadFile(filepath.Join(dir, "out_cuda_gpu_kern_sum.csv"))
 	if err != nil || string(b) != want {
-		t.Errorf("file: %v\n%s", err, r.stdout.String())
+		t.Errorf("file: %v\n%s", err, r.Out.String())
 	}
 	for code, want := range map[string]string{
 		"%nsys stats -r cuda_gpu_kern_sun":    "UsageError", // did you mean
@@ -121,8 +121,8 @@ func TestMagicNsysStats(t *testing.T) {
 	if _, err := tryCell(t, e, "%nsys stats -r cuda_gpu_kern_sun"); !strings.Contains(err.Error(), "did you mean cuda_gpu_kern_sum") {
 		t.Errorf("no suggestion: %v", err)
 	}
-	if r := cell(t, e, "%nsys stats --help-reports cuda_gpu_kern_sum"); !strings.Contains(r.stdout.String(), "CUDA GPU Kernel Summary") {
-		t.Errorf("help: %q", r.stdout.String())
+	if r := cell(t, e, "%nsys stats --help-reports cuda_gpu_kern_sum"); !strings.Contains(r.Out.String(), "CUDA GPU Kernel Summary") {
+		t.Errorf("help: %q", r.Out.String())
 	}
 }
 
@@ -130,10 +130,10 @@ func TestMagicNsysAnalyzeExport(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("sync"))
 	r := cell(t, e, "%nsys analyze -r cuda_memcpy_sync,gpu_gaps:gap=1")
-	if len(r.displays) != 3 {
-		t.Fatalf("%d displays", len(r.displays))
+	if len(r.Displays) != 3 {
+		t.Fatalf("%d displays", len(r.Displays))
 	}
-	js := r.displays[1].Data[ResultMIME].(map[string]any)
+	js := r.Displays[1].Data[ResultMIME].(map[string]any)
 	if js["report"] != "cuda_memcpy_sync" {
 		t.Errorf("rule %v", js["report"])
 	}
@@ -143,8 +143,8 @@ func TestMagicNsysAnalyzeExport(t *testing.T) {
 		ents, _ := os.ReadDir(dir)
 		t.Errorf("export: %v %v", err, ents)
 	}
-	if len(r.updates) == 0 || !strings.HasPrefix(r.updates[len(r.updates)-1].Data["text/plain"].(string), "exported 1 tables") {
-		t.Errorf("export progress %v", r.updates)
+	if len(r.Updates) == 0 || !strings.HasPrefix(r.Updates[len(r.Updates)-1].Data["text/plain"].(string), "exported 1 tables") {
+		t.Errorf("export progress %v", r.Updates)
 	}
 }
 
@@ -160,7 +160,7 @@ func TestMagicSQL(t *testing.T) {
 	}
 	before := sum()
 	r := cell(t, e, "%%sql "+path+" as kernels\nSELECT shortName, count(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 2 DESC")
-	b := r.displays[0].Data
+	b := r.Displays[0].Data
 	if !strings.Contains(b["text/html"].(string), "<th align=\"right\" style=\"text-align:right\">n</th>") {
 		t.Errorf("sql table: %.300s", b["text/html"])
 	}
@@ -183,12 +183,12 @@ func TestMagicSQL(t *testing.T) {
 		fmt.Sscan(row[2], &n)
 		want += n
 	}
-	if js := r.displays[0].Data[ResultMIME].(map[string]any); fmt.Sprint(js["rows"]) != fmt.Sprintf("[[%d]]", want) {
+	if js := r.Displays[0].Data[ResultMIME].(map[string]any); fmt.Sprint(js["rows"]) != fmt.Sprintf("[[%d]]", want) {
 		t.Errorf("count on sync: %v", js["rows"])
 	}
 	// row limit and count
 	r = cell(t, e, "%%sql "+path+"\nSELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL")
-	if !strings.Contains(r.displays[0].Data["text/html"].(string), "showing 50 of 5,600 rows") {
+	if !strings.Contains(r.Displays[0].Data["text/html"].(string), "showing 50 of 5,600 rows") {
 		t.Errorf("limit note missing")
 	}
 	for _, q := range []string{
@@ -268,15 +268,15 @@ func TestMagicPlot(t *testing.T) {
 	cell(t, e, "%open "+gz("train"))
 	cell(t, e, "%open "+gz("fixed"))
 	r := cell(t, e, "%plot kernels --top 5 train")
-	if len(r.displays) != 1 {
-		t.Fatalf("%d displays", len(r.displays))
+	if len(r.Displays) != 1 {
+		t.Fatalf("%d displays", len(r.Displays))
 	}
-	if _, ok := r.displays[0].Data["image/png"]; !ok {
-		t.Errorf("no PNG in %v", keys(r.displays[0].Data))
+	if _, ok := r.Displays[0].Data["image/png"]; !ok {
+		t.Errorf("no PNG in %v", keys(r.Displays[0].Data))
 	}
 	r = cell(t, e, "%plot compare train fixed")
-	if _, ok := r.displays[0].Data["image/png"]; !ok {
-		t.Errorf("compare: no PNG in %v", keys(r.displays[0].Data))
+	if _, ok := r.Displays[0].Data["image/png"]; !ok {
+		t.Errorf("compare: no PNG in %v", keys(r.Displays[0].Data))
 	}
 	// without a profile: the one opened last
 	cell(t, e, "%plot memops")
@@ -294,8 +294,8 @@ func TestMagicPlot(t *testing.T) {
 			t.Errorf("%q: %v, want %s", code, err, want)
 		}
 	}
-	if r := cell(t, e, "%plot"); !strings.Contains(r.stdout.String(), "nvtx-timeline") {
-		t.Errorf("help: %q", r.stdout.String())
+	if r := cell(t, e, "%plot"); !strings.Contains(r.Out.String(), "nvtx-timeline") {
+		t.Errorf("help: %q", r.Out.String())
 	}
 }
 

@@ -18,11 +18,11 @@ func TestMultiProfileLabels(t *testing.T) {
 	cell(t, e, "%open "+gz("rank0")+" as before")
 	cell(t, e, "%open "+gz("rank1")+" as after")
 	r := cell(t, e, "%nsys stats -r cuda_api_sum before after")
-	if len(r.displays) != 3 { // progress + 2 tables
-		t.Fatalf("%d displays", len(r.displays))
+	if len(r.Displays) != 3 { // progress + 2 tables
+		t.Fatalf("%d displays", len(r.Displays))
 	}
 	for i, name := range []string{"before", "after"} {
-		d := r.displays[i+1].Data
+		d := r.Displays[i+1].Data
 		txt, htm := d["text/plain"].(string), d["text/html"].(string)
 		js := d[ResultMIME].(map[string]any)
 		if !strings.HasPrefix(txt, "Profile: "+name+"\n") || !strings.Contains(htm, "Profile: <b>"+name+"</b>") || js["profile"] != name {
@@ -31,12 +31,12 @@ func TestMultiProfileLabels(t *testing.T) {
 	}
 	r = cell(t, e, "%nsys stats -q -f csv -r cuda_api_sum before after")
 	want, _ := testutil.Golden(t, "rank1", "cuda_api_sum.csv")
-	if got := r.displays[2].Data["text/plain"].(string); got != "Profile: after\n"+strings.TrimRight(want, "\n") {
+	if got := r.Displays[2].Data["text/plain"].(string); got != "Profile: after\n"+strings.TrimRight(want, "\n") {
 		t.Errorf("quiet csv of the second profile:\n%.300s", got)
 	}
 	// one profile: no label (the goldens' text is unchanged)
 	r = cell(t, e, "%nsys stats -r cuda_api_sum before")
-	if txt := r.displays[0].Data["text/plain"].(string); strings.HasPrefix(txt, "Profile:") {
+	if txt := r.Displays[0].Data["text/plain"].(string); strings.HasPrefix(txt, "Profile:") {
 		t.Errorf("a single profile is labelled: %.60q", txt)
 	}
 	// a Go slice of results from two profiles
@@ -53,7 +53,7 @@ func TestSkippedReasons(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train"))
 	r := cell(t, e, `%nsys stats --filter-nvtx "iteraton 12" -r nvtx_sum,cuda_api_sum`)
-	last := r.displays[len(r.displays)-1].Data["text/plain"].(string)
+	last := r.Displays[len(r.Displays)-1].Data["text/plain"].(string)
 	want := "NVTX range 'iteraton 12' could not be found in"
 	if !strings.HasPrefix(last, "SKIPPED (2): nvtx_sum, cuda_api_sum\n  nvtx_sum: "+want) || strings.Count(last, want) != 2 {
 		t.Errorf("skipped block %q", last)
@@ -101,7 +101,7 @@ func TestSQLOverResults(t *testing.T) {
 			want++
 		}
 	}
-	js := cell(t, e, "%%sql\nSELECT count(*), sum(\"Total Time\") FROM k WHERE \"Instances\" > 100").displays[0].Data[ResultMIME].(map[string]any)
+	js := cell(t, e, "%%sql\nSELECT count(*), sum(\"Total Time\") FROM k WHERE \"Instances\" > 100").Displays[0].Data[ResultMIME].(map[string]any)
 	got := js["rows"].([]any)[0].([]any)
 	var total int64
 	for _, row := range rows {
@@ -114,13 +114,13 @@ func TestSQLOverResults(t *testing.T) {
 		t.Errorf("count/sum over k: %v, want %d %d", got, want, total)
 	}
 	// a result beside the profile's own tables: kernels by name joined to StringIds
-	js = cell(t, e, "%%sql\nSELECT count(*) FROM k JOIN StringIds s ON s.value = k.\"Name\"").displays[0].Data[ResultMIME].(map[string]any)
+	js = cell(t, e, "%%sql\nSELECT count(*) FROM k JOIN StringIds s ON s.value = k.\"Name\"").Displays[0].Data[ResultMIME].(map[string]any)
 	if n := js["rows"].([]any)[0].([]any)[0]; n != int64(len(rows)) {
 		t.Errorf("join with StringIds: %v rows, want %d", n, len(rows))
 	}
 	// a table method's output, and rows bound by as VAR, without a profile
 	cell(t, e, `top := k.Sort("-Avg").Head(3)`)
-	js = cell(t, e, "%%sql as again\nSELECT \"Name\" FROM top").displays[0].Data[ResultMIME].(map[string]any)
+	js = cell(t, e, "%%sql as again\nSELECT \"Name\" FROM top").Displays[0].Data[ResultMIME].(map[string]any)
 	if len(js["rows"].([]any)) != 3 {
 		t.Errorf("top: %v", js["rows"])
 	}
@@ -130,7 +130,7 @@ func TestSQLOverResults(t *testing.T) {
 	// no profile at all: the results alone
 	e2 := newEngine(t)
 	cell(t, e2, "r := nsysx.NewResult(\"x\", \"X\", \"a:dur_ns\", \"b\")\nr.Add(nsysx.IntV(3), nsysx.TextV(\"p\"))\nr.Add(nsysx.IntV(4), nsysx.TextV(\"q\"))")
-	js = cell(t, e2, "%%sql\nSELECT sum(a), group_concat(b, '') FROM r").displays[0].Data[ResultMIME].(map[string]any)
+	js = cell(t, e2, "%%sql\nSELECT sum(a), group_concat(b, '') FROM r").Displays[0].Data[ResultMIME].(map[string]any)
 	if got := js["rows"].([]any)[0].([]any); got[0] != int64(7) || got[1] != "pq" {
 		t.Errorf("results alone: %v", got)
 	}
@@ -153,7 +153,7 @@ func TestSQLOverRecipeFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	cell(t, e, "import \"tabtest\"\nfr := tabtest.F")
-	js := cell(t, e, "%%sql\nSELECT sum(ns), count(ns), sum(x), count(x), group_concat(Name, '') FROM fr").displays[0].Data[ResultMIME].(map[string]any)
+	js := cell(t, e, "%%sql\nSELECT sum(ns), count(ns), sum(x), count(x), group_concat(Name, '') FROM fr").Displays[0].Data[ResultMIME].(map[string]any)
 	got := js["rows"].([]any)[0].([]any)
 	if got[0] != int64(16) || got[1] != int64(2) || got[2] != 2.5 || got[3] != int64(2) || got[4] != "abc" {
 		t.Errorf("recipe frame in SQL: %v", got)

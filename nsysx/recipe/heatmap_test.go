@@ -6,8 +6,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx"
 )
 
 // TestHeatmapGolden runs the kernel heatmaps on the golden input sets and
@@ -54,11 +54,7 @@ func TestCudaHeatmapWindowBruteForce(t *testing.T) {
 	o.Bins, o.FilterTime = bins, &TimeRange{Start: i64(S), End: i64(E)}
 	f := runOn(t, "cuda_gpu_time_util_map", o, "rank0").Output.Table("analysis")
 
-	p, err := nsysx.Open(testutil.Profile(t, "rank0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := nsysxtest.Open(t, testutil.Profile(t, "rank0"))
 	_, dur, err := Session(p)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package recipe
 import (
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -18,11 +19,7 @@ type rawKernel struct {
 // order, short names resolved through StringIds.
 func rawKernels(t testing.TB, profile string) []rawKernel {
 	t.Helper()
-	p, err := nsysx.Open(testutil.Profile(t, profile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := nsysxtest.Open(t, testutil.Profile(t, profile))
 	tb, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)
@@ -38,11 +35,7 @@ func rawKernels(t testing.TB, profile string) []rawKernel {
 // rawUTC reads TARGET_INFO_SESSION_START_TIME.utcEpochNs of a profile.
 func rawUTC(t testing.TB, profile string) int64 {
 	t.Helper()
-	p, err := nsysx.Open(testutil.Profile(t, profile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := nsysxtest.Open(t, testutil.Profile(t, profile))
 	tb, err := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
 	if err != nil {
 		t.Fatal(err)

@@ -9,24 +9,11 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/stackprof"
 )
-
-// kernSumTotal is the sum of cuda_gpu_kern_sum's Total Time column.
-func kernSumTotal(t *testing.T, p *nsysx.Profile) int64 {
-	t.Helper()
-	r, err := p.Stats("cuda_gpu_kern_sum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total int64
-	for i := 0; i < r.Len(); i++ {
-		total += r.Row(i)[1].I
-	}
-	return total
-}
 
 // stackedKernelTime sums, from the raw tables, the time of kernels whose
 // launch call carries a callchainId.
@@ -56,11 +43,7 @@ func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 }
 
 func TestWriteFileBT(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "bt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := nsysxtest.Open(t, testutil.Profile(t, "bt"))
 	base := filepath.Join(t.TempDir(), "bt")
 	name, err := stackprof.WriteFile(nil, p, base, nsysx.StackOptions{Kernels: true})
 	if err != nil {
@@ -98,7 +81,7 @@ func TestWriteFileBT(t *testing.T) {
 		}
 		found = found || inOrder(names, "cudaLaunchKernel", "gather_cuda_kernel", "at::native::embedding", "THPVariable_embedding")
 	}
-	if want := kernSumTotal(t, p); total != want {
+	if want := nsysxtest.KernSumTotal(t, p); total != want {
 		t.Errorf("gpu_time total %d, cuda_gpu_kern_sum total %d", total, want)
 	}
 	if want := stackedKernelTime(t, p); total-noStack != want {
@@ -135,12 +118,8 @@ func inOrder(names []string, parts ...string) bool {
 }
 
 func TestNoStacksSkipped(t *testing.T) {
-	p, err := nsysx.Open(testutil.Profile(t, "train"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	_, err = stackprof.Build(nil, p, nsysx.StackOptions{})
+	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
+	_, err := stackprof.Build(nil, p, nsysx.StackOptions{})
 	var se *stackprof.SkippedError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "--cudabacktrace") {
 		t.Fatalf("got %v, want a SKIPPED error naming --cudabacktrace", err)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -503,11 +504,7 @@ func TestAppendString(t *testing.T) {
 // A Parquet directory export of train gives the same trace as its SQLite
 // export (only the profile path in the header differs).
 func TestPerfettoParquetSameAsSQLite(t *testing.T) {
-	pq, err := nsysx.Open(filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pq.Close()
+	pq := nsysxtest.Open(t, filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir"))
 	var a, b bytes.Buffer
 	if _, err := WritePerfetto(context.Background(), &a, profile(t, "train"), nil); err != nil {
 		t.Fatal(err)

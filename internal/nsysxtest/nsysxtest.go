@@ -1,0 +1,36 @@
+// Package nsysxtest holds test helpers that open and read profiles with the
+// nsysx library, shared by the tests of the packages above it (not nsysx's
+// own internal tests, which cannot import it).
+package nsysxtest
+
+import (
+	"testing"
+
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+// Open opens a profile that is closed when the test ends, failing the test
+// when it cannot be opened.
+func Open(t testing.TB, path string) *nsysx.Profile {
+	t.Helper()
+	p, err := nsysx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// KernSumTotal is the sum of cuda_gpu_kern_sum's Total Time column.
+func KernSumTotal(t testing.TB, p *nsysx.Profile) int64 {
+	t.Helper()
+	r, err := p.Stats("cuda_gpu_kern_sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for i := 0; i < r.Len(); i++ {
+		total += r.Row(i)[1].I
+	}
+	return total
+}
