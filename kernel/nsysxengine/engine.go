@@ -229,12 +229,22 @@ func joinBundles(bs []map[string]any) map[string]any {
 
 // ReportsBundle lists reports or rules: name, title, 2022.4 names, help.
 func ReportsBundle(rs []*nsysx.Report) map[string]any {
+	rows := make([][3]string, len(rs))
+	for i, r := range rs {
+		rows[i] = [3]string{r.Name, r.Title, r.Help}
+	}
+	return listBundle("name", "title", rows)
+}
+
+// listBundle is a table of (name, title, what it shows) rows: HTML with the
+// two column heads given, and text of name and title.
+func listBundle(nameHead, titleHead string, rows [][3]string) map[string]any {
 	var h, t strings.Builder
-	h.WriteString(`<table class="nsysx-table"><thead><tr><th style="text-align:left">name</th><th style="text-align:left">title</th><th style="text-align:left">what it shows</th></tr></thead><tbody>`)
-	for _, r := range rs {
+	fmt.Fprintf(&h, `<table class="nsysx-table"><thead><tr><th style="text-align:left">%s</th><th style="text-align:left">%s</th><th style="text-align:left">what it shows</th></tr></thead><tbody>`, nameHead, titleHead)
+	for _, r := range rows {
 		fmt.Fprintf(&h, `<tr><td style="text-align:left"><code>%s</code></td><td style="text-align:left">%s</td><td style="text-align:left">%s</td></tr>`,
-			html.EscapeString(r.Name), html.EscapeString(r.Title), html.EscapeString(r.Help))
-		fmt.Fprintf(&t, "%-28s %s\n", r.Name, r.Title)
+			html.EscapeString(r[0]), html.EscapeString(r[1]), html.EscapeString(r[2]))
+		fmt.Fprintf(&t, "%-28s %s\n", r[0], r[1])
 	}
 	h.WriteString("</tbody></table>")
 	return map[string]any{"text/html": h.String(), "text/plain": strings.TrimRight(t.String(), "\n")}

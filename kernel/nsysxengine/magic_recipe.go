@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"html"
 	"io"
 	"strings"
 	"time"
@@ -189,18 +188,14 @@ func (e *Engine) showRecipe(res *recipe.Result, out kernel.Output) error {
 
 // RecipesBundle lists the recipes: name, display name, what it answers.
 func RecipesBundle(rs []*recipe.Recipe) map[string]any {
-	var h, t strings.Builder
-	h.WriteString(`<table class="nsysx-table"><thead><tr><th style="text-align:left">recipe</th><th style="text-align:left">name</th><th style="text-align:left">what it shows</th></tr></thead><tbody>`)
-	for _, r := range rs {
-		fmt.Fprintf(&h, `<tr><td style="text-align:left"><code>%s</code></td><td style="text-align:left">%s</td><td style="text-align:left">%s</td></tr>`,
-			html.EscapeString(r.Name), html.EscapeString(r.DisplayName), html.EscapeString(r.Help))
-		fmt.Fprintf(&t, "%-28s %s\n", r.Name, r.DisplayName)
-	}
-	h.WriteString("</tbody></table>")
 	if len(rs) == 0 {
 		return TextBundle("no recipes")
 	}
-	return map[string]any{"text/html": h.String(), "text/plain": strings.TrimRight(t.String(), "\n")}
+	rows := make([][3]string, len(rs))
+	for i, r := range rs {
+		rows[i] = [3]string{r.Name, r.DisplayName, r.Help}
+	}
+	return listBundle("recipe", "name", rows)
 }
 
 // completeRecipe completes %nsys recipe: recipe names, then the recipe's
