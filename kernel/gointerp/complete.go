@@ -45,6 +45,16 @@ func wordAt(code string, cursor int) (qual, word string, start int) {
 	return qual, word, start
 }
 
+// WordAround returns the identifier around the cursor (the part after it
+// included), the identifier x when it follows "x.", and its start.
+func WordAround(code string, cursor int) (qual, word string, start int) {
+	end := max(0, min(cursor, len(code)))
+	for end < len(code) && isIdentByte(code[end]) {
+		end++
+	}
+	return wordAt(code, end)
+}
+
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
@@ -151,11 +161,7 @@ func (e *Engine) Complete(code string, cursor int) kernel.Completion {
 // Inspect implements kernel.Engine: the type of a package member or of a
 // variable declared by a cell.
 func (e *Engine) Inspect(code string, cursor, detail int) kernel.Inspection {
-	end := cursor
-	for end < len(code) && isIdentByte(code[end]) {
-		end++
-	}
-	qual, word, _ := wordAt(code, end)
+	qual, word, _ := WordAround(code, cursor)
 	if word == "" {
 		return kernel.Inspection{}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/gointerp"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -19,28 +20,6 @@ func symbolDoc(key string) (string, bool) {
 	}
 	d, ok := nbDocs[key]
 	return d, ok
-}
-
-// wordAround returns the identifier-like word (letters, digits, _) around
-// the cursor, the identifier before a '.' just before it, and its start.
-func wordAround(code string, cursor int) (qual, word string, start int) {
-	cursor = max(0, min(cursor, len(code)))
-	start, end := cursor, cursor
-	for start > 0 && isIdent(code[start-1]) {
-		start--
-	}
-	for end < len(code) && isIdent(code[end]) {
-		end++
-	}
-	word = code[start:end]
-	if start > 0 && code[start-1] == '.' {
-		q := start - 1
-		for q > 0 && isIdent(code[q-1]) {
-			q--
-		}
-		qual = code[q : start-1]
-	}
-	return qual, word, start
 }
 
 // Inspect implements kernel.Engine: the doc comment of nsysx, format,
@@ -105,7 +84,7 @@ func skipQuoted(code string, i, limit int) int {
 }
 
 func (e *Engine) inspectAt(code string, cursor, detail int) kernel.Inspection {
-	qual, word, _ := wordAround(code, cursor)
+	qual, word, _ := gointerp.WordAround(code, cursor)
 	if word == "" {
 		return e.Engine.Inspect(code, cursor, detail)
 	}
