@@ -1,12 +1,9 @@
 package recipe
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,25 +16,11 @@ import (
 // order) and fails the test on error.
 func runOn(t *testing.T, name string, o *Options, profiles ...string) *Result {
 	t.Helper()
-	r, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if o == nil {
 		o = Defaults()
 	}
-	o.Input = nil
-	dir := t.TempDir()
-	for _, p := range profiles {
-		// The stem (file name) decides the Rank order and files.parquet.
-		link := filepath.Join(dir, p+".sqlite")
-		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
-			t.Fatal(err)
-		}
-		o.Input = append(o.Input, link)
-	}
 	o.Strict = true
-	res, err := Run(context.Background(), r, o, nil)
+	res, err := tryRun(t, name, o, profiles...)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

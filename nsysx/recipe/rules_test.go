@@ -95,6 +95,7 @@ func tryRun(t *testing.T, name string, o *Options, profiles ...string) (*Result,
 	o.Input = nil
 	dir := t.TempDir()
 	for _, p := range profiles {
+		// The stem (file name) decides the Rank order and files.parquet.
 		link := filepath.Join(dir, p+".sqlite")
 		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
 			t.Fatal(err)
