@@ -130,6 +130,25 @@ func (c *Chart) VegaLite() ([]byte, error) {
 	return json.MarshalIndent(c.vega, "", " ")
 }
 
+// Encode writes the chart as a file of format "png", "svg" or "json" (its
+// Vega-Lite spec and a newline).
+func (c *Chart) Encode(w io.Writer, format string) error {
+	switch format {
+	case "png":
+		return c.PNG(w)
+	case "svg":
+		return c.SVG(w)
+	case "json":
+		js, err := c.VegaLite()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(js, '\n'))
+		return err
+	}
+	return fmt.Errorf("unknown chart format %q (png, svg or json)", format)
+}
+
 // MIMEBundle returns the chart for Jupyter: image/png (base64), the
 // Vega-Lite spec where the chart has one (JupyterLab shows it, static
 // exports the PNG), and text/plain with the data as text.

@@ -92,7 +92,7 @@ func TestFixtures(t *testing.T) {
 				t.Logf("%s on %s: %v", name, f, err)
 				continue
 			}
-			for _, format := range []string{"png", "svg", "vl"} {
+			for _, format := range []string{"png", "svg", "json"} {
 				if b := render(t, c, format); len(b) == 0 {
 					t.Errorf("%s on %s: empty %s", name, f, format)
 				}

@@ -84,7 +84,7 @@ func TestRenderAll(t *testing.T) {
 			t.Parallel()
 			c1, c2 := rc.draw(t), rc.draw(t)
 			outs := map[string][2][]byte{}
-			for _, f := range []string{"png", "svg", "vl"} {
+			for _, f := range []string{"png", "svg", "json"} {
 				var pair [2][]byte
 				for i, c := range []*Chart{c1, c2} {
 					pair[i] = render(t, c, f)
@@ -99,7 +99,7 @@ func TestRenderAll(t *testing.T) {
 			}
 			checkPNG(t, c1, outs["png"][0])
 			checkSVG(t, outs["svg"][0])
-			checkVega(t, outs["vl"][0])
+			checkVega(t, outs["json"][0])
 			if c1.Title == "" || !strings.Contains(c1.Text(), c1.Title) {
 				t.Errorf("title %q, text %q", c1.Title, c1.Text())
 			}
@@ -108,19 +108,9 @@ func TestRenderAll(t *testing.T) {
 }
 
 func render(t *testing.T, c *Chart, format string) []byte {
+	t.Helper()
 	var b bytes.Buffer
-	var err error
-	switch format {
-	case "png":
-		err = c.PNG(&b)
-	case "svg":
-		err = c.SVG(&b)
-	case "vl":
-		var js []byte
-		js, err = c.VegaLite()
-		b.Write(js)
-	}
-	if err != nil {
+	if err := c.Encode(&b, format); err != nil {
 		t.Fatalf("%s: %v", format, err)
 	}
 	return b.Bytes()

@@ -178,7 +178,7 @@ func plotFormat(out string, overwrite bool) (string, error) {
 	if out == "" {
 		return "", usageErr("give the output file: -o OUT.png, OUT.svg or OUT.json")
 	}
-	f := map[string]string{".png": "png", ".svg": "svg", ".json": "vega-lite"}[strings.ToLower(filepath.Ext(out))]
+	f := map[string]string{".png": "png", ".svg": "svg", ".json": "json"}[strings.ToLower(filepath.Ext(out))]
 	if f == "" {
 		return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
 	}
@@ -191,19 +191,7 @@ func plotFormat(out string, overwrite bool) (string, error) {
 // writeChart renders the chart, then writes the file.
 func writeChart(c *plots.Chart, format, out string) error {
 	var b bytes.Buffer
-	var err error
-	switch format {
-	case "png":
-		err = c.PNG(&b)
-	case "svg":
-		err = c.SVG(&b)
-	default:
-		var js []byte
-		js, err = c.VegaLite()
-		b.Write(js)
-		b.WriteByte('\n')
-	}
-	if err != nil {
+	if err := c.Encode(&b, format); err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(out, func(w io.Writer) error {

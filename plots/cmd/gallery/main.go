@@ -89,19 +89,7 @@ func run(out, data, format string) error {
 			return fmt.Errorf("%s: %w", g.file, err)
 		}
 		var b bytes.Buffer
-		switch format {
-		case "png":
-			err = c.PNG(&b)
-		case "svg":
-			err = c.SVG(&b)
-		case "json":
-			var js []byte
-			js, err = c.VegaLite()
-			b.Write(js)
-		default:
-			return fmt.Errorf("unknown format %q", format)
-		}
-		if err != nil {
+		if err := c.Encode(&b, format); err != nil {
 			return fmt.Errorf("%s: %w", g.file, err)
 		}
 		path := filepath.Join(out, g.file+"."+format)
