@@ -1,16 +1,5 @@
 """Notebooks 05 (kernels to source), 06 (before/after), 07 (cuDNN vs cuBLAS), 08 (DataLoader copies)."""
-from nbcells import P, exercises, go, md
-
-FMT = '''import (
-	"fmt"
-	"sort"
-	"strings"
-)
-
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
-
-func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
-'''
+from nbcells import GO_FMT, P, exercises, go, md
 
 AFTER_COPY_GO = '''// afterCopies counts, for each host-to-device copy call of p, the CUDA
 // call that came next on the same thread, and the time spent in it.
@@ -131,7 +120,7 @@ SOURCE = [
     md("Thousands of rows, one per operator instance. Group them by operator name (the text before the first "
        "comma) to see which operators own the GPU time. A kernel counts once per enclosing range, so the nested "
        "user ranges (`forward`, `attention` ...) are left out here."),
-    go(FMT + '''
+    go(GO_FMT + '''
 nks, _ := bt.Stats("nvtx_kern_sum")
 kern, _ := bt.Stats("cuda_gpu_kern_sum")
 byOp := map[string]int64{}
@@ -278,7 +267,7 @@ fmt.Printf("%d names compared.\\n", len(body))
 view'''),
     go("%plot compare train fixed"),
     md("## 2. By how much"),
-    go(FMT + AFTER_COPY_GO + '''
+    go(GO_FMT + AFTER_COPY_GO + '''
 kernMap := func(p *nsysx.Profile) (map[string]int64, int64) {
 	r, _ := p.Stats("cuda_gpu_kern_sum")
 	m, all := map[string]int64{}, int64(0)
@@ -406,7 +395,7 @@ fmt.Printf("%.1f ms -> %.1f ms\\n", ms(fmha(train)), ms(fmha(fixed)))'''),
     ], "**Next:** `07_cudnn_vs_cublas.ipynb` splits a CNN's time between the libraries."),
 ]
 
-LIBS_GO = FMT + '''
+LIBS_GO = GO_FMT + '''
 // library names the CUDA library a kernel comes from, by its name.
 func library(name string) string {
 	switch {
@@ -548,7 +537,7 @@ COPIES = [
        "before it)."),
     go(COPIES_SQL % ("cnn", "cnnCopies")),
     go(COPIES_SQL % ("train", "trainCopies")),
-    go(FMT + AFTER_COPY_GO + '''
+    go(GO_FMT + AFTER_COPY_GO + '''
 report := func(name string, r *nsysx.Result, p *nsysx.Profile) {
 	var total int64
 	for i := 0; i < r.Len(); i++ {

@@ -1,16 +1,7 @@
 """Notebooks 03 (distributed training) and 04 (iteration time consistency)."""
-from nbcells import P, exercises, go, md
+from nbcells import GO_FMT, P, exercises, go, md
 
-HELPERS = '''import (
-	"fmt"
-	"sort"
-	"strings"
-)
-
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
-
-func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
-
+HELPERS = GO_FMT + '''
 // rangeAvg is the average duration of an NVTX range in nvtx_sum (":name").
 func rangeAvg(p *nsysx.Profile, name string) float64 {
 	r, _ := p.Stats("nvtx_sum")

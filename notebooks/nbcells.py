@@ -4,6 +4,19 @@ from nbwrap import wrap
 
 P = "../testdata/profiles/"
 
+# GO_FMT is the prelude of cells that print tables: the imports and the ms
+# and pct helpers.
+GO_FMT = '''import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
+'''
+
 
 def md(src):
     return {"cell_type": "markdown", "metadata": {}, "source": src}
