@@ -171,30 +171,23 @@ func recoverErr(err *error, path string) {
 // their "table_name" metadata, falling back to the file name.
 func (s *arrowSource) addIPC(path string, inDir bool) (err error) {
 	defer recoverErr(&err, path)
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
 	head := make([]byte, len(arrowMagic))
 	if _, err := f.ReadAt(head, 0); err == nil && bytes.Equal(head, arrowMagic) {
-		if err := checkIPCFile(f, st.Size()); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(path), err)
-		}
-		r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
+		r, err := s.fileReader(f, size, path)
 		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(path), err)
+			return err
 		}
 		sc := r.Schema()
 		r.Close()
 		s.addTable(tableName(sc, path, inDir), sc, tablePart{kind: ipcFilePart, path: path})
 		return nil
 	}
-	streams, err := s.scanStreams(f, st.Size())
+	streams, err := s.scanStreams(f, size)
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
@@ -358,26 +351,46 @@ func fieldIndex(sc *arrow.Schema, name string) int {
 	return -1
 }
 
+// openSized opens path for reading and returns its size.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
+// fileReader checks the Arrow IPC file f of size bytes (path names it in
+// errors) and opens its reader.
+func (s *arrowSource) fileReader(f *os.File, size int64, path string) (*ipc.FileReader, error) {
+	if err := checkIPCFile(f, size); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return r, nil
+}
+
 func (s *arrowSource) loadIPCFile(p tablePart, b *tableBuilder) (err error) {
 	defer recoverErr(&err, p.path)
-	f, err := os.Open(p.path)
+	f, size, err := openSized(p.path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	r, err := s.fileReader(f, size, p.path)
 	if err != nil {
 		return err
 	}
-	if err := checkIPCFile(f, st.Size()); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
 	defer r.Close()
-	b.maxRows = ipcMaxRows(st.Size())
+	b.maxRows = ipcMaxRows(size)
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.RecordBatchAt(i)
 		if err != nil {

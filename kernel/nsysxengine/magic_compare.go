@@ -57,13 +57,8 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	c, err := interruptible(ctx, &e.bg, func() (*compare.Comparison, error) {
 		return compare.Profiles(ctx, profs[0], profs[1], opts)
 	})
-	var skip *nsysx.SkipError
-	if errors.As(err, &skip) {
-		fmt.Fprintln(out.Stdout(), err)
-		return nil
-	}
 	if err != nil {
-		return err
+		return printSkip(err, out)
 	}
 	return showComparison(c, spec, p, out)
 }
@@ -147,13 +142,8 @@ func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Out
 		d, m, err := timeline.Bundle(ctx, prof, o)
 		return shown{d, m}, err
 	})
-	var skip *nsysx.SkipError
-	if errors.As(err, &skip) {
-		fmt.Fprintln(out.Stdout(), err)
-		return nil
-	}
 	if err != nil {
-		return err
+		return printSkip(err, out)
 	}
 	return out.Display(kernel.Display{Data: r.data, Metadata: r.meta})
 }
@@ -202,4 +192,15 @@ func parseWindow(w string) (*nsysx.Filter, error) {
 		return nil, usageErr("window: %v", err)
 	}
 	return f, nil
+}
+
+// printSkip prints a SKIPPED error (nsysx.SkipError) as the cell's output
+// and returns any other error.
+func printSkip(err error, out kernel.Output) error {
+	var skip *nsysx.SkipError
+	if errors.As(err, &skip) {
+		fmt.Fprintln(out.Stdout(), err)
+		return nil
+	}
+	return err
 }
