@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
@@ -19,15 +18,7 @@ func TestExportPprof(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, base+".pb.gz") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	f, err := os.Open(base + ".pb.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	prof, err := profile.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := testutil.ReadPprof(t, base+".pb.gz")
 	// cuda_gpu_kern_sum's total for bt, summed from its golden written by nsys.
 	gold, err := os.ReadFile(filepath.Join(testutil.Root(), "testdata", "golden", "bt", "cuda_gpu_kern_sum.csv"))
 	if err != nil {

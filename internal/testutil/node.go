@@ -45,3 +45,13 @@ func NodeCheck(t testing.TB, name string, packages ...string) func(files []strin
 		}
 	}
 }
+
+// NPMCheckFile is what tools/npm-check/check.mjs prints per file it reads.
+type NPMCheckFile struct {
+	File     string
+	Reader   string
+	Rows     int
+	Columns  []struct{ Name, Type string }
+	Metadata map[string]string
+	Data     [][]any
+}

@@ -1,12 +1,11 @@
 package nsysxengine
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // The idle breakdown and the kernel stacks in cells: reports through
@@ -30,13 +29,8 @@ func TestMagicIdleAndStacks(t *testing.T) {
 	}
 	base := filepath.Join(t.TempDir(), "bt")
 	cell(t, e, "%nsys export -t pprof -o "+base+" bt")
-	f, err := os.Open(base + ".pb.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if prof, err := profile.Parse(f); err != nil || prof.DefaultSampleType != "gpu_time" {
-		t.Errorf("pprof file: %v", err)
+	if prof := testutil.ReadPprof(t, base+".pb.gz"); prof.DefaultSampleType != "gpu_time" {
+		t.Errorf("pprof file: sample type %q, want gpu_time", prof.DefaultSampleType)
 	}
 	if r := cell(t, e, "%nsys export -t pprof -o "+base+"2 sync"); !strings.Contains(r.Out.String(), "SKIPPED: ") {
 		t.Errorf("no stacks: %q", r.Out.String())

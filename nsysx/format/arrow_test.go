@@ -199,16 +199,6 @@ func arrowBigResult() *nsysx.Result {
 	return r
 }
 
-// arrowCheckerOutput is what tools/npm-check/check.mjs prints per file.
-type arrowCheckerOutput struct {
-	File     string
-	Reader   string
-	Rows     int
-	Columns  []struct{ Name, Type string }
-	Metadata map[string]string
-	Data     [][]any
-}
-
 // TestArrowOpensInNodeTools opens the outputs with DuckDB and apache-arrow
 // through tools/npm-check.
 func TestArrowOpensInNodeTools(t *testing.T) {
@@ -236,7 +226,7 @@ func TestArrowOpensInNodeTools(t *testing.T) {
 		out.Close()
 		files = append(files, path)
 	}
-	var got []arrowCheckerOutput
+	var got []testutil.NPMCheckFile
 	check(files, &got)
 	if len(got) != 4 {
 		t.Fatalf("%d outputs", len(got))

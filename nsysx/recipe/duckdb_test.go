@@ -9,16 +9,6 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// duckdbOutput is what tools/npm-check/check.mjs prints per file.
-type duckdbOutput struct {
-	File     string
-	Reader   string
-	Rows     int
-	Columns  []struct{ Name, Type string }
-	Metadata map[string]string
-	Data     [][]any
-}
-
 // TestParquetOpensInDuckDB writes recipe frames with every column kind and
 // reads them with DuckDB through tools/npm-check: the column names, the
 // types, the pandas metadata and every value must come back. Skipped when
@@ -37,7 +27,7 @@ func TestParquetOpensInDuckDB(t *testing.T) {
 		frames[p], names[p] = f, rel
 		files = append(files, p)
 	}
-	var got []duckdbOutput
+	var got []testutil.NPMCheckFile
 	if check(files, &got); len(got) != len(files) {
 		t.Fatalf("check.mjs: %d outputs for %d files", len(got), len(files))
 	}
@@ -50,7 +40,7 @@ func TestParquetOpensInDuckDB(t *testing.T) {
 // DuckDB picks its own type for an all-NULL column).
 var duckTypes = map[Kind]string{Int64: "BIGINT", Uint64: "UBIGINT", Uint32: "UINTEGER", Float64: "DOUBLE", String: "VARCHAR", ListInt64: "BIGINT[]"}
 
-func checkDuckDB(t *testing.T, o duckdbOutput, name string, f *Frame) {
+func checkDuckDB(t *testing.T, o testutil.NPMCheckFile, name string, f *Frame) {
 	t.Helper()
 	if f == nil || o.Rows != f.Rows() || len(o.Columns) != len(f.Cols) {
 		t.Errorf("%s: %d rows %d columns, want %d, %d", name, o.Rows, len(o.Columns), f.Rows(), len(f.Cols))

@@ -2,7 +2,6 @@ package stackprof_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,15 +51,7 @@ func TestWriteFileBT(t *testing.T) {
 	if name != base+".pb.gz" {
 		t.Errorf("wrote %s", name)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	prof, err := profile.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := testutil.ReadPprof(t, name)
 	// bt's TARGET_INFO_SESSION_START_TIME.utcEpochNs and ANALYSIS_DETAILS.duration (read with sqlite3).
 	if prof.TimeNanos != 1796029373895116254 || prof.DurationNanos != 408801115 {
 		t.Errorf("time %d, duration %d: want the session start and duration of bt", prof.TimeNanos, prof.DurationNanos)
