@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -26,7 +27,7 @@ func benchReport(b *testing.B, spec string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if err != nil || r.Skipped != "" {
 			b.Fatal(err, r.Skipped)
 		}

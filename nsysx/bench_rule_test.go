@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -28,7 +29,7 @@ func benchRule(b *testing.B, spec string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := p.Analyze(spec)
+		r, err := p.Analyze(context.Background(), spec)
 		if err != nil || r.Skipped != "" {
 			b.Fatal(err, r.Skipped)
 		}

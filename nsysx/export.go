@@ -86,8 +86,10 @@ func (w *RecordWriter) Close() error {
 // Float as float64, Text as utf8) and NULLs kept. The schema metadata names
 // the table ("table_name"), as nsys's own exports do, so Open reads the
 // directory back. Each file is written under a temporary name and renamed
-// when complete. progress, when set, is called after each table.
-func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, progress func(done, total int)) error {
+// when complete. progress, when set, is called after each table. Cancelling
+// ctx stops the export with ctx.Err() (the table being written is not
+// renamed into place).
+func ExportTables(ctx context.Context, p *Profile, dir string, format string, tables *regexp.Regexp, progress func(done, total int)) error {
 	ext := map[string]string{"parquet": ".parquet", "arrow": ".arrow"}[format]
 	if ext == "" {
 		return fmt.Errorf("unknown export format %q (want parquet or arrow)", format)
@@ -100,10 +102,13 @@ func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, 
 		return err
 	}
 	for i, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if strings.ContainsAny(name, `/\`) || name == ".." {
 			return fmt.Errorf("table name %q is not a file name", name)
 		}
-		if err := exportTable(p, name, filepath.Join(dir, name+ext), format); err != nil {
+		if err := exportTable(ctx, p, name, filepath.Join(dir, name+ext), format); err != nil {
 			return fmt.Errorf("exporting %s: %w", name, err)
 		}
 		if progress != nil {
@@ -115,7 +120,7 @@ func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, 
 
 // exportTable writes one table. Columns already loaded by reports are
 // reused; otherwise the table is read without being kept in the profile.
-func exportTable(p *Profile, name, path, format string) (err error) {
+func exportTable(ctx context.Context, p *Profile, name, path, format string) (err error) {
 	ts := p.Schema(name)
 	p.mu.Lock()
 	t := p.loaded[lower(name)]
@@ -127,7 +132,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 		}
 	}
 	if t == nil {
-		if t, err = p.src.load(context.Background(), ts, ts.Columns); err != nil {
+		if t, err = p.src.load(ctx, ts, ts.Columns); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -21,7 +22,7 @@ type nvtxHit struct {
 // StringIds(textId)), followed by '@' and the text of its domain's creation
 // row (same domainId, same process) when there is one; the index-th match in
 // start order is taken. The lookup reads the unfiltered NVTX_EVENTS.
-func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
+func findNVTXRange(ctx context.Context, p *Profile, arg string) (nvtxHit, string, error) {
 	if !p.HasTable(tNVTX) {
 		return nvtxHit{}, p.Path + " does not contain NV Tools Extension (NVTX) data.", nil
 	}
@@ -51,7 +52,7 @@ func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
 		s  string
 		ok bool
 	}{}
-	sc := &scanner{p: p, table: tNVTX, cols: nvtxScanCols(p)}
+	sc := &scanner{ctx: ctx, p: p, table: tNVTX, cols: nvtxScanCols(p)}
 	err := sc.run(func(rowid int64, v rowVals) {
 		ty := v.int(2)
 		g, gNull := v.int(3), v.null(3)
@@ -77,7 +78,7 @@ func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
 			id := v.int(4)
 			e, seen := strCache[id]
 			if !seen {
-				e.s, e.ok = p.String(id)
+				e.s, e.ok = p.String(ctx, id)
 				strCache[id] = e
 			}
 			if !e.ok || !strings.HasPrefix(name, e.s) {

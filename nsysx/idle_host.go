@@ -173,7 +173,7 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 		id := nm.Int(i)
 		name, ok := names[id]
 		if !ok {
-			s, _ := c.P.String(id)
+			s, _ := c.P.String(c.ctx(), id)
 			name = StripAPIVersion(s)
 			names[id] = name
 		}
@@ -208,7 +208,7 @@ func (c *Ctx) loadOSRT(h *hostIndex) error {
 		if st.IsNull(i) || en.IsNull(i) || tid.IsNull(i) {
 			continue
 		}
-		name, _ := c.P.String(nm.Int(i))
+		name, _ := c.P.String(c.ctx(), nm.Int(i))
 		h.add(tid.Int(i), hostCall{st.Int(i), en.Int(i), IdleOSRT, name})
 	}
 	return nil

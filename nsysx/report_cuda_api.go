@@ -49,7 +49,7 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 	for k, a := range groups {
 		n := Null
 		if k.Kind == IntKind {
-			if s, ok := c.P.String(k.I); ok {
+			if s, ok := c.P.String(c.ctx(), k.I); ok {
 				n = name(TextV(s))
 			}
 		}

@@ -77,7 +77,7 @@ func (c *Ctx) strValue(id Value) Value {
 	if id.Kind != IntKind {
 		return Null
 	}
-	if s, ok := c.P.String(id.I); ok {
+	if s, ok := c.P.String(c.ctx(), id.I); ok {
 		return TextV(s)
 	}
 	return Null

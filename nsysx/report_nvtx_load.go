@@ -1,7 +1,6 @@
 package nsysx
 
 import (
-	"context"
 	"fmt"
 	"unsafe"
 
@@ -50,7 +49,8 @@ var nvtxFastPath = true
 // scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
 // file) runs on its own goroutine while fn works on the previous batch. It
 // stops with ctx.Err() soon after ctx is cancelled.
-func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
+func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
+	ctx := sc.ctx
 	full := make(chan *nvtxBatch, 4)
 	free := make(chan *nvtxBatch, 6)
 	newBatch := func() *nvtxBatch {
@@ -73,7 +73,7 @@ func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch()}
 		defer bt.flush()
 		if nvtxFastPath {
-			if scanErr = sc.scanSQLiteNVTX(ctx, bt); scanErr != errNoFastPath {
+			if scanErr = sc.scanSQLiteNVTX(bt); scanErr != errNoFastPath {
 				return
 			}
 		}
@@ -121,7 +121,7 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	}
 	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
 		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
-	if err := sc.scanNVTX(c.ctx(), func(batch *nvtxBatch) {
+	if err := sc.scanNVTX(func(batch *nvtxBatch) {
 		if batch.hint > 0 && b.d.start == nil {
 			b.reserve(batch.hint)
 		}
@@ -241,7 +241,7 @@ func (b *nvtxBuilder) text(r *nvtxRow) int32 {
 		k, ok := b.byTextID[r.textID]
 		if !ok {
 			k = -1
-			if str, found := b.c.P.String(r.textID); found {
+			if str, found := b.c.P.String(b.c.ctx(), r.textID); found {
 				k = b.texts.intern(unsafe.Slice(unsafe.StringData(str), len(str)))
 			}
 			b.byTextID[r.textID] = k
@@ -283,7 +283,7 @@ func (b *nvtxBuilder) addDomain(r *nvtxRow) {
 	// coalesce(StringIds(textId), text); a NULL name joins as ''.
 	name, ok := "", false
 	if r.null&nvNullTextID == 0 {
-		name, ok = b.c.P.String(r.textID)
+		name, ok = b.c.P.String(b.c.ctx(), r.textID)
 	}
 	if !ok && r.null&nvNullText == 0 {
 		name = string(r.text)

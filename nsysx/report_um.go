@@ -386,7 +386,7 @@ func runUMCPUFaultsSum(c *Ctx) (*Result, error) {
 		if v.Kind != IntKind {
 			return Null
 		}
-		if s, ok := c.P.String(v.I); ok {
+		if s, ok := c.P.String(c.ctx(), v.I); ok {
 			return TextV(s)
 		}
 		return Null

@@ -337,10 +337,13 @@ func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) 
 	}
 	b.names = cols
 	for _, p := range parts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var err error
 		switch p.kind {
 		case parquetPart:
-			err = s.loadParquet(p, b)
+			err = s.loadParquet(ctx, p, b)
 		case ipcFilePart:
 			err = s.loadIPCFile(p, b)
 		default:
@@ -380,7 +383,7 @@ func fieldIndex(sc *arrow.Schema, name string) int {
 	return -1
 }
 
-func (s *arrowSource) loadParquet(p tablePart, b *tableBuilder) (err error) {
+func (s *arrowSource) loadParquet(ctx context.Context, p tablePart, b *tableBuilder) (err error) {
 	defer recoverErr(&err, p.path)
 	rd, fr, err := s.openParquet(p.path)
 	if err != nil {
@@ -405,7 +408,7 @@ func (s *arrowSource) loadParquet(p tablePart, b *tableBuilder) (err error) {
 	}
 	sort.Ints(leaves)
 	leaves = compactInts(leaves)
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	rr, err := fr.GetRecordReader(ctx, leaves, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
 	}

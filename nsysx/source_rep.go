@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,7 +18,7 @@ var ErrNoNsys = errors.New("nsys is not on PATH")
 // exportReport returns a SQLite export of a .nsys-rep: an existing export
 // beside the report (or in the cache directory) that is newer than the report,
 // or a fresh one made with `nsys export`.
-func exportReport(rep string, o OpenOptions) (string, error) {
+func exportReport(ctx context.Context, rep string, o OpenOptions) (string, error) {
 	repSt, err := os.Stat(rep)
 	if err != nil {
 		return "", err
@@ -48,10 +49,13 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 	}
 	tmp := out + ".tmp-export.sqlite"
 	os.Remove(tmp)
-	cmd := exec.Command(nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output", tmp, rep)
+	cmd := exec.CommandContext(ctx, nsys, "export", "--type", "sqlite", "--force-overwrite", "true", "--output", tmp, rep)
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
 		os.Remove(tmp)
+		if cerr := ctx.Err(); cerr != nil {
+			return "", cerr
+		}
 		return "", fmt.Errorf("nsys export failed: %v: %s", err, firstLine(string(msg)))
 	}
 	if _, err := os.Stat(tmp); err != nil {

@@ -37,7 +37,7 @@ func Idle(p *nsysx.Profile, o *Options) (*Chart, error) {
 		o = &Options{}
 	}
 	title := "Why the GPU is idle"
-	idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Iterations: o.Match, Range: o.Range})
+	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Iterations: o.Match, Range: o.Range})
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func Stacks(p *nsysx.Profile, o *Options) (*Chart, error) {
 		o = &Options{}
 	}
 	title := "GPU kernel time by launching call stack"
-	ks, err := p.KernelStacks(nil, nsysx.StackOptions{NoRuntime: true, FoldPython: true, Kernels: true, Base: true})
+	ks, err := p.KernelStacks(context.Background(), nsysx.StackOptions{NoRuntime: true, FoldPython: true, Kernels: true, Base: true})
 	if err != nil {
 		return nil, err
 	}
