@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -47,12 +48,12 @@ type IterationsData struct {
 // histogram. The instances are the ranges named Options.Range, or whose
 // names match Options.Match (default DefaultIterationMatch). Durations are
 // the ranges' own (CPU-side) times from NVTX_EVENTS.
-func Iterations(p *nsysx.Profile, o *Options) (*Chart, error) {
+func Iterations(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "Iteration durations"
-	d, note, err := iterationsData(p, o)
+	d, note, err := iterationsData(ctx, p, o)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ type nvtxRange struct {
 }
 
 // nvtxRanges reads the push/pop and start/end ranges that have an end.
-func nvtxRanges(p *nsysx.Profile) ([]nvtxRange, error) {
+func nvtxRanges(ctx context.Context, p *nsysx.Profile) ([]nvtxRange, error) {
 	if !p.HasTable("NVTX_EVENTS") {
 		return nil, nil
 	}
@@ -100,7 +101,7 @@ func nvtxRanges(p *nsysx.Profile) ([]nvtxRange, error) {
 	if p.HasColumn("NVTX_EVENTS", "textId") {
 		cols = append(cols, "textId")
 	}
-	t, err := p.Load("NVTX_EVENTS", cols...)
+	t, err := p.Load(ctx, "NVTX_EVENTS", cols...)
 	if err != nil {
 		return nil, err
 	}
@@ -117,15 +118,15 @@ func nvtxRanges(p *nsysx.Profile) ([]nvtxRange, error) {
 		}
 		name := tx.Str(i)
 		if tx.IsNull(i) && tid != nil && !tid.IsNull(i) {
-			name, _ = p.String(tid.Int(i))
+			name, _ = p.String(ctx, tid.Int(i))
 		}
 		out = append(out, nvtxRange{name, st.Int(i), en.Int(i)})
 	}
 	return out, nil
 }
 
-func iterationsData(p *nsysx.Profile, o *Options) (*IterationsData, string, error) {
-	all, err := nvtxRanges(p)
+func iterationsData(ctx context.Context, p *nsysx.Profile, o *Options) (*IterationsData, string, error) {
+	all, err := nvtxRanges(ctx, p)
 	if err != nil {
 		return nil, "", err
 	}

@@ -51,9 +51,9 @@ func LoadKernel(ctx context.Context, p *nsysx.Profile) (*Kernel, error) {
 	k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
 	k.GlobalPid, k.GlobalPidValid = ints(t, "globalPid")
 	k.PID = derive(k.GlobalPid, pidOf)
-	k.ShortName, k.ShortValid = strs(p, t, "shortName")
-	k.MangledName, k.MangledValid = strs(p, t, "mangledName")
-	k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
+	k.ShortName, k.ShortValid = strs(ctx, p, t, "shortName")
+	k.MangledName, k.MangledValid = strs(ctx, p, t, "mangledName")
+	k.DemangledName, k.DemangledValid = strs(ctx, p, t, "demangledName")
 	return k, nil
 }
 

@@ -77,7 +77,7 @@ func loadGraphCalls(ctx context.Context, p *nsysx.Profile) ([]GraphCall, error) 
 	end, _ := ints(t, "end")
 	corr, corrValid := ints(t, "correlationId")
 	tid, tidValid := ints(t, "globalTid")
-	name, _ := strs(p, t, "nameId")
+	name, _ := strs(ctx, p, t, "nameId")
 	var out []GraphCall
 	for i := range start {
 		if corrValid.Valid(i) && tidValid.Valid(i) {
