@@ -19,7 +19,7 @@ const exportUsage = "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DI
 	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n" +
 	"       nsysx export -t pprof -o BASE FILE\n\n"
 
-func runExport(args []string, stdout, stderr io.Writer) int {
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("export", args, exportFlags, nil)
 	if err != nil {
 		return fail(stderr, "export", err)
@@ -29,7 +29,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if p.Last("--type") == "pprof" {
-		return exportPprof(p, stderr)
+		return exportPprof(ctx, p, stderr)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return fail(stderr, "export", err)
@@ -57,7 +57,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	quiet, _ := p.Bool("--quiet")
 	force, _ := p.Bool("--force-export")
-	prof, err := openInput(inputs[0], force, stderr, quiet)
+	prof, err := openInput(ctx, inputs[0], force, stderr, quiet)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
@@ -67,13 +67,13 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "export", err)
 		}
-		return exportPerfetto(prof, out, gz, filter, quiet, stderr)
+		return exportPerfetto(ctx, prof, out, gz, filter, quiet, stderr)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fail(stderr, "export", err)
 	}
 	bar := newProgress(stderr, "exporting tables", quiet)
-	err = nsysx.ExportTables(prof, out, typ, re, bar.update)
+	err = nsysx.ExportTables(ctx, prof, out, typ, re, bar.update)
 	bar.done()
 	if err != nil {
 		return fail(stderr, "export", err)
@@ -83,8 +83,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 
 // exportPerfetto writes the timeline; a filter that cannot apply (an NVTX
 // range that is not there) is nsys's SKIPPED outcome: a message, no file.
-func exportPerfetto(prof *nsysx.Profile, base string, gz bool, f *nsysx.Filter, quiet bool, stderr io.Writer) int {
-	path, st, err := timeline.ExportPerfetto(context.Background(), prof, base, gz, f)
+func exportPerfetto(ctx context.Context, prof *nsysx.Profile, base string, gz bool, f *nsysx.Filter, quiet bool, stderr io.Writer) int {
+	path, st, err := timeline.ExportPerfetto(ctx, prof, base, gz, f)
 	var skip *nsysx.SkipError
 	if errors.As(err, &skip) {
 		fmt.Fprintf(stderr, "%s: %v (no trace written)\n", prof.Path, err)

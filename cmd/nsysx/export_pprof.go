@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,7 @@ import (
 // exportPprof is `nsysx export -t pprof -o BASE FILE`: BASE.pb.gz, the GPU
 // kernel time by launching call stack (kernels as the innermost frames).
 // A profile without call stacks prints a SKIPPED line and exits 0.
-func exportPprof(p *parsed, stderr io.Writer) int {
+func exportPprof(ctx context.Context, p *parsed, stderr io.Writer) int {
 	base := p.Last("--output")
 	if base == "" {
 		return fail(stderr, "export", usageErr("-o BASE is required (writes BASE.pb.gz)"))
@@ -29,7 +30,7 @@ func exportPprof(p *parsed, stderr io.Writer) int {
 	}
 	quiet, _ := p.Bool("--quiet")
 	force, _ := p.Bool("--force-export")
-	prof, err := openInput(inputs[0], force, stderr, quiet)
+	prof, err := openInput(ctx, inputs[0], force, stderr, quiet)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}

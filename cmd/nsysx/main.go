@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +45,7 @@ func main() {
 type command struct {
 	name string
 	help string
-	run  func(args []string, stdout, stderr io.Writer) int
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func commands() []command {
@@ -57,11 +58,15 @@ func commands() []command {
 		{"compare", "compare two profiles: per kernel, NVTX range and API, the change with a confidence interval and a verdict", runCompare},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},
-		{"version", "print the version", func([]string, io.Writer, io.Writer) int { return 0 }},
+		{"version", "print the version", func(context.Context, []string, io.Writer, io.Writer) int { return 0 }},
 	}
 }
 
+// run runs a command line. It is the entry point of main and of the tests,
+// so the one place that starts from context.Background(): commands pass
+// this context down to the library.
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx := context.Background()
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -76,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(args[1:], stdout, stderr)
+			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
 	var names []string

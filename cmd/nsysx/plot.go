@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -77,7 +78,7 @@ func parsePlotArgs(args []string) (*plotArgs, error) {
 }
 
 // runPlot implements `nsysx plot`.
-func runPlot(args []string, stdout, stderr io.Writer) int {
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pa, err := parsePlotArgs(args)
 	if err != nil {
 		return fail(stderr, "plot", err)
@@ -116,14 +117,14 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	}
 	var profs []*nsysx.Profile
 	for _, f := range files {
-		p, err := openInput(f, pa.force, stderr, pa.quiet)
+		p, err := openInput(ctx, f, pa.force, stderr, pa.quiet)
 		if err != nil {
 			return fail(stderr, "plot", err)
 		}
 		defer p.Close()
 		profs = append(profs, p)
 	}
-	c, err := def.Draw(profs, opts)
+	c, err := def.Draw(ctx, profs, opts)
 	if err != nil {
 		if errors.Is(err, plots.ErrUsage) {
 			err = usageErr("%v", err)

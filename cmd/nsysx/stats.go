@@ -19,12 +19,12 @@ import (
 
 var statsFlags = cliflags.Stats()
 
-func runStats(args []string, stdout, stderr io.Writer) int {
-	return runReports("stats", args, stdout, stderr, false)
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runReports(ctx, "stats", args, stdout, stderr, false)
 }
 
 // runReports implements both `stats` and `analyze`.
-func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
+func runReports(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
 	defs := statsFlags
 	if rules {
 		defs = analyzeFlags
@@ -67,7 +67,7 @@ func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool)
 	}
 	status := 0
 	for _, in := range inputs {
-		if st := o.runFile(in, stdout, stderr); st > status {
+		if st := o.runFile(ctx, in, stdout, stderr); st > status {
 			status = st
 		}
 	}
@@ -186,8 +186,8 @@ func newRunOpts(cmd string, p *parsed, rules bool) (*runOpts, error) {
 
 func isBinary(f string) bool { return f == "arrow" || f == "parquet" }
 
-func (o *runOpts) runFile(in string, stdout, stderr io.Writer) int {
-	prof, err := openInput(in, o.forceExport, stderr, o.quiet)
+func (o *runOpts) runFile(ctx context.Context, in string, stdout, stderr io.Writer) int {
+	prof, err := openInput(ctx, in, o.forceExport, stderr, o.quiet)
 	if err != nil {
 		fmt.Fprintf(stderr, "nsysx %s: %v\n", o.cmd, err)
 		return 1
@@ -195,7 +195,7 @@ func (o *runOpts) runFile(in string, stdout, stderr io.Writer) int {
 	defer prof.Close()
 	status := 0
 	for _, j := range o.jobs {
-		if st := o.runJob(prof, in, j, stdout, stderr); st > status {
+		if st := o.runJob(ctx, prof, in, j, stdout, stderr); st > status {
 			status = st
 		}
 	}
@@ -218,13 +218,13 @@ func (o *runOpts) argText(j job) []string {
 	return a
 }
 
-func (o *runOpts) runJob(prof *nsysx.Profile, in string, j job, stdout, stderr io.Writer) int {
+func (o *runOpts) runJob(ctx context.Context, prof *nsysx.Profile, in string, j job, stdout, stderr io.Writer) int {
 	args := o.argText(j)
 	argStr := ""
 	if len(args) > 0 {
 		argStr = "(" + strings.Join(args, ":") + ")"
 	}
-	res, err := prof.RunReport(context.Background(), j.rep, j.opts, o.filter)
+	res, err := prof.RunReport(ctx, j.rep, j.opts, o.filter)
 	if err != nil {
 		return fail(stderr, o.cmd, err)
 	}

@@ -206,7 +206,7 @@ func (e *Engine) completeSQL(c kernel.MagicCursor) ([]string, int) {
 	}
 	var p *nsysx.Profile
 	if args, _ := kernel.SplitArgs(c.Line); len(args) > 0 && args[0] != "as" {
-		p, _ = e.resolve(args[0])
+		p, _ = e.resolve(e.life, args[0]) // a completion is no cell's: the engine's context
 	} else {
 		p = e.profiles.lastOpened()
 	}

@@ -32,7 +32,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 		return nil
 	}
 	if p.Last("--type") == "pprof" {
-		return e.nsysExportPprof(p, out)
+		return e.nsysExportPprof(ctx, p, out)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return usageErr("%v", err)
@@ -51,7 +51,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 			return usageErr("--tables: %v", err)
 		}
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
-		return struct{}{}, nsysx.ExportTables(profs[0], dir, typ, re, func(done, total int) {
+		return struct{}{}, nsysx.ExportTables(ctx, profs[0], dir, typ, re, func(done, total int) {
 			tables = total
 			if !quiet && ctx.Err() == nil {
 				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(done, total, "exporting tables of "+names[0]), ID: id})
@@ -140,7 +140,7 @@ func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base st
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}

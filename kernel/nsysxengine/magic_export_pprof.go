@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -12,7 +13,7 @@ import (
 // nsysExportPprof is %nsys export -t pprof -o BASE [FILE|NAME]: BASE.pb.gz,
 // GPU kernel time by launching call stack, as the CLI writes it. A profile
 // without call stacks prints the SKIPPED line.
-func (e *Engine) nsysExportPprof(p *parsedArgs, out kernel.Output) error {
+func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.Output) error {
 	base := p.Last("--output")
 	if base == "" {
 		return usageErr("-o BASE is required (writes BASE.pb.gz)")
@@ -20,7 +21,7 @@ func (e *Engine) nsysExportPprof(p *parsedArgs, out kernel.Output) error {
 	if p.Last("--tables") != "" {
 		return usageErr("--tables applies to -t parquet and -t arrow only")
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Outp
 	if err != nil {
 		return err
 	}
-	profs, names, err := e.inputs(p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func isReportOrFormat(s string) bool {
 
 // inputs opens the FILE|NAME arguments (or --sample, or the profile
 // opened last).
-func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
+func (e *Engine) inputs(ctx context.Context, p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 	ins := p.Args
 	if ok, _ := p.Bool("--sample"); ok {
 		ins = append([]string{"sample"}, ins...)
@@ -161,7 +161,7 @@ func (e *Engine) inputs(p *parsedArgs) ([]*nsysx.Profile, []string, error) {
 	}
 	var profs []*nsysx.Profile
 	for _, in := range ins {
-		prof, err := e.resolve(in)
+		prof, err := e.resolve(ctx, in)
 		if err != nil {
 			return nil, nil, kernel.Errorf("OpenError", "%v", err)
 		}

@@ -30,19 +30,19 @@ func (e *Engine) magicOpen(ctx context.Context, args []string, _ string, out ker
 	if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_" {
 		return usageErr("%%open: %q is not a Go variable name", name)
 	}
-	p, err := interruptible(ctx, &e.bg, func() (*nsysx.Profile, error) { return e.profiles.get(file) })
+	p, err := interruptible(ctx, &e.bg, func() (*nsysx.Profile, error) { return e.profiles.get(ctx, file) })
 	if err != nil {
 		return kernel.Errorf("OpenError", "%v", err)
 	}
 	if err := e.bindProfile(ctx, name, p); err != nil {
 		return err
 	}
-	return out.Display(kernel.Display{Data: ProfileBundle(p, name)})
+	return out.Display(kernel.Display{Data: ProfileBundle(ctx, p, name)})
 }
 
 // resolve finds the profile an argument names: a name bound by %open, a
 // cell variable holding a *nsysx.Profile, or a file to open.
-func (e *Engine) resolve(arg string) (*nsysx.Profile, error) {
+func (e *Engine) resolve(ctx context.Context, arg string) (*nsysx.Profile, error) {
 	e.profiles.mu.Lock()
 	p, ok := e.profiles.bound[arg]
 	e.profiles.mu.Unlock()
@@ -56,5 +56,5 @@ func (e *Engine) resolve(arg string) (*nsysx.Profile, error) {
 			}
 		}
 	}
-	return e.profiles.lookup(arg)
+	return e.profiles.lookup(ctx, arg)
 }

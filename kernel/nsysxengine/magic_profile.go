@@ -28,7 +28,7 @@ func (e *Engine) nsysProfile(ctx context.Context, args []string, out kernel.Outp
 	if err != nil {
 		return kernel.Errorf("ProfileError", "%v", err)
 	}
-	p, err := interruptible(ctx, &e.bg, func() (*nsysx.Profile, error) { return e.profiles.get(rep) })
+	p, err := interruptible(ctx, &e.bg, func() (*nsysx.Profile, error) { return e.profiles.get(ctx, rep) })
 	if err != nil {
 		return kernel.Errorf("OpenError", "%v", err)
 	}
@@ -36,5 +36,5 @@ func (e *Engine) nsysProfile(ctx context.Context, args []string, out kernel.Outp
 	if err := e.bindProfile(ctx, name, p); err != nil {
 		return err
 	}
-	return out.Display(kernel.Display{Data: ProfileBundle(p, name)})
+	return out.Display(kernel.Display{Data: ProfileBundle(ctx, p, name)})
 }

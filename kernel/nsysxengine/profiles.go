@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func newProfiles() *profiles {
 // get opens path (a .gz is unpacked first), or returns the profile opened
 // before if the file did not change since. "sample" or nsysx.SampleName
 // is the sample profile.
-func (c *profiles) get(path string) (*nsysx.Profile, error) {
+func (c *profiles) get(ctx context.Context, path string) (*nsysx.Profile, error) {
 	if path == "sample" || path == nsysx.SampleName {
 		return c.sample()
 	}
@@ -66,13 +67,13 @@ func (c *profiles) get(path string) (*nsysx.Profile, error) {
 	}
 	file := path
 	if !st.IsDir() {
-		if file, err = nsysx.Decompressed(path); err != nil {
+		if file, err = nsysx.Decompressed(ctx, path); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	// A .gz or .zst is decompressed once into nsysx's cache; Path is then
 	// the path as typed without the suffix (Base() gives "train").
-	p, err := nsysx.Open(path)
+	p, err := nsysx.OpenWith(ctx, path, nsysx.OpenOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,9 @@ func (c *profiles) sample() (*nsysx.Profile, error) {
 
 // Unpacked returns the path of the unpacked copy of a .gz file (path
 // itself for other files), for tools that need the SQLite file.
-func (c *profiles) unpacked(path string) (string, error) { return nsysx.Decompressed(path) }
+func (c *profiles) unpacked(ctx context.Context, path string) (string, error) {
+	return nsysx.Decompressed(ctx, path)
+}
 
 // bind records a profile under a name (%open ... as NAME) and as the last
 // opened one.
@@ -115,14 +118,14 @@ func (c *profiles) bind(name string, p *nsysx.Profile) {
 }
 
 // lookup finds a profile by bound name, else opens a file.
-func (c *profiles) lookup(arg string) (*nsysx.Profile, error) {
+func (c *profiles) lookup(ctx context.Context, arg string) (*nsysx.Profile, error) {
 	c.mu.Lock()
 	p, ok := c.bound[arg]
 	c.mu.Unlock()
 	if ok {
 		return p, nil
 	}
-	p, err := c.get(arg)
+	p, err := c.get(ctx, arg)
 	if err == nil {
 		c.mu.Lock()
 		c.last = p

@@ -62,7 +62,6 @@ func init() {
 		"Round1":            reflect.ValueOf(nsysx.Round1),
 		"Rules":             reflect.ValueOf(nsysx.Rules),
 		"SampleName":        reflect.ValueOf(constant.MakeFromLiteral("\"sample:sync.sqlite\"", token.STRING, 0)),
-		"SetBaseContext":    reflect.ValueOf(nsysx.SetBaseContext),
 		"Skip":              reflect.ValueOf(nsysx.Skip),
 		"SlowLaunchNs":      reflect.ValueOf(constant.MakeFromLiteral("50000", token.INT, 0)),
 		"StripAPIVersion":   reflect.ValueOf(nsysx.StripAPIVersion),
