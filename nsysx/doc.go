@@ -7,4 +7,9 @@
 // report reads the model, never the file. A report returns a Result: typed
 // columns with nsys's column specs, which the format package renders in every
 // nsys output format and which the Arrow and Parquet writers export.
+//
+// Everything that reads the profile takes a context.Context first (Stats,
+// Analyze, Load, RunReport, ExportTables, ...) and stops with ctx.Err() when
+// it is cancelled; nothing a cancelled call read half is kept. There is no
+// process-wide default context: a Jupyter cell passes its own ctx.
 package nsysx

@@ -285,8 +285,9 @@ func (e *Engine) globalResult(name string) *nsysx.Result {
 	return nil
 }
 
-// stringCallRe matches the call before an open string literal: X.Stats(".
-var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*$`)
+// stringCallRe matches the call before an open string literal: X.Stats(",
+// or X.Stats(ctx, " after a context argument.
+var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*(?:\w+\s*,\s*)?$`)
 
 // openString returns where the string literal holding the cursor starts
 // (after its quote), or -1.
