@@ -10,6 +10,6 @@
 //
 // Everything that reads the profile takes a context.Context first (Stats,
 // Analyze, Load, RunReport, ExportTables, ...) and stops with ctx.Err() when
-// it is cancelled; nothing a cancelled call read half is kept. There is no
+// it is cancelled. There is no
 // process-wide default context: a Jupyter cell passes its own ctx.
 package nsysx
