@@ -35,7 +35,7 @@ func exportPprof(ctx context.Context, p *parsed, stderr io.Writer) int {
 		return fail(stderr, "export", err)
 	}
 	defer prof.Close()
-	name, err := stackprof.WriteFile(nil, prof, base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(ctx, prof, base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError
 	if errors.As(err, &se) {
 		if !quiet {

@@ -28,7 +28,7 @@ func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.
 	if len(profs) != 1 {
 		return usageErr("give exactly one input")
 	}
-	name, err := stackprof.WriteFile(nil, profs[0], base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(ctx, profs[0], base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError
 	if errors.As(err, &se) {
 		fmt.Fprintln(out.Stdout(), se.Error())

@@ -63,7 +63,7 @@ func TestWriteFileBT(t *testing.T) {
 	}
 	defer p.Close()
 	base := filepath.Join(t.TempDir(), "bt")
-	name, err := stackprof.WriteFile(nil, p, base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(context.Background(), p, base, nsysx.StackOptions{Kernels: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestNoStacksSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	_, err = stackprof.Build(nil, p, nsysx.StackOptions{})
+	_, err = stackprof.Build(context.Background(), p, nsysx.StackOptions{})
 	var se *stackprof.SkippedError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "--cudabacktrace") {
 		t.Fatalf("got %v, want a SKIPPED error naming --cudabacktrace", err)
