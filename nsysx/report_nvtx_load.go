@@ -50,7 +50,6 @@ var nvtxFastPath = true
 // file) runs on its own goroutine while fn works on the previous batch. It
 // stops with ctx.Err() soon after ctx is cancelled.
 func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
-	ctx := sc.ctx
 	full := make(chan *nvtxBatch, 4)
 	free := make(chan *nvtxBatch, 6)
 	newBatch := func() *nvtxBatch {
@@ -82,7 +81,7 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 		n, stop, f := 0, false, new(sqlite.Fields)
 		scanErr = sc.run(func(rowid int64, v rowVals) {
 			if n++; n&0xFFFF == 1 && !stop {
-				stop = ctx.Err() != nil
+				stop = sc.ctx.Err() != nil
 			}
 			if stop {
 				return
@@ -98,7 +97,7 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 		})
 	}()
 	for b := range full {
-		if ctx.Err() != nil {
+		if sc.ctx.Err() != nil {
 			continue // drain without building
 		}
 		fn(b)
