@@ -106,7 +106,7 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 		default:
 		}
 	}
-	if err := ctx.Err(); err != nil && scanErr == nil { // batches were dropped
+	if err := sc.ctx.Err(); err != nil && scanErr == nil { // batches were dropped
 		return err
 	}
 	return scanErr
