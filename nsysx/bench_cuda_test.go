@@ -2,22 +2,14 @@ package nsysx
 
 import (
 	"context"
-	"os"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
 
 // benchFile is the benchmark profile: train tiled 50 times with
 // shared/tools/nsys-tile.py (see README "Benchmarks").
-func benchFile(b *testing.B) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
-	}
-	return f
-}
+func benchFile(b *testing.B) string { return benchmem.File(b) }
 
 func benchReport(b *testing.B, spec string) {
 	path := benchFile(b)

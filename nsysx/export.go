@@ -119,7 +119,9 @@ func ExportTables(ctx context.Context, p *Profile, dir string, format string, ta
 }
 
 // exportTable writes one table. Columns already loaded by reports are
-// reused; otherwise the table is read without being kept in the profile.
+// reused; otherwise a SQLite table is streamed, one record batch read and
+// written at a time, and other sources' tables are read without being kept
+// in the profile.
 func exportTable(ctx context.Context, p *Profile, name, path, format string) (err error) {
 	ts := p.Schema(name)
 	p.mu.Lock()
@@ -131,7 +133,8 @@ func exportTable(ctx context.Context, p *Profile, name, path, format string) (er
 			break
 		}
 	}
-	if t == nil {
+	src, stream := p.src.(*sqliteSource)
+	if t == nil && !stream {
 		if t, err = p.src.load(ctx, ts, ts.Columns); err != nil {
 			return err
 		}
@@ -152,7 +155,66 @@ func exportTable(ctx context.Context, p *Profile, name, path, format string) (er
 			os.Remove(tmp)
 		}
 	}()
-	return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+	if t != nil {
+		return WriteTable(f, t, ts, format, memory.DefaultAllocator)
+	}
+	return streamTable(ctx, f, src, ts, format)
+}
+
+// streamTable writes a SQLite table as WriteTable does, in the same record
+// batches, reading each batch's rows only when it is written: the memory
+// held is a few batches and the Parquet row group being encoded, whatever
+// the table's size. Reading (this goroutine) and encoding (another) overlap.
+func streamTable(ctx context.Context, w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
+	mem := memory.DefaultAllocator
+	rw, err := NewRecordWriter(w, TableArrowSchema(ts), format, mem)
+	if err != nil {
+		return err
+	}
+	recs := make(chan arrow.RecordBatch, 1)
+	done := make(chan error, 1)
+	go func() { done <- writeRecords(rw, recs) }()
+	b := array.NewRecordBuilder(mem, rw.schema)
+	defer b.Release()
+	var werr error
+	err = src.loadChunks(ctx, ts, ts.Columns, batchRows, func(t *Table) error {
+		for i, c := range ts.Columns {
+			appendColumn(b.Field(i), t.Col(c), 0, t.N)
+		}
+		select {
+		case recs <- b.NewRecordBatch():
+			return nil
+		case werr = <-done: // the writer failed
+			return werr
+		}
+	})
+	close(recs)
+	if werr == nil {
+		werr = <-done
+	}
+	if err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeRecords writes and releases the batches of recs, then closes rw; after
+// a failed write it releases the rest unwritten.
+func writeRecords(rw *RecordWriter, recs <-chan arrow.RecordBatch) error {
+	var err error
+	for rec := range recs {
+		if err == nil {
+			err = rw.Write(rec)
+		}
+		rec.Release()
+		if err != nil {
+			break
+		}
+	}
+	if cerr := rw.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // TableArrowSchema is the Arrow schema of a table as ExportTables writes it.

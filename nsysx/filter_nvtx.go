@@ -35,88 +35,112 @@ func findNVTXRange(ctx context.Context, p *Profile, arg string) (nvtxHit, string
 			name, idx = arg[:k], n
 		}
 	}
-	type cand struct {
-		nvtxHit
-		text     string // coalesce(text, StringIds(textId))
-		domainID int64
-		domNull  bool
-	}
-	var cands []cand
-	type domKey struct{ id, proc int64 }
-	type domText struct {
-		s    string
-		null bool
-	}
-	doms := map[domKey][]domText{} // creation rows' text
-	strCache := map[int64]struct {
-		s  string
-		ok bool
-	}{}
+	f := &nvtxFinder{ctx: ctx, p: p, name: name, doms: map[nvtxDomKey][]nvtxDomText{}, strs: map[int64]nvtxStr{}}
 	sc := &scanner{ctx: ctx, p: p, table: tNVTX, cols: nvtxScanCols(p)}
-	err := sc.run(func(rowid int64, v rowVals) {
-		ty := v.int(2)
-		g, gNull := v.int(3), v.null(3)
-		if ty == 75 {
-			if !gNull && !v.null(6) {
-				k := domKey{v.int(6), g >> 24}
-				doms[k] = append(doms[k], domText{string(v.bytes(5)), v.null(5)})
-			}
-			return
-		}
-		if ty != 59 && ty != 60 && ty != 70 && ty != 71 {
-			return
-		}
-		var text string
-		switch {
-		case !v.null(5):
-			b := v.bytes(5)
-			if len(b) > len(name) || string(b) != name[:len(b)] {
-				return
-			}
-			text = string(b)
-		case v.has(4) && !v.null(4):
-			id := v.int(4)
-			e, seen := strCache[id]
-			if !seen {
-				e.s, e.ok = p.String(ctx, id)
-				strCache[id] = e
-			}
-			if !e.ok || !strings.HasPrefix(name, e.s) {
-				return
-			}
-			text = e.s
-		default:
-			return
-		}
-		cands = append(cands, cand{nvtxHit: nvtxHit{start: v.int(0), end: v.int(1), endNull: v.null(1), gtid: g, rowid: rowid},
-			text: text, domainID: v.int(6), domNull: v.null(6) || gNull})
-	})
-	if err != nil {
+	if err := sc.run(f.row); err != nil {
 		return nvtxHit{}, "", err
 	}
+	hits := f.hits()
+	if idx >= int64(len(hits)) {
+		return nvtxHit{}, fmt.Sprintf("NVTX range '%s' could not be found in %s.", arg, p.Path), nil
+	}
+	return hits[idx], "", nil
+}
+
+// nvtxFinder collects, in one pass over NVTX_EVENTS, the ranges whose text
+// is a prefix of the name looked for, and the domain creation rows' texts.
+type nvtxFinder struct {
+	ctx   context.Context
+	p     *Profile
+	name  string
+	cands []nvtxCand
+	doms  map[nvtxDomKey][]nvtxDomText // creation rows' text
+	strs  map[int64]nvtxStr            // StringIds looked up
+}
+
+// nvtxCand is a range that may match.
+type nvtxCand struct {
+	nvtxHit
+	text     string // coalesce(text, StringIds(textId))
+	domainID int64
+	domNull  bool
+}
+
+type nvtxDomKey struct{ id, proc int64 }
+
+type nvtxDomText struct {
+	s    string
+	null bool
+}
+
+type nvtxStr struct {
+	s  string
+	ok bool
+}
+
+// row takes one NVTX_EVENTS row (columns as nvtxScanCols lists them).
+func (f *nvtxFinder) row(rowid int64, v rowVals) {
+	ty := v.int(2)
+	g, gNull := v.int(3), v.null(3)
+	if ty == 75 {
+		if !gNull && !v.null(6) {
+			k := nvtxDomKey{v.int(6), g >> 24}
+			f.doms[k] = append(f.doms[k], nvtxDomText{string(v.bytes(5)), v.null(5)})
+		}
+		return
+	}
+	if ty != 59 && ty != 60 && ty != 70 && ty != 71 {
+		return
+	}
+	var text string
+	switch {
+	case !v.null(5):
+		b := v.bytes(5)
+		if len(b) > len(f.name) || string(b) != f.name[:len(b)] {
+			return
+		}
+		text = string(b)
+	case v.has(4) && !v.null(4):
+		id := v.int(4)
+		e, seen := f.strs[id]
+		if !seen {
+			e.s, e.ok = f.p.String(f.ctx, id)
+			f.strs[id] = e
+		}
+		if !e.ok || !strings.HasPrefix(f.name, e.s) {
+			return
+		}
+		text = e.s
+	default:
+		return
+	}
+	f.cands = append(f.cands, nvtxCand{nvtxHit: nvtxHit{start: v.int(0), end: v.int(1), endNull: v.null(1), gtid: g, rowid: rowid},
+		text: text, domainID: v.int(6), domNull: v.null(6) || gNull})
+}
+
+// hits lists the ranges whose search key is the name, in start order: the
+// text, then '@' and the text of each creation row of its domain.
+func (f *nvtxFinder) hits() []nvtxHit {
 	var hits []nvtxHit
-	for _, cd := range cands {
-		var ds []domText
+	for _, cd := range f.cands {
+		var ds []nvtxDomText
 		if !cd.domNull {
-			ds = doms[domKey{cd.domainID, cd.gtid >> 24}]
+			ds = f.doms[nvtxDomKey{cd.domainID, cd.gtid >> 24}]
 		}
 		if len(ds) == 0 {
-			if cd.text == name {
+			if cd.text == f.name {
 				hits = append(hits, cd.nvtxHit)
 			}
 			continue
 		}
 		for _, d := range ds {
-			if d.null && cd.text == name || !d.null && cd.text+"@"+d.s == name {
+			if d.null && cd.text == f.name || !d.null && cd.text+"@"+d.s == f.name {
 				hits = append(hits, cd.nvtxHit)
 			}
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].start < hits[j].start })
-	if idx >= int64(len(hits)) {
-		return nvtxHit{}, fmt.Sprintf("NVTX range '%s' could not be found in %s.", arg, p.Path), nil
-	}
-	return hits[idx], "", nil
+	return hits
 }
 
 // parsePyInt parses s as Python's int(s) does: surrounding white space, an

@@ -227,6 +227,10 @@ func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) 
 func clipSpan(pieces []IdlePiece, name string, inst int, s, e int64) IdleSpan {
 	sp := IdleSpan{Iteration: name, Instance: inst, Start: s, End: e}
 	i := sort.Search(len(pieces), func(i int) bool { return pieces[i].End > s })
+	j := i + sort.Search(len(pieces)-i, func(k int) bool { return pieces[i+k].Start >= e })
+	if j > i {
+		sp.Pieces = make([]IdlePiece, 0, j-i)
+	}
 	for ; i < len(pieces) && pieces[i].Start < e; i++ {
 		p := pieces[i]
 		p.Start, p.End = max(p.Start, s), min(p.End, e)

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -139,6 +140,18 @@ type launchCall struct {
 type hostIndex struct {
 	threads map[int64]*hostThread
 	launch  map[opKey]launchCall
+	labels  map[string]*[2]string // per call name: "in NAME", "queued after NAME"
+}
+
+// label returns the "in NAME" and "queued after NAME" details of a launch
+// call, made once per name.
+func (h *hostIndex) label(name string) *[2]string {
+	l := h.labels[name]
+	if l == nil {
+		l = &[2]string{"in " + name, "queued after " + name}
+		h.labels[name] = l
+	}
+	return l
 }
 
 // apiCat classifies a CUDA API call by name.
@@ -158,11 +171,19 @@ func apiCat(name string) IdleCat {
 // a window's GPU operations may have been launched before it, and a
 // thread's first and last traced calls are those of the whole profile.
 func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
-	h := &hostIndex{threads: map[int64]*hostThread{}, launch: map[opKey]launchCall{}}
 	t, err := c.LoadRaw("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
 	if err != nil {
 		return nil, err
 	}
+	var ot *Table
+	if osrt && c.Has("OSRT_API") {
+		if ot, err = c.LoadRaw("OSRT_API", "start", "end", "globalTid", "nameId"); err != nil {
+			return nil, err
+		}
+	}
+	h := &hostIndex{threads: map[int64]*hostThread{}, launch: make(map[opKey]launchCall, t.N), labels: map[string]*[2]string{}}
+	h.reserve(t)
+	h.reserve(ot)
 	st, en, tid, corr, nm := t.Col("start"), t.Col("end"), t.Col("globalTid"), t.Col("correlationId"), t.Col("nameId")
 	names := map[int64]string{}
 	pidless := c.pidless()
@@ -189,20 +210,36 @@ func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
 			h.launch[k] = launchCall{call.s, call.e, tid.Int(i), call.cat, name}
 		}
 	}
-	if osrt && c.Has("OSRT_API") {
-		if err := c.loadOSRT(h); err != nil {
-			return nil, err
-		}
+	if ot != nil {
+		c.addOSRT(h, ot)
 	}
 	h.index()
 	return h, nil
 }
 
-func (c *Ctx) loadOSRT(h *hostIndex) error {
-	t, err := c.LoadRaw("OSRT_API", "start", "end", "globalTid", "nameId")
-	if err != nil {
-		return err
+// reserve makes room in each thread's calls for its calls in t (nil: none).
+func (h *hostIndex) reserve(t *Table) {
+	if t == nil {
+		return
 	}
+	st, en, tid := t.Col("start"), t.Col("end"), t.Col("globalTid")
+	n := map[int64]int{}
+	for i := 0; i < t.N; i++ {
+		if !st.IsNull(i) && !en.IsNull(i) && !tid.IsNull(i) {
+			n[tid.Int(i)]++
+		}
+	}
+	for id, k := range n {
+		th := h.threads[id]
+		if th == nil {
+			th = &hostThread{first: math.MaxInt64, last: math.MinInt64}
+			h.threads[id] = th
+		}
+		th.calls = slices.Grow(th.calls, k)
+	}
+}
+
+func (c *Ctx) addOSRT(h *hostIndex, t *Table) {
 	st, en, tid, nm := t.Col("start"), t.Col("end"), t.Col("globalTid"), t.Col("nameId")
 	for i := 0; i < t.N; i++ {
 		if st.IsNull(i) || en.IsNull(i) || tid.IsNull(i) {
@@ -211,7 +248,6 @@ func (c *Ctx) loadOSRT(h *hostIndex) error {
 		name, _ := c.P.String(c.ctx(), nm.Int(i))
 		h.add(tid.Int(i), hostCall{st.Int(i), en.Int(i), IdleOSRT, name})
 	}
-	return nil
 }
 
 func (h *hostIndex) add(tid int64, call hostCall) {
@@ -293,8 +329,9 @@ func (h *hostIndex) gap(out []IdlePiece, a, b int64, next *launchCall, last int6
 			cat = IdleCopy
 		}
 		in := min(b, max(cut, next.e))
-		out = appendPiece(out, IdlePiece{cut, in, cat, "in " + next.name, next.tid})
-		out = appendPiece(out, IdlePiece{in, b, cat, "queued after " + next.name, next.tid})
+		l := h.label(next.name)
+		out = appendPiece(out, IdlePiece{cut, in, cat, l[0], next.tid})
+		out = appendPiece(out, IdlePiece{in, b, cat, l[1], next.tid})
 	}
 	return out
 }

@@ -61,58 +61,6 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 	return res, nil
 }
 
-func runAPITrace(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if !c.Has("ThreadNames") {
-		return c.Skip(c.Path() + " file does not contain ThreadNames table.")
-	}
-	if !c.Has(tRuntime) {
-		return c.Skip(c.Path() + " does not contain CUDA trace data.")
-	}
-	t, err := c.Load(tRuntime, "start", "end", "nameId", "returnValue", "correlationId", "globalTid")
-	if err != nil {
-		return nil, err
-	}
-	tn, err := c.LoadRaw("ThreadNames", "nameId", "priority", "globalTid")
-	if err != nil {
-		return nil, err
-	}
-	type thr struct{ pri, name Value }
-	threads := map[int64][]thr{}
-	for i := 0; i < tn.N; i++ {
-		g := tn.Col("globalTid")
-		if g.IsNull(i) {
-			continue
-		}
-		threads[g.Ints[i]] = append(threads[g.Ints[i]], thr{nv(tn.Col("priority"), i), c.Str(tn.Col("nameId"), i)})
-	}
-	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "Duration:dur_ns", "Name", "Result", "CorrID", "Pid", "Tid", "T-Pri", "Thread Name")
-	order := sortedByStart(t)
-	st, en, g := t.Col("start"), t.Col("end"), t.Col("globalTid")
-	for _, i := range order {
-		d := Null
-		if v, ok := dur(st, en, i); ok {
-			d = IntV(v)
-		}
-		pid, tid := Null, Null
-		var ths []thr
-		if !g.IsNull(i) {
-			pid, tid = IntV(gPID(g.Ints[i])), IntV(gTID(g.Ints[i]))
-			ths = threads[g.Ints[i]]
-		}
-		base := []Value{nv(st, i), d, stripV(c.Str(t.Col("nameId"), i)), nv(t.Col("returnValue"), i), nv(t.Col("correlationId"), i), pid, tid}
-		if len(ths) == 0 {
-			res.Add(append(base, Null, Null)...)
-		}
-		for _, th := range ths {
-			res.Add(append(append([]Value(nil), base...), th.pri, th.name)...)
-		}
-	}
-	return res, nil
-}
-
 // sortedByStart returns row indexes ordered by start (stable: rowid order on ties).
 func sortedByStart(t *Table) []int {
 	st := t.Col("start")

@@ -16,74 +16,106 @@ func zeroEmpty(c *Column, i int) Value {
 }
 
 func runGPUTrace(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
+	names, skip, err := gpuTraceCheck(c)
+	if skip != nil || err != nil {
+		return skip, err
 	}
+	g := &gpuTrace{names: names}
+	if err := g.load(c); err != nil {
+		return nil, err
+	}
+	return g.result(c), nil
+}
+
+// gpuTraceCheck returns nsys's SKIPPED result when a table the trace needs
+// is missing, else the kernel names (nil without kernels).
+func gpuTraceCheck(c *Ctx) (*kernNames, *Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return nil, r, nil
+	}
+	skip := func(msg string) (*kernNames, *Result, error) { r, err := c.Skip(c.Path() + msg); return nil, r, err }
 	if !c.Has("TARGET_INFO_GPU") {
-		return c.Skip(c.Path() + " file does not contain TARGET_INFO_GPU table.")
+		return skip(" file does not contain TARGET_INFO_GPU table.")
 	}
 	var names *kernNames
 	if c.Has(tKernel) {
-		var skip *Result
+		var r *Result
 		var err error
-		names, skip, err = c.kernelNames()
-		if skip != nil || err != nil {
-			return skip, err
+		if names, r, err = c.kernelNames(); r != nil || err != nil {
+			return nil, r, err
 		}
 	}
-	if c.Has(tMemcpy) && !c.Has("ENUM_CUDA_MEMCPY_OPER") {
-		return c.Skip(c.Path() + " does not contain ENUM_CUDA_MEMCPY_OPER table.")
-	}
-	if (c.Has(tMemcpy) || c.Has(tMemset)) && !c.Has("ENUM_CUDA_MEM_KIND") {
-		return c.Skip(c.Path() + " does not contain ENUM_CUDA_MEM_KIND table.")
-	}
-	if !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset) {
-		return c.Skip(c.Path() + " does not contain GPU trace data.")
+	switch {
+	case c.Has(tMemcpy) && !c.Has("ENUM_CUDA_MEMCPY_OPER"):
+		return skip(" does not contain ENUM_CUDA_MEMCPY_OPER table.")
+	case (c.Has(tMemcpy) || c.Has(tMemset)) && !c.Has("ENUM_CUDA_MEM_KIND"):
+		return skip(" does not contain ENUM_CUDA_MEM_KIND table.")
+	case !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset):
+		return skip(" does not contain GPU trace data.")
 	}
 	for _, t := range []string{tKernel, tMemcpy, tMemset} {
 		if c.Has(t) && !c.P.HasColumn(t, "greenContextId") {
-			return c.Skip(c.Path() + " does not contain 'greenContextId' column. Please re-export the report file with a recent version of Nsight Systems.")
+			return skip(" does not contain 'greenContextId' column. Please re-export the report file with a recent version of Nsight Systems.")
 		}
 	}
-	gpus := map[int64]string{}
-	if g, err := c.LoadRaw("TARGET_INFO_GPU", "id", "name"); err == nil {
-		for i := 0; i < g.N; i++ {
-			gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
-		}
-	}
+	return names, nil, nil
+}
+
+// gpuTrace is what the trace's computed columns read: the kernel (0),
+// memcpy (1) and memset (2) tables, their rows in output order, and the
+// labels, all made up front: the columns must be safe for concurrent use
+// (formatters render chunks of rows in parallel).
+type gpuTrace struct {
+	srcs             [3]*Table
+	order            []uint32
+	names            *kernNames
+	kinds, copyNames map[int64]string
+	devNames         map[int64]Value
+}
+
+func (g *gpuTrace) load(c *Ctx) error {
 	common := []string{"start", "end", "correlationId", "deviceId", "contextId", "greenContextId", "streamId"}
-	var srcs [3]*Table
 	specs := [][]string{
 		append([]string{tKernel}, append(common, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")...),
 		append([]string{tMemcpy}, append(common, "bytes", "copyKind", "srcKind", "dstKind")...),
 		append([]string{tMemset}, append(common, "bytes", "memKind")...),
 	}
 	if err := c.Prefetch(specs...); err != nil {
-		return nil, err
+		return err
 	}
 	for w, sp := range specs {
 		if c.Has(sp[0]) {
 			t, err := c.Load(sp[0], sp[1:]...)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			srcs[w] = t
+			g.srcs[w] = t
 		}
 	}
-	var kinds, copyNames map[int64]string
 	var err error
-	if srcs[1] != nil || srcs[2] != nil {
-		if kinds, err = c.enumLabels("ENUM_CUDA_MEM_KIND"); err != nil {
-			return nil, err
+	if g.srcs[1] != nil || g.srcs[2] != nil {
+		if g.kinds, err = c.enumLabels("ENUM_CUDA_MEM_KIND"); err != nil {
+			return err
 		}
 	}
-	if srcs[1] != nil {
-		if copyNames, err = c.memcpyNames(); err != nil {
-			return nil, err
+	if g.srcs[1] != nil {
+		if g.copyNames, err = c.memcpyNames(); err != nil {
+			return err
 		}
 	}
-	// Device names, made up front: the computed columns below must be safe
-	// for concurrent use (formatters render chunks of rows in parallel).
+	g.devNames = gpuDeviceNames(c, g.srcs)
+	g.order = gpuTraceOrder(g.srcs)
+	return nil
+}
+
+// gpuDeviceNames names each device of the tables: "NAME (id)".
+func gpuDeviceNames(c *Ctx, srcs [3]*Table) map[int64]Value {
+	gpus := map[int64]string{}
+	if g, err := c.LoadRaw("TARGET_INFO_GPU", "id", "name"); err == nil {
+		for i := 0; i < g.N; i++ {
+			gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
+		}
+	}
 	devNames := map[int64]Value{}
 	for _, t := range srcs {
 		if t == nil {
@@ -98,86 +130,31 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 			}
 		}
 	}
-	device := func(t *Table, i int) Value {
-		d := t.Col("deviceId")
-		if d.IsNull(i) {
-			return TextV(" ()")
-		}
-		return devNames[d.Ints[i]]
-	}
-	order := gpuTraceOrder(srcs)
-	// cell(i) locates row i: the source table and its row.
-	at := func(i int) (int, *Table, int) {
-		o := order[i]
-		w := int(o >> 30)
-		return w, srcs[w], int(o & (1<<30 - 1))
-	}
-	n := len(order)
+	return devNames
+}
+
+// gpuCell is a cell function: source w (0 kernel, 1 memcpy, 2 memset), its table and row.
+type gpuCell func(w int, t *Table, r int) Value
+
+func (g *gpuTrace) result(c *Ctx) *Result {
 	res := &Result{Report: c.Report.Name, Title: c.Report.Title}
-	add := func(name string, kind Kind, fn func(w int, t *Table, r int) Value) {
-		res.Cols = append(res.Cols, ComputedCol(name, kind, n, func(i int) Value { return fn(at(i)) }))
+	add := func(name string, kind Kind, fn gpuCell) {
+		res.Cols = append(res.Cols, ComputedCol(name, kind, len(g.order), func(i int) Value {
+			o := g.order[i]
+			w := int(o >> 30)
+			return fn(w, g.srcs[w], int(o&(1<<30-1)))
+		}))
 	}
-	cols := func(name string) (out [3]*Column) {
-		for w, t := range srcs {
-			out[w] = t.Col(name)
-		}
-		return out
-	}
-	col := func(name string) func(w int, t *Table, r int) Value {
-		cs := cols(name)
-		return func(w int, t *Table, r int) Value { return nv(cs[w], r) }
-	}
-	kernelOnly := func(name string) func(w int, t *Table, r int) Value {
-		c := srcs[0].Col(name)
-		return func(w int, t *Table, r int) Value {
-			if w != 0 {
-				return Null
-			}
-			return nv(c, r)
-		}
-	}
-	memOnly := func(f func(t *Table, r int) Value) func(w int, t *Table, r int) Value {
-		return func(w int, t *Table, r int) Value {
-			if w == 0 {
-				return Null
-			}
-			return f(t, r)
-		}
-	}
-	label := func(m map[int64]string, name string) func(t *Table, r int) Value {
-		return func(t *Table, r int) Value {
-			c := t.Col(name)
-			if c == nil || c.IsNull(r) {
-				return Null
-			}
-			if s, ok := m[c.Ints[r]]; ok {
-				return TextV(s)
-			}
-			return Null
-		}
-	}
-	duration := func(t *Table, r int) Value {
-		if d, ok := dur(t.Col("start"), t.Col("end"), r); ok {
-			return IntV(d)
-		}
-		return Null
-	}
-	add("Start:ts_ns", IntKind, col("start"))
-	add("Duration:dur_ns", IntKind, func(w int, t *Table, r int) Value { return duration(t, r) })
-	add("CorrId", IntKind, col("correlationId"))
-	for _, g := range [][2]string{{"GrdX", "gridX"}, {"GrdY", "gridY"}, {"GrdZ", "gridZ"}, {"BlkX", "blockX"}, {"BlkY", "blockY"}, {"BlkZ", "blockZ"},
+	add("Start:ts_ns", IntKind, g.col("start"))
+	add("Duration:dur_ns", IntKind, func(w int, t *Table, r int) Value { return gpuDuration(t, r) })
+	add("CorrId", IntKind, g.col("correlationId"))
+	for _, k := range [][2]string{{"GrdX", "gridX"}, {"GrdY", "gridY"}, {"GrdZ", "gridZ"}, {"BlkX", "blockX"}, {"BlkY", "blockY"}, {"BlkZ", "blockZ"},
 		{"Reg/Trd", "registersPerThread"}, {"StcSMem:mem_B", "staticSharedMemory"}, {"DymSMem:mem_B", "dynamicSharedMemory"}} {
-		add(g[0], IntKind, kernelOnly(g[1]))
+		add(k[0], IntKind, g.kernelOnly(k[1]))
 	}
 	add("Bytes:mem_B", IntKind, memOnly(func(t *Table, r int) Value { return nv(t.Col("bytes"), r) }))
-	add("Throughput:thru_B", IntKind, memOnly(func(t *Table, r int) Value {
-		b, d := t.Col("bytes"), duration(t, r)
-		if b.IsNull(r) || d.Kind != IntKind || d.I == 0 {
-			return Null
-		}
-		return IntV(b.Ints[r] * (1000000000 / d.I))
-	}))
-	src, dst, mem := label(kinds, "srcKind"), label(kinds, "dstKind"), label(kinds, "memKind")
+	add("Throughput:thru_B", IntKind, memOnly(gpuThroughput))
+	src, dst, mem := g.label("srcKind"), g.label("dstKind"), g.label("memKind")
 	add("SrcMemKd", TextKind, func(w int, t *Table, r int) Value {
 		switch w {
 		case 1:
@@ -193,27 +170,98 @@ func runGPUTrace(c *Ctx) (*Result, error) {
 		}
 		return Null
 	})
-	add("Device", TextKind, func(w int, t *Table, r int) Value { return device(t, r) })
-	add("Ctx", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("contextId"), r) })
-	add("GreenCtx", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("greenContextId"), r) })
-	add("Strm", IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col("streamId"), r) })
-	memset := TextV("[CUDA memset]")
-	add("Name", TextKind, func(w int, t *Table, r int) Value {
-		switch w {
-		case 0:
-			return names.at(r)
-		case 1:
-			ck := t.Col("copyKind")
-			if !ck.IsNull(r) {
-				if s, ok := copyNames[ck.Ints[r]]; ok {
-					return TextV(s)
-				}
-			}
+	add("Device", TextKind, func(w int, t *Table, r int) Value { return g.device(t, r) })
+	for _, k := range [][2]string{{"Ctx", "contextId"}, {"GreenCtx", "greenContextId"}, {"Strm", "streamId"}} {
+		add(k[0], IntKind, func(w int, t *Table, r int) Value { return zeroEmpty(t.Col(k[1]), r) })
+	}
+	add("Name", TextKind, g.name)
+	return res
+}
+
+// col is column name of every source.
+func (g *gpuTrace) col(name string) gpuCell {
+	var cs [3]*Column
+	for w, t := range g.srcs {
+		cs[w] = t.Col(name)
+	}
+	return func(w int, t *Table, r int) Value { return nv(cs[w], r) }
+}
+
+// kernelOnly is a kernel column, NULL for memory operations.
+func (g *gpuTrace) kernelOnly(name string) gpuCell {
+	c := g.srcs[0].Col(name)
+	return func(w int, t *Table, r int) Value {
+		if w != 0 {
 			return Null
 		}
-		return memset
-	})
-	return res, nil
+		return nv(c, r)
+	}
+}
+
+// memOnly is a memory operation's cell, NULL for kernels.
+func memOnly(f func(t *Table, r int) Value) gpuCell {
+	return func(w int, t *Table, r int) Value {
+		if w == 0 {
+			return Null
+		}
+		return f(t, r)
+	}
+}
+
+// label is the memory kind label of column name.
+func (g *gpuTrace) label(name string) func(t *Table, r int) Value {
+	return func(t *Table, r int) Value {
+		c := t.Col(name)
+		if c == nil || c.IsNull(r) {
+			return Null
+		}
+		if s, ok := g.kinds[c.Ints[r]]; ok {
+			return TextV(s)
+		}
+		return Null
+	}
+}
+
+func gpuDuration(t *Table, r int) Value {
+	if d, ok := dur(t.Col("start"), t.Col("end"), r); ok {
+		return IntV(d)
+	}
+	return Null
+}
+
+// gpuThroughput is bytes per second, as nsys computes it (integer division first).
+func gpuThroughput(t *Table, r int) Value {
+	b, d := t.Col("bytes"), gpuDuration(t, r)
+	if b.IsNull(r) || d.Kind != IntKind || d.I == 0 {
+		return Null
+	}
+	return IntV(b.Ints[r] * (1000000000 / d.I))
+}
+
+func (g *gpuTrace) device(t *Table, r int) Value {
+	d := t.Col("deviceId")
+	if d.IsNull(r) {
+		return TextV(" ()")
+	}
+	return g.devNames[d.Ints[r]]
+}
+
+var memsetName = TextV("[CUDA memset]")
+
+func (g *gpuTrace) name(w int, t *Table, r int) Value {
+	switch w {
+	case 0:
+		return g.names.at(r)
+	case 1:
+		ck := t.Col("copyKind")
+		if !ck.IsNull(r) {
+			if s, ok := g.copyNames[ck.Ints[r]]; ok {
+				return TextV(s)
+			}
+		}
+		return Null
+	}
+	return memsetName
 }
 
 // gpuTraceOrder merges kernels, memcpys and memsets by start; ties put

@@ -141,6 +141,27 @@ func runMPIEventTrace(c *Ctx) (*Result, error) {
 	if r, err := c.setupFilter(); r != nil || err != nil {
 		return r, err
 	}
+	ranks, err := c.mpiRanks()
+	if err != nil {
+		return nil, err
+	}
+	evs, found, err := c.mpiEvents()
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return c.Skip(c.Path() + noMPI)
+	}
+	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "End:ts_ns", "Duration:dur_ns", "Event", "Pid", "Tid",
+		"Tag", "Rank", "PeerRank", "RootRank", "Size:mem_b", "CollSendSize:mem_b", "CollRecvSize:mem_b")
+	for _, e := range evs {
+		c.addMPIEvent(res, e, ranks)
+	}
+	return res, nil
+}
+
+// mpiRanks lists each thread's MPI ranks, by globalTid.
+func (c *Ctx) mpiRanks() (map[int64][]Value, error) {
 	rk, err := c.LoadRaw("MPI_RANKS", "globalTid", "rank")
 	if err != nil {
 		return nil, err
@@ -151,16 +172,20 @@ func runMPIEventTrace(c *Ctx) (*Result, error) {
 			ranks[g.Int(i)] = append(ranks[g.Int(i)], nv(rk.Col("rank"), i))
 		}
 	}
-	type ev struct {
-		t *Table
-		i int
-		w int // which table
-	}
-	var evs []ev
-	var tables []*Table
-	found := false
+	return ranks, nil
+}
+
+// mpiEvent is row i of MPI table w (an index in mpiTables).
+type mpiEvent struct {
+	t *Table
+	i int
+	w int
+}
+
+// mpiEvents lists the events of every MPI table in start order (stable);
+// found is false when the profile has none of the tables.
+func (c *Ctx) mpiEvents() (evs []mpiEvent, found bool, err error) {
 	for w, m := range mpiTables {
-		tables = append(tables, nil)
 		if !c.Has(m.table) {
 			continue
 		}
@@ -174,49 +199,46 @@ func runMPIEventTrace(c *Ctx) (*Result, error) {
 		}
 		t, err := c.Load(m.table, cols...)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		tables[w] = t
 		for i := 0; i < t.N; i++ {
-			evs = append(evs, ev{t, i, w})
+			evs = append(evs, mpiEvent{t, i, w})
 		}
-	}
-	if !found {
-		return c.Skip(c.Path() + noMPI)
 	}
 	sort.SliceStable(evs, func(a, b int) bool {
 		return Compare(nv(evs[a].t.Col("start"), evs[a].i), nv(evs[b].t.Col("start"), evs[b].i)) < 0
 	})
-	res := NewResult(c.Report.Name, c.Report.Title, "Start:ts_ns", "End:ts_ns", "Duration:dur_ns", "Event", "Pid", "Tid",
-		"Tag", "Rank", "PeerRank", "RootRank", "Size:mem_b", "CollSendSize:mem_b", "CollRecvSize:mem_b")
-	for _, e := range evs {
-		t, i := e.t, e.i
-		st, en, g := t.Col("start"), t.Col("end"), t.Col("globalTid")
-		d := Null
-		if v, ok := dur(st, en, i); ok {
-			d = IntV(v)
-		}
-		pid, tid := Null, Null
-		var rs []Value
-		if !g.IsNull(i) {
-			pid, tid = IntV(gPID(g.Int(i))), IntV(gTID(g.Int(i)))
-			rs = ranks[g.Int(i)]
-		}
-		tag, peer, root, size, send, recv := Null, Null, Null, Null, Null, Null
-		switch e.w {
-		case 0:
-			tag, peer, size = nv(t.Col("tag"), i), nv(t.Col("remoteRank"), i), nv(t.Col("size"), i)
-		case 3:
-			root, send, recv = nv(t.Col("rootRank"), i), nv(t.Col("size"), i), nv(t.Col("recvSize"), i)
-		}
-		if len(rs) == 0 {
-			rs = []Value{Null}
-		}
-		for _, r := range rs {
-			res.Add(nv(st, i), nv(en, i), d, c.strValue(nv(t.Col("textId"), i)), pid, tid, tag, r, peer, root, size, send, recv)
-		}
+	return evs, found, nil
+}
+
+// addMPIEvent adds event e's rows: one per rank of its thread (one with a
+// NULL rank when it has none).
+func (c *Ctx) addMPIEvent(res *Result, e mpiEvent, ranks map[int64][]Value) {
+	t, i := e.t, e.i
+	st, en, g := t.Col("start"), t.Col("end"), t.Col("globalTid")
+	d := Null
+	if v, ok := dur(st, en, i); ok {
+		d = IntV(v)
 	}
-	return res, nil
+	pid, tid := Null, Null
+	var rs []Value
+	if !g.IsNull(i) {
+		pid, tid = IntV(gPID(g.Int(i))), IntV(gTID(g.Int(i)))
+		rs = ranks[g.Int(i)]
+	}
+	tag, peer, root, size, send, recv := Null, Null, Null, Null, Null, Null
+	switch e.w {
+	case 0:
+		tag, peer, size = nv(t.Col("tag"), i), nv(t.Col("remoteRank"), i), nv(t.Col("size"), i)
+	case 3:
+		root, send, recv = nv(t.Col("rootRank"), i), nv(t.Col("size"), i), nv(t.Col("recvSize"), i)
+	}
+	if len(rs) == 0 {
+		rs = []Value{Null}
+	}
+	for _, r := range rs {
+		res.Add(nv(st, i), nv(en, i), d, c.strValue(nv(t.Col("textId"), i)), pid, tid, tag, r, peer, root, size, send, recv)
+	}
 }
 
 func runMPIMsgSizeSum(c *Ctx) (*Result, error) {

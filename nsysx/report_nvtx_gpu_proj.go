@@ -3,6 +3,7 @@ package nsysx
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 func init() {
@@ -19,9 +20,58 @@ func init() {
 // projRange accumulates the GPU operations attributed to one range.
 type projRange struct {
 	start, end int64 // min op start, max op end
-	hasEnd     bool
 	ops        int64 // distinct correlation ids
-	has        bool
+	child      int32 // children (per the parent relation) that have GPU operations
+	hasEnd     bool
+}
+
+// projSet holds the projections of the ranges that have GPU operations
+// (a minority of all ranges): at[i] is range i's index in ranges, or -1.
+type projSet struct {
+	at     []int32
+	ranges []projRange
+}
+
+func newProjSet(n int) *projSet {
+	s := &projSet{at: make([]int32, n)}
+	for i := range s.at {
+		s.at[i] = -1
+	}
+	return s
+}
+
+// get returns range i's projection, nil when it has no GPU operations.
+func (s *projSet) get(i int32) *projRange {
+	if k := s.at[i]; k >= 0 {
+		return &s.ranges[k]
+	}
+	return nil
+}
+
+// add merges a call's operations o into range i's projection.
+func (s *projSet) add(i int32, o callOps) *projRange {
+	if k := s.at[i]; k >= 0 {
+		p := &s.ranges[k]
+		p.start = min(p.start, o.start)
+		if o.hasEnd && (!p.hasEnd || o.end > p.end) {
+			p.end, p.hasEnd = o.end, true
+		}
+		return p
+	}
+	s.at[i] = int32(len(s.ranges))
+	s.ranges = append(s.ranges, projRange{start: o.start, end: o.end, hasEnd: o.hasEnd})
+	return &s.ranges[len(s.ranges)-1]
+}
+
+// countChildren sets each projection's child count.
+func (s *projSet) countChildren(t *nvtxTree) {
+	for i, k := range s.at {
+		if p := t.parent[i]; p >= 0 && k >= 0 {
+			if pp := s.get(p); pp != nil {
+				pp.child++
+			}
+		}
+	}
 }
 
 func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
@@ -47,11 +97,19 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		}
 		m, mOK := d.maxPP.merge(d.maxSE).value()
 		sp := d.spans(m, mOK)
+		if summary {
+			d.gtid = nil // grouped by thread in the spans; the summary shows no thread
+		}
 		proj, err := c.projectRanges(d, sp, ri)
 		if err != nil {
 			return nil, err
 		}
 		t := sp.tree()
+		sp.threads = nil
+		if summary {
+			t.order = nil
+		}
+		proj.countChildren(t)
 		if summary {
 			return projSummary(c, d, sp, t, proj), nil
 		}
@@ -67,10 +125,9 @@ type callOps struct {
 
 // projectRanges attributes every kernel, memcpy and memset to the ranges
 // enclosing its launching call (§4.15).
-func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) ([]projRange, error) {
+func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) (*projSet, error) {
 	rc := newRangeCalls(ri)
-	var ops []callOps
-	var buf []int32
+	ops := make([]callOps, 0, ri.t.N) // at most one per call
 	for _, tn := range []string{tKernel, tMemcpy, tMemset} {
 		if !c.Has(tn) {
 			continue
@@ -79,45 +136,16 @@ func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) ([]pro
 		if err != nil {
 			return nil, err
 		}
-		st, en, corr, gpid := t.Col("start"), t.Col("end"), t.Col("correlationId"), t.Col("globalPid")
-		for i := 0; i < t.N; i++ {
-			if corr.IsNull(i) || gpid.IsNull(i) {
-				continue
-			}
-			buf = ri.match(gpid.Ints[i], corr.Ints[i], buf)
-			for _, j := range buf {
-				k := rc.call(j)
-				if int(k) == len(ops) {
-					ops = append(ops, callOps{start: st.Ints[i], end: en.Ints[i], hasEnd: !en.IsNull(i)})
-					continue
-				}
-				o := &ops[k]
-				o.start = min(o.start, st.Ints[i])
-				if !en.IsNull(i) {
-					if !o.hasEnd || en.Ints[i] > o.end {
-						o.end, o.hasEnd = en.Ints[i], true
-					}
-				}
-			}
-		}
+		ops = callSpans(t, ri, rc, ops)
 	}
 	rc.finish(sp)
-	proj := make([]projRange, d.n)
+	proj := newProjSet(d.n)
 	corr := ri.t.Col("correlationId")
 	exact := ri.more != nil // two calls may share a correlation id: count ids, not calls
 	seen := map[[2]int64]struct{}{}
 	for k, j := range rc.rows {
-		o := ops[k]
 		for _, r := range rc.ranges(int32(k)) {
-			p := &proj[r]
-			if !p.has {
-				p.start, p.end, p.hasEnd, p.has = o.start, o.end, o.hasEnd, true
-			} else {
-				p.start = min(p.start, o.start)
-				if o.hasEnd && (!p.hasEnd || o.end > p.end) {
-					p.end, p.hasEnd = o.end, true
-				}
-			}
+			p := proj.add(r, ops[k])
 			if exact {
 				key := [2]int64{int64(r), corr.Ints[j]}
 				if _, dup := seen[key]; dup {
@@ -131,6 +159,32 @@ func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) ([]pro
 	return proj, nil
 }
 
+// callSpans widens ops[k], the span of call k's GPU operations, by the
+// operations of table t (kernels, memcpys or memsets), adding calls new to rc.
+func callSpans(t *Table, ri *runtimeIndex, rc *rangeCalls, ops []callOps) []callOps {
+	st, en, corr, gpid := t.Col("start"), t.Col("end"), t.Col("correlationId"), t.Col("globalPid")
+	var buf []int32
+	for i := 0; i < t.N; i++ {
+		if corr.IsNull(i) || gpid.IsNull(i) {
+			continue
+		}
+		buf = ri.match(gpid.Ints[i], corr.Ints[i], buf)
+		for _, j := range buf {
+			k := rc.call(j)
+			if int(k) == len(ops) {
+				ops = append(ops, callOps{start: st.Ints[i], end: en.Ints[i], hasEnd: !en.IsNull(i)})
+				continue
+			}
+			o := &ops[k]
+			o.start = min(o.start, st.Ints[i])
+			if !en.IsNull(i) && (!o.hasEnd || en.Ints[i] > o.end) {
+				o.end, o.hasEnd = en.Ints[i], true
+			}
+		}
+	}
+	return ops
+}
+
 // projDur returns a range's projected duration, NULL when its ops have no end.
 func (p *projRange) dur() Value {
 	if !p.hasEnd {
@@ -139,24 +193,13 @@ func (p *projRange) dur() Value {
 	return IntV(p.end - p.start)
 }
 
-// projChildren counts, per range, the children (per the parent relation)
-// that have GPU operations.
-func projChildren(t *nvtxTree, proj []projRange) []int64 {
-	n := make([]int64, len(proj))
-	for i := range proj {
-		if p := t.parent[i]; p >= 0 && proj[i].has {
-			n[p]++
-		}
-	}
-	return n
-}
-
-func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRange) *Result {
-	stacks := newRangeStacks(d, t)
-	child := projChildren(t, proj)
-	var rows []int32 // RangeId order: the ranges are in rowid order
-	for i := range proj {
-		if proj[i].has {
+func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *Result {
+	// The stacks are built on first use: a table that never shows them
+	// (the NVTX timeline plot reads only the projections) never pays for them.
+	stacks := sync.OnceValue(func() *rangeStacks { return newRangeStacks(d, t) })
+	rows := make([]int32, 0, len(proj.ranges)) // RangeId order: the ranges are in rowid order
+	for i, k := range proj.at {
+		if k >= 0 {
 			rows = append(rows, int32(i))
 		}
 	}
@@ -171,16 +214,16 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRange
 		return v
 	}
 	col("Name", TextKind, func(i int32) Value { name, _ := d.name(int(i)); return TextV(name) })
-	col("Projected Start:ts_ns", IntKind, func(i int32) Value { return IntV(proj[i].start) })
-	col("Projected Duration:dur_ns", IntKind, func(i int32) Value { return proj[i].dur() })
+	col("Projected Start:ts_ns", IntKind, func(i int32) Value { return IntV(proj.get(i).start) })
+	col("Projected Duration:dur_ns", IntKind, func(i int32) Value { return proj.get(i).dur() })
 	col("Orig Start:ts_ns", IntKind, func(i int32) Value { return IntV(d.start[i]) })
 	col("Orig Duration:dur_ns", IntKind, func(i int32) Value { return IntV(sp.eff[i] - d.start[i]) })
 	col("Style", TextKind, func(i int32) Value { return TextV(nvtxStyle(d.flags[i])) })
 	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
 	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
-	col("NumGPUOps", IntKind, func(i int32) Value { return IntV(proj[i].ops) })
+	col("NumGPUOps", IntKind, func(i int32) Value { return IntV(proj.get(i).ops) })
 	col("Lvl", IntKind, func(i int32) Value { return reach(i, IntV(int64(t.level[i]))) })
-	col("NumChild", IntKind, func(i int32) Value { return IntV(child[i]) })
+	col("NumChild", IntKind, func(i int32) Value { return IntV(int64(proj.get(i).child)) })
 	col("RangeId", IntKind, func(i int32) Value { return IntV(d.rowid[i]) })
 	col("ParentId", IntKind, func(i int32) Value {
 		if p := t.parent[i]; p >= 0 {
@@ -188,60 +231,23 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRange
 		}
 		return Null
 	})
-	col("RangeStack", TextKind, func(i int32) Value { return reach(i, TextV(stacks.at(i))) })
+	col("RangeStack", TextKind, func(i int32) Value { return reach(i, TextV(stacks().at(i))) })
 	return res
 }
 
-func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRange) *Result {
-	child := projChildren(t, proj)
-	type group struct {
-		name, style    string
-		proj           Agg
-		rangeTime      int64
-		ops            int64
-		lvlSum, lvlN   int64
-		childSum, rows int64
-		total          Value
-	}
-	byKey := map[[2]string]*group{}
-	var gs []*group
-	for i := 0; i < d.n; i++ {
-		p := &proj[i]
-		if !p.has {
-			continue
-		}
-		name, _ := d.name(i)
-		k := [2]string{name, nvtxStyle(d.flags[i])}
-		g := byKey[k]
-		if g == nil {
-			g = &group{name: k[0], style: k[1]}
-			byKey[k] = g
-			gs = append(gs, g)
-		}
-		if p.hasEnd {
-			g.proj.Add(p.end - p.start)
-		} else {
-			g.proj.AddNull()
-		}
-		g.rangeTime += sp.eff[i] - d.start[i]
-		g.ops += p.ops
-		if lv := t.level[i]; lv >= 0 {
-			g.lvlSum += int64(lv)
-			g.lvlN++
-		}
-		g.childSum += child[i]
-		g.rows++
-	}
-	for _, g := range gs {
-		g.total = g.proj.Sum()
-	}
-	sort.Slice(gs, func(i, j int) bool {
-		if c := strings.Compare(gs[i].name, gs[j].name); c != 0 {
-			return c < 0
-		}
-		return gs[i].style < gs[j].style
-	})
-	sort.SliceStable(gs, func(i, j int) bool { return Compare(gs[i].total, gs[j].total) > 0 })
+// projGroup is one row of nvtx_gpu_proj_sum: the ranges of one name and style.
+type projGroup struct {
+	name, style    string
+	proj           Agg
+	rangeTime      int64
+	ops            int64
+	lvlSum, lvlN   int64
+	childSum, rows int64
+	total          Value
+}
+
+func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *Result {
+	gs := projGroups(d, sp, t, proj)
 	avg := func(sum, n int64) Value {
 		if n == 0 {
 			return Null
@@ -258,4 +264,49 @@ func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj []projRan
 			IntV(g.ops), avg(g.ops, g.rows), avg(g.lvlSum, g.lvlN), avg(g.childSum, g.rows))
 	}
 	return res
+}
+
+// projGroups groups the projected ranges by name and style, in the
+// summary's order: total projected time descending, then name and style.
+func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) []*projGroup {
+	byKey := map[[2]string]*projGroup{}
+	var gs []*projGroup
+	for i, k := range proj.at {
+		if k < 0 {
+			continue
+		}
+		p := &proj.ranges[k]
+		name, _ := d.name(i)
+		key := [2]string{name, nvtxStyle(d.flags[i])}
+		g := byKey[key]
+		if g == nil {
+			g = &projGroup{name: key[0], style: key[1]}
+			byKey[key] = g
+			gs = append(gs, g)
+		}
+		if p.hasEnd {
+			g.proj.Add(p.end - p.start)
+		} else {
+			g.proj.AddNull()
+		}
+		g.rangeTime += sp.eff[i] - d.start[i]
+		g.ops += p.ops
+		if lv := t.level[i]; lv >= 0 {
+			g.lvlSum += int64(lv)
+			g.lvlN++
+		}
+		g.childSum += int64(p.child)
+		g.rows++
+	}
+	for _, g := range gs {
+		g.total = g.proj.Sum()
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		if c := strings.Compare(gs[i].name, gs[j].name); c != 0 {
+			return c < 0
+		}
+		return gs[i].style < gs[j].style
+	})
+	sort.SliceStable(gs, func(i, j int) bool { return Compare(gs[i].total, gs[j].total) > 0 })
+	return gs
 }

@@ -34,22 +34,51 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	m, mOK := d.maxPP.value()
 	sp := d.spans(m, mOK)
 	t := sp.tree()
-	n := d.n
-	childDur := make([]int64, n)
-	childNum := make([]int32, n)
-	for i := 0; i < n; i++ {
+	pp := &pushPopTrace{d: d, sp: sp, t: t}
+	pp.children()
+	pp.sortRows()
+	pp.stacks = newRangeStacks(d, t)
+	pp.nameTrees()
+	sp.threads, t.order = nil, nil // not needed by the columns
+	return pp.result(c), nil
+}
+
+// pushPopTrace is what the columns of nvtx_pushpop_trace are computed from
+// as they are written: no copy of the millions of rows is made.
+type pushPopTrace struct {
+	d        *nvtxData
+	sp       *nvtxSpans
+	t        *nvtxTree
+	childDur []int64
+	childNum []int32
+	order    []int32 // the rows: ranges reachable from a root
+	stacks   *rangeStacks
+	treeOf   []int32 // index in trees of each range's NameTree
+	trees    []Value
+}
+
+// children sums each range's children's durations and counts them.
+func (pp *pushPopTrace) children() {
+	d, sp, t := pp.d, pp.sp, pp.t
+	pp.childDur, pp.childNum = make([]int64, d.n), make([]int32, d.n)
+	for i := 0; i < d.n; i++ {
 		if p := t.parent[i]; p >= 0 {
-			childNum[p]++
+			pp.childNum[p]++
 			if !sp.effNull[i] {
-				childDur[p] += sp.eff[i] - d.start[i]
+				pp.childDur[p] += sp.eff[i] - d.start[i]
 			}
 		}
 	}
-	// Rows: ranges reachable from a root, by start, then duration, then rowid.
-	order := make([]int32, 0, n)
-	for i := 0; i < n; i++ {
-		if t.level[i] >= 0 {
-			order = append(order, int32(i))
+}
+
+// sortRows orders the reachable ranges by start, then duration (NULL
+// first), then rowid.
+func (pp *pushPopTrace) sortRows() {
+	d, sp := pp.d, pp.sp
+	pp.order = make([]int32, 0, d.n)
+	for i := 0; i < d.n; i++ {
+		if pp.t.level[i] >= 0 {
+			pp.order = append(pp.order, int32(i))
 		}
 	}
 	less := func(a, b int32) bool {
@@ -65,34 +94,38 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 		}
 		return d.rowid[a] < d.rowid[b]
 	}
+	order := pp.order
 	for k := 1; k < len(order); k++ {
 		if less(order[k], order[k-1]) {
 			sort.Slice(order, func(i, j int) bool { return less(order[i], order[j]) })
 			break
 		}
 	}
-	stacks := newRangeStacks(d, t)
-	// NameTree: "--" per level, then the name; one string per (level, pair).
-	treeOf := make([]int32, n)
-	var trees []Value
+}
+
+// nameTrees makes the NameTree texts, "--" per level then the name: one
+// string per (level, name) pair.
+func (pp *pushPopTrace) nameTrees() {
+	pp.treeOf = make([]int32, pp.d.n)
 	seen := map[[2]int32]int32{}
-	for _, i := range order {
-		k := [2]int32{t.level[i], d.pair[i]}
+	for _, i := range pp.order {
+		k := [2]int32{pp.t.level[i], pp.d.pair[i]}
 		x, ok := seen[k]
 		if !ok {
-			name, _ := d.name(int(i))
-			x = int32(len(trees))
-			trees = append(trees, TextV(strings.Repeat("--", int(t.level[i]))+name))
+			name, _ := pp.d.name(int(i))
+			x = int32(len(pp.trees))
+			pp.trees = append(pp.trees, TextV(strings.Repeat("--", int(pp.t.level[i]))+name))
 			seen[k] = x
 		}
-		treeOf[i] = x
+		pp.treeOf[i] = x
 	}
-	sp.threads, t.order, d.end = nil, nil, nil // not needed by the columns
-	// The rows are computed from these arrays as they are written: no copy
-	// of the millions of rows is made.
+}
+
+func (pp *pushPopTrace) result(c *Ctx) *Result {
+	d, sp, t := pp.d, pp.sp, pp.t
 	res := NewResult(c.Report.Name, c.Report.Title)
 	col := func(name string, kind Kind, fn func(i int32) Value) {
-		res.Cols = append(res.Cols, ComputedCol(name, kind, len(order), func(k int) Value { return fn(order[k]) }))
+		res.Cols = append(res.Cols, ComputedCol(name, kind, len(pp.order), func(k int) Value { return fn(pp.order[k]) }))
 	}
 	dur := func(i int32) (int64, bool) { return sp.eff[i] - d.start[i], !sp.effNull[i] }
 	col("Start:ts_ns", IntKind, func(i int32) Value { return IntV(d.start[i]) })
@@ -108,10 +141,10 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 		}
 		return Null
 	})
-	col("DurChild:dur_ns", IntKind, func(i int32) Value { return IntV(childDur[i]) })
+	col("DurChild:dur_ns", IntKind, func(i int32) Value { return IntV(pp.childDur[i]) })
 	col("DurNonChild:dur_ns", IntKind, func(i int32) Value {
 		if v, ok := dur(i); ok {
-			return IntV(v - childDur[i])
+			return IntV(v - pp.childDur[i])
 		}
 		return Null
 	})
@@ -119,7 +152,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
 	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
 	col("Lvl", IntKind, func(i int32) Value { return IntV(int64(t.level[i])) })
-	col("NumChild", IntKind, func(i int32) Value { return IntV(int64(childNum[i])) })
+	col("NumChild", IntKind, func(i int32) Value { return IntV(int64(pp.childNum[i])) })
 	col("RangeId", IntKind, func(i int32) Value { return IntV(d.rowid[i]) })
 	col("ParentId", IntKind, func(i int32) Value {
 		if p := t.parent[i]; p >= 0 {
@@ -127,9 +160,9 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 		}
 		return Null
 	})
-	col("RangeStack", TextKind, func(i int32) Value { return TextV(stacks.at(i)) })
-	col("NameTree", TextKind, func(i int32) Value { return trees[treeOf[i]] })
-	return res, nil
+	col("RangeStack", TextKind, func(i int32) Value { return TextV(pp.stacks.at(i)) })
+	col("NameTree", TextKind, func(i int32) Value { return pp.trees[pp.treeOf[i]] })
+	return res
 }
 
 // gtidPIDTID returns the PID and TID of range i (NULL without a thread).
@@ -161,11 +194,19 @@ func (s *rangeStacks) at(i int32) string {
 }
 
 func newRangeStacks(d *nvtxData, t *nvtxTree) *rangeStacks {
+	s := &rangeStacks{off: make([]int64, d.n), size: make([]int32, d.n)}
+	kids, nkids, roots, total := s.layout(d, t)
+	s.buf = make([]byte, 0, total)
+	s.write(d, roots, kids, nkids)
+	return s
+}
+
+// layout sets each reachable range's stack length (parents come first in
+// t.order) and lists the children of each range (kids[nkids[i]:nkids[i+1]]),
+// the roots, and the bytes of all root-to-leaf paths.
+func (s *rangeStacks) layout(d *nvtxData, t *nvtxTree) (kids, nkids, roots []int32, total int64) {
 	n := d.n
-	s := &rangeStacks{off: make([]int64, n), size: make([]int32, n)}
-	// path lengths (parents come first in t.order) and children lists
-	nkids := make([]int32, n+1)
-	var total int64
+	nkids = make([]int32, n+1)
 	for _, i := range t.order {
 		if t.level[i] < 0 {
 			continue
@@ -180,9 +221,8 @@ func newRangeStacks(d *nvtxData, t *nvtxTree) *rangeStacks {
 	for i := 0; i < n; i++ {
 		nkids[i+1] += nkids[i]
 	}
-	kids := make([]int32, nkids[n])
+	kids = make([]int32, nkids[n])
 	fill := append([]int32(nil), nkids[:n]...)
-	var roots []int32
 	for _, i := range t.order {
 		if t.level[i] < 0 {
 			continue
@@ -197,8 +237,13 @@ func newRangeStacks(d *nvtxData, t *nvtxTree) *rangeStacks {
 			total += int64(s.size[i]) // a leaf: its path is written once
 		}
 	}
-	s.buf = make([]byte, 0, total)
-	assigned := make([]bool, n)
+	return kids, nkids, roots, total
+}
+
+// write walks each root's tree depth first, writing the path of every leaf
+// and pointing each range not yet placed at the path being written.
+func (s *rangeStacks) write(d *nvtxData, roots, kids, nkids []int32) {
+	assigned := make([]bool, d.n)
 	type frame struct {
 		node int32
 		next int32 // next child position in kids
@@ -231,7 +276,6 @@ func newRangeStacks(d *nvtxData, t *nvtxTree) *rangeStacks {
 			dfs = dfs[:len(dfs)-1]
 		}
 	}
-	return s
 }
 
 // digits is the length of n in decimal.

@@ -21,12 +21,13 @@ type nvtxSpans struct {
 }
 
 // spans computes effective ends with maximum m (ok false: NULL) and groups
-// the ranges by thread.
+// the ranges by thread. The effective ends take over d.end's storage: d.end
+// is nil afterwards.
 func (d *nvtxData) spans(m int64, mOK bool) *nvtxSpans {
-	sp := &nvtxSpans{d: d, eff: make([]int64, d.n), effNull: make([]bool, d.n), byTid: map[int64]int{}}
+	sp := &nvtxSpans{d: d, eff: d.end, effNull: make([]bool, d.n), byTid: map[int64]int{}}
+	d.end = nil
 	counts := map[int64]int{}
 	for i := 0; i < d.n; i++ {
-		sp.eff[i] = d.end[i]
 		if d.flags[i]&nvOpen != 0 {
 			sp.eff[i], sp.effNull[i] = m, !mOK
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
@@ -62,12 +63,83 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 	if t == nil {
 		return nil, &MissingTableError{Table: ts.Name}
 	}
-	out := &Table{Name: ts.Name, cols: map[string]*Column{}}
 	// Sized from an estimate, not Count: counting reads every leaf page,
 	// which the releasing scan below then could not keep out of memory.
-	rows := s.db.EstimateRows(t)
-	out.RowIDs = make([]int64, 0, rows)
-	cs := make([]*Column, len(cols))
+	b := newRowBuilder(ts, cols, s.db.EstimateRows(t))
+	if err := s.scanInto(ctx, t, b, 0, nil); err != nil {
+		return nil, err
+	}
+	return b.table(), nil
+}
+
+// loadChunks reads the columns cols of table ts in chunks of up to chunk
+// rows, in rowid order, calling fn with each chunk as a table of its own
+// (typed as load types them). A chunk is valid only during fn: its columns
+// are reused for the next one, so that a pass over a table of any size
+// holds one chunk.
+func (s *sqliteSource) loadChunks(ctx context.Context, ts *TableSchema, cols []string, chunk int, fn func(*Table) error) error {
+	t := s.db.Table(ts.Name)
+	if t == nil {
+		return &MissingTableError{Table: ts.Name}
+	}
+	b := newRowBuilder(ts, cols, chunk)
+	b.chunked = true
+	if err := s.scanInto(ctx, t, b, chunk, fn); err != nil {
+		return err
+	}
+	if b.n > 0 {
+		return fn(b.table())
+	}
+	return nil
+}
+
+// scanInto appends every row of t to b; with chunk > 0, fn gets b's table
+// each time it holds chunk rows, and b starts over.
+func (s *sqliteSource) scanInto(ctx context.Context, t *sqlite.Table, b *rowBuilder, chunk int, fn func(*Table) error) error {
+	flush := func() error {
+		if chunk > 0 && b.n == chunk {
+			err := fn(b.table())
+			b.reset()
+			return err
+		}
+		return nil
+	}
+	if len(b.cs) <= sqlite.MaxFields {
+		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+		return s.db.ScanFields(t, b.names, opt, func(rowid int64, f *sqlite.Fields) error {
+			b.addFields(rowid, f)
+			return flush()
+		})
+	}
+	rows := 0
+	return s.db.Scan(t, b.names, func(rowid int64, vals []sqlite.Value) error {
+		if rows++; rows&0xFFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b.addValues(rowid, vals)
+		return flush()
+	})
+}
+
+// rowBuilder appends SQLite rows to the typed columns of a loaded table.
+type rowBuilder struct {
+	out   *Table
+	names []string
+	cs    []*Column
+	in    []interner
+	n     int
+	// chunked: text is copied into arena, reused by the next chunk (the
+	// chunk is valid only during its callback), instead of interned.
+	chunked bool
+	arena   []byte
+}
+
+func newRowBuilder(ts *TableSchema, cols []string, rows int) *rowBuilder {
+	b := &rowBuilder{out: &Table{Name: ts.Name, cols: map[string]*Column{}}, names: cols,
+		cs: make([]*Column, len(cols)), in: make([]interner, len(cols))}
+	b.out.RowIDs = make([]int64, 0, rows)
 	for i, name := range cols {
 		typ := Int
 		for j, c := range ts.Columns {
@@ -75,49 +147,80 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 				typ = ts.Types[j]
 			}
 		}
-		cs[i] = &Column{Name: name, Type: typ}
+		c := &Column{Name: name, Type: typ}
 		switch typ {
 		case Int:
-			cs[i].Ints = make([]int64, 0, rows)
+			c.Ints = make([]int64, 0, rows)
 		case Float:
-			cs[i].Floats = make([]float64, 0, rows)
+			c.Floats = make([]float64, 0, rows)
 		case Text:
-			cs[i].Strs = make([]string, 0, rows)
+			c.Strs = make([]string, 0, rows)
 		}
-		out.addCol(cs[i])
+		b.cs[i] = c
+		b.out.addCol(c)
 	}
-	n := 0
-	in := make([]interner, len(cs))
-	add := func(rowid int64, vals []sqlite.Value) error {
-		out.RowIDs = append(out.RowIDs, rowid)
-		for i, v := range vals {
-			if c := cs[i]; c.Type == Text && v.Type == sqlite.Text {
-				c.Strs = append(c.Strs, in[i].str(v.B))
-				continue
-			}
-			appendValue(cs[i], v, n)
+	return b
+}
+
+// table is the rows added so far.
+func (b *rowBuilder) table() *Table {
+	b.out.N = b.n
+	return b.out
+}
+
+// reset empties the columns, keeping their storage.
+func (b *rowBuilder) reset() {
+	b.out.RowIDs = b.out.RowIDs[:0]
+	for _, c := range b.cs {
+		c.Ints, c.Floats, c.Strs, c.null = c.Ints[:0], c.Floats[:0], c.Strs[:0], nil
+	}
+	b.n, b.arena = 0, b.arena[:0]
+}
+
+// str is text value v of column k.
+func (b *rowBuilder) str(k int, v []byte) string {
+	if !b.chunked {
+		return b.in[k].str(v)
+	}
+	if len(b.arena)+len(v) > cap(b.arena) {
+		b.arena = make([]byte, 0, max(2*cap(b.arena), len(v), 1<<20)) // the old one stays with its strings
+	}
+	o := len(b.arena)
+	b.arena = append(b.arena, v...)
+	return unsafe.String(unsafe.SliceData(b.arena[o:]), len(v))
+}
+
+// addValues appends one row of values.
+func (b *rowBuilder) addValues(rowid int64, vals []sqlite.Value) {
+	b.out.RowIDs = append(b.out.RowIDs, rowid)
+	for i, v := range vals {
+		if c := b.cs[i]; c.Type == Text && v.Type == sqlite.Text {
+			c.Strs = append(c.Strs, b.str(i, v.B))
+			continue
 		}
-		n++
-		return nil
+		appendValue(b.cs[i], v, b.n)
 	}
-	var err error
-	if len(cols) <= sqlite.MaxFields {
-		n, err = s.loadFields(ctx, t, cs, in, out)
-	} else {
-		err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
-			if n&0xFFFF == 0xFFFF {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
-			return add(rowid, vals)
-		})
+	b.n++
+}
+
+// addFields appends one row read with Fields: an INTEGER value of an Int
+// column (the bulk of every table) is appended as it is, a TEXT value of a
+// Text column interned, and any other value converted by appendValue.
+func (b *rowBuilder) addFields(rowid int64, f *sqlite.Fields) {
+	b.out.RowIDs = append(b.out.RowIDs, rowid)
+	other := f.Null | f.Text | f.Blob | f.Real
+	for k, c := range b.cs {
+		bit := uint32(1) << k
+		switch {
+		case c.Type == Int && other&bit == 0:
+			c.Ints = append(c.Ints, f.I[k])
+		case c.Type == Text && f.Text&bit != 0:
+			c.Strs = append(c.Strs, b.str(k, f.B[k]))
+		default:
+			appendValue(c, fieldValue(f, k), b.n)
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	out.N = n
-	return out, nil
+	b.n++
 }
 
 // interner shares the strings of a TEXT column's repeated values (NVTX
@@ -149,37 +252,6 @@ func (in *interner) str(b []byte) string {
 // loadReleaseEvery is how many bytes of a table's leaf pages a load reads
 // between two releases of them from the resident set.
 const loadReleaseEvery = 4 << 20
-
-// loadFields is the scan of load with Fields, column by column: an
-// INTEGER value of an Int column (the bulk of every table) is appended as
-// it is, a TEXT value of a Text column interned, and any other value
-// converted by appendValue.
-func (s *sqliteSource) loadFields(ctx context.Context, t *sqlite.Table, cs []*Column, in []interner, out *Table) (int, error) {
-	cols := make([]string, len(cs))
-	for i, c := range cs {
-		cols[i] = c.Name
-	}
-	n := 0
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
-	err := s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
-		out.RowIDs = append(out.RowIDs, rowid)
-		other := f.Null | f.Text | f.Blob | f.Real
-		for k, c := range cs {
-			bit := uint32(1) << k
-			switch {
-			case c.Type == Int && other&bit == 0:
-				c.Ints = append(c.Ints, f.I[k])
-			case c.Type == Text && f.Text&bit != 0:
-				c.Strs = append(c.Strs, in[k].str(f.B[k]))
-			default:
-				appendValue(c, fieldValue(f, k), n)
-			}
-		}
-		n++
-		return nil
-	})
-	return n, err
-}
 
 // scanReleasing is Scan that drops the table's pages from the process's
 // resident set as it leaves them behind (they stay in the page cache), so

@@ -86,76 +86,60 @@ func Iterations(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, erro
 	return c, nil
 }
 
-// nvtxRange is one range of NVTX_EVENTS.
-type nvtxRange struct {
-	name       string
-	start, end int64
-}
-
-// nvtxRanges reads the push/pop and start/end ranges that have an end.
-func nvtxRanges(ctx context.Context, p *nsysx.Profile) ([]nvtxRange, error) {
+// nvtxRanges reads, in one pass that keeps nothing else (Profile.Scan),
+// the push/pop and start/end ranges that have an end and whose name passes
+// keep, and counts the instances of every name.
+func nvtxRanges(ctx context.Context, p *nsysx.Profile, keep func(string) bool) ([]Instance, map[string]int, error) {
+	count := map[string]int{}
 	if !p.HasTable("NVTX_EVENTS") {
-		return nil, nil
+		return nil, count, nil
 	}
-	cols := []string{"start", "end", "eventType", "text"}
-	if p.HasColumn("NVTX_EVENTS", "textId") {
-		cols = append(cols, "textId")
-	}
-	t, err := p.Load(ctx, "NVTX_EVENTS", cols...)
-	if err != nil {
-		return nil, err
-	}
-	st, en, ty, tx, tid := t.Col("start"), t.Col("end"), t.Col("eventType"), t.Col("text"), t.Col("textId")
-	var out []nvtxRange
-	for i := 0; i < t.N; i++ {
-		switch ty.Int(i) {
+	cols := []string{"start", "end", "eventType", "text", "textId"}
+	kept := map[string]bool{}
+	var out []Instance
+	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+		switch r.Int(2) {
 		case 59, 60, 70, 71:
 		default:
-			continue
+			return nil
 		}
-		if st.IsNull(i) || en.IsNull(i) {
-			continue
+		if r.IsNull(0) || r.IsNull(1) {
+			return nil
 		}
-		name := tx.Str(i)
-		if tx.IsNull(i) && tid != nil && !tid.IsNull(i) {
-			name, _ = p.String(ctx, tid.Int(i))
+		var name string
+		if !r.IsNull(3) {
+			name = string(r.Bytes(3))
+		} else if !r.IsNull(4) {
+			name, _ = p.String(ctx, r.Int(4))
 		}
-		out = append(out, nvtxRange{name, st.Int(i), en.Int(i)})
-	}
-	return out, nil
+		count[name]++
+		k, ok := kept[name]
+		if !ok {
+			k = keep(name)
+			kept[name] = k
+		}
+		if k {
+			out = append(out, Instance{Name: name, Start: r.Int(0), Duration: r.Int(1) - r.Int(0)})
+		}
+		return nil
+	})
+	return out, count, err
 }
 
 func iterationsData(ctx context.Context, p *nsysx.Profile, o *Options) (*IterationsData, string, error) {
-	all, err := nvtxRanges(ctx, p)
+	d := &IterationsData{}
+	keep, err := iterationMatch(d, o)
 	if err != nil {
 		return nil, "", err
 	}
-	if len(all) == 0 {
+	items, count, err := nvtxRanges(ctx, p, keep)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(count) == 0 {
 		return nil, "no NVTX ranges in " + p.Path, nil
 	}
-	d := &IterationsData{}
-	keep := func(name string) bool { return name == o.Range }
-	d.Match = fmt.Sprintf("%q", o.Range)
-	if o.Range == "" {
-		pat := o.Match
-		if pat == "" {
-			pat = DefaultIterationMatch
-		}
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			return nil, "", usagef("--match: %v", err)
-		}
-		keep = re.MatchString
-		d.Match = "ranges matching " + pat
-		if o.Match == "" {
-			d.Match = "iteration ranges"
-		}
-	}
-	for _, r := range all {
-		if keep(r.name) {
-			d.Items = append(d.Items, Instance{Name: r.name, Start: r.start, Duration: r.end - r.start})
-		}
-	}
+	d.Items = items
 	if len(d.Items) == 0 {
 		what := fmt.Sprintf("no NVTX range named %q", o.Range)
 		switch {
@@ -166,8 +150,37 @@ func iterationsData(ctx context.Context, p *nsysx.Profile, o *Options) (*Iterati
 			what = "no NVTX range is named like an iteration (iteration N, iter N, step N, batch N)"
 		}
 		return nil, fmt.Sprintf("%s in %s; give --range NAME or --match REGEX (most frequent ranges: %s)",
-			what, p.Path, frequentNames(all, 5)), nil
+			what, p.Path, frequentNames(count, 5)), nil
 	}
+	iterationStats(d, o)
+	return d, "", nil
+}
+
+// iterationMatch is the test of the ranges to show, --range or --match
+// (default DefaultIterationMatch); it sets d.Match to their description.
+func iterationMatch(d *IterationsData, o *Options) (func(string) bool, error) {
+	d.Match = fmt.Sprintf("%q", o.Range)
+	if o.Range != "" {
+		return func(name string) bool { return name == o.Range }, nil
+	}
+	pat := o.Match
+	if pat == "" {
+		pat = DefaultIterationMatch
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil, usagef("--match: %v", err)
+	}
+	d.Match = "ranges matching " + pat
+	if o.Match == "" {
+		d.Match = "iteration ranges"
+	}
+	return re.MatchString, nil
+}
+
+// iterationStats orders the instances by start and sets their numbers,
+// quartiles, outliers and histogram.
+func iterationStats(d *IterationsData, o *Options) {
 	sort.SliceStable(d.Items, func(i, j int) bool { return d.Items[i].Start < d.Items[j].Start })
 	d.Numbered = numberItems(d.Items)
 	durs := make([]float64, len(d.Items))
@@ -189,7 +202,6 @@ func iterationsData(ctx context.Context, p *nsysx.Profile, o *Options) (*Iterati
 		lo, w, bins = lo-0.5, 1, 1
 	}
 	d.Hist = histogram(durs, lo, w, bins)
-	return d, "", nil
 }
 
 // numberItems sets X to the number ending each name when those numbers are
@@ -222,11 +234,7 @@ func numberItems(items []Instance) bool {
 }
 
 // frequentNames lists the n names with the most instances.
-func frequentNames(rs []nvtxRange, n int) string {
-	count := map[string]int{}
-	for _, r := range rs {
-		count[r.name]++
-	}
+func frequentNames(count map[string]int, n int) string {
 	names := make([]string, 0, len(count))
 	for k := range count {
 		names = append(names, k)
@@ -245,11 +253,42 @@ func frequentNames(rs []nvtxRange, n int) string {
 }
 
 func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
-	var maxD float64
+	minD, maxD := math.Inf(1), 0.0
 	for _, it := range d.Items {
-		maxD = math.Max(maxD, float64(it.Duration))
+		minD, maxD = math.Min(minD, float64(it.Duration)), math.Max(maxD, float64(it.Duration))
 	}
 	unit := pickTimeUnit(maxD)
+	line, err := iterationLine(d, unit)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The y range fits the data (not from 0): the variation is the point.
+	pad := math.Max((maxD-minD)*0.12, maxD*0.005)
+	line.Y.Min, line.Y.Max = math.Max(0, minD-pad)/unit.ns, (maxD+pad)/unit.ns
+	line.Y.Label.Text = "duration (" + unit.name + ")"
+	line.Y.Tick.Marker = valueTicks{6}
+	line.X.Label.Text = "instance (in start order)"
+	if d.Numbered {
+		line.X.Label.Text = "number in the range name"
+	}
+	line.X.Tick.Marker = intTicks{}
+	hist := newPlot()
+	hist.Add(&histBars{bins: d.Hist, scale: unit.ns, horizontal: true, fill: colKernel})
+	hline2, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Median / unit.ns}, {X: float64(maxCount(d.Hist)), Y: d.Median / unit.ns}})
+	hline2.Color, hline2.Width = colMedian, 1.2
+	hist.Add(hline2)
+	hist.Y.Min, hist.Y.Max = line.Y.Min, line.Y.Max
+	hist.X.Min = 0
+	hist.X.Label.Text = "instances"
+	hist.X.Tick.Marker = intTicks{}
+	hist.Y.Label.Text = "duration (" + unit.name + ")"
+	hist.Y.Tick.Marker = valueTicks{6}
+	return line, hist, nil
+}
+
+// iterationLine is the left panel: the durations in order, the median, the
+// outlier bounds (dashed) and the outliers.
+func iterationLine(d *IterationsData, unit timeUnit) (*plot.Plot, error) {
 	line := newPlot()
 	line.Add(yGrid())
 	xys := make(plotter.XYs, len(d.Items))
@@ -264,7 +303,7 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 	}
 	l, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	l.Color, l.Width = colKernel, 1.5
 	pts.Color, pts.Shape, pts.Radius = colKernel, draw.CircleGlyph{}, 2.2
@@ -289,48 +328,29 @@ func iterationPanels(d *IterationsData) (*plot.Plot, *plot.Plot, error) {
 		hline(math.Max(d.Low, 0), colGrey, true)
 		hline(d.High, colGrey, true)
 	}
-	if len(outl) > 0 {
-		s, _ := plotter.NewScatter(outl)
-		s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
-		if len(d.Items) > 120 {
-			s.Radius = 2
+	addOutliers(line, outl, outLabels, len(d.Items))
+	return line, nil
+}
+
+// addOutliers marks the outliers, labelled while there are few.
+func addOutliers(line *plot.Plot, outl plotter.XYs, labels []string, n int) {
+	if len(outl) == 0 {
+		return
+	}
+	s, _ := plotter.NewScatter(outl)
+	s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
+	if n > 120 {
+		s.Radius = 2
+	}
+	line.Add(s)
+	if len(outl) <= 10 { // labels only while they cannot pile up
+		lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: labels})
+		for i := range lab.TextStyle {
+			lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
 		}
-		line.Add(s)
-		if len(outl) <= 10 { // labels only while they cannot pile up
-			lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: outLabels})
-			for i := range lab.TextStyle {
-				lab.TextStyle[i] = textStyle(sansFont, 8, colOutlier)
-			}
-			lab.Offset = vg.Point{X: 5, Y: 2}
-			line.Add(lab)
-		}
+		lab.Offset = vg.Point{X: 5, Y: 2}
+		line.Add(lab)
 	}
-	// The y range fits the data (not from 0): the variation is the point.
-	minD := maxD
-	for _, it := range d.Items {
-		minD = math.Min(minD, float64(it.Duration))
-	}
-	pad := math.Max((maxD-minD)*0.12, maxD*0.005)
-	line.Y.Min, line.Y.Max = math.Max(0, minD-pad)/unit.ns, (maxD+pad)/unit.ns
-	line.Y.Label.Text = "duration (" + unit.name + ")"
-	line.Y.Tick.Marker = valueTicks{6}
-	line.X.Label.Text = "instance (in start order)"
-	if d.Numbered {
-		line.X.Label.Text = "number in the range name"
-	}
-	line.X.Tick.Marker = intTicks{}
-	hist := newPlot()
-	hist.Add(&histBars{bins: d.Hist, scale: unit.ns, horizontal: true, fill: colKernel})
-	hline2, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Median / unit.ns}, {X: float64(maxCount(d.Hist)), Y: d.Median / unit.ns}})
-	hline2.Color, hline2.Width = colMedian, 1.2
-	hist.Add(hline2)
-	hist.Y.Min, hist.Y.Max = line.Y.Min, line.Y.Max
-	hist.X.Min = 0
-	hist.X.Label.Text = "instances"
-	hist.X.Tick.Marker = intTicks{}
-	hist.Y.Label.Text = "duration (" + unit.name + ")"
-	hist.Y.Tick.Marker = valueTicks{6}
-	return line, hist, nil
 }
 
 // plural formats "1 outlier", "2 outliers".

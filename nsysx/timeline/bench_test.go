@@ -12,21 +12,13 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
 
 // benchFile is the benchmark profile: NSYSX_BENCH_FILE, default
 // /tmp/train50.sqlite (`make bench-data`; train tiled with
 // tools/nsys-tile.py).
-func benchFile(b *testing.B) string {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data` (see README)", f)
-	}
-	return f
-}
+func benchFile(b *testing.B) string { return benchmem.File(b) }
 
 // peakHeap samples the live heap while fn runs and returns its maximum.
 func peakHeap(fn func()) uint64 {

@@ -1,0 +1,124 @@
+package nsysx
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/embed"
+	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
+)
+
+// streamRows is the size of the table TestExportStreamed writes: several
+// record batches and a partial last one.
+const streamRows = 2*BatchRows + 123
+
+// streamWant is row i of that table as the export must hold it: a, f and s
+// are NULL on every 7th row; on every 11th row a holds text digits (read as
+// an integer) and s an integer (read as its decimal text); f is 0.5 per row.
+func streamWant(i int) (a, f, s Value) {
+	if i%7 == 0 {
+		return Null, Null, Null
+	}
+	if i%11 == 0 {
+		return IntV(int64(i) * 3), FloatV(float64(i) / 2), TextV(fmt.Sprint(i))
+	}
+	return IntV(int64(i) - 1<<40), FloatV(float64(i) / 2), TextV(fmt.Sprintf("name %d", i%300))
+}
+
+// TestExportStreamed exports a SQLite table of several batches (the export
+// streams it batch by batch) and checks every cell read back against values
+// computed here, not by the loader.
+func TestExportStreamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.sqlite")
+	db, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(db.Exec("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); CREATE TABLE T (a INTEGER, f REAL, s TEXT); BEGIN"))
+	st, _, err := db.Prepare("INSERT INTO T VALUES (?, ?, ?)")
+	must(err)
+	for i := 0; i < streamRows; i++ {
+		switch {
+		case i%7 == 0:
+			must(st.BindNull(1))
+			must(st.BindNull(2))
+			must(st.BindNull(3))
+		case i%11 == 0:
+			must(st.BindText(1, fmt.Sprint(i*3)))
+			must(st.BindFloat(2, float64(i)/2))
+			must(st.BindInt64(3, int64(i)))
+		default:
+			must(st.BindInt64(1, int64(i)-1<<40))
+			must(st.BindFloat(2, float64(i)/2))
+			must(st.BindText(3, fmt.Sprintf("name %d", i%300)))
+		}
+		must(st.Exec())
+	}
+	must(st.Close())
+	must(db.Exec("COMMIT"))
+	must(db.Close())
+	p := openT(t, path)
+	for _, format := range []string{"parquet", "arrow"} {
+		dir := filepath.Join(t.TempDir(), format)
+		must(ExportTables(context.Background(), p, dir, format, regexp.MustCompile("^T$"), nil))
+		src, _, err := openDir(dir)
+		must(err)
+		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "s"})
+		must(err)
+		if got.N != streamRows {
+			t.Fatalf("%s: %d rows, want %d", format, got.N, streamRows)
+		}
+		for i := 0; i < streamRows; i++ {
+			a, f, s := streamWant(i)
+			for k, w := range []Value{a, f, s} {
+				g := got.Col([]string{"a", "f", "s"}[k]).value(i)
+				if !sameCell(w, g) {
+					t.Fatalf("%s: row %d column %d = %v, want %v", format, i, k, g, w)
+				}
+			}
+		}
+		src.close()
+	}
+}
+
+// BenchmarkExportParquet exports every table of the benchmark profile as
+// Parquet files (`nsysx export -t parquet`), with the peak memory (peak-MB)
+// and the input read per second (MB/s).
+func BenchmarkExportParquet(b *testing.B) { benchExport(b, "parquet") }
+
+// BenchmarkExportArrow is BenchmarkExportParquet for Arrow IPC files.
+func BenchmarkExportArrow(b *testing.B) { benchExport(b, "arrow") }
+
+func benchExport(b *testing.B, format string) {
+	path := benchmem.File(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	runtime.GC()
+	peak := benchmem.StartPeak()
+	for b.Loop() {
+		p, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := ExportTables(context.Background(), p, b.TempDir(), format, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+	}
+	peak.Report(b)
+}
