@@ -59,7 +59,6 @@ func load_symbols_nsysx() {
 		"Round1":            reflect.ValueOf(nsysx.Round1),
 		"Rules":             reflect.ValueOf(nsysx.Rules),
 		"SampleName":        reflect.ValueOf(constant.MakeFromLiteral("\"sample:sync.sqlite\"", token.STRING, 0)),
-		"SetBaseContext":    reflect.ValueOf(nsysx.SetBaseContext),
 		"Skip":              reflect.ValueOf(nsysx.Skip),
 		"StripAPIVersion":   reflect.ValueOf(nsysx.StripAPIVersion),
 		"Suggest":           reflect.ValueOf(nsysx.Suggest),
