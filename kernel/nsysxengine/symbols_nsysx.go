@@ -91,6 +91,7 @@ func load_symbols_nsysx() {
 		"MissingTableError":  reflect.ValueOf((*nsysx.MissingTableError)(nil)),
 		"OpenOptions":        reflect.ValueOf((*nsysx.OpenOptions)(nil)),
 		"Option":             reflect.ValueOf((*nsysx.Option)(nil)),
+		"OverflowError":      reflect.ValueOf((*nsysx.OverflowError)(nil)),
 		"Profile":            reflect.ValueOf((*nsysx.Profile)(nil)),
 		"RecordWriter":       reflect.ValueOf((*nsysx.RecordWriter)(nil)),
 		"Report":             reflect.ValueOf((*nsysx.Report)(nil)),
