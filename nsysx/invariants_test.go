@@ -39,7 +39,7 @@ func TestExternalProfiles(t *testing.T) {
 			ran++
 			checkInvariants(t, name+" "+r.Name, res)
 		}
-		t.Logf("%s (schema %s): %d reports and rules with data, %d SKIPPED", name, p.SchemaVersion(), ran, skipped)
+		t.Logf("%s (schema %s): %d reports and rules with data, %d SKIPPED", name, p.SchemaVersion(context.Background()), ran, skipped)
 		p.Close()
 	}
 }
@@ -173,14 +173,14 @@ func checkInvariants(t *testing.T, what string, r *nsysx.Result) {
 func TestMissingColumnSkips(t *testing.T) {
 	path := testutil.External(t, "nsysai_healthy_1pct")
 	p := nsysxtest.Open(t, path)
-	r, err := p.Stats("cuda_kern_exec_sum")
+	r, err := p.Stats(context.Background(), "cuda_kern_exec_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := path + " does not contain the 'globalPid' column in CUPTI_ACTIVITY_KIND_KERNEL."; r.Skipped != want {
 		t.Errorf("SKIPPED %q, want %q", r.Skipped, want)
 	}
-	if r, err := p.Stats("cuda_gpu_kern_sum"); err != nil || r.Skipped != "" || r.Len() == 0 {
+	if r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum"); err != nil || r.Skipped != "" || r.Len() == 0 {
 		t.Errorf("cuda_gpu_kern_sum on the trimmed export: %v %q", err, r.Skipped)
 	}
 }

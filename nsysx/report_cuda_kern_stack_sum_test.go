@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"path"
 	"regexp"
 	"strings"
@@ -19,7 +20,7 @@ func TestKernStackSumBT(t *testing.T) {
 	total := nsysxtest.KernSumTotal(t, p)
 	for _, spec := range []string{"cuda_kern_stack_sum", "cuda_kern_stack_sum:noruntime:foldpy",
 		"cuda_kern_stack_sum:kernels:base:sort=inclusive", "cuda_kern_stack_sum:depth=3"} {
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if err != nil || r.Skipped != "" {
 			t.Fatalf("%s: %v %s", spec, err, r.Skipped)
 		}
@@ -37,7 +38,7 @@ func TestKernStackSumBT(t *testing.T) {
 	}
 	runtime := regexp.MustCompile(`^(libcupti|libcuda\.|libcudart|libToolsInjection)`)
 	for _, o := range []nsysx.StackOptions{{NoRuntime: true, FoldPython: true}, {Depth: 5}} {
-		ks, err := p.KernelStacks(nil, o)
+		ks, err := p.KernelStacks(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestKernStackSumBT(t *testing.T) {
 // gather kernel is there, innermost first, Python frames folded.
 func TestKernStackSumStacksView(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "bt"))
-	r, err := p.Stats("cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
+	r, err := p.Stats(context.Background(), "cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +83,14 @@ func TestKernStackSumStacksView(t *testing.T) {
 
 func TestKernStackSumSkipped(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
-	r, err := p.Stats("cuda_kern_stack_sum")
+	r, err := p.Stats(context.Background(), "cuda_kern_stack_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(r.Skipped, "does not contain CUDA API call stacks") || !strings.Contains(r.Skipped, "--cudabacktrace=all") {
 		t.Errorf("SKIPPED %q", r.Skipped)
 	}
-	if _, err := p.Stats("cuda_kern_stack_sum:view=stack"); err == nil || !strings.Contains(err.Error(), "did you mean stacks") {
+	if _, err := p.Stats(context.Background(), "cuda_kern_stack_sum:view=stack"); err == nil || !strings.Contains(err.Error(), "did you mean stacks") {
 		t.Errorf("view=stack: %v", err)
 	}
 }

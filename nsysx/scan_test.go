@@ -15,7 +15,7 @@ import (
 func TestScan(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	const tb = "CUPTI_ACTIVITY_KIND_KERNEL"
-	k, err := p.Load(tb, "start", "end", "demangledName")
+	k, err := p.Load(context.Background(), tb, "start", "end", "demangledName")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestScan(t *testing.T) {
 // a table with NULL and non-NULL text.
 func TestScanBytes(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "rank0"))
-	nv, err := p.Load("NVTX_EVENTS", "text")
+	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "text")
 	if err != nil {
 		t.Fatal(err)
 	}

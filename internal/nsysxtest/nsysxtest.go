@@ -24,7 +24,7 @@ func Open(t testing.TB, path string) *nsysx.Profile {
 // KernSumTotal is the sum of cuda_gpu_kern_sum's Total Time column.
 func KernSumTotal(t testing.TB, p *nsysx.Profile) int64 {
 	t.Helper()
-	r, err := p.Stats("cuda_gpu_kern_sum")
+	r, err := p.Stats(t.Context(), "cuda_gpu_kern_sum")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"context"
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
 	"path/filepath"
@@ -46,12 +45,11 @@ func reportNames(rules bool) []string {
 // completeSpec completes "name[:opt...]" report specs: names, then the
 // options of the named report after a colon.
 func completeSpec(word string, rules bool) ([]string, int) {
-	name, opt, hasOpt := strings.Cut(word, ":")
+	name, _, hasOpt := strings.Cut(word, ":")
 	if !hasOpt {
 		return prefixed(reportNames(rules), word), len(word)
 	}
-	i := strings.LastIndexByte(word, ':')
-	opt = word[i+1:]
+	opt := word[strings.LastIndexByte(word, ':')+1:]
 	r, err := nsysx.LookupReport(name)
 	if rules {
 		r, err = nsysx.LookupRule(name)
@@ -207,7 +205,7 @@ func (e *Engine) completeSQL(c kernel.MagicCursor) ([]string, int) {
 	}
 	var p *nsysx.Profile
 	if args, _ := kernel.SplitArgs(c.Line); len(args) > 0 && args[0] != "as" {
-		p, _ = e.resolve(context.Background(), args[0])
+		p, _ = e.resolve(e.life, args[0]) // a completion is no cell's: the engine's context
 	} else {
 		p = e.profiles.lastOpened()
 	}
@@ -286,8 +284,9 @@ func (e *Engine) globalResult(name string) *nsysx.Result {
 	return nil
 }
 
-// stringCallRe matches the call before an open string literal: X.Stats(".
-var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*$`)
+// stringCallRe matches the call before an open string literal: X.Stats(",
+// or X.Stats(ctx, " after a context argument.
+var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*(?:\w+\s*,\s*)?$`)
 
 // openString returns where the string literal holding the cursor starts
 // (after its quote), or -1.

@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"sort"
@@ -55,11 +56,11 @@ func TestCudaHeatmapWindowBruteForce(t *testing.T) {
 	f := runOn(t, "cuda_gpu_time_util_map", o, "rank0").Output.Table("analysis")
 
 	p := nsysxtest.Open(t, testutil.Profile(t, "rank0"))
-	_, dur, err := Session(p)
+	_, dur, err := Session(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "globalPid", "deviceId")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "globalPid", "deviceId")
 	if err != nil {
 		t.Fatal(err)
 	}

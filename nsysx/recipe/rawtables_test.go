@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
@@ -20,13 +21,13 @@ type rawKernel struct {
 func rawKernels(t testing.TB, profile string) []rawKernel {
 	t.Helper()
 	p := nsysxtest.Open(t, testutil.Profile(t, profile))
-	tb, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
+	tb, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]rawKernel, tb.N)
 	for i := range out {
-		name, _ := p.String(tb.Col("shortName").Int(i))
+		name, _ := p.String(context.Background(), tb.Col("shortName").Int(i))
 		out[i] = rawKernel{tb.Col("start").Int(i), tb.Col("end").Int(i), name}
 	}
 	return out
@@ -36,7 +37,7 @@ func rawKernels(t testing.TB, profile string) []rawKernel {
 func rawUTC(t testing.TB, profile string) int64 {
 	t.Helper()
 	p := nsysxtest.Open(t, testutil.Profile(t, profile))
-	tb, err := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	tb, err := p.Load(context.Background(), "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
 	if err != nil {
 		t.Fatal(err)
 	}

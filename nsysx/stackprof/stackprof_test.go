@@ -1,6 +1,7 @@
 package stackprof_test
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ import (
 // launch call carries a callchainId.
 func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 	t.Helper()
-	rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
+	rt, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 			has[rt.Col("correlationId").Int(i)] = true
 		}
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 func TestWriteFileBT(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "bt"))
 	base := filepath.Join(t.TempDir(), "bt")
-	name, err := stackprof.WriteFile(nil, p, base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(context.Background(), p, base, nsysx.StackOptions{Kernels: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func inOrder(names []string, parts ...string) bool {
 
 func TestNoStacksSkipped(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
-	_, err := stackprof.Build(nil, p, nsysx.StackOptions{})
+	_, err := stackprof.Build(context.Background(), p, nsysx.StackOptions{})
 	var se *stackprof.SkippedError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "--cudabacktrace") {
 		t.Fatalf("got %v, want a SKIPPED error naming --cudabacktrace", err)
