@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 
@@ -18,7 +19,7 @@ type MemOpsData struct {
 // MemOps draws the GPU memory operations (memcpy by direction, memset) as
 // two bar charts: total GPU time and total bytes. by is "time", "size" or
 // "" for both.
-func MemOps(p *nsysx.Profile, by string) (*Chart, error) {
+func MemOps(ctx context.Context, p *nsysx.Profile, by string) (*Chart, error) {
 	title := "GPU memory operations by time and size"
 	switch by {
 	case "time":
@@ -40,7 +41,7 @@ func MemOps(p *nsysx.Profile, by string) (*Chart, error) {
 		if by == s.skipBy {
 			continue
 		}
-		b, res, err := rankMemOps(p, s.report, s.valueCol)
+		b, res, err := rankMemOps(ctx, p, s.report, s.valueCol)
 		if err != nil {
 			return nil, err
 		}
@@ -89,8 +90,8 @@ type memOpsSide struct {
 
 // rankMemOps ranks the top 20 operations of report by valueCol; the bars
 // are nil when the report was skipped or has no rows (res says why).
-func rankMemOps(p *nsysx.Profile, report, valueCol string) (b *Bars, res *nsysx.Result, err error) {
-	res, err = p.Stats(report)
+func rankMemOps(ctx context.Context, p *nsysx.Profile, report, valueCol string) (b *Bars, res *nsysx.Result, err error) {
+	res, err = p.Stats(ctx, report)
 	if err != nil {
 		return nil, nil, err
 	}
