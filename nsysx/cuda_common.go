@@ -298,29 +298,36 @@ func (tr *threadRanges) innermost(s, e int64) Value {
 // 60, 70, 71; endGlobalTid NULL) by globalTid.
 func (c *Ctx) rawRangesByThread() (map[int64]*threadRanges, error) {
 	cols := []string{"start", "end", "eventType", "globalTid", "text"}
-	hasTextID := c.P.HasColumn(tNVTX, "textId")
-	if hasTextID {
+	if c.P.HasColumn(tNVTX, "textId") {
 		cols = append(cols, "textId")
 	}
-	hasEGT := c.P.HasColumn(tNVTX, "endGlobalTid")
-	if hasEGT {
+	if c.P.HasColumn(tNVTX, "endGlobalTid") {
 		cols = append(cols, "endGlobalTid")
 	}
 	t, err := c.LoadRaw(tNVTX, cols...)
 	if err != nil {
 		return nil, err
 	}
-	st, en, ty, g, tx := t.Col("start"), t.Col("end"), t.Col("eventType"), t.Col("globalTid"), t.Col("text")
-	var maxT int64
-	isRange := func(i int) bool {
-		switch ty.Ints[i] {
-		case 59, 60, 70, 71:
-			return true
-		}
-		return false
+	return sortedThreadRanges(c.sameThreadRanges(t, latestRangeTime(t))), nil
+}
+
+// isNVTXRange reports whether an NVTX event type is a push/pop or start/end
+// range (59, 60, 70, 71).
+func isNVTXRange(eventType int64) bool {
+	switch eventType {
+	case 59, 60, 70, 71:
+		return true
 	}
+	return false
+}
+
+// latestRangeTime is the latest start or end of any range in t (0 when none):
+// the end of the ranges never closed.
+func latestRangeTime(t *Table) int64 {
+	st, en, ty := t.Col("start"), t.Col("end"), t.Col("eventType")
+	var maxT int64
 	for i := 0; i < t.N; i++ {
-		if !isRange(i) {
+		if !isNVTXRange(ty.Ints[i]) {
 			continue
 		}
 		maxT = max(maxT, st.Ints[i])
@@ -328,17 +335,27 @@ func (c *Ctx) rawRangesByThread() (map[int64]*threadRanges, error) {
 			maxT = max(maxT, en.Ints[i])
 		}
 	}
-	out := map[int64]*threadRanges{}
-	type rr struct {
-		s, e int64
-		l    Value
-	}
-	tmp := map[int64][]rr{}
+	return maxT
+}
+
+// labelledRange is one NVTX range with its label.
+type labelledRange struct {
+	s, e int64
+	l    Value
+}
+
+// sameThreadRanges collects the ranges of t that end on the thread they
+// started on, by globalTid, in row order; open ranges end at maxT. A range's
+// label is its textId string, else its text.
+func (c *Ctx) sameThreadRanges(t *Table, maxT int64) map[int64][]labelledRange {
+	st, en, ty, g, tx := t.Col("start"), t.Col("end"), t.Col("eventType"), t.Col("globalTid"), t.Col("text")
+	textID, egt := t.Col("textId"), t.Col("endGlobalTid")
+	tmp := map[int64][]labelledRange{}
 	for i := 0; i < t.N; i++ {
-		if !isRange(i) || g.IsNull(i) {
+		if !isNVTXRange(ty.Ints[i]) || g.IsNull(i) {
 			continue
 		}
-		if hasEGT && !t.Col("endGlobalTid").IsNull(i) {
+		if egt != nil && !egt.IsNull(i) {
 			continue
 		}
 		e := maxT
@@ -346,14 +363,21 @@ func (c *Ctx) rawRangesByThread() (map[int64]*threadRanges, error) {
 			e = en.Ints[i]
 		}
 		l := Null
-		if hasTextID {
-			l = c.Str(t.Col("textId"), i)
+		if textID != nil {
+			l = c.Str(textID, i)
 		}
 		if l.IsNull() && !tx.IsNull(i) {
 			l = TextV(tx.Strs[i])
 		}
-		tmp[g.Ints[i]] = append(tmp[g.Ints[i]], rr{st.Ints[i], e, l})
+		tmp[g.Ints[i]] = append(tmp[g.Ints[i]], labelledRange{st.Ints[i], e, l})
 	}
+	return tmp
+}
+
+// sortedThreadRanges orders each thread's ranges by start (ties keep row
+// order).
+func sortedThreadRanges(tmp map[int64][]labelledRange) map[int64]*threadRanges {
+	out := map[int64]*threadRanges{}
 	for k, v := range tmp {
 		sort.SliceStable(v, func(a, b int) bool { return v[a].s < v[b].s })
 		tr := &threadRanges{}
@@ -364,7 +388,7 @@ func (c *Ctx) rawRangesByThread() (map[int64]*threadRanges, error) {
 		}
 		out[k] = tr
 	}
-	return out, nil
+	return out
 }
 
 // memcpyNames maps copyKind to "[CUDA memcpy <label>]" from ENUM_CUDA_MEMCPY_OPER.

@@ -48,31 +48,7 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		if skip != nil || err != nil {
 			return skip, err
 		}
-		type key struct {
-			name       int32
-			grid, blok string
-		}
-		groups := map[key]*Agg{}
-		var keys []key
-		st, en := k.Col("start"), k.Col("end")
-		for i := 0; i < k.N; i++ {
-			kk := key{name: names.ids[i]}
-			if gb {
-				kk.grid = geometry(k.Col("gridX"), k.Col("gridY"), k.Col("gridZ"), i)
-				kk.blok = geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), i)
-			}
-			a := groups[kk]
-			if a == nil {
-				a = &Agg{}
-				groups[kk] = a
-				keys = append(keys, kk)
-			}
-			if d, ok := dur(st, en, i); ok {
-				a.Add(d)
-			} else {
-				a.AddNull()
-			}
-		}
+		groups, keys := groupKernelDurations(k, names, gb)
 		var grand int64
 		for _, a := range groups {
 			grand = addInt(grand, a.Total())
@@ -99,4 +75,38 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		sortRows(res, byKeys(-2, 2, nameCol))
 		return res, nil
 	}
+}
+
+// kernSumKey groups cuda_gpu_kern_sum rows: the kernel name and, for
+// cuda_gpu_kern_gb_sum, the grid and block sizes.
+type kernSumKey struct {
+	name       int32
+	grid, blok string
+}
+
+// groupKernelDurations collects the kernels' durations per name (and launch
+// geometry when gb); keys lists the groups in first-seen order.
+func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*Agg, []kernSumKey) {
+	groups := map[kernSumKey]*Agg{}
+	var keys []kernSumKey
+	st, en := k.Col("start"), k.Col("end")
+	for i := 0; i < k.N; i++ {
+		kk := kernSumKey{name: names.ids[i]}
+		if gb {
+			kk.grid = geometry(k.Col("gridX"), k.Col("gridY"), k.Col("gridZ"), i)
+			kk.blok = geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), i)
+		}
+		a := groups[kk]
+		if a == nil {
+			a = &Agg{}
+			groups[kk] = a
+			keys = append(keys, kk)
+		}
+		if d, ok := dur(st, en, i); ok {
+			a.Add(d)
+		} else {
+			a.AddNull()
+		}
+	}
+	return groups, keys
 }

@@ -162,90 +162,124 @@ type kernGroup struct {
 }
 
 func kernSumResult(c *Ctx, d *nvtxData, k *Table, ks, ke *Column, kn *kernNames, kcall [][]int32, rc *rangeCalls, names []int32) (*Result, error) {
-	type gkey struct {
-		pid, tid int64
-		call     bool
-		name     int32
-		style    uint8
-		kname    int32
-	}
-	groups := map[gkey]int32{}
-	var gs []*kernGroup
-	seenRange := map[uint64]struct{}{}
-	g := rc.ri.t.Col("globalTid")
-	add := func(i int, call int32, r int32) {
-		key := gkey{name: -1, kname: kn.ids[i]}
-		var pid, tid = Null, Null
-		if call >= 0 {
-			j := rc.rows[call]
-			if !g.IsNull(int(j)) {
-				gt := g.Ints[j]
-				key.pid, key.tid, key.call = gPID(gt), gTID(gt), true
-				pid, tid = IntV(key.pid), IntV(key.tid)
-			}
-		}
-		if r >= 0 {
-			key.name, key.style = names[r], d.flags[r]&nvStartEnd
-		}
-		gi, ok := groups[key]
-		if !ok {
-			gi = int32(len(gs))
-			groups[key] = gi
-			gs = append(gs, &kernGroup{pid: pid, tid: tid, rng: r, style: key.style, kname: key.kname, lastKernel: -1})
-		}
-		gr := gs[gi]
-		if d, ok := dur(ks, ke, i); ok {
-			gr.agg.Add(d)
-		} else {
-			gr.agg.AddNull()
-		}
-		if gr.lastKernel != i {
-			gr.lastKernel = i
-			gr.kernInst++
-		}
-		if r >= 0 {
-			sk := uint64(gi)<<32 | uint64(uint32(r))
-			if _, dup := seenRange[sk]; !dup {
-				seenRange[sk] = struct{}{}
-				gr.nvtxInst++
-			}
-		}
-	}
+	kg := &kernGrouper{d: d, kn: kn, rc: rc, names: names, ks: ks, ke: ke, g: rc.ri.t.Col("globalTid"),
+		groups: map[kernGroupKey]int32{}, seenRange: map[uint64]struct{}{}}
 	for i := 0; i < k.N; i++ {
 		if len(kcall[i]) == 0 {
-			add(i, -1, -1)
+			kg.add(i, -1, -1)
 			continue
 		}
 		for _, call := range kcall[i] {
 			rs := rc.ranges(call)
 			if len(rs) == 0 {
-				add(i, call, -1)
+				kg.add(i, call, -1)
 			}
 			for _, r := range rs {
-				add(i, call, r)
+				kg.add(i, call, r)
 			}
 		}
 	}
-	nameOf := func(gr *kernGroup) Value {
-		if gr.rng < 0 {
-			return Null
+	gs := kg.gs
+	keys := kernRowKeys(d, kn, gs)
+	order := kernRowOrder(gs, keys)
+	res := NewResult(c.Report.Name, c.Report.Title, "NVTX Range", "Style", "PID", "TID", "NVTX Inst", "Kern Inst",
+		"Total Time:dur_ns", "Avg:dur_ns", "Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns", "Kernel Name")
+	for _, x := range order {
+		gr, kk := gs[x], keys[x]
+		a := &gr.agg
+		res.Add(kk.name, kk.style, gr.pid, gr.tid, IntV(gr.nvtxInst), IntV(gr.kernInst),
+			kk.total, R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()), kk.kname)
+	}
+	return res, nil
+}
+
+// kernGroupKey groups kernels by the calling thread (when the launch call is
+// known), the enclosing range's name and style (when in a range) and the
+// kernel name.
+type kernGroupKey struct {
+	pid, tid int64
+	call     bool
+	name     int32
+	style    uint8
+	kname    int32
+}
+
+// kernGrouper accumulates the nvtx_kern_sum groups, in first-seen order.
+type kernGrouper struct {
+	d         *nvtxData
+	kn        *kernNames
+	rc        *rangeCalls
+	names     []int32
+	ks, ke, g *Column // kernel start and end, runtime globalTid
+	groups    map[kernGroupKey]int32
+	gs        []*kernGroup
+	seenRange map[uint64]struct{} // group<<32 | range already counted
+}
+
+// add counts kernel i, launched by runtime call call (-1: none) inside
+// range r (-1: none), into its group.
+func (kg *kernGrouper) add(i int, call int32, r int32) {
+	key := kernGroupKey{name: -1, kname: kg.kn.ids[i]}
+	var pid, tid = Null, Null
+	if call >= 0 {
+		j := kg.rc.rows[call]
+		if !kg.g.IsNull(int(j)) {
+			gt := kg.g.Ints[j]
+			key.pid, key.tid, key.call = gPID(gt), gTID(gt), true
+			pid, tid = IntV(key.pid), IntV(key.tid)
 		}
-		n, _ := d.name(int(gr.rng))
-		return TextV(n)
 	}
-	styleOf := func(gr *kernGroup) Value {
-		if gr.rng < 0 {
-			return Null
+	if r >= 0 {
+		key.name, key.style = kg.names[r], kg.d.flags[r]&nvStartEnd
+	}
+	gi, ok := kg.groups[key]
+	if !ok {
+		gi = int32(len(kg.gs))
+		kg.groups[key] = gi
+		kg.gs = append(kg.gs, &kernGroup{pid: pid, tid: tid, rng: r, style: key.style, kname: key.kname, lastKernel: -1})
+	}
+	gr := kg.gs[gi]
+	if d, ok := dur(kg.ks, kg.ke, i); ok {
+		gr.agg.Add(d)
+	} else {
+		gr.agg.AddNull()
+	}
+	if gr.lastKernel != i {
+		gr.lastKernel = i
+		gr.kernInst++
+	}
+	if r >= 0 {
+		sk := uint64(gi)<<32 | uint64(uint32(r))
+		if _, dup := kg.seenRange[sk]; !dup {
+			kg.seenRange[sk] = struct{}{}
+			gr.nvtxInst++
 		}
-		return TextV(nvtxStyle(gr.style))
 	}
-	type rowKey struct {
-		name, style, kname, total Value
-	}
-	keys := make([]rowKey, len(gs))
+}
+
+// kernRowKey is the part of an nvtx_kern_sum row the sort compares.
+type kernRowKey struct {
+	name, style, kname, total Value
+}
+
+// kernRowKeys computes each group's range name and style (NULL outside
+// ranges), kernel name and total time.
+func kernRowKeys(d *nvtxData, kn *kernNames, gs []*kernGroup) []kernRowKey {
+	keys := make([]kernRowKey, len(gs))
 	for x, gr := range gs {
-		keys[x] = rowKey{nameOf(gr), styleOf(gr), kn.dict[gr.kname], gr.agg.Sum()}
+		name, style := Null, Null
+		if gr.rng >= 0 {
+			n, _ := d.name(int(gr.rng))
+			name, style = TextV(n), TextV(nvtxStyle(gr.style))
+		}
+		keys[x] = kernRowKey{name, style, kn.dict[gr.kname], gr.agg.Sum()}
 	}
+	return keys
+}
+
+// kernRowOrder orders the groups by range name, PID, TID, total time
+// (descending), style and kernel name; ties keep first-seen order.
+func kernRowOrder(gs []*kernGroup, keys []kernRowKey) []int {
 	order := make([]int, len(gs))
 	for x := range order {
 		order[x] = x
@@ -261,13 +295,5 @@ func kernSumResult(c *Ctx, d *nvtxData, k *Table, ks, ke *Column, kn *kernNames,
 		}
 		return false
 	})
-	res := NewResult(c.Report.Name, c.Report.Title, "NVTX Range", "Style", "PID", "TID", "NVTX Inst", "Kern Inst",
-		"Total Time:dur_ns", "Avg:dur_ns", "Med:dur_ns", "Min:dur_ns", "Max:dur_ns", "StdDev:dur_ns", "Kernel Name")
-	for _, x := range order {
-		gr, kk := gs[x], keys[x]
-		a := &gr.agg
-		res.Add(kk.name, kk.style, gr.pid, gr.tid, IntV(gr.nvtxInst), IntV(gr.kernInst),
-			kk.total, R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()), kk.kname)
-	}
-	return res, nil
+	return order
 }

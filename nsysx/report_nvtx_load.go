@@ -76,25 +76,7 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 				return
 			}
 		}
-		// the generic scanner cannot be stopped: once ctx is cancelled (it is
-		// checked at the first row and every 65536), the rows left are skipped
-		n, stop, f := 0, false, new(sqlite.Fields)
-		scanErr = sc.run(func(rowid int64, v rowVals) {
-			if n++; n&0xFFFF == 1 && !stop {
-				stop = sc.ctx.Err() != nil
-			}
-			if stop {
-				return
-			}
-			for k, p := range v.pos {
-				if p < 0 {
-					f.Set(k, sqlite.Value{})
-				} else {
-					f.Set(k, v.v[p])
-				}
-			}
-			_ = bt.add(rowid, f)
-		})
+		scanErr = sc.scanGenericNVTX(bt)
 	}()
 	for b := range full {
 		if sc.ctx.Err() != nil {
@@ -110,6 +92,29 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 		return err
 	}
 	return scanErr
+}
+
+// scanGenericNVTX feeds every row to bt through the generic table scanner.
+// That scanner cannot be stopped: once sc.ctx is cancelled (it is checked at the
+// first row and every 65536), the rows left are skipped.
+func (sc *scanner) scanGenericNVTX(bt *nvtxBatcher) error {
+	n, stop, f := 0, false, new(sqlite.Fields)
+	return sc.run(func(rowid int64, v rowVals) {
+		if n++; n&0xFFFF == 1 && !stop {
+			stop = sc.ctx.Err() != nil
+		}
+		if stop {
+			return
+		}
+		for k, p := range v.pos {
+			if p < 0 {
+				f.Set(k, sqlite.Value{})
+			} else {
+				f.Set(k, v.v[p])
+			}
+		}
+		_ = bt.add(rowid, f)
+	})
 }
 
 // loadNVTX scans NVTX_EVENTS once and returns the selected ranges.

@@ -35,55 +35,8 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 			return nil, err
 		}
 		m, mOK := d.maxAll.value()
-		groups := d.groupDurations(m, mOK)
-		type final struct {
-			name, style string
-			agg         Agg
-		}
-		byKey := map[[2]string]*final{}
-		var finals []*final
-		for gid, g := range groups {
-			if g.Count() == 0 {
-				continue
-			}
-			style := nvtxStyle(uint8(gid & 1))
-			for _, name := range d.pairNames[gid>>1] {
-				k := [2]string{name, ""}
-				if withStyle {
-					k[1] = style
-				}
-				f := byKey[k]
-				if f == nil {
-					f = &final{name: name, style: style}
-					byKey[k] = f
-					finals = append(finals, f)
-				}
-				if f.agg.Count() == 0 {
-					f.agg = *g
-				} else {
-					f.agg.vals = append(append([]int64(nil), f.agg.vals...), g.vals...)
-					f.agg.nulls += g.nulls
-				}
-			}
-		}
-		// natural order: the GROUP BY key; then Total descending (NULL last)
-		sort.Slice(finals, func(i, j int) bool {
-			if c := strings.Compare(finals[i].name, finals[j].name); c != 0 {
-				return c < 0
-			}
-			return finals[i].style < finals[j].style
-		})
-		totals := make([]Value, len(finals))
-		var grand int64
-		for i, f := range finals {
-			totals[i] = f.agg.Sum()
-			grand = addInt(grand, f.agg.Total())
-		}
-		order := make([]int, len(finals))
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(i, j int) bool { return Compare(totals[order[i]], totals[order[j]]) > 0 })
+		finals := mergeNVTXGroups(d, d.groupDurations(m, mOK), withStyle)
+		order, grand := nvtxSumOrder(finals)
 		cols := SummaryCols("Instances")
 		if withStyle {
 			cols = append(cols, "Style")
@@ -99,6 +52,68 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 		}
 		return res, nil
 	}
+}
+
+// nvtxSumGroup is one nvtx_sum row being accumulated: the durations of every
+// range with that name (and style, when the report groups by style).
+type nvtxSumGroup struct {
+	name, style string
+	agg         Agg
+}
+
+// mergeNVTXGroups merges the (pair, style) duration groups into one group per
+// display name (and style when withStyle), in first-seen order.
+func mergeNVTXGroups(d *nvtxData, groups []*Agg, withStyle bool) []*nvtxSumGroup {
+	byKey := map[[2]string]*nvtxSumGroup{}
+	var finals []*nvtxSumGroup
+	for gid, g := range groups {
+		if g.Count() == 0 {
+			continue
+		}
+		style := nvtxStyle(uint8(gid & 1))
+		for _, name := range d.pairNames[gid>>1] {
+			k := [2]string{name, ""}
+			if withStyle {
+				k[1] = style
+			}
+			f := byKey[k]
+			if f == nil {
+				f = &nvtxSumGroup{name: name, style: style}
+				byKey[k] = f
+				finals = append(finals, f)
+			}
+			if f.agg.Count() == 0 {
+				f.agg = *g
+			} else {
+				f.agg.vals = append(append([]int64(nil), f.agg.vals...), g.vals...)
+				f.agg.nulls += g.nulls
+			}
+		}
+	}
+	return finals
+}
+
+// nvtxSumOrder sorts finals into the natural order (the GROUP BY key) and
+// returns the row order, Total descending with NULL last, and the grand total
+// of all groups.
+func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
+	sort.Slice(finals, func(i, j int) bool {
+		if c := strings.Compare(finals[i].name, finals[j].name); c != 0 {
+			return c < 0
+		}
+		return finals[i].style < finals[j].style
+	})
+	totals := make([]Value, len(finals))
+	for i, f := range finals {
+		totals[i] = f.agg.Sum()
+		grand = addInt(grand, f.agg.Total())
+	}
+	order = make([]int, len(finals))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return Compare(totals[order[i]], totals[order[j]]) > 0 })
+	return order, grand
 }
 
 // groupDurations returns the durations of the ranges grouped by (pair,

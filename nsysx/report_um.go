@@ -137,33 +137,17 @@ func runUMSum(c *Ctx) (*Result, error) {
 	if r, err := c.umPrereq(); r != nil || err != nil {
 		return r, err
 	}
-	rows := int64(10)
-	if v, ok := c.Opt("rows"); ok {
-		n, ok := parsePyInt(v)
-		if !ok {
-			return nil, fmt.Errorf("%w: argument --rows: invalid int value: '%s'", ErrBadOption, v)
-		}
-		rows = n
-	}
-	cpu := map[addrKey]int64{}
-	ct, err := c.Load(tUMCPU, "address")
+	rows, err := c.umRowsOpt()
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < ct.N; i++ {
-		cpu[addrOf(ct.Col("address"), i)]++
-	}
-	gpu := map[addrKey]*isum{}
-	gt, err := c.Load(tUMGPU, "address", "numberOfPageFaults")
+	cpu, err := c.umCPUFaults()
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < gt.N; i++ {
-		k := addrOf(gt.Col("address"), i)
-		if gpu[k] == nil {
-			gpu[k] = &isum{}
-		}
-		gpu[k].add(gt.Col("numberOfPageFaults"), i)
+	gpu, err := c.umGPUFaults()
+	if err != nil {
+		return nil, err
 	}
 	d2h, err := c.migrations(umDtoH)
 	if err != nil {
@@ -173,7 +157,69 @@ func runUMSum(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Page faults: CPU addresses, then GPU-only addresses.
+	out := joinUMRows(umFaultRows(cpu, gpu), umMigrationRows(d2h, h2d))
+	sort.SliceStable(out, func(i, j int) bool { return Compare(out[i].tput, out[j].tput) > 0 })
+	if rows >= 0 && int64(len(out)) > rows {
+		out = out[:rows]
+	}
+	res := NewResult(c.Report.Name, c.Report.Title, "Virtual Address:addr_uint", "HtoD Migration size:mem_B",
+		"DtoH Migration size:mem_B", "CPU Page Faults", " GPU Page Faults", "Migration Throughput:thru_B")
+	for _, r := range out {
+		a := Null
+		if !r.addr.null {
+			a = IntV(r.addr.a)
+		}
+		res.Add(a, r.h2d, r.d2h, r.cpu, r.gpu, r.tput)
+	}
+	return res, nil
+}
+
+// umRowsOpt is um_sum's --rows option (10 when not given; -1: all).
+func (c *Ctx) umRowsOpt() (int64, error) {
+	v, ok := c.Opt("rows")
+	if !ok {
+		return 10, nil
+	}
+	n, ok := parsePyInt(v)
+	if !ok {
+		return 0, fmt.Errorf("%w: argument --rows: invalid int value: '%s'", ErrBadOption, v)
+	}
+	return n, nil
+}
+
+// umCPUFaults counts the CPU page-fault events per address.
+func (c *Ctx) umCPUFaults() (map[addrKey]int64, error) {
+	ct, err := c.Load(tUMCPU, "address")
+	if err != nil {
+		return nil, err
+	}
+	cpu := map[addrKey]int64{}
+	for i := 0; i < ct.N; i++ {
+		cpu[addrOf(ct.Col("address"), i)]++
+	}
+	return cpu, nil
+}
+
+// umGPUFaults sums numberOfPageFaults of the GPU page-fault events per address.
+func (c *Ctx) umGPUFaults() (map[addrKey]*isum, error) {
+	gt, err := c.Load(tUMGPU, "address", "numberOfPageFaults")
+	if err != nil {
+		return nil, err
+	}
+	gpu := map[addrKey]*isum{}
+	for i := 0; i < gt.N; i++ {
+		k := addrOf(gt.Col("address"), i)
+		if gpu[k] == nil {
+			gpu[k] = &isum{}
+		}
+		gpu[k].add(gt.Col("numberOfPageFaults"), i)
+	}
+	return gpu, nil
+}
+
+// umFaultRows lists the page-fault rows: CPU addresses (with their GPU
+// faults), then GPU-only addresses.
+func umFaultRows(cpu map[addrKey]int64, gpu map[addrKey]*isum) []umRow {
 	var faults []umRow
 	for _, a := range sortedAddrs(cpu) {
 		r := umRow{addr: a, cpu: IntV(cpu[a]), gpu: Null}
@@ -188,37 +234,52 @@ func runUMSum(c *Ctx) (*Result, error) {
 		}
 		faults = append(faults, umRow{addr: a, cpu: Null, gpu: gpu[a].value()})
 	}
-	// Migrations: device-to-host addresses, then host-to-device-only ones.
+	return faults
+}
+
+// umMigrationRows lists the migration rows: device-to-host addresses (with
+// their host-to-device copies), then host-to-device-only addresses.
+func umMigrationRows(d2h, h2d map[addrKey]*migration) []umRow {
 	var migs []umRow
-	mig := func(a addrKey, d, h *migration) umRow {
-		r := umRow{addr: a, h2d: Null, d2h: Null, tput: Null}
-		var bytes, dt int64
-		if d != nil {
-			r.d2h, bytes, dt = d.bytes.value(), d.bytes.or0(), d.dur.or0()
-		}
-		if h != nil {
-			r.h2d = h.bytes.value()
-			bytes += h.bytes.or0()
-			dt += h.dur.or0()
-		}
-		if dt != 0 {
-			r.tput = sqlMul(bytes, 1000000000/dt)
-		}
-		return r
-	}
 	for _, a := range sortedAddrs(d2h) {
 		var h *migration
 		if !a.null {
 			h = h2d[a]
 		}
-		migs = append(migs, mig(a, d2h[a], h))
+		migs = append(migs, umMigrationRow(a, d2h[a], h))
 	}
 	for _, a := range sortedAddrs(h2d) {
 		if _, both := d2h[a]; both && !a.null {
 			continue
 		}
-		migs = append(migs, mig(a, nil, h2d[a]))
+		migs = append(migs, umMigrationRow(a, nil, h2d[a]))
 	}
+	return migs
+}
+
+// umMigrationRow is one address's migration sizes and throughput; d or h is
+// nil when the address has no copies that way.
+func umMigrationRow(a addrKey, d, h *migration) umRow {
+	r := umRow{addr: a, h2d: Null, d2h: Null, tput: Null}
+	var bytes, dt int64
+	if d != nil {
+		r.d2h, bytes, dt = d.bytes.value(), d.bytes.or0(), d.dur.or0()
+	}
+	if h != nil {
+		r.h2d = h.bytes.value()
+		bytes += h.bytes.or0()
+		dt += h.dur.or0()
+	}
+	if dt != 0 {
+		r.tput = sqlMul(bytes, 1000000000/dt)
+	}
+	return r
+}
+
+// joinUMRows left-joins the fault rows with the migration rows on address,
+// then appends the migration rows that joined no fault row (NULL addresses
+// never join).
+func joinUMRows(faults, migs []umRow) []umRow {
 	byAddr := map[int64]*umRow{}
 	for i := range migs {
 		if !migs[i].addr.null {
@@ -241,20 +302,7 @@ func runUMSum(c *Ctx) (*Result, error) {
 			out = append(out, m)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return Compare(out[i].tput, out[j].tput) > 0 })
-	if rows >= 0 && int64(len(out)) > rows {
-		out = out[:rows]
-	}
-	res := NewResult(c.Report.Name, c.Report.Title, "Virtual Address:addr_uint", "HtoD Migration size:mem_B",
-		"DtoH Migration size:mem_B", "CPU Page Faults", " GPU Page Faults", "Migration Throughput:thru_B")
-	for _, r := range out {
-		a := Null
-		if !r.addr.null {
-			a = IntV(r.addr.a)
-		}
-		res.Add(a, r.h2d, r.d2h, r.cpu, r.gpu, r.tput)
-	}
-	return res, nil
+	return out
 }
 
 // sqlMul multiplies integers as SQLite does: a real on overflow.

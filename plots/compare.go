@@ -70,19 +70,7 @@ func Compare(ctx context.Context, a, b *nsysx.Profile, by string, n int) (*Chart
 		if res.Skipped != "" || res.Len() == 0 {
 			return noData("compare", title, labels[0]+", "+labels[1], skippedNote(res, "no "+what+" in "+p.Path)), nil
 		}
-		sums[i] = map[string][2]float64{}
-		nc, tc, cc := res.Col(nameCol), res.Col("Total Time"), res.Col(countCol)
-		for r := 0; r < res.Len(); r++ {
-			name := nc.Text(r)
-			if by == "nvtx" { // one row per range label: PyTorch's op ids and the ":" go
-				name = rangeLabel(name)
-			}
-			v := sums[i][name]
-			v[0] += float64(tc.Value(r).I)
-			v[1] += float64(cc.Value(r).I)
-			sums[i][name] = v
-			totals[i] += float64(tc.Value(r).I)
-		}
+		sums[i], totals[i] = sumByName(res, nameCol, countCol, by == "nvtx")
 	}
 	d := compareRows(sums, n, by == "kernels")
 	d.What, d.NameA, d.NameB, d.TotalA, d.TotalB = by, labels[0], labels[1], totals[0], totals[1]
@@ -112,6 +100,27 @@ func Compare(ctx context.Context, a, b *nsysx.Profile, by string, n int) (*Chart
 	c.vega = compareVega(c, d)
 	c.data = d
 	return c, nil
+}
+
+// sumByName adds up the total time and count of res's rows per name, and
+// the total time of all rows. With nvtx, names are range labels, so PyTorch's
+// op ids and the ":" go and one range's rows merge.
+func sumByName(res *nsysx.Result, nameCol, countCol string, nvtx bool) (map[string][2]float64, float64) {
+	sums := map[string][2]float64{}
+	var total float64
+	nc, tc, cc := res.Col(nameCol), res.Col("Total Time"), res.Col(countCol)
+	for r := 0; r < res.Len(); r++ {
+		name := nc.Text(r)
+		if nvtx {
+			name = rangeLabel(name)
+		}
+		v := sums[name]
+		v[0] += float64(tc.Value(r).I)
+		v[1] += float64(cc.Value(r).I)
+		sums[name] = v
+		total += float64(tc.Value(r).I)
+	}
+	return sums, total
 }
 
 // compareRows ranks the union of names by their larger total.

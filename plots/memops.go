@@ -3,6 +3,7 @@ package plots
 import (
 	"context"
 	"fmt"
+	"image/color"
 
 	"github.com/nsysx/nsysx/nsysx"
 	"gonum.org/v1/plot"
@@ -30,49 +31,34 @@ func MemOps(ctx context.Context, p *nsysx.Profile, by string) (*Chart, error) {
 		return nil, usagef("memops: --by takes time or size, not %q", by)
 	}
 	d := &MemOpsData{}
+	sides := []memOpsSide{
+		{"size", "By time", "cuda_gpu_mem_time_sum", "Total Time", "total GPU time", pickTimeUnit, fmtDur, colMemcpy, " · %s of GPU time", &d.ByTime},
+		{"time", "By size", "cuda_gpu_mem_size_sum", "Total", "total size", pickSizeUnit, fmtBytes, colMemset, " · %s moved or set", &d.BySize},
+	}
 	var row []*plot.Plot
 	var text, sub string
+	for _, s := range sides {
+		if by == s.skipBy {
+			continue
+		}
+		b, res, err := rankMemOps(ctx, p, s.report, s.valueCol)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return noData("memops", title, p.Base(), skippedNote(res, "no GPU memory operations in "+p.Path)), nil
+		}
+		*s.bars = b
+		pl, err := barPanel(b, s.axis, s.unit(b.Bars[0].Value), s.format, s.col)
+		if err != nil {
+			return nil, err
+		}
+		pl.Title.Text = s.title
+		row = append(row, pl)
+		text += s.title + ":\n" + barsText(b, s.format, "ops")
+		sub += fmt.Sprintf(s.sub, s.format(b.Total))
+	}
 	c := newChart("memops", title)
-	if by != "size" {
-		res, err := p.Stats(ctx, "cuda_gpu_mem_time_sum")
-		if err != nil {
-			return nil, err
-		}
-		if res.Skipped != "" || res.Len() == 0 {
-			return noData("memops", title, p.Base(), skippedNote(res, "no GPU memory operations in "+p.Path)), nil
-		}
-		if d.ByTime, err = rankRows(res, "Operation", "Total Time", "Count", 20, plainLabels); err != nil {
-			return nil, err
-		}
-		pl, err := barPanel(d.ByTime, "total GPU time", pickTimeUnit(d.ByTime.Bars[0].Value), fmtDur, colMemcpy)
-		if err != nil {
-			return nil, err
-		}
-		pl.Title.Text = "By time"
-		row = append(row, pl)
-		text += "By time:\n" + barsText(d.ByTime, fmtDur, "ops")
-		sub = fmt.Sprintf(" · %s of GPU time", fmtDur(d.ByTime.Total))
-	}
-	if by != "time" {
-		res, err := p.Stats(ctx, "cuda_gpu_mem_size_sum")
-		if err != nil {
-			return nil, err
-		}
-		if res.Skipped != "" || res.Len() == 0 {
-			return noData("memops", title, p.Base(), skippedNote(res, "no GPU memory operations in "+p.Path)), nil
-		}
-		if d.BySize, err = rankRows(res, "Operation", "Total", "Count", 20, plainLabels); err != nil {
-			return nil, err
-		}
-		pl, err := barPanel(d.BySize, "total size", pickSizeUnit(d.BySize.Bars[0].Value), fmtBytes, colMemset)
-		if err != nil {
-			return nil, err
-		}
-		pl.Title.Text = "By size"
-		row = append(row, pl)
-		text += "By size:\n" + barsText(d.BySize, fmtBytes, "ops")
-		sub += fmt.Sprintf(" · %s moved or set", fmtBytes(d.BySize.Total))
-	}
 	c.Subtitle = p.Base() + sub
 	c.Footnote = "Bars: totals per kind of operation (nsys cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum); labels: total and share of all memory operations."
 	c.grid = [][]*plot.Plot{row}
@@ -88,6 +74,32 @@ func MemOps(ctx context.Context, p *nsysx.Profile, by string) (*Chart, error) {
 	c.vega = memOpsVega(c, d)
 	c.data = d
 	return c, nil
+}
+
+// memOpsSide is one of the memops panels: the nsys report it ranks, the
+// value column, and how the panel is drawn and summed up in the subtitle.
+type memOpsSide struct {
+	skipBy                        string // the --by value that leaves it out
+	title, report, valueCol, axis string
+	unit                          func(float64) timeUnit
+	format                        valueFormat
+	col                           color.Color
+	sub                           string // subtitle part, formatting the total
+	bars                          **Bars // where the ranked rows go in MemOpsData
+}
+
+// rankMemOps ranks the top 20 operations of report by valueCol; the bars
+// are nil when the report was skipped or has no rows (res says why).
+func rankMemOps(ctx context.Context, p *nsysx.Profile, report, valueCol string) (b *Bars, res *nsysx.Result, err error) {
+	res, err = p.Stats(ctx, report)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Skipped != "" || res.Len() == 0 {
+		return nil, res, nil
+	}
+	b, err = rankRows(res, "Operation", valueCol, "Count", 20, plainLabels)
+	return b, res, err
 }
 
 // memOpsVega puts the one or two rankings side by side.

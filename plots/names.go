@@ -160,63 +160,13 @@ func labelNames(full []string) []string {
 // the others, picked greedily (rarest first, builtin types last), else the
 // region of its base name that differs, else a number.
 func disambiguate(full, out []string, idx []int, short string) {
-	toks := make([][]string, len(idx))
-	members := map[string]map[int]bool{}
-	for k, i := range idx {
-		_, targs := splitTemplate(cleanName(full[i]))
-		for _, t := range identifiers(targs) {
-			if members[t] == nil {
-				members[t] = map[int]bool{}
-			}
-			if !members[t][k] {
-				members[t][k] = true
-				toks[k] = append(toks[k], t)
-			}
-		}
-	}
+	toks, members := templateIdents(full, idx)
 	used := map[string]bool{}
 	for k, i := range idx {
-		same := map[int]bool{}
-		for j := range idx {
-			same[j] = true
-		}
-		var picks []string
-		for len(same) > 1 && len(picks) < 3 {
-			// The rarest identifier among those that tell some apart,
-			// preferring names to builtin types and numbers.
-			best, bestN := "", len(same)
-			for _, commonOK := range []bool{false, true} {
-				for _, t := range toks[k] {
-					if common := skipIdent[t] || strings.Trim(t, "0123456789") == ""; common != commonOK {
-						continue
-					}
-					n := 0
-					for j := range same {
-						if members[t][j] {
-							n++
-						}
-					}
-					if n < bestN {
-						best, bestN = t, n
-					}
-				}
-				if best != "" {
-					break
-				}
-			}
-			if best == "" {
-				break
-			}
-			picks = append(picks, best)
-			for j := range same {
-				if !members[best][j] {
-					delete(same, j)
-				}
-			}
-		}
+		picks, unique := tellingIdents(toks[k], members, len(idx))
 		lab := short
 		switch {
-		case len(picks) > 0 && len(same) == 1:
+		case len(picks) > 0 && unique:
 			lab = withArgs(short, picks)
 		default:
 			if d := diffAt(full, idx, i); d >= 0 {
@@ -230,6 +180,77 @@ func disambiguate(full, out []string, idx []int, short string) {
 		used[lab] = true
 		out[i] = lab
 	}
+}
+
+// templateIdents lists the distinct identifiers in each name's template
+// arguments (toks[k] for full[idx[k]], in order of appearance) and, per
+// identifier, the set of k whose name has it.
+func templateIdents(full []string, idx []int) (toks [][]string, members map[string]map[int]bool) {
+	toks = make([][]string, len(idx))
+	members = map[string]map[int]bool{}
+	for k, i := range idx {
+		_, targs := splitTemplate(cleanName(full[i]))
+		for _, t := range identifiers(targs) {
+			if members[t] == nil {
+				members[t] = map[int]bool{}
+			}
+			if !members[t][k] {
+				members[t][k] = true
+				toks[k] = append(toks[k], t)
+			}
+		}
+	}
+	return toks, members
+}
+
+// tellingIdents picks up to three of one name's identifiers (toks) that
+// tell it apart from the other n-1 names, rarest first; unique says whether
+// they single it out.
+func tellingIdents(toks []string, members map[string]map[int]bool, n int) (picks []string, unique bool) {
+	same := map[int]bool{}
+	for j := range n {
+		same[j] = true
+	}
+	for len(same) > 1 && len(picks) < 3 {
+		best := rarestIdent(toks, members, same)
+		if best == "" {
+			break
+		}
+		picks = append(picks, best)
+		for j := range same {
+			if !members[best][j] {
+				delete(same, j)
+			}
+		}
+	}
+	return picks, len(same) == 1
+}
+
+// rarestIdent is the identifier of toks shared by the fewest names in same,
+// among those that tell some apart, preferring names to builtin types and
+// numbers; "" when none does.
+func rarestIdent(toks []string, members map[string]map[int]bool, same map[int]bool) string {
+	best, bestN := "", len(same)
+	for _, commonOK := range []bool{false, true} {
+		for _, t := range toks {
+			if common := skipIdent[t] || strings.Trim(t, "0123456789") == ""; common != commonOK {
+				continue
+			}
+			n := 0
+			for j := range same {
+				if members[t][j] {
+					n++
+				}
+			}
+			if n < bestN {
+				best, bestN = t, n
+			}
+		}
+		if best != "" {
+			break
+		}
+	}
+	return best
 }
 
 // withArgs appends "<args>" to a short name within maxLabel runes: the

@@ -303,7 +303,12 @@ func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile)
 func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
 	cc := e.cellContext(ctx)
 	stop := context.AfterFunc(ctx, cc.cancel) // an interrupt while the cell runs
-	defer stop()
+	defer func() {
+		stop()
+		if ctx.Err() != nil {
+			cc.cancel() // stop may have kept the scheduled cancel from running
+		}
+	}()
 	e.cell.Store(code)
 	prelude := "ctx := " + bindName + ".CellContext()"
 	if err := e.Engine.Execute(ctx, prelude, kernel.TextOutput{W: discard{}}); err != nil {

@@ -151,7 +151,7 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 	}
 	// panics in a callback the library calls (a Result.Filter predicate),
 	// on the cell's goroutine and on a goroutine the cell started
-	wk.execute("k, _ := p.Stats(\"cuda_gpu_kern_sum\")")
+	wk.execute("k, _ := p.Stats(ctx, \"cuda_gpu_kern_sum\")")
 	for code, want := range map[string]string{
 		"k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })":                                                                                "predicate (line 1)",
 		"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done": "in a goroutine (line 4) (in a goroutine started at line 2)",
