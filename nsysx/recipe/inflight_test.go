@@ -36,7 +36,7 @@ func TestInFlightBound(t *testing.T) {
 		limit   int64
 		wantMax int
 	}{{size + size/2, 1}, {4 * size, 4}} {
-		r, counts := countingRecipe(50 * time.Millisecond)
+		r, counts := countingRecipe(50*time.Millisecond, tc.wantMax)
 		old := InFlightBytes
 		InFlightBytes = tc.limit
 		o := Defaults()
@@ -52,9 +52,10 @@ func TestInFlightBound(t *testing.T) {
 	}
 }
 
-// countingRecipe is a recipe whose maps take d and yield no data; counts
+// countingRecipe is a recipe whose maps take d (once hold of them have
+// been in flight together) and yield no data; counts
 // gives the most maps that ran at once and how many ran.
-func countingRecipe(d time.Duration) (*Recipe, func() (top, maps int)) {
+func countingRecipe(d time.Duration, hold int) (*Recipe, func() (top, maps int)) {
 	var mu sync.Mutex
 	cur, top, maps := 0, 0, 0
 	r := &Recipe{Name: "test", Map: func(context.Context, *Report, *Options, any) (*Part, error) {
@@ -62,6 +63,16 @@ func countingRecipe(d time.Duration) (*Recipe, func() (top, maps int)) {
 		cur, maps = cur+1, maps+1
 		top = max(top, cur)
 		mu.Unlock()
+		// wait (up to 5 s) for hold maps to be in flight at once, so that a
+		// loaded machine's scheduling cannot make the most seen smaller
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			mu.Lock()
+			n := top
+			mu.Unlock()
+			if n >= hold {
+				break
+			}
+		}
 		time.Sleep(d)
 		mu.Lock()
 		cur--
@@ -129,7 +140,7 @@ func TestInFlightCap(t *testing.T) {
 		}
 		inputs = append(inputs, p)
 	}
-	r, counts := countingRecipe(20 * time.Millisecond)
+	r, counts := countingRecipe(20*time.Millisecond, MaxMapsInFlight)
 	o := Defaults()
 	o.Input, o.Workers = inputs, 2*MaxMapsInFlight
 	if _, err := Run(context.Background(), r, o, nil); err != ErrNoData {
