@@ -31,7 +31,9 @@ func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite
 	bs := make([]*rowBuilder, parts)
 	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
 	n, err := s.db.ScanFieldsParts(t, b.names, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
-		bs[i] = newRowBuilder(ts, b.names, est/parts+est/(4*parts))
+		if bs[i] = b; i > 0 { // the first range goes straight into b
+			bs[i] = newRowBuilder(ts, b.names, est/parts+est/(4*parts))
+		}
 		return func(rowid int64, f *sqlite.Fields) error {
 			bs[i].addFields(rowid, f)
 			return nil
@@ -40,7 +42,7 @@ func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite
 	if err != nil {
 		return true, err
 	}
-	for _, p := range bs[:n] {
+	for _, p := range bs[1:n] {
 		b.appendBuilder(p)
 	}
 	return true, nil
