@@ -48,7 +48,7 @@ INTRO = [
        'for _, name := range []string{"CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",\n'
        '\t"CUPTI_ACTIVITY_KIND_MEMSET", "NVTX_EVENTS", "OSRT_API"} {\n'
        '\tif !sample.HasTable(name) {\n\t\tfmt.Printf("%-30s not recorded\\n", name)\n\t\tcontinue\n\t}\n'
-       '\tt, err := sample.Load(name, "start")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n'
+       '\tt, err := sample.Load(ctx, name, "start")\n\tif err != nil {\n\t\tpanic(err)\n\t}\n'
        '\tfmt.Printf("%-30s %6d rows\\n", name, t.N)\n}'),
     md("**Timeline concepts.** A CPU thread *launches* a kernel with an API call (`cudaLaunchKernel`) that returns "
        "quickly; the kernel *runs* later on a GPU *stream* (a queue: work on one stream runs in order, streams run "
@@ -62,15 +62,16 @@ INTRO = [
        "`Instances`, then the average, median, minimum, maximum and standard deviation of one instance. Sorted by "
        "total time, so the first row is where optimisation pays most."),
     go("%nsys stats -r cuda_gpu_kern_sum sample"),
-    md("Results are Go values, so a sentence about the data can be computed rather than typed:"),
-    go('kern, _ := sample.Stats("cuda_gpu_kern_sum")\n'
+    md("Results are Go values, so a sentence about the data can be computed rather than typed. Library calls take "
+       "`ctx` first, the cell's context (every cell has one): interrupting the cell cancels the call."),
+    go('kern, _ := sample.Stats(ctx, "cuda_gpu_kern_sum")\n'
        'fmt.Printf("%d kernel names; the top one, %s, takes %.1f%% of kernel time over %d instances.\\n",\n'
        '\tkern.Len(), kern.Col("Name").Text(0), kern.Col("Time").Value(0).AsFloat(), kern.Col("Instances").Value(0).I)'),
     md("## 4. Where the CPU waits: `cuda_api_sum`\n\n"
        "The same columns for CUDA API calls, measured on the CPU. Long synchronising calls at the top mean the CPU "
        "spends its time waiting for the GPU."),
     go("%nsys stats -r cuda_api_sum sample"),
-    go('api, _ := sample.Stats("cuda_api_sum")\n'
+    go('api, _ := sample.Stats(ctx, "cuda_api_sum")\n'
        'fmt.Printf("The CPU spends most of its CUDA API time in %s: %.1f%% over %d calls.\\n",\n'
        '\tapi.Col("Name").Text(0), api.Col("Time").Value(0).AsFloat(), api.Col("Num Calls").Value(0).I)'),
     md("## 5. Memory operations\n\n"
@@ -94,7 +95,7 @@ INTRO = [
     md("## Exercises\n\n"
        "1. Which CUDA API call is made most often, and how much time does it take in total?\n\n"
        "<details><summary>Solution</summary>\n\n"
-       "```go\napi, _ := sample.Stats(\"cuda_api_sum\")\nbest := 0\n"
+       "```go\napi, _ := sample.Stats(ctx, \"cuda_api_sum\")\nbest := 0\n"
        "for i := 0; i < api.Len(); i++ {\n\tif api.Col(\"Num Calls\").Value(i).I > api.Col(\"Num Calls\").Value(best).I {\n\t\tbest = i\n\t}\n}\n"
        "fmt.Println(api.Col(\"Name\").Text(best), api.Col(\"Num Calls\").Value(best).I, api.Col(\"Total Time\").Value(best).I)\n```\n"
        "</details>\n\n"
@@ -117,17 +118,17 @@ NOTEBOOKS = {
            "Cells tagged `nsysx_check` in their metadata are checked against nsys's own outputs in `testdata/golden/train`."),
         go("%open " + P + "train.sqlite.gz"),
         go("%nsys stats -r cuda_gpu_kern_sum train", "kern_sum"),
-        go('train.Stats("cuda_api_sum")', "api_sum"),
+        go('train.Stats(ctx, "cuda_api_sum")', "api_sum"),
         go("%nsys stats -q -r cuda_gpu_mem_size_sum -f csv train", "mem_csv"),
         go('import "fmt"\n'
-           'k, err := train.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")\n'
+           'k, err := train.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")\n'
            "if err != nil {\n\tpanic(err)\n}\n"
            "var n, total int64\n"
            's, e := k.Col("start"), k.Col("end")\n'
            "for i := 0; i < s.Len(); i++ {\n\tn++\n\ttotal += e.Int(i) - s.Int(i)\n}\n"
            'fmt.Printf("kernels=%d total_ns=%d\\n", n, total)', "model"),
         go('%%sql train\nSELECT count(*) AS n, sum("end" - start) AS total FROM CUPTI_ACTIVITY_KIND_KERNEL', "sql"),
-        go('res, _ := train.Stats("cuda_gpu_kern_sum")\nres.Col("Name").Text(0)', "top"),
+        go('res, _ := train.Stats(ctx, "cuda_gpu_kern_sum")\nres.Col("Name").Text(0)', "top"),
     ],
     "01_training_end_to_end.ipynb": nb_training.TRAINING,
     "02_gpu_idle_time.ipynb": nb_training.IDLE,

@@ -15,14 +15,14 @@ func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
 AFTER_COPY_GO = '''// afterCopies counts, for each host-to-device copy call of p, the CUDA
 // call that came next on the same thread, and the time spent in it.
 func afterCopies(p *nsysx.Profile) (map[string]int, map[string]int64) {
-	m, _ := p.Load("CUPTI_ACTIVITY_KIND_MEMCPY", "correlationId", "copyKind")
+	m, _ := p.Load(ctx, "CUPTI_ACTIVITY_KIND_MEMCPY", "correlationId", "copyKind")
 	h2d := map[int64]bool{}
 	for i := 0; i < m.N; i++ {
 		if m.Col("copyKind").Int(i) == 1 {
 			h2d[m.Col("correlationId").Int(i)] = true
 		}
 	}
-	r, _ := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "nameId", "globalTid", "correlationId")
+	r, _ := p.Load(ctx, "CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "nameId", "globalTid", "correlationId")
 	idx := make([]int, r.N)
 	for i := range idx {
 		idx[i] = i
@@ -32,7 +32,7 @@ func afterCopies(p *nsysx.Profile) (map[string]int, map[string]int64) {
 	n, ns := map[string]int{}, map[string]int64{}
 	for _, i := range idx {
 		tid := r.Col("globalTid").Int(i)
-		name, _ := p.String(r.Col("nameId").Int(i))
+		name, _ := p.String(ctx, r.Col("nameId").Int(i))
 		name = strings.SplitN(name, "_v", 2)[0]
 		if last[tid] {
 			n[name]++
@@ -44,9 +44,9 @@ func afterCopies(p *nsysx.Profile) (map[string]int, map[string]int64) {
 }
 '''
 
-STACKS_GO = '''kt, _ := bt.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId", "demangledName")
-rt, _ := bt.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
-cc, _ := bt.Load("CUDA_CALLCHAINS", "id", "symbol", "stackDepth")
+STACKS_GO = '''kt, _ := bt.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId", "demangledName")
+rt, _ := bt.Load(ctx, "CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
+cc, _ := bt.Load(ctx, "CUDA_CALLCHAINS", "id", "symbol", "stackDepth")
 chainOf := map[int64]int64{}
 for i := 0; i < rt.N; i++ {
 	if !rt.Col("callchainId").IsNull(i) {
@@ -59,7 +59,7 @@ for i := 0; i < cc.N; i++ {
 	for len(frames[id]) <= d {
 		frames[id] = append(frames[id], "")
 	}
-	frames[id][d], _ = bt.String(cc.Col("symbol").Int(i))
+	frames[id][d], _ = bt.String(ctx, cc.Col("symbol").Int(i))
 }
 // stack is the resolved frames of a call chain, innermost first, from the CUDA call.
 stack := func(id int64) []string {
@@ -80,7 +80,7 @@ type path struct {
 paths := map[string]*path{}
 var withStack, without int
 for i := 0; i < kt.N; i++ {
-	name, _ := bt.String(kt.Col("demangledName").Int(i))
+	name, _ := bt.String(ctx, kt.Col("demangledName").Int(i))
 	if name != topName {
 		continue
 	}
@@ -132,8 +132,8 @@ SOURCE = [
        "comma) to see which operators own the GPU time. A kernel counts once per enclosing range, so the nested "
        "user ranges (`forward`, `attention` ...) are left out here."),
     go(FMT + '''
-nks, _ := bt.Stats("nvtx_kern_sum")
-kern, _ := bt.Stats("cuda_gpu_kern_sum")
+nks, _ := bt.Stats(ctx, "nvtx_kern_sum")
+kern, _ := bt.Stats(ctx, "cuda_gpu_kern_sum")
 byOp := map[string]int64{}
 kernOp := map[string]map[string]int64{}
 for i := 0; i < nks.Len(); i++ {
@@ -177,7 +177,7 @@ nb.Table(opTable, 12)'''),
        "anywhere on the stack), like pprof's `top`. `:noruntime` drops the CUDA driver and profiler frames; "
        "`:sort=inclusive` ranks the callers."),
     go("nb.SetMaxRows(12)\n%nsys stats -r cuda_kern_stack_sum:noruntime:sort=inclusive bt"),
-    go('''ks, _ := bt.Stats("cuda_kern_stack_sum:noruntime")
+    go('''ks, _ := bt.Stats(ctx, "cuda_kern_stack_sum:noruntime")
 for i := 0; i < ks.Len(); i++ {
 	if ks.Col("Function").Text(i) == "[no call stack recorded]" {
 		fmt.Printf("Kernels whose launch has no recorded call stack: %.1f%% of kernel time.\\n", ks.Col("Self").Value(i).AsFloat())
@@ -190,11 +190,11 @@ for i := 0; i < ks.Len(); i++ {
     md("Read a stack from the top: the CUDA driver call, the library that issued it, the PyTorch operator, and "
        "the autograd engine or the Python interpreter that called the operator. The autograd frames "
        "(`...Backward0::apply`, `Engine::thread_main`) show which backward operator launched the kernel."),
-    go('''cm, _ := bt.Load("CUDA_CALLCHAINS", "symbol", "module")
+    go('''cm, _ := bt.Load(ctx, "CUDA_CALLCHAINS", "symbol", "module")
 pyFiles, interp := 0, 0
 for i := 0; i < cm.N; i++ {
-	sym, _ := bt.String(cm.Col("symbol").Int(i))
-	mod, _ := bt.String(cm.Col("module").Int(i))
+	sym, _ := bt.String(ctx, cm.Col("symbol").Int(i))
+	mod, _ := bt.String(ctx, cm.Col("module").Int(i))
 	if strings.HasSuffix(sym, ".py") || strings.Contains(sym, ".py:") {
 		pyFiles++
 	}
@@ -280,7 +280,7 @@ view'''),
     md("## 2. By how much"),
     go(FMT + AFTER_COPY_GO + '''
 kernMap := func(p *nsysx.Profile) (map[string]int64, int64) {
-	r, _ := p.Stats("cuda_gpu_kern_sum")
+	r, _ := p.Stats(ctx, "cuda_gpu_kern_sum")
 	m, all := map[string]int64{}, int64(0)
 	for i := 0; i < r.Len(); i++ {
 		m[r.Col("Name").Text(i)] = r.Col("Total Time").Value(i).I
@@ -292,7 +292,7 @@ isFP32GEMM := func(name string) bool {
 	return strings.Contains(name, "sgemm") || strings.Contains(name, "f32f32_f32f32")
 }
 iterMedian := func(p *nsysx.Profile) float64 {
-	r, _ := p.Stats("nvtx_sum")
+	r, _ := p.Stats(ctx, "nvtx_sum")
 	var d []float64
 	for i := 0; i < r.Len(); i++ {
 		if strings.HasPrefix(r.Col("Range").Text(i), ":iteration ") {
@@ -349,7 +349,7 @@ JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind WHERE m.copyKind = 1 GROUP BY 1'''
 SELECT e.label AS src, count(*) AS h2d_copies FROM CUPTI_ACTIVITY_KIND_MEMCPY m
 JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind WHERE m.copyKind = 1 GROUP BY 1'''),
     go('''syncCalls := func(p *nsysx.Profile) (int64, int64) {
-	r, _ := p.Stats("cuda_api_sum")
+	r, _ := p.Stats(ctx, "cuda_api_sum")
 	for i := 0; i < r.Len(); i++ {
 		if r.Col("Name").Text(i) == "cudaStreamSynchronize" {
 			return r.Col("Num Calls").Value(i).I, r.Col("Total Time").Value(i).I
@@ -358,7 +358,7 @@ JOIN ENUM_CUDA_MEM_KIND e ON e.id = m.srcKind WHERE m.copyKind = 1 GROUP BY 1'''
 	return 0, 0
 }
 pageable := func(p *nsysx.Profile) int {
-	r, _ := p.Analyze("cuda_memcpy_async")
+	r, _ := p.Analyze(ctx, "cuda_memcpy_async")
 	return r.Len()
 }
 nBefore, tb := syncCalls(train)
@@ -368,11 +368,11 @@ fmt.Printf("Copies from pageable memory (cuda_memcpy_async rule): %d before, %d 
 nB, _ := afterCopies(train)
 nA, _ := afterCopies(fixed)
 fmt.Printf("Calls right after a host-to-device copy: cudaStreamSynchronize %d times in train, %d in fixed.\\n", nB["cudaStreamSynchronize"], nA["cudaStreamSynchronize"])
-nv, _ := fixed.Load("NVTX_EVENTS", "start", "end", "text")
-rt, _ := fixed.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "nameId")
+nv, _ := fixed.Load(ctx, "NVTX_EVENTS", "start", "end", "text")
+rt, _ := fixed.Load(ctx, "CUPTI_ACTIVITY_KIND_RUNTIME", "start", "nameId")
 inLog := 0
 for i := 0; i < rt.N; i++ {
-	name, _ := fixed.String(rt.Col("nameId").Int(i))
+	name, _ := fixed.String(ctx, rt.Col("nameId").Int(i))
 	if !strings.HasPrefix(name, "cudaStreamSynchronize") {
 		continue
 	}
@@ -392,7 +392,7 @@ fmt.Printf("kernel time fell %.1fx and the median iteration %.1fx. fixed still s
     exercises([
         ("How much did the attention kernels (`fmha` in the name) change?",
          '''fmha := func(p *nsysx.Profile) int64 {
-	r, _ := p.Stats("cuda_gpu_kern_sum")
+	r, _ := p.Stats(ctx, "cuda_gpu_kern_sum")
 	var n int64
 	for i := 0; i < r.Len(); i++ {
 		if strings.Contains(r.Col("Name").Text(i), "fmha") {
@@ -420,15 +420,15 @@ func library(name string) string {
 	return "other"
 }
 
-kt, _ := cnn.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId", "demangledName")
-rt, _ := cnn.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "correlationId", "nameId")
+kt, _ := cnn.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId", "demangledName")
+rt, _ := cnn.Load(ctx, "CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "correlationId", "nameId")
 type call struct {
 	api string
 	ns  int64
 }
 launch := map[int64]call{}
 for i := 0; i < rt.N; i++ {
-	name, _ := cnn.String(rt.Col("nameId").Int(i))
+	name, _ := cnn.String(ctx, rt.Col("nameId").Int(i))
 	if strings.Contains(name, "Launch") {
 		launch[rt.Col("correlationId").Int(i)] = call{strings.SplitN(name, "_v", 2)[0], rt.Col("end").Int(i) - rt.Col("start").Int(i)}
 	}
@@ -438,7 +438,7 @@ cells := map[string]*cell{}
 kernByLib := map[string]int64{}
 var kernAll int64
 for i := 0; i < kt.N; i++ {
-	name, _ := cnn.String(kt.Col("demangledName").Int(i))
+	name, _ := cnn.String(ctx, kt.Col("demangledName").Int(i))
 	lib, c := library(name), launch[kt.Col("correlationId").Int(i)]
 	key := lib + "\\t" + c.api
 	if cells[key] == nil {
@@ -493,7 +493,7 @@ sort.Slice(libs, func(a, b int) bool { return kernByLib[libs[a]] > kernByLib[lib
 for _, l := range libs {
 	fmt.Printf("%-8s %5.1f%% of kernel time (%.2f ms)\\n", l, pct(kernByLib[l], kernAll), ms(kernByLib[l]))
 }
-api, _ := cnn.Stats("cuda_api_sum")
+api, _ := cnn.Stats(ctx, "cuda_api_sum")
 var apiAll int64
 for i := 0; i < api.Len(); i++ {
 	apiAll += api.Col("Total Time").Value(i).I
@@ -505,7 +505,7 @@ fmt.Printf("All CUDA API calls took %.1f ms of CPU time against %.1f ms of kerne
        "more than faster kernels."),
     exercises([
         ("Which cuDNN kernel takes the most time?",
-         '''k, _ := cnn.Stats("cuda_gpu_kern_sum")
+         '''k, _ := cnn.Stats(ctx, "cuda_gpu_kern_sum")
 for i := 0; i < k.Len(); i++ {
 	if library(k.Col("Name").Text(i)) == "cuDNN" {
 		fmt.Println(k.Col("Name").Text(i), k.Col("Total Time").Value(i).I, "ns")
@@ -568,8 +568,8 @@ report("train", trainCopies, train)'''),
 SELECT r.globalTid % 16777216 AS tid, count(*) AS copy_calls FROM CUPTI_ACTIVITY_KIND_RUNTIME r
 JOIN StringIds s ON s.id = r.nameId WHERE s.value LIKE 'cudaMemcpy%' GROUP BY 1'''),
     go('''rules := func(p *nsysx.Profile) (int, int) {
-	s, _ := p.Analyze("cuda_memcpy_sync")
-	a, _ := p.Analyze("cuda_memcpy_async")
+	s, _ := p.Analyze(ctx, "cuda_memcpy_sync")
+	a, _ := p.Analyze(ctx, "cuda_memcpy_async")
 	return s.Len(), a.Len()
 }
 for _, p := range []*nsysx.Profile{cnn, train} {
@@ -582,7 +582,7 @@ for _, p := range []*nsysx.Profile{cnn, train} {
 }'''),
     exercises([
         ("How long do `train`'s pageable copies take on the GPU in total, against its kernel time?",
-         '''k, _ := train.Stats("cuda_gpu_kern_sum")
+         '''k, _ := train.Stats(ctx, "cuda_gpu_kern_sum")
 var kns int64
 for i := 0; i < k.Len(); i++ {
 	kns += k.Col("Total Time").Value(i).I

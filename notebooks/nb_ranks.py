@@ -13,7 +13,7 @@ func pct(a, b int64) float64 { return 100 * float64(a) / float64(b) }
 
 // rangeAvg is the average duration of an NVTX range in nvtx_sum (":name").
 func rangeAvg(p *nsysx.Profile, name string) float64 {
-	r, _ := p.Stats("nvtx_sum")
+	r, _ := p.Stats(ctx, "nvtx_sum")
 	for i := 0; i < r.Len(); i++ {
 		if r.Col("Range").Text(i) == ":"+name {
 			return r.Col("Avg").Value(i).AsFloat()
@@ -70,7 +70,7 @@ for r := 0; r < 2; r++ {
        "marks the rank that waits, and the other rank is the straggler**. Compare each rank's NCCL share with the "
        "time it spends in its own NVTX ranges."),
     go('''ncclShare := func(p *nsysx.Profile) (int64, int64) {
-	r, _ := p.Stats("cuda_gpu_kern_sum")
+	r, _ := p.Stats(ctx, "cuda_gpu_kern_sum")
 	var nccl, all int64
 	for i := 0; i < r.Len(); i++ {
 		ns := r.Col("Total Time").Value(i).I
@@ -137,7 +137,7 @@ fmt.Printf("Fix: give rank%d no extra host work (here the data step), or overlap
     exercises([
         ("How many NCCL kernels ran on each rank, and what was the longest one?",
          '''for _, p := range []*nsysx.Profile{rank0, rank1} {
-	r, _ := p.Stats("cuda_gpu_kern_sum")
+	r, _ := p.Stats(ctx, "cuda_gpu_kern_sum")
 	for i := 0; i < r.Len(); i++ {
 		if strings.HasPrefix(r.Col("Name").Text(i), "nccl") {
 			fmt.Println(p.Base(), r.Col("Instances").Value(i).I, "instances, max", r.Col("Max").Value(i).I, "ns")
@@ -154,12 +154,12 @@ type iteration struct {
 	n          int
 	start, end int64
 }
-nv, _ := train.Load("NVTX_EVENTS", "start", "end", "text", "textId")
+nv, _ := train.Load(ctx, "NVTX_EVENTS", "start", "end", "text", "textId")
 var iters []iteration
 for i := 0; i < nv.N; i++ {
 	name := nv.Col("text").Str(i)
 	if name == "" {
-		name, _ = train.String(nv.Col("textId").Int(i))
+		name, _ = train.String(ctx, nv.Col("textId").Int(i))
 	}
 	var n int
 	if _, err := fmt.Sscanf(name, "iteration %d", &n); err == nil {
@@ -184,13 +184,13 @@ for i, d := range ds {
 sort.Float64s(dev)
 mad := dev[len(dev)/2]
 outliers := nsysx.NewResult("outliers", "Outlier iterations (over median + 5 MAD)", "Iteration", "Duration:dur_ns", "Over median:dur_ns", "Sleeps inside")
-osrt, _ := train.Load("OSRT_API", "start", "end", "nameId")
+osrt, _ := train.Load(ctx, "OSRT_API", "start", "end", "nameId")
 var outNames []string
 for i, it := range iters {
 	if ds[i] > median+5*mad {
 		sleeps := 0
 		for j := 0; j < osrt.N; j++ {
-			name, _ := train.String(osrt.Col("nameId").Int(j))
+			name, _ := train.String(ctx, osrt.Col("nameId").Int(j))
 			if strings.Contains(name, "sleep") && osrt.Col("start").Int(j) >= it.start && osrt.Col("end").Int(j) <= it.end {
 				sleeps++
 			}
@@ -219,7 +219,7 @@ ITERATIONS = [
        "much longer means the host did work the GPU did not see."),
     go("%nsys stats -r nvtx_gpu_proj_sum train"),
     go(HELPERS + '''
-proj, _ := train.Stats("nvtx_gpu_proj_sum")
+proj, _ := train.Stats(ctx, "nvtx_gpu_proj_sum")
 for i := 0; i < proj.Len(); i++ {
 	name := proj.Col("Range").Text(i)
 	if name == ":forward" || name == ":backward" || name == ":log" {

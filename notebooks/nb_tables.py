@@ -8,7 +8,7 @@ TABLES = [
            "column, operator or aggregation) is an error naming the closest valid name, shown in place of the table. "
            "Two ranks of a data-parallel job, `rank0` and `rank1`."),
         go("%open " + P + "rank0.sqlite.gz\n%open " + P + "rank1.sqlite.gz\n"
-           'k, _ := rank0.Stats("cuda_gpu_kern_sum")\nk.Columns()'),
+           'k, _ := rank0.Stats(ctx, "cuda_gpu_kern_sum")\nk.Columns()'),
         md("The columns, their nsys unit tags and types (`Schema`):"),
         go("k.Schema()"),
         md("`Sort` by one or more columns (`-` for descending), `Select` columns, `Head` and `Tail`:"),
@@ -20,11 +20,11 @@ TABLES = [
         go('k.Filter(func(row nsysx.Row) bool {\n\treturn row.Float("Max") > 4*row.Float("Med")\n}).Select("Name", "Med", "Max")'),
         md("`GroupBy` and `Agg` (`count`, `sum`, `mean`, `min`, `max`, `median`, `std`, `first`, `last`; "
            "`as` renames): the kernels of the GPU trace per stream. Durations keep their unit."),
-        go('tr, _ := rank0.Stats("cuda_gpu_trace")\n'
+        go('tr, _ := rank0.Stats(ctx, "cuda_gpu_trace")\n'
            'tr.Where("GrdX", "!=", nil).GroupBy("Strm").Agg("count(*) as Kernels", "sum(Duration) as Busy", "median(Duration)", "max(Duration)")'),
         md("`Join` two results on key columns: rank 0 against rank 1, kernel by kernel. Columns both sides have get the "
            "profile's name; `LeftJoin` and `OuterJoin` keep unmatched rows."),
-        go('k1, _ := rank1.Stats("cuda_gpu_kern_sum")\n'
+        go('k1, _ := rank1.Stats(ctx, "cuda_gpu_kern_sum")\n'
            'k.Join(k1, "Name").Select("Name", "Total Time (rank0)", "Total Time (rank1)").Head(5)'),
         go('top := k1.Sort("-Total Time").Head(10)     // rank 1\'s ten longest kernels\n'
            'fmt.Println(k.Join(top, "Name").Len(), k.LeftJoin(top, "Name").Len(), top.OuterJoin(k.Head(5), "Name").Len())'),

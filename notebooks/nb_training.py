@@ -64,7 +64,7 @@ TRAINING = [
        "`train.sqlite.gz` is that command's capture on an NVIDIA H200. What does the capture range hold?"),
     go("%open " + P + "train.sqlite.gz"),
     go(SPAN_GO + '''
-k, _ := train.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")
+k, _ := train.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")
 ks, ke := column(k, "start"), column(k, "end")
 first, last := ks[0], ke[0]
 for i := range ks {
@@ -75,7 +75,7 @@ for i := range ks {
 		last = ke[i]
 	}
 }
-ranges, _ := train.Stats("nvtx_sum")
+ranges, _ := train.Stats(ctx, "nvtx_sum")
 lo, hi := -1, -1
 for i := 0; i < ranges.Len(); i++ {
 	var n int
@@ -102,7 +102,7 @@ fmt.Printf("At least one kernel was running for %.1f%% of that span: the GPU is 
        "FP32 matrix products computed on the CUDA cores (fused multiply-add), not on the tensor cores; `fmha_` is "
        "attention; `at::native::...` are PyTorch's element-wise and reduction kernels."),
     go("%plot kernels --top 10 train"),
-    go('''kern, _ := train.Stats("cuda_gpu_kern_sum")
+    go('''kern, _ := train.Stats(ctx, "cuda_gpu_kern_sum")
 isFP32GEMM := func(name string) bool {
 	return strings.Contains(name, "sgemm") || strings.Contains(name, "f32f32_f32f32")
 }
@@ -122,7 +122,7 @@ fmt.Printf("FP32 GEMMs on the CUDA cores take %.1f ms, %.1f%% of all kernel time
     md("## 5. The CUDA API: where the host waits\n\n"
        "`cuda_api_sum` (in the default set above) measures CUDA calls on the CPU. A synchronising call at the top "
        "means the host spends its time waiting for queued GPU work to finish."),
-    go('''api, _ := train.Stats("cuda_api_sum")
+    go('''api, _ := train.Stats(ctx, "cuda_api_sum")
 for i := 0; i < api.Len(); i++ {
 	if api.Col("Name").Text(i) == "cudaStreamSynchronize" {
 		n := api.Col("Num Calls").Value(i).I
@@ -134,7 +134,7 @@ for i := 0; i < api.Len(); i++ {
        "Host-to-device copies from pageable memory are staged by the driver and block the host; the "
        "`cuda_memcpy_async` rule lists `cudaMemcpyAsync` calls that used pageable memory."),
     go("%nsys stats -r cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum train"),
-    go('''pageable, _ := train.Analyze("cuda_memcpy_async")
+    go('''pageable, _ := train.Analyze(ctx, "cuda_memcpy_async")
 var copyNs int64
 for i := 0; i < pageable.Len(); i++ {
 	copyNs += pageable.Col("Duration").Value(i).I
@@ -147,7 +147,7 @@ fmt.Printf("%d cudaMemcpyAsync calls copied from pageable memory; their copies t
     md("## 8. What to fix first\n\n"
        "Rank the candidates by the time at stake: the GPU time a fix could remove at most. The table is built in Go "
        "from the numbers above (`:dur_ns` columns are shown with nsys's time headers)."),
-    go('''gaps, _ := train.Analyze("gpu_gaps:gap=1")
+    go('''gaps, _ := train.Analyze(ctx, "gpu_gaps:gap=1")
 var idle int64
 for i := 0; i < gaps.Len(); i++ {
 	idle += gaps.Col("Duration").Value(i).I
@@ -197,8 +197,8 @@ IDLE = [
        "The `gpu_gaps` rule reports stretches where a GPU ran no kernel and no memory operation for longer than a "
        "threshold, 500 ms by default: longer than a whole iteration here (notebook 04 measures them), so use 1 ms."),
     go(BASE_GO + '''
-byDefault, _ := train.Analyze("gpu_gaps")
-gaps, _ := train.Analyze("gpu_gaps:gap=1")
+byDefault, _ := train.Analyze(ctx, "gpu_gaps")
+gaps, _ := train.Analyze(ctx, "gpu_gaps:gap=1")
 var idle int64
 for i := 0; i < gaps.Len(); i++ {
 	idle += gaps.Col("Duration").Value(i).I
@@ -209,14 +209,14 @@ gaps'''),
        "The chart bins the timeline and colours each bin by the share of it the GPU was running kernels "
        "(nsys's `cuda_gpu_time_util_map`); idle bins are marked."),
     go("%plot gpu-util --bins 60 train"),
-    go('''low, _ := train.Analyze("gpu_time_util")
+    go('''low, _ := train.Analyze(ctx, "gpu_time_util")
 fmt.Printf("The gpu_time_util rule finds %d stretches below 50%% utilisation: the gaps are short and rare, not a slow GPU pipeline.\\n", low.Len())'''),
     md("## 3. Launch, queue and execution: `cuda_kern_exec_sum`\n\n"
        "For each kernel launch, nsys splits the time from the API call to the kernel's end into **A** (the launch API "
        "call on the CPU), **Q** (queued: from the end of the call to the kernel's start) and **K** (the kernel "
        "running); **T** is the total. A long Q means the GPU was busy with earlier work (good: the host is ahead); "
        "a Q near zero with gaps means the host launches just in time."),
-    go('''exec, _ := train.Stats("cuda_kern_exec_sum")
+    go('''exec, _ := train.Stats(ctx, "cuda_kern_exec_sum")
 fmt.Println(exec.Len(), "rows (thread, device, kernel); the columns that matter here, for the first rows:")
 view := nsysx.NewResult("exec", "Launch, queue and kernel time", "Kernel", "Count", "API avg:dur_ns", "Queue avg:dur_ns", "Kernel avg:dur_ns")
 var launches int64
@@ -261,25 +261,25 @@ inGaps := func(s, e int64) int64 {
 }
 during := map[string]int64{}
 add := func(table, kind string) {
-	t, err := train.Load(table, "start", "end", "nameId")
+	t, err := train.Load(ctx, table, "start", "end", "nameId")
 	if err != nil {
 		panic(err)
 	}
 	for i := 0; i < t.N; i++ {
 		if n := inGaps(t.Col("start").Int(i), t.Col("end").Int(i)); n > 0 {
-			name, _ := train.String(t.Col("nameId").Int(i))
+			name, _ := train.String(ctx, t.Col("nameId").Int(i))
 			during[kind+"\\t"+name] += n
 		}
 	}
 }
 add("OSRT_API", "OS runtime")
 add("CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA API")
-nv, _ := train.Load("NVTX_EVENTS", "start", "end", "text", "textId")
+nv, _ := train.Load(ctx, "NVTX_EVENTS", "start", "end", "text", "textId")
 for i := 0; i < nv.N; i++ {
 	if n := inGaps(nv.Col("start").Int(i), nv.Col("end").Int(i)); n > 0 {
 		name := nv.Col("text").Str(i)
 		if name == "" {
-			name, _ = train.String(nv.Col("textId").Int(i))
+			name, _ = train.String(ctx, nv.Col("textId").Int(i))
 		}
 		if strings.HasPrefix(name, "iteration ") {
 			name = "iteration N"
@@ -313,7 +313,7 @@ seen'''),
 	}
 	return n
 }
-memsync, _ := train.Analyze("cuda_memcpy_sync")
+memsync, _ := train.Analyze(ctx, "cuda_memcpy_sync")
 dataNs := sumPrefix("NVTX range", "data")
 copyNs := sumPrefix("CUDA API", "cudaMemcpy")
 syncNs := sumPrefix("CUDA API", "cudaStreamSynchronize", "cudaDeviceSynchronize")
@@ -347,7 +347,7 @@ causes'''),
        "OS runtime call, busy outside any traced call, or outside the profiled window. The first rows are the "
        "whole capture (`(all)`); then one block per iteration."),
     go("nb.SetMaxRows(6)\n%nsys stats -r gpu_idle_breakdown train"),
-    go('''bd, _ := train.Stats("gpu_idle_breakdown")
+    go('''bd, _ := train.Stats(ctx, "gpu_idle_breakdown")
 var total int64
 shares := []string{}
 for i := 0; i < bd.Len(); i++ {
@@ -369,13 +369,13 @@ fmt.Printf("The GPU is idle %.1f ms in all; the gaps over 1 ms are %.1f ms of it
         ("The built-in sample (`sync.cu`) stalls the host on purpose. How long is its longest GPU gap at the "
          "default 500 ms threshold?",
          '''s, _ := nsysx.OpenSample()
-sg, _ := s.Analyze("gpu_gaps")
+sg, _ := s.Analyze(ctx, "gpu_gaps")
 fmt.Println(sg.Len(), "gaps; the first is", sg.Col("Duration").Value(0).I, "ns")'''),
         ("Which iterations contain the gaps? (Hint: NVTX ranges named `iteration N` that overlap a gap.)",
          '''for i := 0; i < nv.N; i++ {
 	name := nv.Col("text").Str(i)
 	if name == "" {
-		name, _ = train.String(nv.Col("textId").Int(i))
+		name, _ = train.String(ctx, nv.Col("textId").Int(i))
 	}
 	if strings.HasPrefix(name, "iteration ") && inGaps(nv.Col("start").Int(i), nv.Col("end").Int(i)) > 0 {
 		fmt.Println(name)

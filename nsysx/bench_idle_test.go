@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -20,7 +21,7 @@ func BenchmarkKernStackSum(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := p.Stats("cuda_kern_stack_sum:noruntime:foldpy")
+		r, err := p.Stats(context.Background(), "cuda_kern_stack_sum:noruntime:foldpy")
 		if err != nil || r.Skipped != "" {
 			b.Fatal(err, r.Skipped)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-// A cancelled context stops a report, through RunReport or through the base
-// context a host (the Jupyter kernel) sets for calls that take none.
+// A cancelled context stops a report, a load, an export and a filter's
+// lookup; the same profile and filter then answer under a live context.
 func TestCancel(t *testing.T) {
 	p, err := nsysx.Open(testutil.Profile(t, "train"))
 	if err != nil {
@@ -23,13 +23,31 @@ func TestCancel(t *testing.T) {
 	if _, err := p.RunReport(ctx, r, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("RunReport with a cancelled context: %v", err)
 	}
-	nsysx.SetBaseContext(ctx)
-	_, err = p.Stats("nvtx_sum")
-	nsysx.SetBaseContext(nil)
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Stats under a cancelled base context: %v", err)
+	if _, err := p.Stats(ctx, "nvtx_sum"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Stats with a cancelled context: %v", err)
 	}
-	if res, err := p.Stats("cuda_gpu_kern_sum"); err != nil || res.Len() == 0 {
-		t.Errorf("after the base context is reset: %v", err)
+	if _, err := p.Analyze(ctx, "gpu_gaps"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Analyze with a cancelled context: %v", err)
+	}
+	if _, err := p.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Load with a cancelled context: %v", err)
+	}
+	if err := nsysx.ExportTables(ctx, p, t.TempDir(), "parquet", nil, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("ExportTables with a cancelled context: %v", err)
+	}
+	//lint:ignore SA1012 a nil context is refused with an error, not a panic
+	if _, err := p.Stats(nil, "nvtx_sum"); err == nil {
+		t.Error("Stats with a nil context: no error")
+	}
+	if res, err := p.Stats(context.Background(), "cuda_gpu_kern_sum"); err != nil || res.Len() == 0 {
+		t.Errorf("after a cancelled call: %v", err)
+	}
+	// a filter whose NVTX lookup was cancelled looks again on the next call
+	f, _ := nsysx.ParseNVTXFilter("attention/1")
+	if _, err := f.Resolve(ctx, p); !errors.Is(err, context.Canceled) {
+		t.Errorf("Resolve with a cancelled context: %v", err)
+	}
+	if msg, err := f.Resolve(context.Background(), p); err != nil || msg != "" {
+		t.Errorf("Resolve after a cancelled one: %q, %v", msg, err)
 	}
 }

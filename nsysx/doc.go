@@ -16,4 +16,8 @@
 // PyFloat: they are exported so that `go doc` shows the reports' building
 // blocks next to what they compute (docs/stats.md), but a Ctx exists only
 // inside Profile.Run, so no code outside the package calls them.
+// Everything that reads the profile takes a context.Context first (Stats,
+// Analyze, Load, RunReport, ExportTables, ...) and stops with ctx.Err() when
+// it is cancelled. There is no
+// process-wide default context: a Jupyter cell passes its own ctx.
 package nsysx

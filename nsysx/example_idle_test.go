@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -15,7 +16,7 @@ func ExampleProfile_IdleBreakdown() {
 		return
 	}
 	defer p.Close()
-	idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Range: "host_stall"})
+	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Range: "host_stall"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -16,7 +17,8 @@ func Example() {
 		return
 	}
 	defer p.Close()
-	r, err := p.Stats("cuda_gpu_kern_sum:base")
+	ctx := context.Background() // in a notebook cell: the cell's ctx
+	r, err := p.Stats(ctx, "cuda_gpu_kern_sum:base")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -32,7 +34,7 @@ func Example() {
 func ExampleResult() {
 	p, _ := nsysx.OpenSample()
 	defer p.Close()
-	r, _ := p.Stats("cuda_api_sum")
+	r, _ := p.Stats(context.Background(), "cuda_api_sum")
 	names, calls := r.Col("Name"), r.Col("Num Calls")
 	for i := 0; i < 3; i++ {
 		fmt.Println(names.Value(i), calls.Value(i).I)
@@ -47,7 +49,7 @@ func ExampleResult() {
 func ExampleProfile_Analyze() {
 	p, _ := nsysx.OpenSample()
 	defer p.Close()
-	r, _ := p.Analyze("gpu_gaps")
+	r, _ := p.Analyze(context.Background(), "gpu_gaps")
 	fmt.Println(r.Title, r.Len(), "gap(s)")
 	fmt.Println(r.Col("Duration").Value(0).I > 500_000_000)
 	// Output:
@@ -59,12 +61,13 @@ func ExampleProfile_Analyze() {
 func ExampleProfile_Load() {
 	p, _ := nsysx.OpenSample()
 	defer p.Close()
-	k, _ := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
+	ctx := context.Background()
+	k, _ := p.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
 	var busy int64
 	for i := 0; i < k.N; i++ {
 		busy += k.Col("end").Ints[i] - k.Col("start").Ints[i]
 	}
-	name, _ := p.String(k.Col("shortName").Ints[0])
+	name, _ := p.String(ctx, k.Col("shortName").Ints[0])
 	fmt.Println(k.N, "kernels,", busy, "ns; first:", name)
 	// Output:
 	// 24 kernels, 93968459 ns; first: scale

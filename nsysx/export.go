@@ -87,8 +87,10 @@ func (w *RecordWriter) Close() error {
 // Float as float64, Text as utf8) and NULLs kept. The schema metadata names
 // the table ("table_name"), as nsys's own exports do, so Open reads the
 // directory back. Each file is written under a temporary name and renamed
-// when complete. progress, when set, is called after each table.
-func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, progress func(done, total int)) error {
+// when complete. progress, when set, is called after each table. Cancelling
+// ctx stops the export with ctx.Err() (the table being written is not
+// renamed into place).
+func ExportTables(ctx context.Context, p *Profile, dir string, format string, tables *regexp.Regexp, progress func(done, total int)) error {
 	ext := map[string]string{"parquet": ".parquet", "arrow": ".arrow"}[format]
 	if ext == "" {
 		return fmt.Errorf("unknown export format %q (want parquet or arrow)", format)
@@ -101,10 +103,13 @@ func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, 
 		return err
 	}
 	for i, name := range names {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if strings.ContainsAny(name, `/\`) || name == ".." {
 			return fmt.Errorf("table name %q is not a file name", name)
 		}
-		if err := exportTable(p, name, filepath.Join(dir, name+ext), format); err != nil {
+		if err := exportTable(ctx, p, name, filepath.Join(dir, name+ext), format); err != nil {
 			return fmt.Errorf("exporting %s: %w", name, err)
 		}
 		if progress != nil {
@@ -118,7 +123,7 @@ func ExportTables(p *Profile, dir string, format string, tables *regexp.Regexp, 
 // reused; otherwise a SQLite table is streamed, one record batch read and
 // written at a time, and other sources' tables are read without being kept
 // in the profile.
-func exportTable(p *Profile, name, path, format string) (err error) {
+func exportTable(ctx context.Context, p *Profile, name, path, format string) (err error) {
 	ts := p.Schema(name)
 	p.mu.Lock()
 	t := p.loaded[lower(name)]
@@ -131,7 +136,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 	}
 	src, stream := p.src.(*sqliteSource)
 	if t == nil && !stream {
-		if t, err = p.src.load(context.Background(), ts, ts.Columns); err != nil {
+		if t, err = p.src.load(ctx, ts, ts.Columns); err != nil {
 			return err
 		}
 	}
@@ -139,7 +144,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 		if t != nil {
 			return writeTable(w, t, ts, format, memory.DefaultAllocator)
 		}
-		return streamTable(w, src, ts, format)
+		return streamTable(ctx, w, src, ts, format)
 	})
 }
 
@@ -147,7 +152,7 @@ func exportTable(p *Profile, name, path, format string) (err error) {
 // batches, reading each batch's rows only when it is written: the memory
 // held is a few batches and the Parquet row group being encoded, whatever
 // the table's size. Reading (this goroutine) and encoding (another) overlap.
-func streamTable(w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
+func streamTable(ctx context.Context, w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
 	mem := memory.DefaultAllocator
 	rw, err := NewRecordWriter(w, tableArrowSchema(ts), format, mem)
 	if err != nil {
@@ -159,7 +164,7 @@ func streamTable(w io.Writer, src *sqliteSource, ts *TableSchema, format string)
 	b := array.NewRecordBuilder(mem, rw.schema)
 	defer b.Release()
 	var werr error
-	err = src.loadChunks(context.Background(), ts, ts.Columns, batchRows, func(t *Table) error {
+	err = src.loadChunks(ctx, ts, ts.Columns, batchRows, func(t *Table) error {
 		for i, c := range ts.Columns {
 			appendColumn(b.Field(i), t.Col(c), 0, t.N)
 		}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
-	_ "github.com/ncruces/go-sqlite3/embed"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 )
@@ -72,7 +71,7 @@ func TestExportStreamed(t *testing.T) {
 	p := openT(t, path)
 	for _, format := range []string{"parquet", "arrow"} {
 		dir := filepath.Join(t.TempDir(), format)
-		must(ExportTables(p, dir, format, regexp.MustCompile("^T$"), nil))
+		must(ExportTables(context.Background(), p, dir, format, regexp.MustCompile("^T$"), nil))
 		src, _, err := openDir(dir)
 		must(err)
 		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "s"})
@@ -116,7 +115,7 @@ func benchExport(b *testing.B, format string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := ExportTables(p, b.TempDir(), format, nil, nil); err != nil {
+		if err := ExportTables(context.Background(), p, b.TempDir(), format, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 		p.Close()

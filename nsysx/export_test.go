@@ -19,14 +19,14 @@ import (
 // Parquet and to Arrow and reads the directories back.
 func TestExportTablesRoundTrip(t *testing.T) {
 	lite := openT(t, fixture(t, "train"))
-	if _, err := lite.Load("StringIds", "id"); err != nil { // a partly loaded table
+	if _, err := lite.Load(context.Background(), "StringIds", "id"); err != nil { // a partly loaded table
 		t.Fatal(err)
 	}
 	for _, format := range []string{"parquet", "arrow"} {
 		t.Run(format, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
 			var calls []int
-			err := ExportTables(lite, dir, format, nil, func(done, total int) {
+			err := ExportTables(context.Background(), lite, dir, format, nil, func(done, total int) {
 				if total != len(lite.Tables()) {
 					t.Errorf("total %d, want %d", total, len(lite.Tables()))
 				}
@@ -50,7 +50,7 @@ func TestExportTablesRoundTrip(t *testing.T) {
 func TestExportTablesFilter(t *testing.T) {
 	p := openT(t, pqtdir)
 	dir := t.TempDir()
-	err := ExportTables(p, dir, "parquet", regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_(KERNEL|MEMCPY)$`), nil)
+	err := ExportTables(context.Background(), p, dir, "parquet", regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_(KERNEL|MEMCPY)$`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,10 @@ func TestExportTablesFilter(t *testing.T) {
 	if got := strings.Join(names, " "); got != "CUPTI_ACTIVITY_KIND_KERNEL.parquet CUPTI_ACTIVITY_KIND_MEMCPY.parquet" {
 		t.Errorf("wrote %s", got)
 	}
-	if err := ExportTables(p, dir, "csv", nil, nil); err == nil || !strings.Contains(err.Error(), "unknown export format") {
+	if err := ExportTables(context.Background(), p, dir, "csv", nil, nil); err == nil || !strings.Contains(err.Error(), "unknown export format") {
 		t.Errorf("csv: %v", err)
 	}
-	if err := ExportTables(p, dir, "arrow", regexp.MustCompile(`^nothing$`), nil); err == nil {
+	if err := ExportTables(context.Background(), p, dir, "arrow", regexp.MustCompile(`^nothing$`), nil); err == nil {
 		t.Error("no matching table: no error")
 	}
 }
@@ -150,7 +150,7 @@ func ExampleExportTables() {
 		log.Fatal(err)
 	}
 	defer p.Close()
-	err = ExportTables(p, "report_pqtdir", "parquet", regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_`),
+	err = ExportTables(context.Background(), p, "report_pqtdir", "parquet", regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_`),
 		func(done, total int) { fmt.Fprintf(os.Stderr, "\r%d/%d tables", done, total) })
 	if err != nil {
 		log.Fatal(err)

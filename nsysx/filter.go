@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -240,7 +241,7 @@ func (c *Ctx) setupFilter() (*Result, error) {
 	if c.Filter == nil {
 		return nil, nil
 	}
-	msg, err := c.Filter.Resolve(c.P)
+	msg, err := c.Filter.Resolve(c.ctx(), c.P)
 	if err != nil {
 		return nil, err
 	}
@@ -270,19 +271,21 @@ type filteredTable struct {
 
 // Resolve looks the filter's NVTX range up in p (once per profile) and
 // reports the SKIPPED message nsys would print, or "" when the filter
-// applies.
-func (f *Filter) Resolve(p *Profile) (skipMsg string, err error) {
-	st := f.state(p)
+// applies. Cancelling ctx stops the lookup with ctx.Err(); a cancelled
+// lookup is not kept.
+func (f *Filter) Resolve(ctx context.Context, p *Profile) (skipMsg string, err error) {
+	st := f.state(ctx, p)
 	return st.skip, st.err
 }
 
-// Window returns the resolved time window [start, end) on p.
-func (f *Filter) Window(p *Profile) (start, end int64) {
-	st := f.state(p)
+// Window returns the resolved time window [start, end) on p (resolving the
+// filter under ctx first, see Resolve).
+func (f *Filter) Window(ctx context.Context, p *Profile) (start, end int64) {
+	st := f.state(ctx, p)
 	return st.s, st.e
 }
 
-func (f *Filter) state(p *Profile) *filterState {
+func (f *Filter) state(ctx context.Context, p *Profile) *filterState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if st := f.states[p]; st != nil {
@@ -296,14 +299,14 @@ func (f *Filter) state(p *Profile) *filterState {
 	if f.NVTX != "" {
 		var r nvtxHit
 		var msg string
-		err := p.StringsErr() // unreadable names are an error, not "range not found"
+		err := p.StringsErr(ctx) // unreadable names are an error, not "range not found"
 		if err == nil {
-			r, msg, err = findNVTXRange(p, f.NVTX)
+			r, msg, err = findNVTXRange(ctx, p, f.NVTX)
 		}
 		switch {
 		case err != nil:
 			st.err = err
-			if isCancel(err) {
+			if isCancel(err) || ctx.Err() != nil {
 				delete(f.states, p) // the next call looks again
 			}
 			return st
@@ -400,7 +403,7 @@ func (rf *rowFilter) keep(s int64, sNull bool, e int64, eNull bool, g int64, gNu
 
 // load is Ctx.Load under the filter.
 func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
-	st := f.state(c.P)
+	st := f.state(c.ctx(), c.P)
 	if st.err != nil {
 		return nil, st.err
 	}
@@ -409,11 +412,11 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	}
 	rf := f.predicate(c.P, st, table)
 	if rf == nil {
-		return c.P.LoadContext(c.ctx(), table, cols...)
+		return c.P.Load(c.ctx(), table, cols...)
 	}
 	for _, col := range cols {
 		if !c.P.HasColumn(table, col) {
-			return c.P.LoadContext(c.ctx(), table, cols...) // the profile's error
+			return c.P.Load(c.ctx(), table, cols...) // the profile's error
 		}
 	}
 	key := lower(table)
@@ -427,7 +430,7 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	if ft.t == nil {
-		if err := ft.init(c.P, table, rf); err != nil {
+		if err := ft.init(c.ctx(), c.P, table, rf); err != nil {
 			return nil, err
 		}
 	}
@@ -440,7 +443,7 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	if len(need) == 0 {
 		return ft.t, nil
 	}
-	full, err := c.P.LoadContext(c.ctx(), table, need...)
+	full, err := c.P.Load(c.ctx(), table, need...)
 	if err != nil {
 		return nil, err
 	}
@@ -456,7 +459,7 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 }
 
 // init computes the rows of table that pass rf.
-func (ft *filteredTable) init(p *Profile, table string, rf *rowFilter) error {
+func (ft *filteredTable) init(ctx context.Context, p *Profile, table string, rf *rowFilter) error {
 	cols := []string{"start", "end"}
 	gcol := ""
 	if rf.needsThread() {
@@ -466,7 +469,7 @@ func (ft *filteredTable) init(p *Profile, table string, rf *rowFilter) error {
 		}
 		cols = append(cols, gcol)
 	}
-	full, err := p.Load(table, cols...)
+	full, err := p.Load(ctx, table, cols...)
 	if err != nil {
 		return err
 	}

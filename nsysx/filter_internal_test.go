@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestFilterCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Ctx{P: p, Filter: f}
+	c := &Ctx{Context: context.Background(), P: p, Filter: f}
 	a, err := c.Load(tRuntime, "start", "end")
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +30,7 @@ func TestFilterCache(t *testing.T) {
 	if a != b || a.Col("start") != b.Col("start") {
 		t.Error("second load of the same columns did not return the cached table")
 	}
-	full, _ := p.Load(tRuntime, "start", "end", "correlationId")
+	full, _ := p.Load(context.Background(), tRuntime, "start", "end", "correlationId")
 	if a.N == 0 || a.N >= full.N {
 		t.Fatalf("filter kept %d of %d rows", a.N, full.N)
 	}
@@ -58,7 +59,7 @@ func TestFilterCache(t *testing.T) {
 	}
 	// Tables without an end column are not filtered.
 	strs, _ := c.Load("StringIds", "id")
-	all, _ := p.Load("StringIds", "id")
+	all, _ := p.Load(context.Background(), "StringIds", "id")
 	if strs.N != all.N {
 		t.Error("StringIds was filtered")
 	}

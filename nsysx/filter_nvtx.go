@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -21,7 +22,7 @@ type nvtxHit struct {
 // StringIds(textId)), followed by '@' and the text of its domain's creation
 // row (same domainId, same process) when there is one; the index-th match in
 // start order is taken. The lookup reads the unfiltered NVTX_EVENTS.
-func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
+func findNVTXRange(ctx context.Context, p *Profile, arg string) (nvtxHit, string, error) {
 	if !p.HasTable(tNVTX) {
 		return nvtxHit{}, p.Path + " does not contain NV Tools Extension (NVTX) data.", nil
 	}
@@ -34,8 +35,8 @@ func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
 			name, idx = arg[:k], n
 		}
 	}
-	f := &nvtxFinder{p: p, name: name, doms: map[nvtxDomKey][]nvtxDomText{}, strs: map[int64]nvtxStr{}}
-	sc := &scanner{p: p, table: tNVTX, cols: nvtxScanCols(p)}
+	f := &nvtxFinder{ctx: ctx, p: p, name: name, doms: map[nvtxDomKey][]nvtxDomText{}, strs: map[int64]nvtxStr{}}
+	sc := &scanner{ctx: ctx, p: p, table: tNVTX, cols: nvtxScanCols(p)}
 	if err := sc.run(f.row); err != nil {
 		return nvtxHit{}, "", err
 	}
@@ -49,6 +50,7 @@ func findNVTXRange(p *Profile, arg string) (nvtxHit, string, error) {
 // nvtxFinder collects, in one pass over NVTX_EVENTS, the ranges whose text
 // is a prefix of the name looked for, and the domain creation rows' texts.
 type nvtxFinder struct {
+	ctx   context.Context
 	p     *Profile
 	name  string
 	cands []nvtxCand
@@ -102,7 +104,7 @@ func (f *nvtxFinder) row(rowid int64, v rowVals) {
 		id := v.int(4)
 		e, seen := f.strs[id]
 		if !seen {
-			e.s, e.ok = f.p.String(id)
+			e.s, e.ok = f.p.String(f.ctx, id)
 			f.strs[id] = e
 		}
 		if !e.ok || !strings.HasPrefix(f.name, e.s) {

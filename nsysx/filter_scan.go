@@ -12,6 +12,7 @@ import (
 // test applied, without materialising columns: NVTX_EVENTS holds millions of
 // rows and the NVTX reports need one pass over them.
 type scanner struct {
+	ctx   context.Context
 	p     *Profile
 	table string
 	cols  []string   // wanted columns; absent ones read as NULL
@@ -70,9 +71,9 @@ func (r rowVals) bytes(i int) []byte {
 // filteredScanner returns a scanner over table under the context's filter
 // (none when raw).
 func (c *Ctx) filteredScanner(table string, raw bool, cols ...string) (*scanner, error) {
-	sc := &scanner{p: c.P, table: table, cols: cols}
+	sc := &scanner{ctx: c.ctx(), p: c.P, table: table, cols: cols}
 	if c.Filter != nil && !raw {
-		st := c.Filter.state(c.P)
+		st := c.Filter.state(c.ctx(), c.P)
 		if st.err != nil {
 			return nil, st.err
 		}
@@ -143,7 +144,7 @@ func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 				return nil
 			}
 			if len(names) <= sqlite.MaxFields {
-				return src.scanReleasing(context.Background(), t, names, each)
+				return src.scanReleasing(sc.ctx, t, names, each)
 			}
 			return src.db.Scan(t, names, each)
 		}
@@ -154,7 +155,7 @@ func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 // runLoaded is run for exports other than SQLite: the columns are loaded and
 // replayed as values.
 func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value) bool, fn func(int64, rowVals) error) error {
-	t, err := sc.p.Load(sc.table, names...)
+	t, err := sc.p.Load(sc.ctx, sc.table, names...)
 	if err != nil {
 		return err
 	}

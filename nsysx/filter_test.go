@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -178,7 +179,7 @@ func TestFilterFixture(t *testing.T) {
 	wantRows(t, p, "nvtx_sum:start=0:end=2500", outer, inner...)
 	wantRows(t, p, "nvtx_sum:nvtx=se:start=0:end=2500", ft, early...)
 	wantSkip(t, p, "nvtx_sum:start=5000:end=100", nil, "The start time cannot be greater than the end time.")
-	if _, err := p.Stats("nvtx_sum:start=x"); err == nil {
+	if _, err := p.Stats(context.Background(), "nvtx_sum:start=x"); err == nil {
 		t.Error("start=x accepted")
 	}
 }

@@ -89,11 +89,11 @@ type Idle struct {
 // IdleBreakdown splits each GPU's idle time by what the host was doing.
 func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, error) {
 	if ctx == nil {
-		ctx = baseContext()
+		return nil, errNilContext
 	}
 	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: o.Filter}
 	if c.Filter != nil {
-		msg, err := c.Filter.Resolve(p)
+		msg, err := c.Filter.Resolve(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (c *Ctx) idleWindow(ops *idleOpSet) (lo, hi int64, err error) {
 	}
 	lo = min(lo, ops.minStart)
 	if c.Filter != nil {
-		s, e := c.Filter.Window(c.P)
+		s, e := c.Filter.Window(c.ctx(), c.P)
 		lo, hi = max(lo, s), min(hi, e)
 	}
 	return lo, max(lo, hi), nil

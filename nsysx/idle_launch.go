@@ -42,7 +42,7 @@ type LaunchStat struct {
 // by device, then total kernel time (descending), then name.
 func (p *Profile) LaunchStats(ctx context.Context, f *Filter) ([]LaunchStat, error) {
 	if ctx == nil {
-		ctx = baseContext()
+		return nil, errNilContext
 	}
 	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: f}
 	ls, err := c.launchStats()

@@ -38,7 +38,7 @@ func TestExternalProfiles(t *testing.T) {
 			ran++
 			checkInvariants(t, name+" "+r.Name, res)
 		}
-		t.Logf("%s (schema %s): %d reports and rules with data, %d SKIPPED", name, p.SchemaVersion(), ran, skipped)
+		t.Logf("%s (schema %s): %d reports and rules with data, %d SKIPPED", name, p.SchemaVersion(context.Background()), ran, skipped)
 		p.Close()
 	}
 }
@@ -176,14 +176,14 @@ func TestMissingColumnSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r, err := p.Stats("cuda_kern_exec_sum")
+	r, err := p.Stats(context.Background(), "cuda_kern_exec_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := path + " does not contain the 'globalPid' column in CUPTI_ACTIVITY_KIND_KERNEL."; r.Skipped != want {
 		t.Errorf("SKIPPED %q, want %q", r.Skipped, want)
 	}
-	if r, err := p.Stats("cuda_gpu_kern_sum"); err != nil || r.Skipped != "" || r.Len() == 0 {
+	if r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum"); err != nil || r.Skipped != "" || r.Len() == 0 {
 		t.Errorf("cuda_gpu_kern_sum on the trimmed export: %v %q", err, r.Skipped)
 	}
 }

@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -28,7 +29,7 @@ func reportsCSV(t *testing.T, path string) ([]string, []error, error) {
 	defer p.Close()
 	out, errs := make([]string, len(mutatedSpecs)), make([]error, len(mutatedSpecs))
 	for i, spec := range mutatedSpecs {
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if errs[i] = err; err == nil {
 			out[i] = statsCSV(t, r)
 		}

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -31,14 +32,14 @@ func TestTotalsOverflow(t *testing.T) {
 		{"end - start", [][2]int64{{-10, big}}},
 	} {
 		p := apiFixture(t, tc.calls...)
-		res, err := p.Stats("cuda_api_sum")
+		res, err := p.Stats(context.Background(), "cuda_api_sum")
 		var oe *OverflowError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "cuda_api_sum") {
 			t.Errorf("%s: want an overflow error naming the report, got %v (%s)", tc.name, err, csvIfAny(res))
 		}
 	}
 	p := apiFixture(t, [2]int64{0, big - 1}, [2]int64{5, 6})
-	res, err := p.Stats("cuda_api_sum")
+	res, err := p.Stats(context.Background(), "cuda_api_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestGrandTotalOverflow(t *testing.T) {
 	f.table(tStrings, "id", "value").add(1, "f").add(2, "g")
 	f.table(tRuntime, "start", "end", "nameId", "globalTid", "correlationId").
 		add(0, int64(math.MaxInt64), 1, gtid(1, 1), 1).add(0, int64(10), 2, gtid(1, 1), 2)
-	_, err := f.profile(t).Stats("cuda_api_sum")
+	_, err := f.profile(t).Stats(context.Background(), "cuda_api_sum")
 	var oe *OverflowError
 	if !errors.As(err, &oe) {
 		t.Errorf("want an overflow error, got %v", err)

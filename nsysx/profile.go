@@ -79,7 +79,10 @@ type strTable struct {
 // or Arrow directory (`nsys export -t parquetdir|arrowdir`), or a .nsys-rep
 // report, which is exported to SQLite with the nsys found on PATH (see
 // OpenOptions). The file is never modified.
-func Open(path string) (*Profile, error) { return OpenWith(path, OpenOptions{}) }
+//
+// Open is the convenience for programs and examples: the .nsys-rep export it
+// may run cannot be cancelled; OpenWith takes a context.
+func Open(path string) (*Profile, error) { return OpenWith(context.Background(), path, OpenOptions{}) }
 
 // OpenOptions tune Open.
 type OpenOptions struct {
@@ -87,17 +90,19 @@ type OpenOptions struct {
 	ForceExport bool
 	// Progress, when set, receives messages about long steps (exporting).
 	Progress func(msg string)
-	// Context, when set, cancels a .nsys-rep export: nsys and every
-	// process it started are stopped, and nothing is kept.
-	Context context.Context
 	// ExportTimeout stops `nsys export` of a .nsys-rep after this long;
 	// 0 takes $NSYSX_EXPORT_TIMEOUT (a Go duration such as 30m), and
 	// without it there is no limit.
 	ExportTimeout time.Duration
 }
 
-// OpenWith is Open with options.
-func OpenWith(path string, o OpenOptions) (*Profile, error) {
+// OpenWith is Open with options; cancelling ctx stops a .nsys-rep export
+// (nsys and every process it started are stopped, and nothing is kept) or a
+// decompression with ctx.Err().
+func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error) {
+	if ctx == nil {
+		return nil, errNilContext
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -117,13 +122,13 @@ func OpenWith(path string, o OpenOptions) (*Profile, error) {
 		}
 	case strings.HasSuffix(strings.ToLower(path), ".nsys-rep") || strings.HasSuffix(strings.ToLower(path), ".qdrep"):
 		var db string
-		db, err = exportReport(path, o)
+		db, err = exportReport(ctx, path, o)
 		if err == nil {
 			src, err = openSQLite(db)
 		}
 	case compressedExt(path) != "":
 		var db string
-		if db, err = decompressed(path, o); err == nil {
+		if db, err = decompressed(ctx, path, o); err == nil {
 			src, err = openSQLite(db)
 		}
 	case isArrowFile(path):
@@ -245,13 +250,8 @@ func (p *Profile) TablesMatching(keep func(name string) bool) []string {
 
 // Load returns the named columns of a table. Columns already loaded are
 // reused. A missing table gives *MissingTableError, a missing column
-// *MissingColumnError. It runs under the base context (SetBaseContext).
-func (p *Profile) Load(table string, cols ...string) (*Table, error) {
-	return p.LoadContext(baseContext(), table, cols...)
-}
-
-// LoadContext is Load that stops with ctx.Err() when ctx is cancelled.
-func (p *Profile) LoadContext(ctx context.Context, table string, cols ...string) (*Table, error) {
+// *MissingColumnError; a cancelled ctx stops the read with ctx.Err().
+func (p *Profile) Load(ctx context.Context, table string, cols ...string) (*Table, error) {
 	key := lower(table)
 	ts := p.tables[key]
 	if ts == nil {
@@ -309,7 +309,7 @@ func (p *Profile) LoadContext(ctx context.Context, table string, cols ...string)
 
 // LoadAll loads several tables concurrently (a table name followed by its
 // columns per entry). Missing tables are skipped silently.
-func (p *Profile) LoadAll(specs ...[]string) error {
+func (p *Profile) LoadAll(ctx context.Context, specs ...[]string) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(specs))
 	for i, s := range specs {
@@ -319,7 +319,7 @@ func (p *Profile) LoadAll(specs ...[]string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = p.Load(s[0], s[1:]...)
+			_, errs[i] = p.Load(ctx, s[0], s[1:]...)
 		}()
 	}
 	wg.Wait()
@@ -327,15 +327,17 @@ func (p *Profile) LoadAll(specs ...[]string) error {
 }
 
 // String returns StringIds[id]; ok is false when the id is absent, or when
-// StringIds cannot be read (StringsErr says why).
-func (p *Profile) String(id int64) (string, bool) {
-	t, _ := p.strings(baseContext())
+// StringIds cannot be read (StringsErr says why). The first call loads
+// StringIds under ctx.
+func (p *Profile) String(ctx context.Context, id int64) (string, bool) {
+	t, _ := p.strings(ctx)
 	s, ok := t[id]
 	return s, ok
 }
 
-// StringsErr reports an error met while loading StringIds.
-func (p *Profile) StringsErr() error { _, err := p.strings(baseContext()); return err }
+// StringsErr loads StringIds under ctx, if not yet loaded, and reports an
+// error met while loading it.
+func (p *Profile) StringsErr(ctx context.Context) error { _, err := p.strings(ctx); return err }
 
 // strings returns StringIds, read on first use. An unreadable table's error
 // is kept, but a load stopped by ctx leaves nothing behind: the next call
@@ -367,7 +369,7 @@ func (p *Profile) readStrings(ctx context.Context) (map[int64]string, error) {
 	if !p.HasTable("StringIds") {
 		return map[int64]string{}, nil
 	}
-	t, err := p.LoadContext(ctx, "StringIds", "id", "value")
+	t, err := p.Load(ctx, "StringIds", "id", "value")
 	if err != nil {
 		return nil, err
 	}
@@ -383,13 +385,13 @@ func (p *Profile) readStrings(ctx context.Context) (map[int64]string, error) {
 
 // Meta returns the export metadata (META_DATA_EXPORT, or EXPORT_META_DATA in
 // exports from nsys 2022).
-func (p *Profile) Meta() map[string]string {
+func (p *Profile) Meta(ctx context.Context) map[string]string {
 	out := map[string]string{}
 	for _, tn := range []string{"EXPORT_META_DATA", "META_DATA_EXPORT"} {
 		if !p.HasColumn(tn, "name") || !p.HasColumn(tn, "value") {
 			continue
 		}
-		t, err := p.Load(tn, "name", "value")
+		t, err := p.Load(ctx, tn, "name", "value")
 		if err != nil {
 			continue
 		}
@@ -402,7 +404,9 @@ func (p *Profile) Meta() map[string]string {
 }
 
 // SchemaVersion is EXPORT_SCHEMA_VERSION from the metadata, or "".
-func (p *Profile) SchemaVersion() string { return p.Meta()["EXPORT_SCHEMA_VERSION"] }
+func (p *Profile) SchemaVersion(ctx context.Context) string {
+	return p.Meta(ctx)["EXPORT_SCHEMA_VERSION"]
+}
 
 // Base is the file name without directory and extension, for output naming.
 func (p *Profile) Base() string {

@@ -202,20 +202,15 @@ func (c *Ctx) Load(table string, cols ...string) (*Table, error) {
 	if c.Filter != nil {
 		return c.Filter.load(c, table, cols)
 	}
-	return c.P.LoadContext(c.ctx(), table, cols...)
+	return c.P.Load(c.ctx(), table, cols...)
 }
 
-// ctx is the report's context (the base context when none was set).
-func (c *Ctx) ctx() context.Context {
-	if c.Context == nil {
-		return baseContext()
-	}
-	return c.Context
-}
+// ctx is the report's context.
+func (c *Ctx) ctx() context.Context { return c.Context }
 
 // LoadRaw loads columns ignoring any filter (nsys's `main.X` queries).
 func (c *Ctx) LoadRaw(table string, cols ...string) (*Table, error) {
-	return c.P.LoadContext(c.ctx(), table, cols...)
+	return c.P.Load(c.ctx(), table, cols...)
 }
 
 // Str returns StringIds[id] as a value (NULL when absent).
@@ -278,24 +273,26 @@ func (p *Profile) Run(ctx context.Context, spec string, f *Filter) (*Result, err
 	return p.RunReport(ctx, r, sp.Opts, f)
 }
 
-// Stats computes a stats report ("cuda_gpu_kern_sum", "cuda_gpu_kern_sum:base").
-func (p *Profile) Stats(spec string) (*Result, error) {
+// Stats computes a stats report ("cuda_gpu_kern_sum", "cuda_gpu_kern_sum:base");
+// cancelling ctx stops it with ctx.Err().
+func (p *Profile) Stats(ctx context.Context, spec string) (*Result, error) {
 	sp := ParseSpec(spec)
 	r, err := LookupReport(sp.Name)
 	if err != nil {
 		return nil, err
 	}
-	return p.RunReport(baseContext(), r, sp.Opts, nil)
+	return p.RunReport(ctx, r, sp.Opts, nil)
 }
 
-// Analyze runs an analyze rule ("gpu_gaps", "gpu_gaps:gap=1").
-func (p *Profile) Analyze(spec string) (*Result, error) {
+// Analyze runs an analyze rule ("gpu_gaps", "gpu_gaps:gap=1"); cancelling
+// ctx stops it with ctx.Err().
+func (p *Profile) Analyze(ctx context.Context, spec string) (*Result, error) {
 	sp := ParseSpec(spec)
 	r, err := LookupRule(sp.Name)
 	if err != nil {
 		return nil, err
 	}
-	return p.RunReport(baseContext(), r, sp.Opts, nil)
+	return p.RunReport(ctx, r, sp.Opts, nil)
 }
 
 // RunReport computes r with options and an optional filter. SKIPPED reports
@@ -303,7 +300,7 @@ func (p *Profile) Analyze(spec string) (*Result, error) {
 // cancelled context or an unreadable file.
 func (p *Profile) RunReport(ctx context.Context, r *Report, opts []KV, f *Filter) (res *Result, err error) {
 	if ctx == nil {
-		ctx = baseContext()
+		return nil, errNilContext
 	}
 	c := &Ctx{Context: ctx, P: p, Report: r, opts: map[string]string{}, Filter: f}
 	if err := CheckOptions(r, opts); err != nil {
@@ -439,23 +436,5 @@ func (c *Ctx) Prefetch(specs ...[]string) error {
 	return first
 }
 
-var baseCtx atomic.Pointer[context.Context]
-
-// SetBaseContext sets the context that calls without one (Stats, Analyze,
-// Load) run under, so that a host can cancel them: the Jupyter kernel sets each
-// cell's context here, and an interrupt stops the report the cell is running.
-// nil restores context.Background().
-func SetBaseContext(ctx context.Context) {
-	if ctx == nil {
-		baseCtx.Store(nil)
-		return
-	}
-	baseCtx.Store(&ctx)
-}
-
-func baseContext() context.Context {
-	if p := baseCtx.Load(); p != nil {
-		return *p
-	}
-	return context.Background()
-}
+// errNilContext is the error of a call given a nil context.
+var errNilContext = errors.New("nsysx: nil context (pass context.Background() or a cell's ctx)")

@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"path"
 	"regexp"
 	"strings"
@@ -12,7 +13,7 @@ import (
 
 func kernTotal(t *testing.T, p *nsysx.Profile) int64 {
 	t.Helper()
-	r, err := p.Stats("cuda_gpu_kern_sum")
+	r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestKernStackSumBT(t *testing.T) {
 	total := kernTotal(t, p)
 	for _, spec := range []string{"cuda_kern_stack_sum", "cuda_kern_stack_sum:noruntime:foldpy",
 		"cuda_kern_stack_sum:kernels:base:sort=inclusive", "cuda_kern_stack_sum:depth=3"} {
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if err != nil || r.Skipped != "" {
 			t.Fatalf("%s: %v %s", spec, err, r.Skipped)
 		}
@@ -53,7 +54,7 @@ func TestKernStackSumBT(t *testing.T) {
 	}
 	runtime := regexp.MustCompile(`^(libcupti|libcuda\.|libcudart|libToolsInjection)`)
 	for _, o := range []nsysx.StackOptions{{NoRuntime: true, FoldPython: true}, {Depth: 5}} {
-		ks, err := p.KernelStacks(nil, o)
+		ks, err := p.KernelStacks(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestKernStackSumStacksView(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r, err := p.Stats("cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
+	r, err := p.Stats(context.Background(), "cuda_kern_stack_sum:view=stacks:noruntime:foldpy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,14 +107,14 @@ func TestKernStackSumSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r, err := p.Stats("cuda_kern_stack_sum")
+	r, err := p.Stats(context.Background(), "cuda_kern_stack_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(r.Skipped, "does not contain CUDA API call stacks") || !strings.Contains(r.Skipped, "--cudabacktrace=all") {
 		t.Errorf("SKIPPED %q", r.Skipped)
 	}
-	if _, err := p.Stats("cuda_kern_stack_sum:view=stack"); err == nil || !strings.Contains(err.Error(), "did you mean stacks") {
+	if _, err := p.Stats(context.Background(), "cuda_kern_stack_sum:view=stack"); err == nil || !strings.Contains(err.Error(), "did you mean stacks") {
 		t.Errorf("view=stack: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"math"
 	"sort"
 	"strings"
@@ -50,7 +51,7 @@ func gridCatOf(name string) uint8 {
 func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 	t.Helper()
 	g := &gridModel{paint: map[int64][]uint8{}}
-	rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
+	rt, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 	var calls []gridCall
 	cats := []uint8{}
 	for i := 0; i < rt.N; i++ {
-		name, _ := p.String(rt.Col("nameId").Int(i))
+		name, _ := p.String(context.Background(), rt.Col("nameId").Int(i))
 		c := gridCall{rt.Col("start").Int(i), rt.Col("end").Int(i), rt.Col("globalTid").Int(i), name}
 		calls, cats = append(calls, c), append(cats, gridCatOf(name))
 		byCorr[[2]int64{c.tid >> 24, rt.Col("correlationId").Int(i)}] = c
@@ -69,7 +70,7 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 	}
 	var ls []launched
 	for _, table := range []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"} {
-		k, err := p.Load(table, "start", "end", "globalPid", "correlationId")
+		k, err := p.Load(context.Background(), table, "start", "end", "globalPid", "correlationId")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,13 +87,13 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 	for _, l := range ls {
 		g.opStart, g.launched = append(g.opStart, l.start), append(g.launched, l.call)
 	}
-	det, err := p.Load("ANALYSIS_DETAILS", "duration")
+	det, err := p.Load(context.Background(), "ANALYSIS_DETAILS", "duration")
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.hi = max(g.hi, det.Col("duration").Int(0))
 	if osrt {
-		o, err := p.Load("OSRT_API", "start", "end", "globalTid")
+		o, err := p.Load(context.Background(), "OSRT_API", "start", "end", "globalTid")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +197,7 @@ func TestIdleBreakdownIndependent(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{})
+			idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +269,7 @@ func TestIdleBreakdownSyncStall(t *testing.T) {
 	}
 	defer p.Close()
 	for _, noOSRT := range []bool{false, true} {
-		idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Range: "host_stall", NoOSRT: noOSRT})
+		idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Range: "host_stall", NoOSRT: noOSRT})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +304,7 @@ func TestIdleBreakdownReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r, err := p.Stats("gpu_idle_breakdown")
+	r, err := p.Stats(context.Background(), "gpu_idle_breakdown")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,11 +335,11 @@ func TestIdleBreakdownReport(t *testing.T) {
 		}
 	}
 	for _, spec := range []string{"gpu_idle_breakdown:view=evidence", "gpu_idle_breakdown:view=launch"} {
-		if r, err := p.Stats(spec); err != nil || r.Len() == 0 {
+		if r, err := p.Stats(context.Background(), spec); err != nil || r.Len() == 0 {
 			t.Errorf("%s: %v, %d rows", spec, err, r.Len())
 		}
 	}
-	if _, err := p.Stats("gpu_idle_breakdown:view=evidnce"); err == nil || !strings.Contains(err.Error(), "did you mean evidence") {
+	if _, err := p.Stats(context.Background(), "gpu_idle_breakdown:view=evidnce"); err == nil || !strings.Contains(err.Error(), "did you mean evidence") {
 		t.Errorf("view=evidnce: %v", err)
 	}
 }
@@ -351,7 +352,7 @@ func TestIdleBreakdownFiltered(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	whole, err := p.IdleBreakdown(nil, nsysx.IdleOptions{})
+	whole, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +360,7 @@ func TestIdleBreakdownFiltered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Filter: f})
+	cut, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Filter: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func TestLaunchStatsIndependent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "correlationId")
+		rt, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "correlationId")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +396,7 @@ func TestLaunchStatsIndependent(t *testing.T) {
 				call[c] = [2]int64{s, e}
 			}
 		}
-		k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
+		k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,7 +417,7 @@ func TestLaunchStatsIndependent(t *testing.T) {
 				}
 			}
 		}
-		stats, err := p.LaunchStats(nil, nil)
+		stats, err := p.LaunchStats(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -441,11 +442,11 @@ func TestIdleBreakdownRangeNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r, err := p.Stats("gpu_idle_breakdown:range=no_such_range")
+	r, err := p.Stats(context.Background(), "gpu_idle_breakdown:range=no_such_range")
 	if err != nil || !strings.Contains(r.Skipped, `no NVTX range named "no_such_range"`) {
 		t.Errorf("%v, SKIPPED %q", err, r.Skipped)
 	}
-	if _, err := p.Stats("gpu_idle_breakdown:iter=("); err == nil || !strings.Contains(err.Error(), "not a regular expression") {
+	if _, err := p.Stats(context.Background(), "gpu_idle_breakdown:iter=("); err == nil || !strings.Contains(err.Error(), "not a regular expression") {
 		t.Errorf("iter=(: %v", err)
 	}
 }

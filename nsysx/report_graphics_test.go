@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestGraphicsNotImplemented(t *testing.T) {
 	// apis holds an (empty) VULKAN_API table: the report must fail clearly
 	// rather than print nothing.
 	p := openFixture(t, "apis")
-	_, err := p.Stats("vulkan_api_sum")
+	_, err := p.Stats(context.Background(), "vulkan_api_sum")
 	if !errors.Is(err, nsysx.ErrNotImplemented) {
 		t.Fatalf("vulkan_api_sum with VULKAN_API present: err %v, want ErrNotImplemented", err)
 	}

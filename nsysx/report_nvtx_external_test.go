@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -37,7 +38,7 @@ func TestMyReportsExternal(t *testing.T) {
 			}
 			defer p.Close()
 			for _, spec := range myReports {
-				r, err := p.Stats(spec)
+				r, err := p.Stats(context.Background(), spec)
 				if err != nil {
 					if errors.Is(err, nsysx.ErrNotImplemented) {
 						continue
@@ -69,7 +70,7 @@ func TestMyReportsRealInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, spec := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_gpu_proj_trace", "nvtx_gpu_proj_sum", "nvtx_kern_sum", "osrt_sum", "um_sum:rows=-1"} {
-			r, err := p.Stats(spec)
+			r, err := p.Stats(context.Background(), spec)
 			if err != nil {
 				t.Fatalf("%s %s: %v", prof, spec, err)
 			}
@@ -212,7 +213,7 @@ func TestNVTXParquetExport(t *testing.T) {
 	defer p.Close()
 	for _, spec := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum", "nvtx_gpu_proj_sum"} {
 		want, _ := testutil.Golden(t, "train", goldenName(spec))
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if err != nil {
 			t.Fatal(err)
 		}

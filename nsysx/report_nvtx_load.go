@@ -1,7 +1,6 @@
 package nsysx
 
 import (
-	"context"
 	"fmt"
 	"unsafe"
 
@@ -50,7 +49,7 @@ var nvtxFastPath = true
 // scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
 // file) runs on its own goroutine while fn works on the previous batch. It
 // stops with ctx.Err() soon after ctx is cancelled.
-func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
+func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 	full := make(chan *nvtxBatch, 4)
 	free := make(chan *nvtxBatch, 6)
 	newBatch := func() *nvtxBatch {
@@ -73,7 +72,7 @@ func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch()}
 		defer bt.flush()
 		if nvtxFastPath {
-			if scanErr = sc.scanSQLiteNVTX(ctx, bt); scanErr != errNoFastPath {
+			if scanErr = sc.scanSQLiteNVTX(bt); scanErr != errNoFastPath {
 				return
 			}
 		}
@@ -82,7 +81,7 @@ func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 		n, stop, f := 0, false, new(sqlite.Fields)
 		scanErr = sc.run(func(rowid int64, v rowVals) {
 			if n++; n&0xFFFF == 1 && !stop {
-				stop = ctx.Err() != nil
+				stop = sc.ctx.Err() != nil
 			}
 			if stop {
 				return
@@ -98,7 +97,7 @@ func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 		})
 	}()
 	for b := range full {
-		if ctx.Err() != nil {
+		if sc.ctx.Err() != nil {
 			continue // drain without building
 		}
 		fn(b)
@@ -107,7 +106,7 @@ func (sc *scanner) scanNVTX(ctx context.Context, fn func(*nvtxBatch)) error {
 		default:
 		}
 	}
-	if err := ctx.Err(); err != nil && scanErr == nil { // batches were dropped
+	if err := sc.ctx.Err(); err != nil && scanErr == nil { // batches were dropped
 		return err
 	}
 	return scanErr
@@ -121,7 +120,7 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	}
 	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
 		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
-	if err := sc.scanNVTX(c.ctx(), func(batch *nvtxBatch) {
+	if err := sc.scanNVTX(func(batch *nvtxBatch) {
 		if batch.hint > 0 && b.d.start == nil {
 			b.reserve(batch.hint)
 		}

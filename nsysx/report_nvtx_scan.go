@@ -1,7 +1,6 @@
 package nsysx
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -118,7 +117,8 @@ func (b *nvtxBatch) addText(t []byte) []byte {
 // scanSQLiteNVTX reads NVTX_EVENTS of a SQLite export through its
 // sqlite.DB into bt, in rowid order, keeping the rows that pass the filter.
 // Absent columns read as NULL.
-func (sc *scanner) scanSQLiteNVTX(ctx context.Context, bt *nvtxBatcher) error {
+func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
+	ctx := sc.ctx
 	src, ok := sc.p.src.(*sqliteSource)
 	if !ok {
 		return errNoFastPath

@@ -32,7 +32,7 @@ func loadBoth(t *testing.T, path string, sel nvtxSel, f *Filter) (fast, slow *nv
 		t.Fatal(err)
 	}
 	defer p.Close()
-	c := &Ctx{P: p, Report: registry["nvtx_sum"], Filter: f}
+	c := &Ctx{Context: context.Background(), P: p, Report: registry["nvtx_sum"], Filter: f}
 	if fast, err = c.loadNVTX(sel); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestNVTXFastScanTruncated(t *testing.T) {
 			continue // the schema itself was cut
 		}
 		tried++
-		c := &Ctx{P: p, Report: registry["nvtx_sum"]}
+		c := &Ctx{Context: context.Background(), P: p, Report: registry["nvtx_sum"]}
 		if _, err := c.loadNVTX(nvtxSel{pushPop: true, startEnd: true}); err == nil {
 			t.Errorf("cut at %d of %d: no error", keep, len(data))
 		}
@@ -132,7 +132,7 @@ func TestNVTXFastScanReleaseKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fresh.Close()
-	want, err := fresh.Load(tNVTX, cols...)
+	want, err := fresh.Load(context.Background(), tNVTX, cols...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestNVTXFastScanReleaseKeepsData(t *testing.T) {
 		for g := range 3 {
 			wg.Go(func() {
 				if g == 0 && round == 1 { // a load of the table during the scans
-					got, err := p.Load(tNVTX, cols...)
+					got, err := p.Load(context.Background(), tNVTX, cols...)
 					if err != nil || !same(got) {
 						t.Errorf("a load during the scans differs (%v)", err)
 					}
@@ -172,7 +172,7 @@ func TestNVTXFastScanReleaseKeepsData(t *testing.T) {
 		}
 		wg.Wait()
 		if round == 0 {
-			got, err := p.Load(tNVTX, cols...)
+			got, err := p.Load(context.Background(), tNVTX, cols...)
 			if err != nil || !same(got) {
 				t.Errorf("a load after the scans differs (%v)", err)
 			}
@@ -198,13 +198,14 @@ func TestNVTXScanCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		batches := 0
-		if err := sc.scanNVTX(ctx, func(*nvtxBatch) { batches++ }); !errors.Is(err, context.Canceled) || batches != 0 {
+		if err := sc.scanNVTX(func(*nvtxBatch) { batches++ }); !errors.Is(err, context.Canceled) || batches != 0 {
 			t.Errorf("%s: scanNVTX gave %v after %d batches", p.Format, err, batches)
 		}
 		// cancelled during the scan, after the first batch
 		ctx2, cancel2 := context.WithCancel(context.Background())
 		batches = 0
-		err = sc.scanNVTX(ctx2, func(*nvtxBatch) {
+		sc.ctx = ctx2
+		err = sc.scanNVTX(func(*nvtxBatch) {
 			if batches++; batches == 1 {
 				cancel2()
 			}

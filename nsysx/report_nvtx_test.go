@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ func checkStatsGoldens(t *testing.T, specs ...string) {
 				if !ok {
 					t.Fatalf("no golden %s for %s", goldenName(spec), prof)
 				}
-				r, err := p.Stats(spec)
+				r, err := p.Stats(context.Background(), spec)
 				if err != nil {
 					t.Fatalf("%s: %v", spec, err)
 				}
@@ -244,7 +245,7 @@ func TestNVTXDuplicateDomain(t *testing.T) {
 	wantRows(t, p, "nvtx_pushpop_sum", nil,
 		"75.0|300|1|300.0|300.0|300|300|0.0|D1:x",
 		"25.0|100|1|100.0|100.0|100|100|0.0|:y")
-	r, err := p.Stats("nvtx_pushpop_trace")
+	r, err := p.Stats(context.Background(), "nvtx_pushpop_trace")
 	if err != nil || r.Len() != 2 {
 		t.Fatalf("nvtx_pushpop_trace: %v", err)
 	}

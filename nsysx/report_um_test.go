@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestUMRows(t *testing.T) {
 			t.Errorf("um_total_sum column %d = %d, sum of um_sum rows %d", k, got, want)
 		}
 	}
-	if _, err := p.Stats("um_sum:rows=x"); !errors.Is(err, nsysx.ErrBadOption) {
+	if _, err := p.Stats(context.Background(), "um_sum:rows=x"); !errors.Is(err, nsysx.ErrBadOption) {
 		t.Errorf("rows=x: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,7 +110,7 @@ func TestRuleIntOptions(t *testing.T) {
 		}
 	}
 	for _, spec := range []string{"gpu_gaps:rows=2_", "gpu_gaps:gap=1e3", "gpu_gaps:rows=99999999999999999999", "gpu_gaps:bogus=1"} {
-		if _, err := p.Analyze(spec); err == nil {
+		if _, err := p.Analyze(context.Background(), spec); err == nil {
 			t.Errorf("%s: no error", spec)
 		}
 	}

@@ -1,6 +1,9 @@
 package nsysx
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func TestCudaAPISync(t *testing.T) {
 	f := memFixture().runtime(
@@ -34,12 +37,12 @@ func TestCudaAPISync(t *testing.T) {
 		"cuda_api_sync:nvtx=nope:thread=7":  "NVTX range 'nope' could not be found in fx.sqlite.",
 		"cuda_api_sync:start=5:end=4":       "The start time cannot be greater than the end time.",
 	} {
-		r, err := p.Analyze(spec)
+		r, err := p.Analyze(context.Background(), spec)
 		if err != nil || r.Skipped != msg {
 			t.Errorf("%s: %v %q", spec, err, r.Skipped)
 		}
 	}
-	if _, err := p.Analyze("cuda_api_sync:process=x"); err == nil {
+	if _, err := p.Analyze(context.Background(), "cuda_api_sync:process=x"); err == nil {
 		t.Error("process=x: no error")
 	}
 }

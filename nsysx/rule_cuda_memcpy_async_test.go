@@ -1,6 +1,9 @@
 package nsysx
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // memFixture is a small CUDA profile for the memory and API rules: names,
 // memory kinds, runtime calls (start, end, globalTid, correlationId, nameId).
@@ -89,7 +92,7 @@ func TestCudaMemRuleSkips(t *testing.T) {
 		{func() *fx { return memFixture() }, "cuda_api_sync", "fx.sqlite could not be analyzed because it does not contain the required CUDA data. Does the application use CUDA runtime APIs?"},
 	}
 	for _, tc := range cases {
-		r, err := tc.build().profile(t).Analyze(tc.rule)
+		r, err := tc.build().profile(t).Analyze(context.Background(), tc.rule)
 		if err != nil || r.Skipped != tc.msg {
 			t.Errorf("%s: %v\n got %q\nwant %q", tc.rule, err, r.Skipped, tc.msg)
 		}

@@ -145,7 +145,7 @@ func csvOf(r *Result) string {
 // analyze runs a rule and fails on errors and SKIPPED.
 func analyze(t *testing.T, p *Profile, spec string) *Result {
 	t.Helper()
-	r, err := p.Analyze(spec)
+	r, err := p.Analyze(context.Background(), spec)
 	if err != nil {
 		t.Fatalf("%s: %v", spec, err)
 	}

@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestRuleGolden(t *testing.T) {
 			for name, spec := range nsysx.RuleGoldenSpecs(t, prof) {
 				t.Run(name, func(t *testing.T) {
 					want := nsysx.ReadRuleGolden(t, prof, name+".csv")
-					r, err := p.Analyze(spec)
+					r, err := p.Analyze(context.Background(), spec)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -32,25 +33,25 @@ func TestGPUTimeUtilChunksOption(t *testing.T) {
 	wantRows(t, analyze(t, p, "gpu_time_util:chunks=0"), "")
 	analyze(t, p, "gpu_time_util:chunks=1000")
 	for _, bad := range []string{"chunks=1001", "chunks=-1", "chunks=x", "threshold=1.5", "rows=ten"} {
-		_, err := p.Analyze("gpu_time_util:" + bad)
+		_, err := p.Analyze(context.Background(), "gpu_time_util:"+bad)
 		if !errors.Is(err, ErrBadOption) {
 			t.Errorf("%s: err %v", bad, err)
 		}
 	}
-	_, err := p.Analyze("gpu_time_util:chunks=1001")
+	_, err := p.Analyze(context.Background(), "gpu_time_util:chunks=1001")
 	if err == nil || !strings.Contains(err.Error(), "argument --chunks: value must be between 1 and 1000") {
 		t.Errorf("chunks=1001: %v", err)
 	}
-	_, err = p.Analyze("gpu_time_util:threshold=abc")
+	_, err = p.Analyze(context.Background(), "gpu_time_util:threshold=abc")
 	if err == nil || !strings.Contains(err.Error(), "argument --threshold: invalid int value: 'abc'") {
 		t.Errorf("threshold=abc: %v", err)
 	}
 	// nsys parses every option before filtering, but checks the chunks
 	// range after: a bad number wins over a filter's SKIPPED, the range not.
-	if _, err := p.Analyze("gpu_time_util:threshold=abc:start=5:end=4"); !errors.Is(err, ErrBadOption) {
+	if _, err := p.Analyze(context.Background(), "gpu_time_util:threshold=abc:start=5:end=4"); !errors.Is(err, ErrBadOption) {
 		t.Errorf("threshold=abc with start>end: %v", err)
 	}
-	r, err := p.Analyze("gpu_time_util:chunks=5000:start=5:end=4")
+	r, err := p.Analyze(context.Background(), "gpu_time_util:chunks=5000:start=5:end=4")
 	if err != nil || r.Skipped != "The start time cannot be greater than the end time." {
 		t.Errorf("chunks=5000 with start>end: %v %q", err, r.Skipped)
 	}
@@ -121,7 +122,7 @@ func TestGPUTimeUtilWindow(t *testing.T) {
 	p := (&fx{}).kernels([5]any{100, 200, gpid(7), 0, 1}, [5]any{1000, 1010, gpid(7), 0, 1},
 		[5]any{5000, 5100, gpid(7), 0, 1}).profile(t)
 	wantRows(t, analyze(t, p, "gpu_time_util:chunks=1:start=150:end=1005"), "1,12.1,910,100,7,0,1\n") // 110 of 910 ns
-	r, err := p.Analyze("gpu_time_util:start=10:end=5")
+	r, err := p.Analyze(context.Background(), "gpu_time_util:start=10:end=5")
 	if err != nil || r.Skipped != "The start time cannot be greater than the end time." {
 		t.Errorf("start>end: %v %q", err, r.Skipped)
 	}
@@ -132,7 +133,7 @@ func TestGPURulesSkipWithoutOps(t *testing.T) {
 	f.table(tStrings, "id", "value").add(1, "x")
 	p := f.profile(t)
 	for _, rule := range []string{"gpu_time_util", "gpu_gaps", "gpu-low-util", "gpu-starv"} {
-		r, err := p.Analyze(rule)
+		r, err := p.Analyze(context.Background(), rule)
 		if err != nil || r.Skipped != "fx.sqlite could not be analyzed because it does not contain the required data. Does the application launch GPU operations?" {
 			t.Errorf("%s: %v %q", rule, err, r.Skipped)
 		}

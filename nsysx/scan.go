@@ -49,10 +49,13 @@ func (r ScanRow) Bytes(i int) []byte { return r.v.bytes(i) }
 // apply gives a *SkipError. fn's error stops the scan and is returned;
 // ctx's cancellation stops it with ctx.Err().
 func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []string, fn func(r ScanRow) error) error {
+	if ctx == nil {
+		return errNilContext
+	}
 	if !p.HasTable(table) {
 		return &MissingTableError{Table: table}
 	}
-	c := &Ctx{P: p, Filter: f}
+	c := &Ctx{Context: ctx, P: p, Filter: f}
 	sc, err := c.filteredScanner(table, f == nil, cols...)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func TestScan(t *testing.T) {
 	}
 	defer p.Close()
 	const tb = "CUPTI_ACTIVITY_KIND_KERNEL"
-	k, err := p.Load(tb, "start", "end", "demangledName")
+	k, err := p.Load(context.Background(), tb, "start", "end", "demangledName")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestScanBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	nv, err := p.Load("NVTX_EVENTS", "text")
+	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "text")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -315,6 +315,9 @@ func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) 
 	}
 	b.names = cols
 	for _, p := range parts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var err error
 		switch p.kind {
 		case parquetPart:

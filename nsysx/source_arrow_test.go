@@ -58,11 +58,11 @@ func compareProfiles(t *testing.T, want, got *Profile) {
 			t.Errorf("%s: columns %v, want %v", name, gs.Columns, ws.Columns)
 			continue
 		}
-		wt, err := want.Load(name, ws.Columns...)
+		wt, err := want.Load(context.Background(), name, ws.Columns...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gt, err := got.Load(name, gs.Columns...)
+		gt, err := got.Load(context.Background(), name, gs.Columns...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +111,10 @@ func TestArrowParquetDirMatchesSQLite(t *testing.T) {
 		t.Fatalf("only %d tables", len(pq.Tables()))
 	}
 	compareProfiles(t, lite, pq)
-	if v := pq.SchemaVersion(); v == "" || v != lite.SchemaVersion() {
-		t.Errorf("schema version %q vs %q", v, lite.SchemaVersion())
+	if v := pq.SchemaVersion(context.Background()); v == "" || v != lite.SchemaVersion(context.Background()) {
+		t.Errorf("schema version %q vs %q", v, lite.SchemaVersion(context.Background()))
 	}
-	if s, ok := pq.String(1); !ok || s == "" {
+	if s, ok := pq.String(context.Background(), 1); !ok || s == "" {
 		t.Errorf("StringIds[1] = %q, %v", s, ok)
 	}
 }
@@ -302,7 +302,7 @@ func TestArrowBadInput(t *testing.T) {
 	gdir := t.TempDir()
 	os.WriteFile(filepath.Join(gdir, "StringIds.parquet"), garbled, 0o644)
 	if p, err := Open(gdir); err == nil {
-		if _, err := p.Load("StringIds", "id", "value"); err == nil {
+		if _, err := p.Load(context.Background(), "StringIds", "id", "value"); err == nil {
 			t.Error("garbled parquet loaded")
 		}
 		p.Close()

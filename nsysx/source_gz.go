@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -27,19 +28,20 @@ func compressedExt(path string) string {
 
 // Decompressed returns the path of the SQLite file a path names: for a
 // .gz or .zst export its decompressed copy in the cache (written once,
-// see Open), for any other path the path itself.
-func Decompressed(path string) (string, error) {
+// see Open), for any other path the path itself. Cancelling ctx stops the
+// decompression with ctx.Err().
+func Decompressed(ctx context.Context, path string) (string, error) {
 	if compressedExt(path) == "" {
 		return path, nil
 	}
-	return decompressed(path, OpenOptions{})
+	return decompressed(ctx, path, OpenOptions{})
 }
 
 // decompressed returns an uncompressed copy of a .gz or .zst export in the
 // cache directory that .nsys-rep exports use. It is written once and
 // reused while its modification time equals the compressed file's (the
 // copy is stamped with it); the compressed file is only read.
-func decompressed(path string, o OpenOptions) (string, error) {
+func decompressed(ctx context.Context, path string, o OpenOptions) (string, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return "", err
@@ -59,7 +61,7 @@ func decompressed(path string, o OpenOptions) (string, error) {
 		return "", err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename it is gone
-	if err := decompressTo(tmp, path); err != nil {
+	if err := decompressTo(ctx, tmp, path); err != nil {
 		tmp.Close()
 		return "", err
 	}
@@ -73,7 +75,7 @@ func decompressed(path string, o OpenOptions) (string, error) {
 }
 
 // decompressTo writes the decompressed content of path to w.
-func decompressTo(w io.Writer, path string) error {
+func decompressTo(ctx context.Context, w io.Writer, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -95,10 +97,26 @@ func decompressTo(w io.Writer, path string) error {
 		defer gr.Close()
 		r = gr
 	}
-	if _, err := io.Copy(w, r); err != nil {
+	if _, err := io.Copy(w, ctxReader{ctx, r}); err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		return fmt.Errorf("decompressing: %w", err)
 	}
 	return nil
+}
+
+// ctxReader is r that fails with ctx.Err() once ctx is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
 }
 
 // decompressedPath is the cache file of a compressed export: its name

@@ -2,6 +2,7 @@ package nsysx_test
 
 import (
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestOpenCompressed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := p.Stats("cuda_gpu_kern_sum")
+		r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
 		p.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -23,8 +23,8 @@ var ErrNoNsys = errors.New("nsys is not on PATH")
 // and reuse the export. nsys writes a unique temporary file that becomes
 // the export only once it validates, so a half-written export is never
 // kept; nsys runs in its own process group, stopped with everything it
-// started when o.Context is done or o.ExportTimeout passes.
-func exportReport(rep string, o OpenOptions) (string, error) {
+// started when ctx is done or o.ExportTimeout passes.
+func exportReport(ctx context.Context, rep string, o OpenOptions) (string, error) {
 	repSt, err := os.Stat(rep)
 	if err != nil {
 		return "", err
@@ -48,7 +48,7 @@ func exportReport(rep string, o OpenOptions) (string, error) {
 			return "", err
 		}
 	}
-	return exportOnce(nsys, rep, out, repSt.ModTime(), o)
+	return exportOnce(ctx, nsys, rep, out, repSt.ModTime(), o)
 }
 
 // freshExport returns the first of paths that is newer than the report
@@ -69,11 +69,7 @@ func freshExport(rep time.Time, paths ...string) (string, error) {
 
 // exportOnce exports rep to out under the export lock of out. A run that
 // waited for another finds that run's export and reuses it.
-func exportOnce(nsys, rep, out string, repTime time.Time, o OpenOptions) (string, error) {
-	ctx := o.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
+func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o OpenOptions) (string, error) {
 	started := time.Now()
 	unlock, err := lockExport(ctx, out, o.Progress)
 	if err != nil {

@@ -25,10 +25,10 @@ func newRep(t *testing.T) (dir, rep string) {
 
 // openWithin runs OpenWith on its own goroutine, and gives up after 20 s
 // (a hung nsys must not hang the caller).
-func openWithin(t *testing.T, rep string, o OpenOptions) error {
+func openWithin(t *testing.T, ctx context.Context, rep string, o OpenOptions) error {
 	done := make(chan error, 1)
 	go func() {
-		p, err := OpenWith(rep, o)
+		p, err := OpenWith(ctx, rep, o)
 		if err == nil {
 			p.Close()
 		}
@@ -53,7 +53,7 @@ func TestNsysRepConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = openWithin(t, rep, OpenOptions{})
+			errs[i] = openWithin(t, context.Background(), rep, OpenOptions{})
 		}()
 	}
 	wg.Wait()
@@ -75,7 +75,7 @@ func TestNsysRepHalfWritten(t *testing.T) {
 	src := fixture(t, "sync")
 	testutil.FakeNsys(t, `head -c 300000 "`+src+`" > "$out"`)
 	dir, rep := newRep(t)
-	err := openWithin(t, rep, OpenOptions{})
+	err := openWithin(t, context.Background(), rep, OpenOptions{})
 	if err == nil || !strings.Contains(err.Error(), "unusable") {
 		t.Fatalf("half an export: %v", err)
 	}
@@ -83,7 +83,7 @@ func TestNsysRepHalfWritten(t *testing.T) {
 		t.Fatalf("something was kept: %v", ents)
 	}
 	calls := fakeNsys(t, src) // a good nsys now: exported, not refused
-	if err := openWithin(t, rep, OpenOptions{}); err != nil || calls() != 1 {
+	if err := openWithin(t, context.Background(), rep, OpenOptions{}); err != nil || calls() != 1 {
 		t.Fatalf("after a good export: %v, %d calls", err, calls())
 	}
 }
@@ -99,11 +99,11 @@ func TestNsysRepInvalidCache(t *testing.T) {
 	os.WriteFile(bad, data[:len(data)/2], 0o644)
 	future := time.Now().Add(time.Minute)
 	os.Chtimes(bad, future, future)
-	err := openWithin(t, rep, OpenOptions{})
+	err := openWithin(t, context.Background(), rep, OpenOptions{})
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "--force-export") {
 		t.Fatalf("invalid cached export: %v", err)
 	}
-	if err := openWithin(t, rep, OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
+	if err := openWithin(t, context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
 		t.Fatalf("--force-export: %v, %d calls", err, calls())
 	}
 }
@@ -121,7 +121,7 @@ func TestNsysRepTimeout(t *testing.T) {
 			o.ExportTimeout = 0
 			t.Setenv("NSYSX_EXPORT_TIMEOUT", "300ms")
 		}
-		err := openWithin(t, rep, o)
+		err := openWithin(t, context.Background(), rep, o)
 		if err == nil || !strings.Contains(err.Error(), "--export-timeout") {
 			t.Fatalf("env %v: %v", viaEnv, err)
 		}
@@ -141,7 +141,7 @@ func TestNsysRepCancel(t *testing.T) {
 		testutil.WaitPids(t, pidfile, 2)
 		cancel()
 	}()
-	if err := openWithin(t, rep, OpenOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+	if err := openWithin(t, ctx, rep, OpenOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled export: %v", err)
 	}
 	testutil.NoneAlive(t, testutil.Pids(pidfile))

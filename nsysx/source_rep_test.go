@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func TestNsysRepExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err := p.Stats("cuda_gpu_kern_sum"); err != nil || r.Len() != 2 {
+	if r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum"); err != nil || r.Len() != 2 {
 		t.Fatalf("report on the export: %v, %d rows", err, r.Len())
 	}
 	p.Close()
@@ -44,7 +45,7 @@ func TestNsysRepExport(t *testing.T) {
 	if _, err := Open(rep); err != nil || calls() != 2 {
 		t.Fatalf("stale export reused: err %v, %d calls", err, calls())
 	}
-	if _, err := OpenWith(rep, OpenOptions{ForceExport: true}); err != nil || calls() != 3 {
+	if _, err := OpenWith(context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 3 {
 		t.Fatalf("--force-export did not re-export: err %v, %d calls", err, calls())
 	}
 	if b, _ := os.ReadFile(rep); string(b) != "not really a report" {

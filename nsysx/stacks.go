@@ -66,7 +66,7 @@ var pythonModule = regexp.MustCompile(`^(lib)?python[0-9.]*(\.so.*)?$`)
 // KernelStacks sums GPU kernel time by launching call stack.
 func (p *Profile) KernelStacks(ctx context.Context, o StackOptions) (*KernelStacks, error) {
 	if ctx == nil {
-		ctx = baseContext()
+		return nil, errNilContext
 	}
 	opts := map[string]string{}
 	if o.Base {
@@ -74,7 +74,7 @@ func (p *Profile) KernelStacks(ctx context.Context, o StackOptions) (*KernelStac
 	}
 	c := &Ctx{Context: ctx, P: p, Report: registry["cuda_kern_stack_sum"], opts: opts, Filter: o.Filter}
 	if c.Filter != nil {
-		msg, err := c.Filter.Resolve(p)
+		msg, err := c.Filter.Resolve(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -50,8 +50,7 @@ var stringSpecs = []string{"cuda_api_sum", "cuda_gpu_kern_sum", "nvtx_sum", "osr
 // A report interrupted at any point of its first loads leaves nothing
 // behind: the same report on the same Profile, run again with a live
 // context, gives what nsys gave (the goldens), names included. Both ways
-// a context reaches a report are tried: RunReport's, and the base context
-// of calls that take none (the kernel's cells).
+// a context reaches a report are tried: RunReport's and Stats's.
 func TestInterruptedLoadLeavesNothing(t *testing.T) {
 	path := testutil.Profile(t, "sync")
 	for _, spec := range stringSpecs {
@@ -75,9 +74,7 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 				ctx := newTripCtx(n)
 				var res *nsysx.Result
 				if base {
-					nsysx.SetBaseContext(ctx)
-					res, err = p.Stats(spec)
-					nsysx.SetBaseContext(context.Background())
+					res, err = p.Stats(ctx, spec)
 				} else {
 					res, err = p.RunReport(ctx, r, nil, nil)
 				}
@@ -88,12 +85,12 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 					p.Close()
 					break // ran to the end: every check point was tried
 				}
-				again, err := p.Stats(spec)
+				again, err := p.Stats(context.Background(), spec)
 				if err != nil {
 					t.Fatalf("%s after an interrupt at check %d: %v", spec, n, err)
 				}
 				if d := testutil.Diff(statsCSV(t, again), want); d != "" {
-					t.Fatalf("%s after an interrupt at check %d (base context %v): %s", spec, n, base, d)
+					t.Fatalf("%s after an interrupt at check %d (through Stats %v): %s", spec, n, base, d)
 				}
 				_ = res
 				p.Close()
@@ -129,7 +126,7 @@ func TestUnreadableStringsFailReports(t *testing.T) {
 	}
 	defer p.Close()
 	for _, spec := range []string{"cuda_api_sum", "cuda_gpu_kern_sum", "osrt_sum", "cuda_api_trace", "cuda_gpu_trace", "nvtx_kern_sum"} {
-		res, err := p.Stats(spec)
+		res, err := p.Stats(context.Background(), spec)
 		if err == nil {
 			t.Errorf("%s: no error (%d rows, skipped %q)", spec, res.Len(), res.Skipped)
 			continue
@@ -152,7 +149,7 @@ func TestUnreadableStringsFailReports(t *testing.T) {
 	// sync's NVTX ranges carry their text inline: nvtx_sum needs no StringIds
 	for _, spec := range []string{"nvtx_sum", "cuda_gpu_mem_time_sum"} {
 		want, _ := testutil.Golden(t, "sync", spec+".csv")
-		res, err := p.Stats(spec)
+		res, err := p.Stats(context.Background(), spec)
 		if err != nil {
 			t.Fatalf("%s needs no names: %v", spec, err)
 		}

@@ -2,6 +2,7 @@ package nsysx_test
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -49,7 +50,7 @@ func stats(t *testing.T, profile, report string) *nsysx.Result {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	r, err := p.Stats(report)
+	r, err := p.Stats(context.Background(), report)
 	if err != nil {
 		t.Fatal(err)
 	}

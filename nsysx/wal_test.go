@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,14 +21,14 @@ func walView(t *testing.T, path string) string {
 	}
 	defer p.Close()
 	var b strings.Builder
-	s, err := p.Load("StringIds", "id", "value")
+	s, err := p.Load(context.Background(), "StringIds", "id", "value")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < s.N; i++ {
 		fmt.Fprintf(&b, "StringIds %d %s\n", s.Col("id").Int(i), s.Col("value").Str(i))
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)
 	}

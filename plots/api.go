@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,12 +12,12 @@ import (
 // APICalls draws the top n CUDA API functions by total CPU time spent in
 // them, as horizontal bars with their share of all CUDA API time; the rest
 // are summed into "other". The data is the cuda_api_sum report.
-func APICalls(p *nsysx.Profile, n int) (*Chart, error) {
+func APICalls(ctx context.Context, p *nsysx.Profile, n int) (*Chart, error) {
 	if n <= 0 {
 		n = 15
 	}
 	title := fmt.Sprintf("Top %d CUDA API calls by total time", n)
-	res, err := p.Stats("cuda_api_sum")
+	res, err := p.Stats(ctx, "cuda_api_sum")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -11,7 +12,7 @@ func TestAPICallsMatchAPISum(t *testing.T) {
 	for _, name := range testutil.Profiles {
 		t.Run(name, func(t *testing.T) {
 			rows, ok := goldenCSV(t, name, "cuda_api_sum.csv")
-			c, err := APICalls(profile(t, name), 8)
+			c, err := APICalls(context.Background(), profile(t, name), 8)
 			if err != nil {
 				t.Fatal(err)
 			}

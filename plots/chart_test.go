@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"image/png"
 	"strings"
@@ -46,7 +47,7 @@ func TestMIMEBundle(t *testing.T) {
 // Width and Height options resize the chart.
 func TestSizeOptions(t *testing.T) {
 	d, _ := Lookup("kernels")
-	c, err := d.Draw([]*nsysx.Profile{profile(t, "train")}, &Options{Width: 6, Height: 9})
+	c, err := d.Draw(context.Background(), []*nsysx.Profile{profile(t, "train")}, &Options{Width: 6, Height: 9})
 	if err != nil {
 		t.Fatal(err)
 	}

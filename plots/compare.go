@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -44,7 +45,7 @@ type CompareData struct {
 // Beside the bars, each name's change with its 95% bootstrap interval and
 // verdict from nsysx/compare (per iteration when both profiles have NVTX
 // iterations).
-func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
+func Compare(ctx context.Context, a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	if n <= 0 {
 		n = 15
 	}
@@ -62,7 +63,7 @@ func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	sums := [2]map[string][2]float64{}
 	var totals [2]float64
 	for i, p := range []*nsysx.Profile{a, b} {
-		res, err := p.Stats(report)
+		res, err := p.Stats(ctx, report)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +86,7 @@ func Compare(a, b *nsysx.Profile, by string, n int) (*Chart, error) {
 	}
 	d := compareRows(sums, n, by == "kernels")
 	d.What, d.NameA, d.NameB, d.TotalA, d.TotalB = by, labels[0], labels[1], totals[0], totals[1]
-	if err := attachIntervals(a, b, d); err != nil {
+	if err := attachIntervals(ctx, a, b, d); err != nil {
 		return nil, err
 	}
 	c := newChart("compare", title)

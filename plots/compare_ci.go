@@ -37,8 +37,8 @@ func compareKey(k compare.Kind, name string) string {
 // options) and gives each row its change, interval and verdict; rows the
 // comparison has no interval for (the "other" row, NVTX iteration ranges,
 // which it pools) keep NaN.
-func attachIntervals(a, b *nsysx.Profile, d *CompareData) error {
-	c, err := compare.Profiles(context.Background(), a, b, nil)
+func attachIntervals(ctx context.Context, a, b *nsysx.Profile, d *CompareData) error {
+	c, err := compare.Profiles(ctx, a, b, nil)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestCompareMatchesReports(t *testing.T) {
 		{"train", "fixed", "nvtx", "nvtx_sum.csv", "Range"},
 	} {
 		t.Run(tc.a+"+"+tc.b+"/"+tc.by, func(t *testing.T) {
-			c, err := Compare(profile(t, tc.a), profile(t, tc.b), tc.by, 12)
+			c, err := Compare(context.Background(), profile(t, tc.a), profile(t, tc.b), tc.by, 12)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestCompareMatchesReports(t *testing.T) {
 // verdict the rule gives; names in one profile only are new or vanished.
 func TestCompareIntervals(t *testing.T) {
 	for _, by := range []string{"kernels", "nvtx"} {
-		c, err := Compare(profile(t, "train"), profile(t, "fixed"), by, 20)
+		c, err := Compare(context.Background(), profile(t, "train"), profile(t, "fixed"), by, 20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestCompareIntervals(t *testing.T) {
 			t.Errorf("%s: no row has an interval", by)
 		}
 	}
-	c, _ := Compare(profile(t, "train"), profile(t, "fixed"), "kernels", 5)
+	c, _ := Compare(context.Background(), profile(t, "train"), profile(t, "fixed"), "kernels", 5)
 	if !strings.Contains(c.Subtitle, "faster, -83.") {
 		t.Errorf("subtitle %q lacks the kernel total's verdict", c.Subtitle)
 	}

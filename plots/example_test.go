@@ -1,6 +1,7 @@
 package plots_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -26,7 +27,7 @@ func ExampleParse() {
 func ExampleKernels() {
 	p, _ := nsysx.OpenSample()
 	defer p.Close()
-	c, err := plots.Kernels(p, 10)
+	c, err := plots.Kernels(context.Background(), p, 10)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -49,7 +50,7 @@ func ExampleKernels() {
 func ExampleNCCL() {
 	p, _ := nsysx.OpenSample()
 	defer p.Close()
-	c, err := plots.NCCL([]*nsysx.Profile{p}, nil)
+	c, err := plots.NCCL(context.Background(), []*nsysx.Profile{p}, nil)
 	fmt.Println(err)
 	fmt.Println(c.Note)
 	// Output:

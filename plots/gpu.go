@@ -2,6 +2,7 @@ package plots
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -41,8 +42,8 @@ type gpuOp struct {
 // loadGPUOps reads the kernels (and, when withMem, the memcpy and memset
 // operations) of a profile, in table order. Rows with a NULL start or end
 // are skipped; a missing globalPid or streamId reads as 0.
-func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
-	if err := p.StringsErr(); err != nil {
+func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
 	tables := []string{tKernel}
@@ -64,13 +65,13 @@ func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 				cols = append(cols, c)
 			}
 		}
-		t, err := p.Load(tn, cols...)
+		t, err := p.Load(ctx, tn, cols...)
 		if err != nil {
 			return nil, err
 		}
 		st, en := t.Col("start"), t.Col("end")
 		dev, str, gp, sn := t.Col("deviceId"), t.Col("streamId"), t.Col("globalPid"), t.Col("shortName")
-		ncclIDs := ncclKernels(p, sn, t.N)
+		ncclIDs := ncclKernels(ctx, p, sn, t.N)
 		for i := 0; i < t.N; i++ {
 			if st.IsNull(i) || en.IsNull(i) {
 				continue
@@ -96,12 +97,12 @@ func loadGPUOps(p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 
 // ncclKernels marks the name ids (of the kernels' shortName column sn, n
 // rows) that name NCCL kernels.
-func ncclKernels(p *nsysx.Profile, sn *nsysx.Column, n int) map[int64]bool {
+func ncclKernels(ctx context.Context, p *nsysx.Profile, sn *nsysx.Column, n int) map[int64]bool {
 	out := map[int64]bool{}
 	for i := 0; sn != nil && i < n; i++ {
 		if id := sn.Int(i); !sn.IsNull(i) {
 			if _, seen := out[id]; !seen {
-				s, _ := p.String(id)
+				s, _ := p.String(ctx, id)
 				out[id] = strings.HasPrefix(s, "nccl")
 			}
 		}
@@ -116,13 +117,13 @@ type session struct {
 	ok       bool  // both known
 }
 
-func sessionOf(p *nsysx.Profile) session {
+func sessionOf(ctx context.Context, p *nsysx.Profile) session {
 	var s session
 	if !p.HasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") || !p.HasColumn("ANALYSIS_DETAILS", "duration") {
 		return s
 	}
-	a, err1 := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
-	b, err2 := p.Load("ANALYSIS_DETAILS", "duration")
+	a, err1 := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	b, err2 := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
 	if err1 != nil || err2 != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
 		return s
 	}
@@ -133,10 +134,10 @@ func sessionOf(p *nsysx.Profile) session {
 // end there (offset + duration): offsets are the session start times minus
 // the earliest. A profile without session times gets offset 0 and ends at
 // its last operation.
-func alignment(ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64) {
+func alignment(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64) {
 	utc, dur, ok := make([]int64, len(ps)), make([]int64, len(ps)), make([]bool, len(ps))
 	for i, p := range ps {
-		s := sessionOf(p)
+		s := sessionOf(ctx, p)
 		utc[i], dur[i], ok[i] = s.utc, s.duration, s.ok
 	}
 	a := recipe.Align(utc, dur, ok, 1, false) // the heatmap recipes' alignment
@@ -194,17 +195,17 @@ func profileLabels(ps []*nsysx.Profile) []string {
 // loadAll reads the kernels of each profile (start >= 0 and end >= 0, as
 // the recipes' default time filter keeps; one device with OneDevice) and
 // resolves the window of each.
-func loadAll(ps []*nsysx.Profile, labels []string, o *Options) ([][]gpuOp, []window, string, error) {
+func loadAll(ctx context.Context, ps []*nsysx.Profile, labels []string, o *Options) ([][]gpuOp, []window, string, error) {
 	ops := make([][]gpuOp, len(ps))
 	wins := make([]window, len(ps))
 	n := 0
 	for i, p := range ps {
-		w, note, err := resolveWindow(p, o)
+		w, note, err := resolveWindow(ctx, p, o)
 		if err != nil || note != "" {
 			return nil, nil, note, err
 		}
 		wins[i] = w
-		all, err := loadGPUOps(p, false)
+		all, err := loadGPUOps(ctx, p, false)
 		if err != nil {
 			return nil, nil, "", err
 		}
@@ -235,9 +236,9 @@ type binning struct {
 	ops           [][]gpuOp // clipped to the window when there is one
 }
 
-func makeBinning(ps []*nsysx.Profile, ops [][]gpuOp, wins []window, bins int) (*binning, string) {
+func makeBinning(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp, wins []window, bins int) (*binning, string) {
 	bn := &binning{bins: bins, ops: ops}
-	bn.offsets, bn.ends = alignment(ps, ops)
+	bn.offsets, bn.ends = alignment(ctx, ps, ops)
 	if wins[0].set {
 		bn.ops = make([][]gpuOp, len(ps))
 		for i := range ps {

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -36,14 +37,14 @@ type UtilData struct {
 // recipe does. Idle bins (0%) are marked. Options: Bins (default 30),
 // Range/Start/End for a window (bins then cover the window in each
 // profile's own time), Device.
-func GPUUtil(ps []*nsysx.Profile, o *Options) (*Chart, error) {
+func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "GPU utilisation over time"
 	labels := profileLabels(ps)
 	sub := strings.Join(labels, ", ")
-	d, note, err := utilData(ps, labels, o)
+	d, note, err := utilData(ctx, ps, labels, o)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func GPUUtil(ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	}
 	c := newChart("gpu-util", title)
 	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, d.Bins, fmtDur(float64(d.BinSize)))
-	if w, _, _ := resolveWindow(ps[0], o); w.set {
+	if w, _, _ := resolveWindow(ctx, ps[0], o); w.set {
 		c.Subtitle += " · " + w.label
 	}
 	c.Footnote = "Each cell: % of the bin in which the GPU ran at least one kernel (nsys recipe cuda_gpu_time_util_map). " +
@@ -67,12 +68,12 @@ func GPUUtil(ps []*nsysx.Profile, o *Options) (*Chart, error) {
 }
 
 // utilData computes the bins; note says why there is nothing to draw.
-func utilData(ps []*nsysx.Profile, labels []string, o *Options) (*UtilData, string, error) {
-	ops, wins, note, err := loadAll(ps, labels, o)
+func utilData(ctx context.Context, ps []*nsysx.Profile, labels []string, o *Options) (*UtilData, string, error) {
+	ops, wins, note, err := loadAll(ctx, ps, labels, o)
 	if err != nil || note != "" {
 		return nil, note, err
 	}
-	bn, note := makeBinning(ps, ops, wins, o.bins(30))
+	bn, note := makeBinning(ctx, ps, ops, wins, o.bins(30))
 	if note != "" {
 		return nil, note, nil
 	}

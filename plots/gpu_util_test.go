@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestGPUUtilMatchesRecipe(t *testing.T) {
 			for _, n := range tc.names {
 				ps = append(ps, profile(t, n))
 			}
-			c, err := GPUUtil(ps, &Options{Bins: 30})
+			c, err := GPUUtil(context.Background(), ps, &Options{Bins: 30})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestGPUUtilMatchesRecipe(t *testing.T) {
 func TestGPUUtilInvariants(t *testing.T) {
 	for _, name := range []string{"train", "sync", "cnn", "rank0", "nsysai_mfu_2gpu_before"} {
 		p := profile(t, name)
-		ops, err := loadGPUOps(p, false)
+		ops, err := loadGPUOps(context.Background(), p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestGPUUtilInvariants(t *testing.T) {
 		for _, op := range ops {
 			lo, hi = min(lo, op.s), max(hi, op.e)
 		}
-		c, err := GPUUtil([]*nsysx.Profile{p}, &Options{Bins: 1, Start: lo, End: hi})
+		c, err := GPUUtil(context.Background(), []*nsysx.Profile{p}, &Options{Bins: 1, Start: lo, End: hi})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +103,7 @@ func TestGPUUtilInvariants(t *testing.T) {
 
 func TestGPUUtilDevice(t *testing.T) {
 	p := profile(t, "nsysai_h100_2gpu_1s")
-	c, err := GPUUtil([]*nsysx.Profile{p}, &Options{Device: 1, OneDevice: true})
+	c, err := GPUUtil(context.Background(), []*nsysx.Profile{p}, &Options{Device: 1, OneDevice: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestGPUUtilDevice(t *testing.T) {
 			t.Errorf("--device 1 kept %s", r.Label)
 		}
 	}
-	c, err = GPUUtil([]*nsysx.Profile{p}, &Options{Device: 7, OneDevice: true})
+	c, err = GPUUtil(context.Background(), []*nsysx.Profile{p}, &Options{Device: 7, OneDevice: true})
 	if err != nil || c.Note == "" {
 		t.Errorf("--device 7: note %q, err %v", c.Note, err)
 	}

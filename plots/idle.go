@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"regexp"
@@ -32,12 +33,12 @@ type IdleData struct {
 // iteration (Options.Range, or names matching Options.Match; default
 // "iteration N", "step N" ...) and one stacked bar of shares for the whole
 // window.
-func Idle(p *nsysx.Profile, o *Options) (*Chart, error) {
+func Idle(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "Why the GPU is idle"
-	idle, err := p.IdleBreakdown(nil, nsysx.IdleOptions{Iterations: o.Match, Range: o.Range})
+	idle, err := p.IdleBreakdown(ctx, nsysx.IdleOptions{Iterations: o.Match, Range: o.Range})
 	if err != nil {
 		return nil, err
 	}

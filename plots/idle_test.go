@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -12,11 +13,11 @@ import (
 // that window's idle time from gpu_idle_breakdown's rows.
 func TestIdleChartMatchesReport(t *testing.T) {
 	p := profile(t, "sync")
-	c, err := Idle(p, nil)
+	c, err := Idle(context.Background(), p, nil)
 	if err != nil || c.Note != "" {
 		t.Fatalf("%v %s", err, c.Note)
 	}
-	r, err := p.Stats("gpu_idle_breakdown")
+	r, err := p.Stats(context.Background(), "gpu_idle_breakdown")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +53,11 @@ func TestIdleChartMatchesReport(t *testing.T) {
 // frame is narrower than the frames it calls.
 func TestStacksChart(t *testing.T) {
 	p := profile(t, "bt")
-	c, err := Stacks(p, nil)
+	c, err := Stacks(context.Background(), p, nil)
 	if err != nil || c.Note != "" {
 		t.Fatalf("%v %s", err, c.Note)
 	}
-	r, err := p.Stats("cuda_gpu_kern_sum")
+	r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestStacksChart(t *testing.T) {
 		}
 	}
 	check(d.Root)
-	if nc, _ := Stacks(profile(t, "train"), nil); !strings.Contains(nc.Note, "--cudabacktrace") {
+	if nc, _ := Stacks(context.Background(), profile(t, "train"), nil); !strings.Contains(nc.Note, "--cudabacktrace") {
 		t.Errorf("train: note %q", nc.Note)
 	}
 }

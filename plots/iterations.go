@@ -48,12 +48,12 @@ type IterationsData struct {
 // histogram. The instances are the ranges named Options.Range, or whose
 // names match Options.Match (default DefaultIterationMatch). Durations are
 // the ranges' own (CPU-side) times from NVTX_EVENTS.
-func Iterations(p *nsysx.Profile, o *Options) (*Chart, error) {
+func Iterations(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "Iteration durations"
-	d, note, err := iterationsData(p, o)
+	d, note, err := iterationsData(ctx, p, o)
 	if err != nil {
 		return nil, err
 	}
@@ -89,18 +89,18 @@ func Iterations(p *nsysx.Profile, o *Options) (*Chart, error) {
 // nvtxRanges reads, in one pass that keeps nothing else (Profile.Scan),
 // the push/pop and start/end ranges that have an end and whose name passes
 // keep, and counts the instances of every name.
-func nvtxRanges(p *nsysx.Profile, keep func(string) bool) ([]Instance, map[string]int, error) {
+func nvtxRanges(ctx context.Context, p *nsysx.Profile, keep func(string) bool) ([]Instance, map[string]int, error) {
 	count := map[string]int{}
 	if !p.HasTable("NVTX_EVENTS") {
 		return nil, count, nil
 	}
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, nil, err
 	}
 	cols := []string{"start", "end", "eventType", "text", "textId"}
 	kept := map[string]bool{}
 	var out []Instance
-	err := p.Scan(context.Background(), "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
 		switch r.Int(2) {
 		case 59, 60, 70, 71:
 		default:
@@ -113,7 +113,7 @@ func nvtxRanges(p *nsysx.Profile, keep func(string) bool) ([]Instance, map[strin
 		if !r.IsNull(3) {
 			name = string(r.Bytes(3))
 		} else if !r.IsNull(4) {
-			name, _ = p.String(r.Int(4))
+			name, _ = p.String(ctx, r.Int(4))
 		}
 		count[name]++
 		k, ok := kept[name]
@@ -129,13 +129,13 @@ func nvtxRanges(p *nsysx.Profile, keep func(string) bool) ([]Instance, map[strin
 	return out, count, err
 }
 
-func iterationsData(p *nsysx.Profile, o *Options) (*IterationsData, string, error) {
+func iterationsData(ctx context.Context, p *nsysx.Profile, o *Options) (*IterationsData, string, error) {
 	d := &IterationsData{}
 	keep, err := iterationMatch(d, o)
 	if err != nil {
 		return nil, "", err
 	}
-	items, count, err := nvtxRanges(p, keep)
+	items, count, err := nvtxRanges(ctx, p, keep)
 	if err != nil {
 		return nil, "", err
 	}

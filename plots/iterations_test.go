@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestIterationsMatchNVTXSum(t *testing.T) {
 		{"sync", Options{Range: "step"}, 6},
 	} {
 		t.Run(tc.prof+"/"+tc.o.Range+tc.o.Match, func(t *testing.T) {
-			d, note, err := iterationsData(profile(t, tc.prof), &tc.o)
+			d, note, err := iterationsData(context.Background(), profile(t, tc.prof), &tc.o)
 			if err != nil || note != "" {
 				t.Fatalf("note %q, err %v", note, err)
 			}
@@ -66,7 +67,7 @@ func TestIterationsMatchNVTXSum(t *testing.T) {
 // train.py synchronises and sleeps every 10 steps (testdata README): those
 // iterations are the outliers.
 func TestIterationsOutliers(t *testing.T) {
-	d, _, err := iterationsData(profile(t, "train"), &Options{})
+	d, _, err := iterationsData(context.Background(), profile(t, "train"), &Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestIterationsNotFound(t *testing.T) {
 		{"nsysai_healthy_1pct", Options{}, "no NVTX ranges"},
 		{"bt", Options{Range: "forward"}, ""},
 	} {
-		c, err := Iterations(profile(t, tc.prof), &tc.o)
+		c, err := Iterations(context.Background(), profile(t, tc.prof), &tc.o)
 		if err != nil {
 			t.Fatal(err)
 		}

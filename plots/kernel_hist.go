@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -25,9 +26,9 @@ type KernelHistData struct {
 // shortened label, or a part of one of them; the matching kernel with the
 // most GPU time wins; "" takes the top kernel). bins 0 chooses the bins as
 // nsys's cuda_gpu_kern_hist notebook does (Freedman-Diaconis).
-func KernelHist(p *nsysx.Profile, name string, bins int) (*Chart, error) {
+func KernelHist(ctx context.Context, p *nsysx.Profile, name string, bins int) (*Chart, error) {
 	title := "Kernel duration histogram"
-	d, note, err := kernelHistData(p, name, bins)
+	d, note, err := kernelHistData(ctx, p, name, bins)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +69,11 @@ func KernelHist(p *nsysx.Profile, name string, bins int) (*Chart, error) {
 	return c, nil
 }
 
-func kernelHistData(p *nsysx.Profile, name string, bins int) (*KernelHistData, string, error) {
+func kernelHistData(ctx context.Context, p *nsysx.Profile, name string, bins int) (*KernelHistData, string, error) {
 	if !p.HasTable(tKernel) {
 		return nil, p.Path + " does not contain CUDA kernel data.", nil
 	}
-	res, err := p.Stats("cuda_gpu_kern_sum")
+	res, err := p.Stats(ctx, "cuda_gpu_kern_sum")
 	if err != nil {
 		return nil, "", err
 	}
@@ -112,7 +113,7 @@ func kernelHistData(p *nsysx.Profile, name string, bins int) (*KernelHistData, s
 		return nil, fmt.Sprintf("no kernel named like %q in %s%s", name, p.Path, nsysx.Suggest(name, labels)), nil
 	}
 	d := &KernelHistData{Name: full[pick], Label: labels[pick], Matches: matches}
-	if d.Durations, err = kernelDurations(p, d.Name); err != nil {
+	if d.Durations, err = kernelDurations(ctx, p, d.Name); err != nil {
 		return nil, "", err
 	}
 	if len(d.Durations) == 0 {
@@ -125,15 +126,15 @@ func kernelHistData(p *nsysx.Profile, name string, bins int) (*KernelHistData, s
 
 // kernelDurations returns the durations of the launches of the kernel whose
 // demangled name (or short name, where the export lacks it) is name.
-func kernelDurations(p *nsysx.Profile, name string) ([]float64, error) {
-	if err := p.StringsErr(); err != nil {
+func kernelDurations(ctx context.Context, p *nsysx.Profile, name string) ([]float64, error) {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
 	col := "demangledName"
 	if !p.HasColumn(tKernel, col) {
 		col = "shortName"
 	}
-	t, err := p.Load(tKernel, "start", "end", col)
+	t, err := p.Load(ctx, tKernel, "start", "end", col)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ func kernelDurations(p *nsysx.Profile, name string) ([]float64, error) {
 		id := nm.Int(i)
 		ok, seen := match[id]
 		if !seen {
-			s, _ := p.String(id)
+			s, _ := p.String(ctx, id)
 			ok = s == name
 			match[id] = ok
 		}

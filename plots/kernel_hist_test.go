@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,7 @@ func TestKernelHistMatchesKernSum(t *testing.T) {
 		{"train", "at::native::vectorized_layer_norm_kernel"},
 	} {
 		t.Run(tc.prof+"/"+tc.kernel, func(t *testing.T) {
-			d, note, err := kernelHistData(profile(t, tc.prof), tc.kernel, 0)
+			d, note, err := kernelHistData(context.Background(), profile(t, tc.prof), tc.kernel, 0)
 			if err != nil || note != "" {
 				t.Fatalf("note %q, err %v", note, err)
 			}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -11,12 +12,12 @@ import (
 // bars, each labelled with its total and its share of all kernel time; the
 // remaining kernels are summed into one "other" bar. The data is the
 // cuda_gpu_kern_sum report. Kernel names are shortened (ShortName).
-func Kernels(p *nsysx.Profile, n int) (*Chart, error) {
+func Kernels(ctx context.Context, p *nsysx.Profile, n int) (*Chart, error) {
 	if n <= 0 {
 		n = 15
 	}
 	title := fmt.Sprintf("Top %d CUDA kernels by total GPU time", n)
-	res, err := p.Stats("cuda_gpu_kern_sum")
+	res, err := p.Stats(ctx, "cuda_gpu_kern_sum")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestKernelsMatchKernSum(t *testing.T) {
 	for _, name := range testutil.Profiles {
 		t.Run(name, func(t *testing.T) {
 			rows, ok := goldenCSV(t, name, "cuda_gpu_kern_sum.csv")
-			c, err := Kernels(profile(t, name), 10)
+			c, err := Kernels(context.Background(), profile(t, name), 10)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +83,7 @@ func TestKernelsMatchKernSum(t *testing.T) {
 func TestKernelsTopAndLabels(t *testing.T) {
 	p := profile(t, "train")
 	for _, n := range []int{1, 3, 48, 49, 200} {
-		c, err := Kernels(p, n)
+		c, err := Kernels(context.Background(), p, n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -17,7 +18,7 @@ type MemOpsData struct {
 // MemOps draws the GPU memory operations (memcpy by direction, memset) as
 // two bar charts: total GPU time and total bytes. by is "time", "size" or
 // "" for both.
-func MemOps(p *nsysx.Profile, by string) (*Chart, error) {
+func MemOps(ctx context.Context, p *nsysx.Profile, by string) (*Chart, error) {
 	title := "GPU memory operations by time and size"
 	switch by {
 	case "time":
@@ -33,7 +34,7 @@ func MemOps(p *nsysx.Profile, by string) (*Chart, error) {
 	var text, sub string
 	c := newChart("memops", title)
 	if by != "size" {
-		res, err := p.Stats("cuda_gpu_mem_time_sum")
+		res, err := p.Stats(ctx, "cuda_gpu_mem_time_sum")
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +54,7 @@ func MemOps(p *nsysx.Profile, by string) (*Chart, error) {
 		sub = fmt.Sprintf(" · %s of GPU time", fmtDur(d.ByTime.Total))
 	}
 	if by != "time" {
-		res, err := p.Stats("cuda_gpu_mem_size_sum")
+		res, err := p.Stats(ctx, "cuda_gpu_mem_size_sum")
 		if err != nil {
 			return nil, err
 		}

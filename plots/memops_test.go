@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestMemOpsMatchMemSums(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			times, ok := goldenCSV(t, name, "cuda_gpu_mem_time_sum.csv")
 			sizes, _ := goldenCSV(t, name, "cuda_gpu_mem_size_sum.csv")
-			c, err := MemOps(profile(t, name), "")
+			c, err := MemOps(context.Background(), profile(t, name), "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +39,7 @@ func TestMemOpsMatchMemSums(t *testing.T) {
 		})
 	}
 	for _, by := range []string{"time", "size"} {
-		c, err := MemOps(profile(t, "sync"), by)
+		c, err := MemOps(context.Background(), profile(t, "sync"), by)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func TestMemOpsMatchMemSums(t *testing.T) {
 			t.Errorf("--by %s: time %v size %v, %d panels", by, d.ByTime != nil, d.BySize != nil, len(c.grid[0]))
 		}
 	}
-	if _, err := MemOps(profile(t, "sync"), "bytes"); err == nil {
+	if _, err := MemOps(context.Background(), profile(t, "sync"), "bytes"); err == nil {
 		t.Error("--by bytes: no error")
 	}
 }

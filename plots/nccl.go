@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -41,14 +42,14 @@ type NCCLData struct {
 // each profile: give the reports of all ranks (rank0, rank1 ...), aligned on
 // their session start times as nsys's nccl_gpu_time_util_map does. Options:
 // Bins (default 100), Range/Start/End, Device.
-func NCCL(ps []*nsysx.Profile, o *Options) (*Chart, error) {
+func NCCL(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "NCCL communication vs compute per GPU"
 	labels := profileLabels(ps)
 	sub := strings.Join(labels, ", ")
-	d, note, err := ncclData(ps, labels, o, 100)
+	d, note, err := ncclData(ctx, ps, labels, o, 100)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func NCCL(ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	}
 	c := newChart("nccl", title)
 	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, d.Bins, fmtDur(float64(d.BinSize)))
-	if w, _, _ := resolveWindow(ps[0], o); w.set {
+	if w, _, _ := resolveWindow(ctx, ps[0], o); w.set {
 		c.Subtitle += " · " + w.label
 	}
 	c.Footnote = "Per bin: % of the time with an NCCL kernel running, with another (compute) kernel running, and with both (overlap, shaded); " +
@@ -74,8 +75,8 @@ func NCCL(ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	return c, nil
 }
 
-func ncclData(ps []*nsysx.Profile, labels []string, o *Options, defBins int) (*NCCLData, string, error) {
-	ops, wins, note, err := loadAll(ps, labels, o)
+func ncclData(ctx context.Context, ps []*nsysx.Profile, labels []string, o *Options, defBins int) (*NCCLData, string, error) {
+	ops, wins, note, err := loadAll(ctx, ps, labels, o)
 	if err != nil || note != "" {
 		return nil, note, err
 	}
@@ -88,7 +89,7 @@ func ncclData(ps []*nsysx.Profile, labels []string, o *Options, defBins int) (*N
 	if !any {
 		return nil, fmt.Sprintf("no NCCL kernels (short names starting with \"nccl\") in %s", strings.Join(labels, ", ")), nil
 	}
-	bn, note := makeBinning(ps, ops, wins, o.bins(defBins))
+	bn, note := makeBinning(ctx, ps, ops, wins, o.bins(defBins))
 	if note != "" {
 		return nil, note, nil
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // Per rank, the NCCL kernel time is the total of nsys's cuda_gpu_kern_sum
 // rows whose names contain "nccl", and the compute time the rest.
 func TestNCCLBusyMatchesKernSum(t *testing.T) {
-	c, err := NCCL([]*nsysx.Profile{profile(t, "rank0"), profile(t, "rank1")}, nil)
+	c, err := NCCL(context.Background(), []*nsysx.Profile{profile(t, "rank0"), profile(t, "rank1")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestNCCLBusyMatchesKernSum(t *testing.T) {
 
 // The bins are nsys's nccl_gpu_time_util_map recipe output.
 func TestNCCLMatchesRecipe(t *testing.T) {
-	c, err := NCCL([]*nsysx.Profile{profile(t, "rank1"), profile(t, "rank0")}, &Options{Bins: 30})
+	c, err := NCCL(context.Background(), []*nsysx.Profile{profile(t, "rank1"), profile(t, "rank0")}, &Options{Bins: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestNCCLMatchesRecipe(t *testing.T) {
 
 func TestNCCLWithoutNCCL(t *testing.T) {
 	for _, name := range []string{"train", "sync", "nsysai_healthy_1pct", "train22"} {
-		c, err := NCCL([]*nsysx.Profile{profile(t, name)}, nil)
+		c, err := NCCL(context.Background(), []*nsysx.Profile{profile(t, name)}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

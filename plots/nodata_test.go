@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func TestBadRequests(t *testing.T) {
 		for _, p := range tc.profs {
 			ps = append(ps, profile(t, p))
 		}
-		_, err = d.Draw(ps, o)
+		_, err = d.Draw(context.Background(), ps, o)
 		if err == nil || !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: %v, want a usage error %q", tc.chart, tc.args, err, tc.want)
 		}
@@ -87,7 +88,7 @@ func TestFixtures(t *testing.T) {
 			if name == "compare" {
 				ps = append(ps, p)
 			}
-			c, err := d.draw(ps, &Options{})
+			c, err := d.draw(context.Background(), ps, &Options{})
 			if err != nil {
 				t.Logf("%s on %s: %v", name, f, err)
 				continue
@@ -115,5 +116,5 @@ func drawDirect(t *testing.T, chart string, profs, args []string) (*Chart, error
 			ps = append(ps, profile(t, p))
 		}
 	}
-	return d.draw(ps, o)
+	return d.draw(context.Background(), ps, o)
 }

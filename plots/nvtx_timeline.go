@@ -2,6 +2,7 @@ package plots
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -46,7 +47,7 @@ const maxNVTXLevels = 16
 // Start/End choose the window (default: the whole profile); Device keeps
 // one GPU. Bars closer than a pixel are merged, so that the output stays
 // small for long profiles.
-func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
+func NVTXTimeline(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
@@ -55,7 +56,7 @@ func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
 		width = o.Width
 	}
 	res := int64(0) // set from the window below
-	d, note, err := timelineData(p, o, func(span int64) int64 {
+	d, note, err := timelineData(ctx, p, o, func(span int64) int64 {
 		res = span / int64(width*DPI*PNGScale*0.8)
 		return res
 	})
@@ -68,7 +69,7 @@ func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
 	}
 	c := newChart("nvtx-timeline", title)
 	c.Width = width
-	w, _, _ := resolveWindow(p, o)
+	w, _, _ := resolveWindow(ctx, p, o)
 	sub := p.Base()
 	if w.set {
 		sub += " · " + w.label
@@ -95,19 +96,19 @@ func NVTXTimeline(p *nsysx.Profile, o *Options) (*Chart, error) {
 
 // timelineData builds the lanes; resolution maps the window's span to the
 // merge resolution in ns (nil: no merging).
-func timelineData(p *nsysx.Profile, o *Options, resolution func(span int64) int64) (*TimelineData, string, error) {
-	w, note, err := resolveWindow(p, o)
+func timelineData(ctx context.Context, p *nsysx.Profile, o *Options, resolution func(span int64) int64) (*TimelineData, string, error) {
+	w, note, err := resolveWindow(ctx, p, o)
 	if err != nil || note != "" {
 		return nil, note, err
 	}
-	proj, err := p.Stats("nvtx_gpu_proj_trace")
+	proj, err := p.Stats(ctx, "nvtx_gpu_proj_trace")
 	if err != nil {
 		return nil, "", err
 	}
 	if proj.Skipped != "" {
 		return nil, proj.Skipped, nil
 	}
-	ops, err := loadGPUOps(p, true)
+	ops, err := loadGPUOps(ctx, p, true)
 	if err != nil {
 		return nil, "", err
 	}

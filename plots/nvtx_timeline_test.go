@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -29,7 +30,7 @@ func TestTimelineMatchesTraces(t *testing.T) {
 			if ws < 0 {
 				t.Fatalf("nsys has no range %q", tc.rng)
 			}
-			d, note, err := timelineData(profile(t, tc.prof), &Options{Range: tc.rng}, nil)
+			d, note, err := timelineData(context.Background(), profile(t, tc.prof), &Options{Range: tc.rng}, nil)
 			if err != nil || note != "" {
 				t.Fatalf("note %q, err %v", note, err)
 			}
@@ -113,7 +114,7 @@ func mergeGPU(t *testing.T, prof string, ws, we int64, lanes map[string][]string
 // GPU lane covers the kernels' busy time to within a pixel per bar.
 func TestTimelineAggregates(t *testing.T) {
 	for _, name := range []string{"train", "bt", "nsysai_h100_2gpu_1s"} {
-		c, err := NVTXTimeline(profile(t, name), nil)
+		c, err := NVTXTimeline(context.Background(), profile(t, name), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -18,17 +19,21 @@ type Def struct {
 	MinFiles int      // profiles it needs
 	MaxFiles int      // profiles it takes at most (0: any number)
 	Vega     bool     // has an interactive Vega-Lite version
-	draw     func(ps []*nsysx.Profile, o *Options) (*Chart, error)
+	draw     func(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error)
 }
 
 // registry in display order.
 var registry = []*Def{
 	{Name: "kernels", Help: "top-N CUDA kernels by total GPU time (horizontal bars, % of kernel time)",
-		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(p *nsysx.Profile, o *Options) (*Chart, error) { return Kernels(p, o.top(15)) })},
+		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
+			return Kernels(ctx, p, o.top(15))
+		})},
 	{Name: "api", Help: "top-N CUDA API calls by total CPU time",
-		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(p *nsysx.Profile, o *Options) (*Chart, error) { return APICalls(p, o.top(15)) })},
+		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
+			return APICalls(ctx, p, o.top(15))
+		})},
 	{Name: "memops", Help: "GPU memory operations (memcpy, memset) by total time and by total size",
-		Flags: []string{"--by"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(p *nsysx.Profile, o *Options) (*Chart, error) { return MemOps(p, o.By) })},
+		Flags: []string{"--by"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) { return MemOps(ctx, p, o.By) })},
 	{Name: "nvtx-timeline", Help: "NVTX ranges projected onto the GPU, one lane per thread and nesting level, above the GPU lanes per device and stream",
 		Flags: []string{"--range", "--start", "--end", "--device"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(NVTXTimeline)},
 	{Name: "gpu-util", Help: "GPU utilisation over time per device, binned (nsys's cuda_gpu_time_util_map heatmap), idle bins marked",
@@ -38,10 +43,12 @@ var registry = []*Def{
 	{Name: "iterations", Help: "duration of each instance of an NVTX range (iteration N ...) with median and outliers, and their histogram",
 		Flags: []string{"--range", "--match", "--bins"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(Iterations)},
 	{Name: "kernel-hist", Help: "duration histogram of one kernel",
-		Flags: []string{"--kernel", "--bins"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(p *nsysx.Profile, o *Options) (*Chart, error) { return KernelHist(p, o.Kernel, o.Bins) })},
+		Flags: []string{"--kernel", "--bins"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(func(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
+			return KernelHist(ctx, p, o.Kernel, o.Bins)
+		})},
 	{Name: "compare", Help: "two profiles' kernel (or NVTX range) totals side by side",
-		Flags: []string{"--by", "--top"}, MinFiles: 2, MaxFiles: 2, Vega: true, draw: func(ps []*nsysx.Profile, o *Options) (*Chart, error) {
-			return Compare(ps[0], ps[1], o.By, o.top(15))
+		Flags: []string{"--by", "--top"}, MinFiles: 2, MaxFiles: 2, Vega: true, draw: func(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
+			return Compare(ctx, ps[0], ps[1], o.By, o.top(15))
 		}},
 	{Name: "idle", Help: "each GPU's idle time per NVTX iteration and over the whole window, stacked by what the host was doing (gpu_idle_breakdown)",
 		Flags: []string{"--range", "--match", "--device"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(Idle)},
@@ -49,8 +56,8 @@ var registry = []*Def{
 		Flags: []string{"--top"}, MinFiles: 1, MaxFiles: 1, Vega: true, draw: one(Stacks)},
 }
 
-func one(f func(p *nsysx.Profile, o *Options) (*Chart, error)) func([]*nsysx.Profile, *Options) (*Chart, error) {
-	return func(ps []*nsysx.Profile, o *Options) (*Chart, error) { return f(ps[0], o) }
+func one(f func(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error)) func(context.Context, []*nsysx.Profile, *Options) (*Chart, error) {
+	return func(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) { return f(ctx, ps[0], o) }
 }
 
 // Names lists the charts in display order.
@@ -148,8 +155,8 @@ func (d *Def) CheckFiles(n int) error {
 
 // Draw draws the chart over the profiles. A profile without the data the
 // chart needs gives a chart whose Note says so; errors are usage errors
-// (ErrUsage) or unreadable profiles.
-func (d *Def) Draw(ps []*nsysx.Profile, o *Options) (c *Chart, err error) {
+// (ErrUsage), unreadable profiles or ctx.Err() when ctx is cancelled.
+func (d *Def) Draw(ctx context.Context, ps []*nsysx.Profile, o *Options) (c *Chart, err error) {
 	if err := d.CheckFiles(len(ps)); err != nil {
 		return nil, err
 	}
@@ -164,7 +171,7 @@ func (d *Def) Draw(ps []*nsysx.Profile, o *Options) (c *Chart, err error) {
 			c, err = nil, fmt.Errorf("chart %s failed: %v", d.Name, r)
 		}
 	}()
-	c, err = d.draw(ps, o)
+	c, err = d.draw(ctx, ps, o)
 	if err != nil {
 		return nil, err
 	}
@@ -178,10 +185,10 @@ func (d *Def) Draw(ps []*nsysx.Profile, o *Options) (c *Chart, err error) {
 }
 
 // Draw draws the named chart: a shorthand for Lookup and Def.Draw.
-func Draw(name string, ps []*nsysx.Profile, o *Options) (*Chart, error) {
+func Draw(ctx context.Context, name string, ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	d, err := Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	return d.Draw(ps, o)
+	return d.Draw(ctx, ps, o)
 }

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"image"
@@ -68,7 +69,7 @@ func (rc renderCase) draw(t testing.TB) *Chart {
 	for _, p := range rc.profs {
 		ps = append(ps, profile(t, p))
 	}
-	c, err := d.Draw(ps, o)
+	c, err := d.Draw(context.Background(), ps, o)
 	if err != nil {
 		t.Fatalf("%s: %v", rc.name(), err)
 	}

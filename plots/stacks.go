@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"path"
@@ -31,12 +32,12 @@ type StacksData struct {
 // bottom. CUDA driver, runtime and profiler frames are dropped and runs of
 // Python interpreter frames folded (cuda_kern_stack_sum:noruntime:foldpy:kernels).
 // Options.Top limits the levels drawn (default 40).
-func Stacks(p *nsysx.Profile, o *Options) (*Chart, error) {
+func Stacks(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	if o == nil {
 		o = &Options{}
 	}
 	title := "GPU kernel time by launching call stack"
-	ks, err := p.KernelStacks(nil, nsysx.StackOptions{NoRuntime: true, FoldPython: true, Kernels: true, Base: true})
+	ks, err := p.KernelStacks(ctx, nsysx.StackOptions{NoRuntime: true, FoldPython: true, Kernels: true, Base: true})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -17,21 +18,21 @@ type window struct {
 // resolveWindow turns --range, --start and --end into a window of p. An
 // NVTX range that is not in p gives note (nsys's SKIPPED message); --start
 // and --end override the range's bounds.
-func resolveWindow(p *nsysx.Profile, o *Options) (w window, note string, err error) {
+func resolveWindow(ctx context.Context, p *nsysx.Profile, o *Options) (w window, note string, err error) {
 	w.s, w.e = math.MinInt64, math.MaxInt64
 	if o.Range != "" {
 		f, err := nsysx.ParseNVTXFilter(o.Range)
 		if err != nil {
 			return w, "", usagef("--range: %v", err)
 		}
-		msg, err := f.Resolve(p)
+		msg, err := f.Resolve(ctx, p)
 		if err != nil {
 			return w, "", err
 		}
 		if msg != "" {
 			return w, msg, nil
 		}
-		w.s, w.e = f.Window(p)
+		w.s, w.e = f.Window(ctx, p)
 		w.set = true
 		w.label = fmt.Sprintf("NVTX range %q", o.Range)
 	}

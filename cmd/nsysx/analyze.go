@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
@@ -8,6 +9,6 @@ import (
 
 var analyzeFlags = cliflags.Analyze()
 
-func runAnalyze(args []string, stdout, stderr io.Writer) int {
-	return runReports("analyze", args, stdout, stderr, true)
+func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runReports(ctx, "analyze", args, stdout, stderr, true)
 }

@@ -16,7 +16,7 @@ import (
 
 var compareFlags = cliflags.Compare()
 
-func runCompare(args []string, stdout, stderr io.Writer) int {
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("compare", args, compareFlags, nil)
 	if err != nil {
 		return fail(stderr, "compare", err)
@@ -48,12 +48,12 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	force, _ := p.Bool("--force-export")
 	var profs [2]*nsysx.Profile
 	for i, in := range p.Args {
-		if profs[i], err = openInput(in, openFlags{force: force, quiet: true}, stderr); err != nil {
+		if profs[i], err = openInput(ctx, in, openFlags{force: force, quiet: true}, stderr); err != nil {
 			return fail(stderr, "compare", err)
 		}
 		defer profs[i].Close()
 	}
-	c, err := compare.Profiles(context.Background(), profs[0], profs[1], opts)
+	c, err := compare.Profiles(ctx, profs[0], profs[1], opts)
 	var skip *nsysx.SkipError
 	if errors.As(err, &skip) {
 		fmt.Fprintln(stderr, err)

@@ -19,7 +19,7 @@ const exportUsage = "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DI
 	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n" +
 	"       nsysx export -t pprof -o BASE FILE\n\n"
 
-func runExport(args []string, stdout, stderr io.Writer) int {
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("export", args, exportFlags, nil)
 	if err != nil {
 		return fail(stderr, "export", err)
@@ -29,7 +29,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if p.Last("--type") == "pprof" {
-		return exportPprof(p, stderr)
+		return exportPprof(ctx, p, stderr)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return fail(stderr, "export", err)
@@ -48,7 +48,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "export", usageErr("--tables: %v", err))
 		}
 	}
-	prof, o, err := openOne(p, stderr)
+	prof, o, err := openOne(ctx, p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
@@ -58,7 +58,7 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "export", err)
 		}
-		return exportPerfetto(prof, out, gz, filter, o.quiet, stderr)
+		return exportPerfetto(ctx, prof, out, gz, filter, o.quiet, stderr)
 	}
 	overwrite, err := p.Bool("--force-overwrite")
 	if err != nil {
@@ -66,10 +66,10 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 	}
 	bar := newProgress(stderr, "exporting tables", o.quiet)
 	err = atomicfile.Dir(out, overwrite, func(tmp string) error {
-		if err := nsysx.ExportTables(prof, tmp, typ, re, bar.update); err != nil {
+		if err := nsysx.ExportTables(ctx, prof, tmp, typ, re, bar.update); err != nil {
 			return err
 		}
-		return interrupted.Err() // interrupted: publish nothing
+		return ctx.Err() // interrupted: publish nothing
 	})
 	bar.done()
 	if err != nil {
@@ -80,8 +80,8 @@ func runExport(args []string, stdout, stderr io.Writer) int {
 
 // exportPerfetto writes the timeline; a filter that cannot apply (an NVTX
 // range that is not there) is nsys's SKIPPED outcome: a message, no file.
-func exportPerfetto(prof *nsysx.Profile, base string, gz bool, f *nsysx.Filter, quiet bool, stderr io.Writer) int {
-	path, st, err := timeline.ExportPerfetto(context.Background(), prof, base, gz, f)
+func exportPerfetto(ctx context.Context, prof *nsysx.Profile, base string, gz bool, f *nsysx.Filter, quiet bool, stderr io.Writer) int {
+	path, st, err := timeline.ExportPerfetto(ctx, prof, base, gz, f)
 	var skip *nsysx.SkipError
 	if errors.As(err, &skip) {
 		fmt.Fprintf(stderr, "%s: %v (no trace written)\n", prof.Path, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ func TestExportPerfetto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,7 @@ import (
 // exportPprof is `nsysx export -t pprof -o BASE FILE`: BASE.pb.gz, the GPU
 // kernel time by launching call stack (kernels as the innermost frames).
 // A profile without call stacks prints a SKIPPED line and exits 0.
-func exportPprof(p *parsed, stderr io.Writer) int {
+func exportPprof(ctx context.Context, p *parsed, stderr io.Writer) int {
 	base := p.Last("--output")
 	if base == "" {
 		return fail(stderr, "export", usageErr("-o BASE is required (writes BASE.pb.gz)"))
@@ -20,13 +21,13 @@ func exportPprof(p *parsed, stderr io.Writer) int {
 	if p.Last("--tables") != "" {
 		return fail(stderr, "export", usageErr("--tables applies to -t parquet and -t arrow only"))
 	}
-	prof, o, err := openOne(p, stderr)
+	prof, o, err := openOne(ctx, p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
 	quiet := o.quiet
 	defer prof.Close()
-	name, err := stackprof.WriteFile(nil, prof, base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(ctx, prof, base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError
 	if errors.As(err, &se) {
 		if !quiet {

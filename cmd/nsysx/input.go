@@ -13,7 +13,9 @@ import (
 // sampleName stands for the profile embedded in the binary.
 const sampleName = nsysx.SampleName
 
-// interrupted is done once nsysx gets SIGINT or SIGTERM during run: a
+// interrupted is the signal context of the running command (watchSignals),
+// for exitCode to tell an interrupt from another cancellation. Commands get it
+// as their ctx: a
 // .nsys-rep export, an -o @CMD pipe and a report in progress stop, their
 // children with them.
 var interrupted = context.Background()
@@ -24,11 +26,11 @@ type openFlags struct {
 	timeout      time.Duration // --export-timeout
 }
 
-func openInput(in string, o openFlags, stderr io.Writer) (*nsysx.Profile, error) {
+func openInput(ctx context.Context, in string, o openFlags, stderr io.Writer) (*nsysx.Profile, error) {
 	if in == sampleName {
 		return nsysx.OpenSample()
 	}
-	return nsysx.OpenWith(in, nsysx.OpenOptions{ForceExport: o.force, Context: interrupted,
+	return nsysx.OpenWith(ctx, in, nsysx.OpenOptions{ForceExport: o.force,
 		ExportTimeout: o.timeout, Progress: func(msg string) {
 			if !o.quiet {
 				fmt.Fprintln(stderr, msg)
@@ -51,7 +53,7 @@ func openFlagsOf(p *parsed) (openFlags, error) {
 }
 
 // openOne opens the one input of `export` (FILE, or --sample).
-func openOne(p *parsed, stderr io.Writer) (*nsysx.Profile, openFlags, error) {
+func openOne(ctx context.Context, p *parsed, stderr io.Writer) (*nsysx.Profile, openFlags, error) {
 	inputs := p.Args
 	if ok, _ := p.Bool("--sample"); ok {
 		inputs = append([]string{sampleName}, inputs...)
@@ -63,6 +65,6 @@ func openOne(p *parsed, stderr io.Writer) (*nsysx.Profile, openFlags, error) {
 	if err != nil {
 		return nil, o, err
 	}
-	prof, err := openInput(inputs[0], o, stderr)
+	prof, err := openInput(ctx, inputs[0], o, stderr)
 	return prof, o, err
 }

@@ -31,7 +31,7 @@ const kernelUsage = `Usage:
 `
 
 // runKernel implements `nsysx kernel`.
-func runKernel(args []string, stdout, stderr io.Writer) int {
+func runKernel(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		w := stdout
 		if len(args) == 0 {
@@ -57,15 +57,15 @@ func runKernel(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(stderr, "kernel", usageErr("unknown arguments %q\n%s", strings.Join(args, " "), kernelUsage))
 	}
-	return serveKernel(conn, stderr)
+	return serveKernel(ctx, conn, stderr)
 }
 
 // serveKernel runs the kernel until Jupyter shuts it down. SIGINT is
 // ignored (interrupt_mode is "message": interrupts arrive on the control
 // channel); SIGTERM stops the kernel.
-func serveKernel(conn string, stderr io.Writer) int {
+func serveKernel(ctx context.Context, conn string, stderr io.Writer) int {
 	signal.Ignore(syscall.SIGINT)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	eng, err := nsysxengine.New()
 	if err != nil {

@@ -47,7 +47,7 @@ func main() {
 type command struct {
 	name string
 	help string
-	run  func(args []string, stdout, stderr io.Writer) int
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func commands() []command {
@@ -60,11 +60,15 @@ func commands() []command {
 		{"compare", "compare two profiles: per kernel, NVTX range and API, the change with a confidence interval and a verdict", runCompare},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},
-		{"version", "print the version", func([]string, io.Writer, io.Writer) int { return 0 }},
+		{"version", "print the version", func(context.Context, []string, io.Writer, io.Writer) int { return 0 }},
 	}
 }
 
+// run runs a command line. It is the entry point of main and of the tests,
+// so the one place that starts from context.Background(): commands pass
+// this context down to the library.
 func run(args []string, stdout, stderr io.Writer) int {
+	ctx := context.Background()
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -79,8 +83,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			defer watchSignals(c.name)()
-			return c.run(args[1:], stdout, stderr)
+			ctx, stop := watchSignals(ctx, c.name)
+			defer stop()
+			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
 	var names []string
@@ -94,16 +99,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 // watchSignals makes SIGINT and SIGTERM cancel interrupted during the
 // commands that read profiles (kernel, profile and recipe handle signals
 // themselves); a second signal kills at once. It returns the undo.
-func watchSignals(cmd string) func() {
+func watchSignals(parent context.Context, cmd string) (context.Context, func()) {
 	switch cmd {
 	case "stats", "analyze", "export", "plot", "compare":
 	default:
-		return func() {}
+		return parent, func() {}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	interrupted = ctx
 	go func() { <-ctx.Done(); stop() }()
-	return func() { stop(); interrupted = context.Background() }
+	return ctx, func() { stop(); interrupted = context.Background() }
 }
 
 func usage(w io.Writer) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +95,7 @@ func (pa *plotArgs) set(name, val string) error {
 }
 
 // runPlot implements `nsysx plot`.
-func runPlot(args []string, stdout, stderr io.Writer) int {
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pa, err := parsePlotArgs(args)
 	if err != nil {
 		return fail(stderr, "plot", err)
@@ -131,12 +132,12 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "plot", err)
 	}
-	profs, err := pa.open(files, stderr)
+	profs, err := pa.open(ctx, files, stderr)
 	defer closeAll(profs)
 	if err != nil {
 		return fail(stderr, "plot", err)
 	}
-	c, err := def.Draw(profs, opts)
+	c, err := def.Draw(ctx, profs, opts)
 	if err != nil {
 		if errors.Is(err, plots.ErrUsage) {
 			err = usageErr("%v", err)
@@ -154,10 +155,10 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 
 // open opens the chart's inputs; on error, those opened so far are
 // returned for closeAll.
-func (pa *plotArgs) open(files []string, stderr io.Writer) ([]*nsysx.Profile, error) {
+func (pa *plotArgs) open(ctx context.Context, files []string, stderr io.Writer) ([]*nsysx.Profile, error) {
 	var profs []*nsysx.Profile
 	for _, f := range files {
-		p, err := openInput(f, openFlags{force: pa.force, quiet: pa.quiet, timeout: pa.timeout}, stderr)
+		p, err := openInput(ctx, f, openFlags{force: pa.force, quiet: pa.quiet, timeout: pa.timeout}, stderr)
 		if err != nil {
 			return profs, err
 		}

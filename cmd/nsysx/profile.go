@@ -22,7 +22,7 @@ streamed), exports it to SQLite once, and prints how to analyse it. Without
 directory. nsys is found on PATH.
 `
 
-func runProfile(args []string, stdout, stderr io.Writer) int {
+func runProfile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprint(stdout, profileUsage)
 		return 0
@@ -31,7 +31,7 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "profile", usageErr("%v", err))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := capture.Run(ctx, plan, stdout)
 	if errors.Is(err, capture.ErrNoNsys) {
@@ -40,11 +40,11 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "profile", err)
 	}
-	p, err := nsysx.OpenWith(rep, nsysx.OpenOptions{Progress: func(m string) { fmt.Fprintln(stderr, m) }})
+	p, err := nsysx.OpenWith(ctx, rep, nsysx.OpenOptions{Progress: func(m string) { fmt.Fprintln(stderr, m) }})
 	if err != nil {
 		return fail(stderr, "profile", err)
 	}
 	defer p.Close()
-	fmt.Fprintf(stdout, "Profile: %s (opened with nsysx; schema %s)\nNext: nsysx stats %s\n", rep, p.SchemaVersion(), rep)
+	fmt.Fprintf(stdout, "Profile: %s (opened with nsysx; schema %s)\nNext: nsysx stats %s\n", rep, p.SchemaVersion(ctx), rep)
 	return 0
 }

@@ -20,7 +20,7 @@ import (
 // Exit status: 0 when the output was written or no report had data ("No
 // output generated.", as nsys); 1 when no report could be read, a report
 // failed under --strict, or the recipe failed; 2 for a usage error.
-func runRecipe(args []string, stdout, stderr io.Writer) int {
+func runRecipe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name, rest, code, done := recipeFront(args, stdout, stderr)
 	if done {
 		return code
@@ -40,7 +40,7 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipe.CompatRecipes(), "\n  "))
 		return 0
 	}
-	return runRecipeOpts(r, o, stdout, stderr)
+	return runRecipeOpts(ctx, r, o, stdout, stderr)
 }
 
 // recipeFront reads the words before the recipe name: nsys's front-end
@@ -112,13 +112,13 @@ func (b *barLog) flush() {
 	}
 }
 
-func runRecipeOpts(r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
-		return nsysx.OpenWith(path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note, Context: ctx})
+		return nsysx.OpenWith(ctx, path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
 	}
 	res, err := recipe.Run(ctx, r, o, open)
 	log.bar.done()

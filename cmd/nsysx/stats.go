@@ -18,13 +18,13 @@ import (
 
 var statsFlags = cliflags.Stats()
 
-func runStats(args []string, stdout, stderr io.Writer) int {
-	return runReports("stats", args, stdout, stderr, false)
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runReports(ctx, "stats", args, stdout, stderr, false)
 }
 
 // runReports implements both `stats` and `analyze`; the plan is built by
 // internal/reportplan, as for the kernel's %nsys stats and analyze.
-func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
+func runReports(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
 	defs := statsFlags
 	if rules {
 		defs = analyzeFlags
@@ -56,7 +56,7 @@ func runReports(cmd string, args []string, stdout, stderr io.Writer, rules bool)
 	r := &cliRun{Plan: pl, nInputs: len(p.Args), stdout: stdout, stderr: stderr}
 	status := 0
 	for _, in := range inputs {
-		status = max(status, r.runFile(interrupted, in))
+		status = max(status, r.runFile(ctx, in))
 	}
 	return status
 }
@@ -83,7 +83,7 @@ func (r *cliRun) fail(err error) int {
 
 func (r *cliRun) runFile(ctx context.Context, in string) int {
 	r.said = map[string]bool{}
-	prof, err := openInput(in, openFlags{force: r.ForceExport, quiet: r.Quiet, timeout: r.ExportTimeout}, r.stderr)
+	prof, err := openInput(ctx, in, openFlags{force: r.ForceExport, quiet: r.Quiet, timeout: r.ExportTimeout}, r.stderr)
 	if err != nil {
 		return r.fail(err)
 	}

@@ -31,8 +31,8 @@ func flagNames(defs []flagDef) []string { return cliflags.Names(defs) }
 
 // interruptible runs f on its own goroutine and returns its results, or
 // ctx's error as soon as ctx is cancelled (f then finishes in the
-// background and its results are dropped). Reports watch their context too
-// (SetBaseContext), so the background work stops soon after.
+// background and its results are dropped). f's library calls take ctx too,
+// so the background work stops soon after.
 // wg counts the goroutine until f returns, so that Close does not close
 // profiles a background report still reads.
 func interruptible[T any](ctx context.Context, wg *sync.WaitGroup, f func() (T, error)) (T, error) {

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"context"
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"os"
 	"path/filepath"
@@ -207,7 +206,7 @@ func (e *Engine) completeSQL(c kernel.MagicCursor) ([]string, int) {
 	}
 	var p *nsysx.Profile
 	if args, _ := kernel.SplitArgs(c.Line); len(args) > 0 && args[0] != "as" {
-		p, _ = e.resolve(context.Background(), args[0])
+		p, _ = e.resolve(e.life, args[0]) // a completion is no cell's: the engine's context
 	} else {
 		p = e.profiles.lastOpened()
 	}
@@ -286,8 +285,9 @@ func (e *Engine) globalResult(name string) *nsysx.Result {
 	return nil
 }
 
-// stringCallRe matches the call before an open string literal: X.Stats(".
-var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*$`)
+// stringCallRe matches the call before an open string literal: X.Stats(",
+// or X.Stats(ctx, " after a context argument.
+var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*(?:\w+\s*,\s*)?$`)
 
 // openString returns where the string literal holding the cursor starts
 // (after its quote), or -1.

@@ -24,7 +24,7 @@ func TestCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := testutil.Profile(t, "train")
-	cell(t, e, fmt.Sprintf("r, _ := nsysx.Open(%q)\nres, _ := r.Stats(\"cuda_api_sum\")", path))
+	cell(t, e, fmt.Sprintf("r, _ := nsysx.Open(%q)\nres, _ := r.Stats(ctx, \"cuda_api_sum\")", path))
 	for _, tc := range []struct {
 		code string
 		want []string // all of these, and nothing outside the prefix
@@ -34,9 +34,10 @@ func TestCompletion(t *testing.T) {
 		{"r.St", []string{"Stats", "String"}, nil},
 		{"r.Ana", []string{"Analyze"}, nil},
 		{`r.Stats("cuda_gpu_k`, []string{"cuda_gpu_kern_sum", "cuda_gpu_kern_gb_sum"}, nil},
+		{`r.Stats(ctx, "cuda_gpu_k`, []string{"cuda_gpu_kern_sum", "cuda_gpu_kern_gb_sum"}, nil},
 		{`r.Stats("cuda_gpu_kern_sum:ba`, []string{"base"}, nil},
-		{`r.Analyze("gpu_`, []string{"gpu_gaps", "gpu_time_util"}, []string{"cuda_api_sync"}},
-		{`r.Load("CUPTI_ACTIVITY_KIND_KER`, []string{"CUPTI_ACTIVITY_KIND_KERNEL"}, nil},
+		{`r.Analyze(ctx, "gpu_`, []string{"gpu_gaps", "gpu_time_util"}, []string{"cuda_api_sync"}},
+		{`r.Load(ctx, "CUPTI_ACTIVITY_KIND_KER`, []string{"CUPTI_ACTIVITY_KIND_KERNEL"}, nil},
 		{`res.Col("Tot`, []string{"Total Time"}, nil},
 		{`format.ParseSpec("cs`, []string{"csv"}, nil},
 		{"%nsys ", []string{"stats", "analyze", "export"}, nil},
@@ -82,15 +83,15 @@ func TestInspection(t *testing.T) {
 	cell(t, e, "p, _ := nsysx.OpenSample()")
 	// | marks the cursor
 	for code, want := range map[string]string{
-		"nsysx.Op|en":             "Open opens an Nsight Systems export",
-		"p.Sta|ts":                "Stats computes a stats report",
-		"|p":                      "Profile is an opened Nsight Systems export",
-		"format.Wri|te":           "Write renders r in format s exactly as nsys's formatter does",
-		"nb.Op|en":                "gzipped export",
-		`p.Stats("nvtx_|sum")`:    "nvtx_sum (report) -- NVTX Range Summary",
-		"%nsys analyze gpu_g|aps": "gpu_gaps (rule) -- GPU Gaps",
-		"%ns|ys stats":            "%nsys stats|analyze|export",
-		"%%s|ql\nSELECT 1":        "read-only",
+		"nsysx.Op|en":               "Open opens an Nsight Systems export",
+		"p.Sta|ts":                  "Stats computes a stats report",
+		"|p":                        "Profile is an opened Nsight Systems export",
+		"format.Wri|te":             "Write renders r in format s exactly as nsys's formatter does",
+		"nb.Op|en":                  "gzipped export",
+		`p.Stats(ctx, "nvtx_|sum")`: "nvtx_sum (report) -- NVTX Range Summary",
+		"%nsys analyze gpu_g|aps":   "gpu_gaps (rule) -- GPU Gaps",
+		"%ns|ys stats":              "%nsys stats|analyze|export",
+		"%%s|ql\nSELECT 1":          "read-only",
 		// inside a call's parentheses: the function called
 		"nsysx.Open(|":              "Open opens an Nsight Systems export",
 		`nsysx.Open("a(b", |`:       "Open opens an Nsight Systems export",

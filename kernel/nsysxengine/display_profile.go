@@ -1,6 +1,7 @@
 package nsysxengine
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"sort"
@@ -23,7 +24,7 @@ var eventKinds = []struct{ table, what string }{
 
 // ProfileBundle shows an opened profile: its path, format, schema version,
 // what kinds of events it holds and its tables.
-func ProfileBundle(p *nsysx.Profile, name string) map[string]any {
+func ProfileBundle(ctx context.Context, p *nsysx.Profile, name string) map[string]any {
 	var kinds []string
 	for _, k := range eventKinds {
 		if p.HasTable(k.table) {
@@ -33,7 +34,8 @@ func ProfileBundle(p *nsysx.Profile, name string) map[string]any {
 	tables := p.Tables()
 	sort.Strings(tables)
 	head := fmt.Sprintf("%s: %s export", p.Path, p.Format)
-	if v := p.SchemaVersion(); v != "" {
+	version := p.SchemaVersion(ctx)
+	if v := version; v != "" {
 		head += ", schema " + v
 	}
 	if name != "" {
@@ -51,7 +53,7 @@ func ProfileBundle(p *nsysx.Profile, name string) map[string]any {
 		len(tables), html.EscapeString(strings.Join(tables, " ")))
 	return map[string]any{"text/plain": text, "text/html": h.String(),
 		ProfileMIME: map[string]any{"name": name, "path": p.Path, "format": p.Format,
-			"schema_version": p.SchemaVersion(), "holds": kinds, "tables": tables}}
+			"schema_version": version, "holds": kinds, "tables": tables}}
 }
 
 // ProgressBundle shows the progress of long work, e.g. "running 3/20:

@@ -30,6 +30,10 @@ type Engine struct {
 
 	recipes map[string]*recipe.Result // the results %nsys recipe left in variables
 
+	life    context.Context // cancelled by Close: the parent of the cells' contexts
+	endLife context.CancelFunc
+	cur     *cellCtx // the context of the cell running or last run
+
 	ids  atomic.Int64   // display ids of progress displays
 	cell atomic.Value   // the code of the cell running (string)
 	bg   sync.WaitGroup // interrupted magics still running in the background
@@ -44,7 +48,7 @@ const (
 
 // StdImports are the standard packages every cell can use without an
 // import (the banner and the README list them).
-var StdImports = []string{"fmt", "strings", "sort", "math", "time", "os"}
+var StdImports = []string{"fmt", "strings", "sort", "math", "time", "os", "context"}
 
 // preImports is the import declaration run when the engine starts: the
 // common standard packages, the compiled packages under their usual
@@ -70,6 +74,7 @@ func New() (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{Engine: gi, profiles: newProfiles(), table: DefaultTableOptions}
+	e.life, e.endLife = context.WithCancel(context.Background())
 	if err := gi.Use(loadSymbols()); err != nil {
 		return nil, fmt.Errorf("nsysx symbols: %w", err)
 	}
@@ -91,6 +96,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func (e *Engine) Banner() string {
 	return "nsysx Go kernel: Nsight Systems profiles in Go cells (yaegi interpreter, compiled nsysx).\n" +
 		"Imported in every cell: nsysx, format, plots, nb and " + strings.Join(StdImports, ", ") + ".\n" +
+		"Every cell has ctx, its context.Context: p.Stats(ctx, \"cuda_gpu_kern_sum\"); interrupting the cell cancels it.\n" +
 		"%help lists the magics; %open FILE opens a profile; NAME? or Shift-Tab shows the docs."
 }
 
@@ -101,6 +107,7 @@ const closeWait = 10 * time.Second
 // copies of .gz files stay in nsysx's cache for the next kernel). Profiles that an interrupted report may
 // still read (it did not end within closeWait) are left open.
 func (e *Engine) Close() error {
+	e.endLife()
 	done := make(chan struct{})
 	go func() { e.bg.Wait(); close(done) }()
 	closeProfiles := true
@@ -150,7 +157,7 @@ func (e *Engine) display(v any) map[string]any {
 		if x == nil {
 			return nil
 		}
-		return ProfileBundle(x, "")
+		return ProfileBundle(e.runningContext(), x, "")
 	case *nsysx.Report:
 		if x == nil {
 			return nil
@@ -281,12 +288,52 @@ func (e *Engine) bindProfile(ctx context.Context, name string, p *nsysx.Profile)
 	return nil
 }
 
-// Execute runs a cell with its context as nsysx's base context, so that an
-// interrupt also stops library calls the cell makes without a context
-// (r.Stats, r.Analyze, r.Load): they return context.Canceled.
+// Execute runs a cell with a fresh ctx variable: the cell's own context
+// (cellContext), which library calls take (p.Stats(ctx, ...)).
 func (e *Engine) Execute(ctx context.Context, code string, out kernel.Output) error {
-	nsysx.SetBaseContext(ctx)
-	defer nsysx.SetBaseContext(nil)
+	cc := e.cellContext(ctx)
+	stop := context.AfterFunc(ctx, cc.cancel) // an interrupt while the cell runs
+	defer stop()
 	e.cell.Store(code)
+	prelude := "ctx := " + bindName + ".CellContext()"
+	if err := e.Engine.Execute(ctx, prelude, kernel.TextOutput{W: discard{}}); err != nil {
+		return fmt.Errorf("setting the cell's ctx: %w", err)
+	}
 	return e.Engine.Execute(ctx, code, out)
+}
+
+// cellCtx is the context a cell's code sees as ctx. It is cancelled when
+// that cell is interrupted, and not when the cell ends: a goroutine the cell
+// started keeps working under it while later cells run, and interrupting a
+// later cell (whose ctx is another) does not stop it. Closing the engine
+// cancels them all.
+type cellCtx struct {
+	of     context.Context // the kernel's context of the cell
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// cellContext returns the cell context for the kernel's context ctx: the
+// same for every code segment of one cell, a new one for a new cell.
+func (e *Engine) cellContext(ctx context.Context) *cellCtx {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cur != nil && e.cur.of == ctx {
+		return e.cur
+	}
+	c, cancel := context.WithCancel(e.life)
+	e.cur = &cellCtx{of: ctx, ctx: c, cancel: cancel}
+	return e.cur
+}
+
+// runningContext is the context of the cell running or last run (the
+// engine's own before the first cell): what nb.Open and the display of
+// values read under.
+func (e *Engine) runningContext() context.Context {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cur == nil {
+		return e.life
+	}
+	return e.cur.ctx
 }

@@ -15,7 +15,7 @@ func TestProfileAcrossCells(t *testing.T) {
 	e := newEngine(t)
 	path := testutil.Profile(t, "train")
 	cell(t, e, fmt.Sprintf("r, err := nsysx.Open(%q)", path))
-	b := cell(t, e, `r.Stats("cuda_gpu_kern_sum")`).result(t)
+	b := cell(t, e, `r.Stats(ctx, "cuda_gpu_kern_sum")`).result(t)
 	html, _ := b["text/html"].(string)
 	text, _ := b["text/plain"].(string)
 	if !strings.Contains(html, "<table") || !strings.Contains(text, "** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):") {
@@ -35,11 +35,11 @@ func TestProfileAcrossCells(t *testing.T) {
 		}
 	}
 	// a (value, error) call with a nil error shows the value
-	if got := cell(t, e, "r.Stats(\"cuda_gpu_trace\")").result(t)["text/html"].(string); !strings.Contains(got, "showing 50 of 6,980 rows") {
+	if got := cell(t, e, "r.Stats(ctx, \"cuda_gpu_trace\")").result(t)["text/html"].(string); !strings.Contains(got, "showing 50 of 6,980 rows") {
 		t.Errorf("trace note missing: %.200s", got)
 	}
 	// a failing call shows its error
-	if got := cell(t, e, `r.Stats("no_such_report")`).result(t)["text/plain"]; !strings.Contains(got.(string), "error: unknown report") {
+	if got := cell(t, e, `r.Stats(ctx, "no_such_report")`).result(t)["text/plain"]; !strings.Contains(got.(string), "error: unknown report") {
 		t.Errorf("error result %q", got)
 	}
 	// the profile itself
@@ -69,7 +69,7 @@ func TestNB(t *testing.T) {
 		t.Errorf("Base of a .gz profile: %v", got)
 	}
 	cell(t, e, "nb.SetMaxRows(3)")
-	b := cell(t, e, `res, _ := p.Stats("cuda_gpu_trace")`+"\nres").result(t)
+	b := cell(t, e, `res, _ := p.Stats(ctx, "cuda_gpu_trace")`+"\nres").result(t)
 	if !strings.Contains(b["text/html"].(string), "showing 3 of") || strings.Count(b["text/html"].(string), "<tr>") != 4 {
 		t.Errorf("3 rows: %.500s", b["text/html"])
 	}
@@ -98,7 +98,7 @@ func TestGoSubset(t *testing.T) {
 	"sort"
 	"strings"
 )
-res, _ := p.Stats("cuda_gpu_kern_sum")
+res, _ := p.Stats(ctx, "cuda_gpu_kern_sum")
 total := res.Col("Total Time")
 byPrefix := map[string]int64{}
 for i := 0; i < res.Len(); i++ {

@@ -103,7 +103,7 @@ func TestKernelInterruptReport(t *testing.T) {
 		"%nsys stats -r " + strings.Repeat("nvtx_kern_sum,nvtx_gpu_proj_trace,", 100) + " " + big,
 		// a Go cell calling the library: the evaluation is stopped, the
 		// compiled call running then finishes in the background
-		fmt.Sprintf("p, _ := nsysx.Open(%q)\nfor i := 0; i < 200; i++ {\n\tp.Stats(\"nvtx_kern_sum\")\n}", big),
+		fmt.Sprintf("p, _ := nsysx.Open(%q)\nfor i := 0; i < 200; i++ {\n\tp.Stats(ctx, \"nvtx_kern_sum\")\n}", big),
 	} {
 		id, err := wk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
 		if err != nil {
@@ -169,7 +169,7 @@ func TestKernelPanicAndBigCell(t *testing.T) {
 		t.Errorf("after: %s", got)
 	}
 	// the table of a report arrives whole as HTML, text and JSON
-	res = wk.execute("p.Stats(\"cuda_gpu_kern_sum\")")
+	res = wk.execute("p.Stats(ctx, \"cuda_gpu_kern_sum\")")
 	data := msgContent(res.OfType("execute_result")[0])["data"].(map[string]any)
 	if _, ok := data[ResultMIME].(map[string]any); !ok || !strings.Contains(data["text/html"].(string), "<table") {
 		t.Errorf("bundle %v", data)

@@ -127,7 +127,7 @@ func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Out
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	prof, window, err := e.timelineArgs(p.Args)
+	prof, window, err := e.timelineArgs(ctx, p.Args)
 	if err != nil {
 		return err
 	}
@@ -160,12 +160,12 @@ func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Out
 
 // timelineArgs reads [WINDOW] [FILE|NAME]: one word is the profile when it
 // names one, else the window (of the profile opened last).
-func (e *Engine) timelineArgs(args []string) (*nsysx.Profile, string, error) {
+func (e *Engine) timelineArgs(ctx context.Context, args []string) (*nsysx.Profile, string, error) {
 	var window, in string
 	switch len(args) {
 	case 0:
 	case 1:
-		if _, err := e.resolve(context.Background(), args[0]); err == nil {
+		if _, err := e.resolve(ctx, args[0]); err == nil {
 			in = args[0]
 		} else {
 			window = args[0]
@@ -182,7 +182,7 @@ func (e *Engine) timelineArgs(args []string) (*nsysx.Profile, string, error) {
 		}
 		return last, window, nil
 	}
-	prof, err := e.resolve(context.Background(), in)
+	prof, err := e.resolve(ctx, in)
 	if err != nil {
 		return nil, "", kernel.Errorf("OpenError", "%v", err)
 	}

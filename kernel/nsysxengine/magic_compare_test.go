@@ -69,7 +69,7 @@ func TestCellCompareAPI(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train")+" as before")
 	cell(t, e, "%open "+gz("fixed")+" as after")
-	r := cell(t, e, "import \"github.com/nsysx/nsysx/nsysx/compare\"\nc, _ := compare.Profiles(nil, before, after, nil)\nc")
+	r := cell(t, e, "import \"github.com/nsysx/nsysx/nsysx/compare\"\nc, _ := compare.Profiles(ctx, before, after, nil)\nc")
 	res := r.result(t)
 	if txt, _ := res["text/plain"].(string); !strings.Contains(txt, "[all kernels]          faster") || res[ResultMIME] == nil {
 		t.Errorf("display %.300v", res["text/plain"])

@@ -33,7 +33,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 		return nil
 	}
 	if p.Last("--type") == "pprof" {
-		return e.nsysExportPprof(p, out)
+		return e.nsysExportPprof(ctx, p, out)
 	}
 	if err := cliflags.CheckExport(p); err != nil {
 		return usageErr("%v", err)
@@ -80,7 +80,7 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
 		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
-			err := nsysx.ExportTables(profs[0], tmp, typ, re, func(done, total int) {
+			err := nsysx.ExportTables(ctx, profs[0], tmp, typ, re, func(done, total int) {
 				tables = total
 				if ctx.Err() == nil {
 					pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))

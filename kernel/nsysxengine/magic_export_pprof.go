@@ -13,7 +13,7 @@ import (
 // nsysExportPprof is %nsys export -t pprof -o BASE [FILE|NAME]: BASE.pb.gz,
 // GPU kernel time by launching call stack, as the CLI writes it. A profile
 // without call stacks prints the SKIPPED line.
-func (e *Engine) nsysExportPprof(p *parsedArgs, out kernel.Output) error {
+func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.Output) error {
 	base := p.Last("--output")
 	if base == "" {
 		return usageErr("-o BASE is required (writes BASE.pb.gz)")
@@ -21,14 +21,14 @@ func (e *Engine) nsysExportPprof(p *parsedArgs, out kernel.Output) error {
 	if p.Last("--tables") != "" {
 		return usageErr("--tables applies to -t parquet and -t arrow only")
 	}
-	profs, names, err := e.inputs(context.Background(), p)
+	profs, names, err := e.inputs(ctx, p)
 	if err != nil {
 		return err
 	}
 	if len(profs) != 1 {
 		return usageErr("give exactly one input")
 	}
-	name, err := stackprof.WriteFile(nil, profs[0], base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(ctx, profs[0], base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError
 	if errors.As(err, &se) {
 		fmt.Fprintln(out.Stdout(), se.Error())

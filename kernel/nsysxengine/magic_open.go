@@ -37,7 +37,7 @@ func (e *Engine) magicOpen(ctx context.Context, args []string, _ string, out ker
 	if err := e.bindProfile(ctx, name, p); err != nil {
 		return err
 	}
-	return out.Display(kernel.Display{Data: ProfileBundle(p, name)})
+	return out.Display(kernel.Display{Data: ProfileBundle(ctx, p, name)})
 }
 
 // resolve finds the profile an argument names: a name bound by %open, a

@@ -42,7 +42,7 @@ func (e *Engine) magicPlot(ctx context.Context, args []string, _ string, out ker
 			ps = append(ps, last)
 		}
 	}
-	c, err := interruptible(ctx, &e.bg, func() (*plots.Chart, error) { return d.Draw(ps, o) })
+	c, err := interruptible(ctx, &e.bg, func() (*plots.Chart, error) { return d.Draw(ctx, ps, o) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

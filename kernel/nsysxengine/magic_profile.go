@@ -36,5 +36,5 @@ func (e *Engine) nsysProfile(ctx context.Context, args []string, out kernel.Outp
 	if err := e.bindProfile(ctx, name, p); err != nil {
 		return err
 	}
-	return out.Display(kernel.Display{Data: ProfileBundle(p, name)})
+	return out.Display(kernel.Display{Data: ProfileBundle(ctx, p, name)})
 }

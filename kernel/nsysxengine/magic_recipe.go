@@ -55,7 +55,7 @@ func (e *Engine) nsysRecipe(ctx context.Context, args []string, out kernel.Outpu
 			"  -v, --var VAR                   the Go variable the result is left in (default recipeResult)\n")
 		return err
 	}
-	o, open, err := e.parseRecipe(r, rest)
+	o, open, err := e.parseRecipe(ctx, r, rest)
 	if err != nil {
 		return err
 	}

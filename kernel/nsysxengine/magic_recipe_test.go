@@ -27,7 +27,7 @@ var kernelCountRecipe = &recipe.Recipe{
 	Name: "kernel_count_test", DisplayName: "Kernel Count (test)", Help: "kernels per device",
 	Options: []string{"input", "csv"}, Notebook: "stats.ipynb",
 	Map: func(ctx context.Context, r *recipe.Report, _ *recipe.Options, _ any) (*recipe.Part, error) {
-		t, err := r.Profile.LoadContext(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "deviceId")
+		t, err := r.Profile.Load(ctx, "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "deviceId")
 		if err != nil {
 			return nil, err
 		}

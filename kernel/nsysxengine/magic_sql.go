@@ -42,7 +42,7 @@ func (e *Engine) magicSQL(ctx context.Context, args []string, body string, out k
 		return usageErr("%%%%sql: %q is not a Go variable name", bind)
 	}
 	tables := e.resultTables(body)
-	file, err := e.sqlFile(target)
+	file, err := e.sqlFile(ctx, target)
 	if err != nil && !(target == "" && len(tables) > 0) {
 		return err
 	}
@@ -70,7 +70,7 @@ func (e *Engine) magicSQL(ctx context.Context, args []string, body string, out k
 }
 
 // sqlFile finds the SQLite file of a %%sql target.
-func (e *Engine) sqlFile(target string) (string, error) {
+func (e *Engine) sqlFile(ctx context.Context, target string) (string, error) {
 	var p *nsysx.Profile
 	var err error
 	switch {
@@ -79,13 +79,13 @@ func (e *Engine) sqlFile(target string) (string, error) {
 			return "", usageErr("%%%%sql: no profile: give a FILE or NAME, or %%open one first")
 		}
 	case strings.HasSuffix(strings.ToLower(target), ".gz"):
-		f, err := e.profiles.unpacked(target)
+		f, err := e.profiles.unpacked(ctx, target)
 		if err != nil {
 			return "", kernel.Errorf("OpenError", "%v", err)
 		}
 		return f, nil
 	case token.IsIdentifier(target):
-		if p, err = e.resolve(context.Background(), target); err != nil {
+		if p, err = e.resolve(ctx, target); err != nil {
 			return "", kernel.Errorf("OpenError", "%v", err)
 		}
 	default:

@@ -281,7 +281,7 @@ func TestMagicPlot(t *testing.T) {
 	// without a profile: the one opened last
 	cell(t, e, "%plot memops")
 	// charts are Go values too, shown by their MIME bundle
-	if b := cell(t, e, "c, _ := plots.Kernels(train, 3)\nc").result(t); b["image/png"] == nil {
+	if b := cell(t, e, "c, _ := plots.Kernels(ctx, train, 3)\nc").result(t); b["image/png"] == nil {
 		t.Errorf("chart value: %v", keys(b))
 	}
 	for code, want := range map[string]string{

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"context"
 	"reflect"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -19,9 +18,12 @@ func (s Shown) MIMEBundle() map[string]any { return s.Bundle }
 func (e *Engine) nbSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{NBPath + "/nb": {
 		"Open": reflect.ValueOf(func(path string) (*nsysx.Profile, error) {
-			return e.profiles.get(context.Background(), path)
+			return e.profiles.get(e.runningContext(), path)
 		}),
-		"Unpack": reflect.ValueOf(e.profiles.unpacked),
+		"Unpack": reflect.ValueOf(func(path string) (string, error) {
+			return e.profiles.unpacked(e.runningContext(), path)
+		}),
+		"CellContext": reflect.ValueOf(e.runningContext),
 		"Bound": reflect.ValueOf(func(name string) *nsysx.Profile {
 			e.profiles.mu.Lock()
 			defer e.profiles.mu.Unlock()
@@ -66,6 +68,9 @@ var nbDocs = map[string]string{
 		"the same unchanged file again returns the same *nsysx.Profile, whose loaded columns %nsys and %plot share.",
 	"nb.Unpack": "func Unpack(path string) (string, error)\n\nUnpack returns the path of the decompressed copy of a .gz or .zst file " +
 		"(made once, kept in the nsysx cache while fresh: nsysx.Decompressed), or path itself for other files.",
+	"nb.CellContext": "func CellContext() context.Context\n\nCellContext returns the context of the cell running now: the cell's " +
+		"ctx variable. A function declared in one cell and called from later ones can call it instead of using ctx, which " +
+		"stays the declaring cell's.",
 	"nb.Bound":       "func Bound(name string) *nsysx.Profile\n\nBound returns the profile %open bound to name, or nil.",
 	"nb.BoundResult": "func BoundResult(name string) *nsysx.Result\n\nBoundResult returns the rows %%sql ... as name bound, or nil.",
 	"nb.Results":     "func Results() []*nsysx.Result\n\nResults returns the results of the last %nsys stats or %nsys analyze.",

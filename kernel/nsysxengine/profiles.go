@@ -67,13 +67,13 @@ func (c *profiles) get(ctx context.Context, path string) (*nsysx.Profile, error)
 	}
 	file := path
 	if !st.IsDir() {
-		if file, err = nsysx.Decompressed(path); err != nil {
+		if file, err = nsysx.Decompressed(ctx, path); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	// A .gz or .zst is decompressed once into nsysx's cache; Path is then
 	// the path as typed without the suffix (Base() gives "train").
-	p, err := nsysx.OpenWith(path, nsysx.OpenOptions{Context: ctx})
+	p, err := nsysx.OpenWith(ctx, path, nsysx.OpenOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,9 @@ func (c *profiles) sample() (*nsysx.Profile, error) {
 
 // Unpacked returns the path of the unpacked copy of a .gz file (path
 // itself for other files), for tools that need the SQLite file.
-func (c *profiles) unpacked(path string) (string, error) { return nsysx.Decompressed(path) }
+func (c *profiles) unpacked(ctx context.Context, path string) (string, error) {
+	return nsysx.Decompressed(ctx, path)
+}
 
 // bind records a profile under a name (%open ... as NAME) and as the last
 // opened one.

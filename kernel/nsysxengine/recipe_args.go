@@ -34,13 +34,13 @@ type recipeInput struct {
 // files become the profiles' files; without --input, the profiles open in
 // the session are the inputs (but the sample, which is no file). It returns the options and the opener of
 // the inputs.
-func (e *Engine) parseRecipe(r *recipe.Recipe, args []string) (*recipe.Options, recipe.Opener, error) {
+func (e *Engine) parseRecipe(ctx context.Context, r *recipe.Recipe, args []string) (*recipe.Options, recipe.Opener, error) {
 	words, rest, given := splitInputs(args)
 	var ins []recipeInput
 	switch {
 	case given:
 		for _, w := range words {
-			in, err := e.resolveRecipeInput(w)
+			in, err := e.resolveRecipeInput(ctx, w)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -108,12 +108,12 @@ func splitInputs(args []string) (words, rest []string, given bool) {
 // variable is that profile; a .gz is unpacked (the recipe sees the path
 // without .gz); other words are paths that ParseArgs expands (directories
 // of reports).
-func (e *Engine) resolveRecipeInput(w string) (recipeInput, error) {
+func (e *Engine) resolveRecipeInput(ctx context.Context, w string) (recipeInput, error) {
 	name := token.IsIdentifier(w)
 	if !name && !strings.HasSuffix(strings.ToLower(w), ".gz") {
 		return recipeInput{path: w, file: w}, nil
 	}
-	p, err := e.resolve(context.Background(), w)
+	p, err := e.resolve(ctx, w)
 	if err != nil {
 		return recipeInput{}, kernel.Errorf("OpenError", "%v", err)
 	}

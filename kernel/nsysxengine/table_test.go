@@ -40,8 +40,8 @@ func TestMultiProfileLabels(t *testing.T) {
 		t.Errorf("a single profile is labelled: %.60q", txt)
 	}
 	// a Go slice of results from two profiles
-	cell(t, e, `a, _ := before.Stats("cuda_api_sum")`)
-	cell(t, e, `b, _ := after.Stats("cuda_api_sum")`)
+	cell(t, e, `a, _ := before.Stats(ctx, "cuda_api_sum")`)
+	cell(t, e, `b, _ := after.Stats(ctx, "cuda_api_sum")`)
 	txt := cell(t, e, `[]*nsysx.Result{a, b}`).result(t)["text/plain"].(string)
 	if !strings.Contains(txt, "Profile: rank0\n") || !strings.Contains(txt, "Profile: rank1\n") {
 		t.Errorf("slice of results: %.300q", txt)
@@ -65,7 +65,7 @@ func TestSkippedReasons(t *testing.T) {
 func TestTableCells(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train"))
-	cell(t, e, `k, _ := train.Stats("cuda_gpu_kern_sum")`)
+	cell(t, e, `k, _ := train.Stats(ctx, "cuda_gpu_kern_sum")`)
 	rows := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
 	js := cell(t, e, `k.Sort("Name").Head(2)`).result(t)[ResultMIME].(map[string]any)
 	names := []string{}
@@ -93,7 +93,7 @@ func TestTableCells(t *testing.T) {
 func TestSQLOverResults(t *testing.T) {
 	e := newEngine(t)
 	cell(t, e, "%open "+gz("train"))
-	cell(t, e, `k, _ := train.Stats("cuda_gpu_kern_sum")`)
+	cell(t, e, `k, _ := train.Stats(ctx, "cuda_gpu_kern_sum")`)
 	rows := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
 	want := 0
 	for _, row := range rows {

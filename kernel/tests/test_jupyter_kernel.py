@@ -43,7 +43,7 @@ class NsysxKernelTests(jupyter_kernel_test.KernelTests):
     code_execute_result = [
         {"code": "6 * 7", "result": "42"},
         {"code": '"nsys" + "x"', "result": "nsysx"},
-        {"code": "p, _ := nsysx.OpenSample()\np.Stats(\"cuda_gpu_kern_sum\")", "mime": "text/html"},
+        {"code": "p, _ := nsysx.OpenSample()\np.Stats(ctx, \"cuda_gpu_kern_sum\")", "mime": "text/html"},
     ]
     code_display_data = [
         {"code": 'import "nsysx/cell"\ncell.Display(3)', "mime": "text/plain"},
@@ -66,7 +66,7 @@ class NsysxKernelTests(jupyter_kernel_test.KernelTests):
         self.flush_channels()
         reply, _ = self.execute_helper("r, err := nsysx.Open(%s)\nerr" % json.dumps(PROFILE))
         self.assertEqual(reply["content"]["status"], "ok")
-        reply, out = self.execute_helper('r.Stats("cuda_gpu_trace")')
+        reply, out = self.execute_helper('r.Stats(ctx, "cuda_gpu_trace")')
         self.assertEqual(reply["content"]["status"], "ok")
         results = [m for m in out if m["msg_type"] == "execute_result"]
         self.assertEqual(len(results), 1)

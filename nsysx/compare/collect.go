@@ -86,7 +86,7 @@ func (c *collector) group(k Kind, name string) *sample {
 }
 
 func (c *collector) str(id int64, fallback string) string {
-	if s, ok := c.p.String(id); ok {
+	if s, ok := c.p.String(c.ctx, id); ok {
 		return s
 	}
 	return fallback
@@ -97,14 +97,14 @@ func corrKey(g, corr int64) uint64 { return uint64((g>>24)&0xFFFFFF)<<40 | uint6
 // collect reads one profile's instances.
 func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *regexp.Regexp) (*data, error) {
 	if f != nil {
-		if msg, err := f.Resolve(p); err != nil || msg != "" {
+		if msg, err := f.Resolve(ctx, p); err != nil || msg != "" {
 			if err == nil {
 				err = &nsysx.SkipError{Msg: msg}
 			}
 			return nil, fmt.Errorf("%s: %w", p.Path, err)
 		}
 	}
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	c := &collector{ctx: ctx, p: p, f: f, iterRe: iterRe, launch: map[uint64]int64{}, cands: map[string][][2]int64{},
@@ -154,7 +154,7 @@ func (c *collector) kernels() error {
 func (c *collector) memory() error {
 	labels := map[int64]string{}
 	if c.p.HasColumn("ENUM_CUDA_MEMCPY_OPER", "label") {
-		t, err := c.p.Load("ENUM_CUDA_MEMCPY_OPER", "id", "label")
+		t, err := c.p.Load(c.ctx, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -98,7 +99,7 @@ type Comparison struct {
 // the method and the verdict rule).
 func Profiles(ctx context.Context, before, after *nsysx.Profile, o *Options) (*Comparison, error) {
 	if ctx == nil {
-		ctx = context.Background()
+		return nil, errors.New("compare: nil context")
 	}
 	var opt Options
 	if o != nil {

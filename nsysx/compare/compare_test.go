@@ -37,14 +37,14 @@ func profile(t testing.TB, name, as string) *nsysx.Profile {
 
 // rawKernels returns the kernel durations of the raw table, per name.
 func rawKernels(t *testing.T, p *nsysx.Profile) (map[string]int64, int64, int) {
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "demangledName")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "demangledName")
 	if err != nil {
 		t.Fatal(err)
 	}
 	per := map[string]int64{}
 	var total int64
 	for i := 0; i < k.N; i++ {
-		name, _ := p.String(k.Col("demangledName").Int(i))
+		name, _ := p.String(context.Background(), k.Col("demangledName").Int(i))
 		d := k.Col("end").Int(i) - k.Col("start").Int(i)
 		per[name] += d
 		total += d
@@ -150,7 +150,7 @@ func TestCompareSelf(t *testing.T) {
 // raw table that the comparison rightly reports; they are not asserted.)
 func TestCompareHalves(t *testing.T) {
 	p := profile(t, "train", "a")
-	nv, err := p.Load("NVTX_EVENTS", "start", "end", "text")
+	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "start", "end", "text")
 	if err != nil {
 		t.Fatal(err)
 	}

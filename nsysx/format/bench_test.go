@@ -1,6 +1,7 @@
 package format
 
 import (
+	"context"
 	"io"
 	"runtime"
 	"testing"
@@ -23,7 +24,7 @@ func benchTrace(b *testing.B, spec string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := p.Stats(spec)
+		r, err := p.Stats(context.Background(), spec)
 		if err != nil || r.Skipped != "" {
 			b.Fatal(err, r.Skipped)
 		}

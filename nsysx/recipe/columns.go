@@ -39,7 +39,7 @@ func loadTable(ctx context.Context, p *nsysx.Profile, table string, cols, option
 			want = append(want, c)
 		}
 	}
-	t, err := p.LoadContext(ctx, table, want...)
+	t, err := p.Load(ctx, table, want...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", table, err)
 	}
@@ -83,7 +83,7 @@ func ints(t *nsysx.Table, name string) ([]int64, Mask) {
 
 // strs resolves a StringIds-id column to text through a left join: an id
 // that StringIds lacks (or a NULL id) gives NULL.
-func strs(p *nsysx.Profile, t *nsysx.Table, name string) ([]string, Mask) {
+func strs(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([]string, Mask) {
 	ids, valid := ints(t, name)
 	out := make([]string, len(ids))
 	var m Mask
@@ -92,7 +92,7 @@ func strs(p *nsysx.Profile, t *nsysx.Table, name string) ([]string, Mask) {
 			m = setNull(m, len(ids), i)
 			continue
 		}
-		s, ok := p.String(id)
+		s, ok := p.String(ctx, id)
 		if !ok {
 			m = setNull(m, len(ids), i)
 			continue

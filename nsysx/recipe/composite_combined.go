@@ -64,10 +64,10 @@ func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, e
 	end, _ := ints(t, "end")
 	corr, corrValid := ints(t, "correlationId")
 	gtid, gtidValid := ints(t, "globalTid")
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
-	name, nameValid := strs(p, t, "nameId")
+	name, nameValid := strs(ctx, p, t, "nameId")
 	n := 0 // the joined rows, to size the columns once
 	for i := range start {
 		if corrValid.Valid(i) && gtidValid.Valid(i) {
@@ -170,10 +170,10 @@ func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
 		s, _ := ints(t, "start")
 		e, _ := ints(t, "end")
 		g, _ := ints(t, "globalTid")
-		if err := p.StringsErr(); err != nil {
+		if err := p.StringsErr(ctx); err != nil {
 			return nil, err
 		}
-		x, xv := strs(p, t, "textId")
+		x, xv := strs(ctx, p, t, "textId")
 		tv = appendMask(tv, len(start), xv, len(s))
 		start, end, gtid = append(start, s...), append(end, e...), append(gtid, g...)
 		text = append(text, x...)

@@ -76,15 +76,15 @@ func loadKernel(ctx context.Context, p *nsysx.Profile, need kernelCols) (*Kernel
 		k.PID = derive(k.GlobalPid, pidOf)
 	}
 	if need&kernelShort != 0 { // kernelAll has the bit too
-		if err := p.StringsErr(); err != nil {
+		if err := p.StringsErr(ctx); err != nil {
 			return nil, err
 		}
-		k.ShortName, k.ShortValid = strs(p, t, "shortName")
+		k.ShortName, k.ShortValid = strs(ctx, p, t, "shortName")
 	}
 	if need == kernelAll {
 		k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")
-		k.MangledName, k.MangledValid = strs(p, t, "mangledName")
-		k.DemangledName, k.DemangledValid = strs(p, t, "demangledName")
+		k.MangledName, k.MangledValid = strs(ctx, p, t, "mangledName")
+		k.DemangledName, k.DemangledValid = strs(ctx, p, t, "demangledName")
 	}
 	return k, nil
 }

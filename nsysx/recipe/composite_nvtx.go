@@ -61,10 +61,10 @@ func LoadNVTX(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
 	n.EndGlobalTid, n.EndGlobalTidValid = ints(t, "endGlobalTid")
 	n.DomainID, n.DomainIDValid = ints(t, "domainId")
 	n.rawText, n.rawTextValid = textCol(t, "text")
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
-	n.Text, n.TextValid = resolveText(p, t, n.rawText, n.rawTextValid)
+	n.Text, n.TextValid = resolveText(ctx, p, t, n.rawText, n.rawTextValid)
 	return n, nil
 }
 
@@ -113,13 +113,13 @@ func nullMaskEmpty(c *nsysx.Column, n int) (m Mask, ok bool) {
 
 // resolveText is StringIds(textId) where that resolves, else the inline
 // text.
-func resolveText(p *nsysx.Profile, t *nsysx.Table, raw []string, rawValid Mask) ([]string, Mask) {
+func resolveText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, raw []string, rawValid Mask) ([]string, Mask) {
 	ids, idValid := ints(t, "textId")
 	out := make([]string, len(raw))
 	var m Mask
 	for i := range raw {
 		if idValid.Valid(i) {
-			if s, ok := p.String(ids[i]); ok {
+			if s, ok := p.String(ctx, ids[i]); ok {
 				out[i] = s
 				continue
 			}

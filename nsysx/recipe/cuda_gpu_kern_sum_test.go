@@ -1,6 +1,9 @@
 package recipe
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestKernSumGolden runs cuda_gpu_kern_sum on both golden input sets and
 // compares every output file with what nsys wrote.
@@ -23,7 +26,7 @@ func TestKernSumFilterTime(t *testing.T) {
 	o.FilterTime = &TimeRange{Start: i64(s), End: i64(e)}
 	res := runOn(t, "cuda_gpu_kern_sum", o, "train")
 	p := openRaw(t, "train")
-	k, err := p.Load(TableKernel, "start", "end", "shortName")
+	k, err := p.Load(context.Background(), TableKernel, "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +34,7 @@ func TestKernSumFilterTime(t *testing.T) {
 	for i := 0; i < k.N; i++ {
 		st, en := k.Col("start").Int(i), k.Col("end").Int(i)
 		if en >= s && st <= e && en > st {
-			name, _ := p.String(k.Col("shortName").Int(i))
+			name, _ := p.String(context.Background(), k.Col("shortName").Int(i))
 			groups[name] = append(groups[name], float64(en-st))
 		}
 	}

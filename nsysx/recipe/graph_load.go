@@ -77,10 +77,10 @@ func loadGraphCalls(ctx context.Context, p *nsysx.Profile) ([]GraphCall, error) 
 	end, _ := ints(t, "end")
 	corr, corrValid := ints(t, "correlationId")
 	tid, tidValid := ints(t, "globalTid")
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
-	name, _ := strs(p, t, "nameId")
+	name, _ := strs(ctx, p, t, "nameId")
 	var out []GraphCall
 	for i := range start {
 		if corrValid.Valid(i) && tidValid.Valid(i) {

@@ -70,7 +70,7 @@ func prepareAlignment(ctx context.Context, reps []*Report, o *Options) (any, err
 		if err != nil {
 			continue
 		}
-		utc[i], dur[i], err = Session(p)
+		utc[i], dur[i], err = Session(ctx, p)
 		ok[i] = err == nil
 		p.Close()
 	}

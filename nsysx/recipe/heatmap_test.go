@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"sort"
@@ -59,11 +60,11 @@ func TestCudaHeatmapWindowBruteForce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	_, dur, err := Session(p)
+	_, dur, err := Session(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "globalPid", "deviceId")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "globalPid", "deviceId")
 	if err != nil {
 		t.Fatal(err)
 	}

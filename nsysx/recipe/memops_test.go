@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // "[CUDA memcpy <label>]" / "[CUDA memset]".
 func rawMem(t *testing.T, p *nsysx.Profile, size bool) (groups, byDev map[string][]float64, zero map[string]int, label map[string]string) {
 	t.Helper()
-	enum, err := p.Load("ENUM_CUDA_MEMCPY_OPER", "id", "name", "label")
+	enum, err := p.Load(context.Background(), "ENUM_CUDA_MEMCPY_OPER", "id", "name", "label")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func rawMem(t *testing.T, p *nsysx.Profile, size bool) (groups, byDev map[string
 		if table == TableMemcpy {
 			cols = append(cols, "copyKind")
 		}
-		tb, err := p.Load(table, cols...)
+		tb, err := p.Load(context.Background(), table, cols...)
 		if err != nil {
 			t.Fatal(err)
 		}

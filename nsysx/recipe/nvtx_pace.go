@@ -75,7 +75,7 @@ func canScanNVTX(p *nsysx.Profile) bool {
 // resolves, else the inline text) is --name: the same rows, in table order,
 // without loading the composite. EndFloat still looks at every row's end.
 func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, end []int64, endFloat bool, err error) {
-	if err = p.StringsErr(); err != nil {
+	if err = p.StringsErr(ctx); err != nil {
 		return nil, nil, false, err
 	}
 	var s Span
@@ -84,7 +84,7 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, 
 		if row.IsNull(1) {
 			endFloat = true
 		}
-		if nvtxTextIs(p, row, o.Name) {
+		if nvtxTextIs(ctx, p, row, o.Name) {
 			s.Start, s.End = append(s.Start, row.Int(0)), append(s.End, row.Int(1))
 			s.EndValid = append(s.EndValid, !row.IsNull(1))
 		}
@@ -100,9 +100,9 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, 
 
 // nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column
 // 2) and textId (column 3) has the composite text name (resolveText).
-func nvtxTextIs(p *nsysx.Profile, row nsysx.ScanRow, name string) bool {
+func nvtxTextIs(ctx context.Context, p *nsysx.Profile, row nsysx.ScanRow, name string) bool {
 	if !row.IsNull(3) {
-		if t, ok := p.String(row.Int(3)); ok {
+		if t, ok := p.String(ctx, row.Int(3)); ok {
 			return t == name
 		}
 	}

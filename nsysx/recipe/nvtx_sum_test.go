@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // out; positive durations grouped, zero-length ones counted.
 func rawNVTX(t *testing.T, p *nsysx.Profile) (groups map[string][]float64, zero map[string]int) {
 	t.Helper()
-	tb, err := p.Load("NVTX_EVENTS", "start", "end", "text", "textId")
+	tb, err := p.Load(context.Background(), "NVTX_EVENTS", "start", "end", "text", "textId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func rawNVTX(t *testing.T, p *nsysx.Profile) (groups map[string][]float64, zero 
 		}
 		text, ok := "", false
 		if !tb.Col("textId").IsNull(i) {
-			text, ok = p.String(tb.Col("textId").Int(i))
+			text, ok = p.String(context.Background(), tb.Col("textId").Int(i))
 		}
 		if !ok {
 			if tb.Col("text").IsNull(i) {

@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -23,13 +24,13 @@ func rawKernels(t testing.TB, profile string) []rawKernel {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	tb, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
+	tb, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]rawKernel, tb.N)
 	for i := range out {
-		name, _ := p.String(tb.Col("shortName").Int(i))
+		name, _ := p.String(context.Background(), tb.Col("shortName").Int(i))
 		out[i] = rawKernel{tb.Col("start").Int(i), tb.Col("end").Int(i), name}
 	}
 	return out
@@ -43,7 +44,7 @@ func rawUTC(t testing.TB, profile string) int64 {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	tb, err := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	tb, err := p.Load(context.Background(), "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -229,7 +229,7 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 		return nil, err
 	}
 	defer p.Close()
-	utc, dur, err := Session(p)
+	utc, dur, err := Session(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -248,16 +248,16 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 var ErrOutdated = errors.New("outdated report: no ANALYSIS_DETAILS or TARGET_INFO_SESSION_START_TIME; re-export it with a recent nsys")
 
 // Session reads a report's session start (TARGET_INFO_SESSION_START_TIME
-// utcEpochNs, first row) and duration (ANALYSIS_DETAILS.duration).
-func Session(p *nsysx.Profile) (utc, dur int64, err error) {
+// utcEpochNs, first row) and duration (ANALYSIS_DETAILS.duration) under ctx.
+func Session(ctx context.Context, p *nsysx.Profile) (utc, dur int64, err error) {
 	if !p.HasTable("TARGET_INFO_SESSION_START_TIME") || !p.HasTable("ANALYSIS_DETAILS") {
 		return 0, 0, ErrOutdated
 	}
-	t, err := p.Load("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	t, err := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
 	if err != nil {
 		return 0, 0, err
 	}
-	d, err := p.Load("ANALYSIS_DETAILS", "duration")
+	d, err := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
 	if err != nil {
 		return 0, 0, err
 	}

@@ -80,7 +80,7 @@ func apiSum(ctx context.Context, r *Report, o *Options, table string) (*Part, er
 	if len(keep) == 0 {
 		return noData(o, r)
 	}
-	names, valid := strs(r.Profile, t, "nameId")
+	names, valid := strs(ctx, r.Profile, t, "nameId")
 	rows := positive(s, keep)
 	name := nameCol("Name", names, valid, rows)
 	return StatsPart(Describe([]*Column{name}, durations(s, rows, false)), nil), nil

@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"context"
 	"encoding/csv"
 	"math"
 	"sort"
@@ -116,14 +117,14 @@ func openRaw(t *testing.T, name string) *nsysx.Profile {
 // rows left out for a zero duration.
 func rawByName(t *testing.T, p *nsysx.Profile, table string) (groups map[string][]float64, zero map[string]int) {
 	t.Helper()
-	tb, err := p.Load(table, "start", "end", "nameId")
+	tb, err := p.Load(context.Background(), table, "start", "end", "nameId")
 	if err != nil {
 		t.Fatal(err)
 	}
 	groups, zero = map[string][]float64{}, map[string]int{}
 	for i := 0; i < tb.N; i++ {
 		s, e := tb.Col("start").Int(i), tb.Col("end").Int(i)
-		name, _ := p.String(tb.Col("nameId").Int(i))
+		name, _ := p.String(context.Background(), tb.Col("nameId").Int(i))
 		switch {
 		case s < 0:
 		case e-s > 0:

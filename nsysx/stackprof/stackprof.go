@@ -36,8 +36,8 @@ func Build(ctx context.Context, p *nsysx.Profile, o nsysx.StackOptions) (*profil
 	}
 	b := newBuilder()
 	b.prof.Comments = []string{"nsysx: GPU kernel time by launching call stack of " + p.Base()}
-	b.prof.TimeNanos = firstInt(p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
-	b.prof.DurationNanos = firstInt(p, "ANALYSIS_DETAILS", "duration")
+	b.prof.TimeNanos = firstInt(ctx, p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	b.prof.DurationNanos = firstInt(ctx, p, "ANALYSIS_DETAILS", "duration")
 	for _, s := range ks.Stacks {
 		locs := make([]*profile.Location, len(s.Frames))
 		for i, f := range s.Frames {
@@ -123,11 +123,11 @@ func (b *builder) mapping(module string) *profile.Mapping {
 }
 
 // firstInt is the first row's value of table.col, 0 when absent.
-func firstInt(p *nsysx.Profile, table, col string) int64 {
+func firstInt(ctx context.Context, p *nsysx.Profile, table, col string) int64 {
 	if !p.HasColumn(table, col) {
 		return 0
 	}
-	t, err := p.Load(table, col)
+	t, err := p.Load(ctx, table, col)
 	if err != nil || t.N == 0 || t.Col(col).IsNull(0) {
 		return 0
 	}

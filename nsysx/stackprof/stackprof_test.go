@@ -1,6 +1,7 @@
 package stackprof_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ import (
 // kernSumTotal is the sum of cuda_gpu_kern_sum's Total Time column.
 func kernSumTotal(t *testing.T, p *nsysx.Profile) int64 {
 	t.Helper()
-	r, err := p.Stats("cuda_gpu_kern_sum")
+	r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func kernSumTotal(t *testing.T, p *nsysx.Profile) int64 {
 // launch call carries a callchainId.
 func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 	t.Helper()
-	rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
+	rt, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId", "callchainId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func stackedKernelTime(t *testing.T, p *nsysx.Profile) int64 {
 			has[rt.Col("correlationId").Int(i)] = true
 		}
 	}
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "correlationId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestWriteFileBT(t *testing.T) {
 	}
 	defer p.Close()
 	base := filepath.Join(t.TempDir(), "bt")
-	name, err := stackprof.WriteFile(nil, p, base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(context.Background(), p, base, nsysx.StackOptions{Kernels: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestNoStacksSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	_, err = stackprof.Build(nil, p, nsysx.StackOptions{})
+	_, err = stackprof.Build(context.Background(), p, nsysx.StackOptions{})
 	var se *stackprof.SkippedError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "--cudabacktrace") {
 		t.Fatalf("got %v, want a SKIPPED error naming --cudabacktrace", err)

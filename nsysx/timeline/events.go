@@ -92,7 +92,7 @@ func (s *Stats) Count(k Kind) int { return s.Events[k] }
 // profile lacks is skipped.
 func Walk(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*Stats, error) {
 	if ctx == nil {
-		ctx = context.Background()
+		return nil, errors.New("timeline: nil context")
 	}
 	w, err := newWalker(ctx, p, f, sink)
 	if err != nil {
@@ -125,19 +125,19 @@ func (w *walker) scan(table string, cols []string, fn func(r nsysx.ScanRow) erro
 
 // name returns StringIds[id], or fallback.
 func (w *walker) name(id int64, fallback string) string {
-	if s, ok := w.p.String(id); ok {
+	if s, ok := w.p.String(w.ctx, id); ok {
 		return s
 	}
 	return fallback
 }
 
 // lookupTable reads a small two-column table (id, text) into a map.
-func lookupTable(p *nsysx.Profile, table, idCol, textCol string) map[int64]string {
+func lookupTable(ctx context.Context, p *nsysx.Profile, table, idCol, textCol string) map[int64]string {
 	out := map[int64]string{}
 	if !p.HasColumn(table, idCol) || !p.HasColumn(table, textCol) {
 		return out
 	}
-	t, err := p.Load(table, idCol, textCol)
+	t, err := p.Load(ctx, table, idCol, textCol)
 	if err != nil {
 		return out
 	}

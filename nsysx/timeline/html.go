@@ -118,7 +118,7 @@ func Bundle(ctx context.Context, p *nsysx.Profile, o *ViewOptions) (map[string]a
 	}
 	var png string
 	meta := map[string]any{}
-	if c, err := plots.NVTXTimeline(p, po); err == nil {
+	if c, err := plots.NVTXTimeline(ctx, p, po); err == nil {
 		var buf bytes.Buffer
 		if c.PNG(&buf) == nil {
 			png = base64.StdEncoding.EncodeToString(buf.Bytes())

@@ -176,7 +176,7 @@ func rawCount(t *testing.T, p *nsysx.Profile, table string) int {
 	if !p.HasTable(table) {
 		return 0
 	}
-	tb, err := p.Load(table, "start")
+	tb, err := p.Load(context.Background(), table, "start")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func rawFlows(t *testing.T, p *nsysx.Profile) int {
 	if !p.HasTable("CUPTI_ACTIVITY_KIND_RUNTIME") {
 		return 0
 	}
-	rt, err := p.Load("CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid", "correlationId")
+	rt, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid", "correlationId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func rawFlows(t *testing.T, p *nsysx.Profile) int {
 		if !p.HasTable(tb) {
 			continue
 		}
-		g, err := p.Load(tb, "globalPid", "correlationId")
+		g, err := p.Load(context.Background(), tb, "globalPid", "correlationId")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func nvtxCounts(t *testing.T, p *nsysx.Profile) (push, startEnd, marks int) {
 	if !p.HasTable("NVTX_EVENTS") {
 		return
 	}
-	tb, err := p.Load("NVTX_EVENTS", "eventType", "end")
+	tb, err := p.Load(context.Background(), "NVTX_EVENTS", "eventType", "end")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,11 +312,11 @@ func TestPerfettoFlowsBindToSlices(t *testing.T) {
 // with its start and duration to the nanosecond, its name and its stream.
 func TestPerfettoKernelFields(t *testing.T) {
 	p := profile(t, "train")
-	k, err := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "demangledName", "streamId")
+	k, err := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end", "demangledName", "streamId")
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, _ := p.String(k.Col("demangledName").Int(0))
+	name, _ := p.String(context.Background(), k.Col("demangledName").Int(0))
 	tr, _ := export(t, p, nil)
 	streams := map[[2]int64]string{}
 	for _, e := range tr.TraceEvents {
@@ -342,7 +342,7 @@ func TestPerfettoKernelFields(t *testing.T) {
 // the raw table) and colour.
 func TestPerfettoNVTXDomains(t *testing.T) {
 	p := profile(t, "rank0")
-	raw, err := p.Load("NVTX_EVENTS", "eventType", "domainId", "text", "end")
+	raw, err := p.Load(context.Background(), "NVTX_EVENTS", "eventType", "domainId", "text", "end")
 	if err != nil {
 		t.Fatal(err)
 	}

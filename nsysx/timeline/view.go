@@ -130,7 +130,7 @@ func NewView(ctx context.Context, p *nsysx.Profile, o *ViewOptions) (*View, erro
 			v.Events[src].FlowTo = append(v.Events[src].FlowTo, dst)
 		}
 	}
-	v.Start, v.End = v.Filter.Window(p)
+	v.Start, v.End = v.Filter.Window(ctx, p)
 	v.finish(s.list, opt.MaxEvents, s.over)
 	return v, nil
 }
@@ -153,7 +153,7 @@ func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string
 	if !p.HasTable("NVTX_EVENTS") {
 		return whole, "the whole profile (no NVTX iterations)", nil
 	}
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, "", err
 	}
 	re := regexp.MustCompile(compare.DefaultIterations)
@@ -169,7 +169,7 @@ func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string
 		}
 		name := r.Str(3)
 		if r.IsNull(3) {
-			name, _ = p.String(r.Int(4))
+			name, _ = p.String(ctx, r.Int(4))
 		}
 		if m := re.FindStringSubmatch(name); m != nil {
 			groups[m[1]] = append(groups[m[1]], it{name, r.Int(0), r.Int(1)})

@@ -21,7 +21,7 @@ func TestViewDefaultWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nv, err := p.Load("NVTX_EVENTS", "start", "end", "text")
+	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "start", "end", "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestViewDefaultWindow(t *testing.T) {
 	if v.Start != s || v.End != e || !strings.HasPrefix(v.Window, "iteration 6 (the second of 20") {
 		t.Fatalf("window %q [%d, %d), want iteration 6 [%d, %d)", v.Window, v.Start, v.End, s, e)
 	}
-	k, _ := p.Load("CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")
+	k, _ := p.Load(context.Background(), "CUPTI_ACTIVITY_KIND_KERNEL", "start", "end")
 	want := 0
 	for i := 0; i < k.N; i++ {
 		ks, ke := k.Col("start").Int(i), k.Col("end").Int(i)

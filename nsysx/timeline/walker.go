@@ -44,7 +44,7 @@ type walker struct {
 
 func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*walker, error) {
 	if f != nil {
-		msg, err := f.Resolve(p)
+		msg, err := f.Resolve(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -52,16 +52,16 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 			return nil, &nsysx.SkipError{Msg: msg}
 		}
 	}
-	if err := p.StringsErr(); err != nil {
+	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
 	w := &walker{ctx: ctx, p: p, f: f, sink: sink, tracks: map[[3]int64]*Track{}, domains: map[[2]int64]string{}}
-	w.procNames = lookupTable(p, "PROCESSES", "pid", "name")
-	w.gpuNames = lookupTable(p, "TARGET_INFO_GPU", "id", "name")
-	w.memcpyNames = lookupTable(p, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
+	w.procNames = lookupTable(ctx, p, "PROCESSES", "pid", "name")
+	w.gpuNames = lookupTable(ctx, p, "TARGET_INFO_GPU", "id", "name")
+	w.memcpyNames = lookupTable(ctx, p, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
 	w.threadNames = map[int64]string{}
 	if p.HasColumn("ThreadNames", "globalTid") && p.HasColumn("ThreadNames", "nameId") {
-		t, err := p.Load("ThreadNames", "globalTid", "nameId")
+		t, err := p.Load(ctx, "ThreadNames", "globalTid", "nameId")
 		if err != nil {
 			return nil, err
 		}

@@ -138,7 +138,7 @@ func opener(forceExport bool, dir string) recipe.Opener {
 		if err != nil {
 			return nil, err
 		}
-		prof, err := nsysx.OpenWith(local, nsysx.OpenOptions{ForceExport: forceExport})
+		prof, err := nsysx.OpenWith(ctx, local, nsysx.OpenOptions{ForceExport: forceExport})
 		if local != p {
 			os.Remove(local)
 		}

@@ -13,6 +13,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -84,7 +85,7 @@ func run(out, data, format string) error {
 			}
 			ps = append(ps, opened[n])
 		}
-		c, err := def.Draw(ps, opts)
+		c, err := def.Draw(context.Background(), ps, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", g.file, err)
 		}
