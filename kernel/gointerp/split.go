@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
-	"strings"
 )
 
 // A cell is cut into top-level units (an import, a declaration or a
@@ -40,7 +39,6 @@ type group struct {
 	units []unit
 	names []string // identifiers declared by the group (for completion)
 	last  *ast.ExprStmt
-	lastU unit
 }
 
 // Prefixes yaegi puts before a source on line 1.
@@ -262,18 +260,4 @@ func stmtNames(st ast.Stmt) []string {
 		return declNames(st.Decl)
 	}
 	return nil
-}
-
-// importSpecs lists the (name, path) of the imports in f.
-func importSpecs(f *ast.File) [][2]string {
-	var out [][2]string
-	for _, is := range f.Imports {
-		path := strings.Trim(is.Path.Value, "\"`")
-		name := ""
-		if is.Name != nil {
-			name = is.Name.Name
-		}
-		out = append(out, [2]string{name, path})
-	}
-	return out
 }

@@ -45,12 +45,11 @@ func reportNames(rules bool) []string {
 // completeSpec completes "name[:opt...]" report specs: names, then the
 // options of the named report after a colon.
 func completeSpec(word string, rules bool) ([]string, int) {
-	name, opt, hasOpt := strings.Cut(word, ":")
+	name, _, hasOpt := strings.Cut(word, ":")
 	if !hasOpt {
 		return prefixed(reportNames(rules), word), len(word)
 	}
-	i := strings.LastIndexByte(word, ':')
-	opt = word[i+1:]
+	opt := word[strings.LastIndexByte(word, ':')+1:]
 	r, err := nsysx.LookupReport(name)
 	if rules {
 		r, err = nsysx.LookupRule(name)

@@ -151,11 +151,8 @@ func (e *Engine) inputs(ctx context.Context, p *parsedArgs) ([]*nsysx.Profile, [
 // updated in place when there is more than one.
 func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Profile, names []string, out kernel.Output) error {
 	total := len(profs) * len(r.Jobs)
-	id := ""
-	if total > 1 {
-		id = e.newDisplayID("progress")
-		_ = out.Display(kernel.Display{Data: ProgressBundle(0, total, r.Jobs[0].Report.Name), ID: id})
-	}
+	pr := e.newProgress(out, total <= 1) // one report needs no progress line
+	pr.show(ProgressBundle(0, total, r.Jobs[0].Report.Name))
 	start := time.Now()
 	var results []*nsysx.Result
 	var skipped [][2]string
@@ -163,9 +160,7 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 	n := 0
 	for pi, prof := range profs {
 		for _, j := range r.Jobs {
-			if id != "" {
-				_ = out.UpdateDisplay(kernel.Display{Data: ProgressBundle(n+1, total, j.Report.Name), ID: id})
-			}
+			pr.show(ProgressBundle(n+1, total, j.Report.Name))
 			n++
 			res, err := interruptible(ctx, &e.bg, func() (*nsysx.Result, error) {
 				return prof.RunReport(ctx, j.Report, j.Opts, r.Filter)
@@ -197,11 +192,11 @@ func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Pr
 	e.profiles.results = results
 	e.profiles.mu.Unlock()
 	if len(skipped) > 0 && !r.Quiet {
-		_ = out.Display(kernel.Display{Data: SkippedBundle(skipped)})
+		if err := out.Display(kernel.Display{Data: SkippedBundle(skipped)}); err != nil {
+			fmt.Fprintf(out.Stderr(), "output not shown: %v\n", err)
+		}
 	}
-	if id != "" {
-		_ = out.UpdateDisplay(kernel.Display{Data: DoneBundle(r.done(total, len(profs), start)), ID: id})
-	}
+	pr.show(DoneBundle(r.done(total, len(profs), start)))
 	if len(failed) > 0 {
 		return kernel.Errorf("ReportError", "%d of %d failed: %s", len(failed), total, strings.Join(failed, ", "))
 	}
