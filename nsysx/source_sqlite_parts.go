@@ -17,7 +17,7 @@ import (
 // loadPartsMax bounds the ranges of one load; loadPartsRows is the fewest
 // estimated rows for which a load is cut at all (variables for the tests).
 var (
-	loadPartsMax  = 8
+	loadPartsMax  = 4
 	loadPartsRows = 1 << 16
 )
 
@@ -32,7 +32,7 @@ func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite
 	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
 	n, err := s.db.ScanFieldsParts(t, b.names, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
 		if bs[i] = b; i > 0 { // the first range goes straight into b
-			bs[i] = newRowBuilder(ts, b.names, est/parts+est/(4*parts))
+			bs[i] = newRowBuilder(ts, b.names, est/parts+est/(8*parts))
 		}
 		return func(rowid int64, f *sqlite.Fields) error {
 			bs[i].addFields(rowid, f)
