@@ -3,7 +3,9 @@ package nsysx
 import (
 	"context"
 	"math/bits"
+	"os"
 	"runtime"
+	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
@@ -14,12 +16,22 @@ import (
 // the records is most of a load (docs/stats.md's reports read a few columns
 // of the big tables once).
 
-// loadPartsMax bounds the ranges of one load; loadPartsRows is the fewest
-// estimated rows for which a load is cut at all (variables for the tests).
+// loadPartsMax bounds the ranges of one load (NSYSX_LOAD_PARTS overrides
+// it, for side-by-side benchmarks: 1 loads every table on one core);
+// loadPartsRows is the fewest estimated rows for which a load is cut at
+// all (variables for the tests).
 var (
-	loadPartsMax  = 4
+	loadPartsMax  = envInt("NSYSX_LOAD_PARTS", 4)
 	loadPartsRows = 1 << 16
 )
+
+// envInt is the integer value of the environment variable name, or def.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
 
 // loadParts loads t into b over several ranges; ok is false when the table
 // is too small, or the process has one core, and nothing was read.
