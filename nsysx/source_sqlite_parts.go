@@ -16,12 +16,15 @@ import (
 // the records is most of a load (docs/stats.md's reports read a few columns
 // of the big tables once).
 
-// loadPartsMax bounds the ranges of one load (NSYSX_LOAD_PARTS overrides
-// it, for side-by-side benchmarks: 1 loads every table on one core);
+// loadPartsMax bounds the ranges of one load; NSYSX_LOAD_PARTS sets it.
+// It is 1 (every table on one core) by default: measured on train x50 on
+// the GPU machine (README, Benchmarks), 4 ranges made the big loads 0-16 %
+// faster on two cores and up to 33 % on sixteen, but raised peak RSS by
+// 2-50 MB (the ranges' own columns, copied into the table's at the end).
 // loadPartsRows is the fewest estimated rows for which a load is cut at
 // all (variables for the tests).
 var (
-	loadPartsMax  = envInt("NSYSX_LOAD_PARTS", 4)
+	loadPartsMax  = envInt("NSYSX_LOAD_PARTS", 1)
 	loadPartsRows = 1 << 16
 )
 
