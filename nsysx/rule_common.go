@@ -261,20 +261,8 @@ type memOp struct {
 // keepOp, inner-joined on correlationId alone to the unfiltered runtime calls
 // whose name passes keepAPI; Duration descending, ties in runtime row order.
 func (m *memRule) run(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if !c.Has(tRuntime) {
-		return c.Skip(c.Path() + msgNoRuntime)
-	}
-	if !c.Has(m.table) {
-		return c.Skip(c.Path() + " could not be analyzed because it does not contain the required CUDA data. Does the application use CUDA " + m.what + " APIs?")
-	}
-	if !c.Has("ENUM_CUDA_MEM_KIND") {
-		return c.Skip(c.Path() + " does not contain ENUM_CUDA_MEM_KIND table.")
-	}
-	if !c.P.HasColumn(m.table, "greenContextId") {
-		return c.Skip(c.Path() + msgNoGreen)
+	if r, err := m.prereq(c); r != nil || err != nil {
+		return r, err
 	}
 	a, skip, err := c.ruleSetup(false, nil)
 	if skip != nil || err != nil {
@@ -295,12 +283,57 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 	if err := c.needColumns(tRuntime, "correlationId", "nameId"); err != nil {
 		return nil, err
 	}
-	// The operations that count, by correlationId, in row order.
+	ops, byCorr, err := m.loadOps(c, cols, kinds)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := memJoinRuntime(c, byCorr, sid)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(rows, func(x, y memMatch) int { return -Compare(ops[x.op].dur, ops[y.op].dur) })
+	rows = rows[:a.limit(len(rows))]
+
+	head := append([]string{"Duration:dur_ns", "Start:ts_ns"}, m.head...)
+	head = append(head, "Bytes:mem_B", "PID", "Device ID", "Context ID", "Green Context ID", "Stream ID", "API Name", "_Global ID", "_API")
+	res := newRuleResult(c, a, m.advice, m.noRes, head...)
+	for _, r := range rows {
+		op := &ops[r.op]
+		vals := append([]Value{op.dur}, op.vals...)
+		res.Add(append(vals, TextV(r.api), op.gpid, TextV("cuda"))...)
+	}
+	return res, nil
+}
+
+// prereq returns the SKIPPED result of a profile that lacks what the rule
+// needs, or nil.
+func (m *memRule) prereq(c *Ctx) (*Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return r, nil
+	}
+	if !c.Has(tRuntime) {
+		return c.Skip(c.Path() + msgNoRuntime)
+	}
+	if !c.Has(m.table) {
+		return c.Skip(c.Path() + " could not be analyzed because it does not contain the required CUDA data. Does the application use CUDA " + m.what + " APIs?")
+	}
+	if !c.Has("ENUM_CUDA_MEM_KIND") {
+		return c.Skip(c.Path() + " does not contain ENUM_CUDA_MEM_KIND table.")
+	}
+	if !c.P.HasColumn(m.table, "greenContextId") {
+		return c.Skip(c.Path() + msgNoGreen)
+	}
+	return nil, nil
+}
+
+// loadOps returns the operations that count, in row order, and their
+// indexes by correlationId.
+func (m *memRule) loadOps(c *Ctx, cols []string, kinds map[int64]string) ([]memOp, map[int64][]int32, error) {
 	var ops []memOp
 	byCorr := map[int64][]int32{}
 	sc, err := c.filteredScanner(m.table, false, cols...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	err = sc.run(func(_ int64, v rowVals) {
 		corr, null := sqlInt(v, memCorr)
@@ -323,50 +356,42 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 		byCorr[corr] = append(byCorr[corr], int32(len(ops)))
 		ops = append(ops, op)
 	})
+	return ops, byCorr, err
+}
+
+// memMatch is one row of a memory rule's join: an operation and the name
+// of its runtime call.
+type memMatch struct {
+	op  int32
+	api string
+}
+
+// memJoinRuntime joins the operations to the unfiltered runtime calls whose
+// name is in sid, on correlationId alone, in runtime row order.
+func memJoinRuntime(c *Ctx, byCorr map[int64][]int32, sid map[int64]string) ([]memMatch, error) {
+	var rows []memMatch
+	if len(byCorr) == 0 || len(sid) == 0 {
+		return nil, nil
+	}
+	rt, err := c.filteredScanner(tRuntime, true, "correlationId", "nameId")
 	if err != nil {
 		return nil, err
 	}
-	// The join, in runtime row order.
-	type match struct {
-		op  int32
-		api string
-	}
-	var rows []match
-	if len(byCorr) > 0 && len(sid) > 0 {
-		rt, err := c.filteredScanner(tRuntime, true, "correlationId", "nameId")
-		if err != nil {
-			return nil, err
+	in := newIDSet(sid)
+	err = rt.run(func(_ int64, v rowVals) {
+		name, nn := sqlInt(v, 1)
+		if nn || !in.has(name) {
+			return
 		}
-		in := newIDSet(sid)
-		err = rt.run(func(_ int64, v rowVals) {
-			name, nn := sqlInt(v, 1)
-			if nn || !in.has(name) {
-				return
-			}
-			corr, cn := sqlInt(v, 0)
-			if cn {
-				return
-			}
-			for _, op := range byCorr[corr] {
-				rows = append(rows, match{op, sid[name]})
-			}
-		})
-		if err != nil {
-			return nil, err
+		corr, cn := sqlInt(v, 0)
+		if cn {
+			return
 		}
-	}
-	slices.SortStableFunc(rows, func(x, y match) int { return -Compare(ops[x.op].dur, ops[y.op].dur) })
-	rows = rows[:a.limit(len(rows))]
-
-	head := append([]string{"Duration:dur_ns", "Start:ts_ns"}, m.head...)
-	head = append(head, "Bytes:mem_B", "PID", "Device ID", "Context ID", "Green Context ID", "Stream ID", "API Name", "_Global ID", "_API")
-	res := newRuleResult(c, a, m.advice, m.noRes, head...)
-	for _, r := range rows {
-		op := &ops[r.op]
-		vals := append([]Value{op.dur}, op.vals...)
-		res.Add(append(vals, TextV(r.api), op.gpid, TextV("cuda"))...)
-	}
-	return res, nil
+		for _, op := range byCorr[corr] {
+			rows = append(rows, memMatch{op, sid[name]})
+		}
+	})
+	return rows, err
 }
 
 // needColumns returns a *MissingColumnError (a SKIPPED report) for the first

@@ -39,12 +39,31 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 	if err := c.needColumns(tRuntime, "start", "end", "globalTid", "nameId"); err != nil {
 		return nil, err
 	}
-	type call struct {
-		dur, start, gtid Value
-		name             int64
+	calls, err := scanSyncCalls(c, newIDSet(sid))
+	if err != nil {
+		return nil, err
 	}
-	var calls []call
-	in := newIDSet(sid)
+	slices.SortStableFunc(calls, func(x, y syncCall) int { return -Compare(x.dur, y.dur) })
+	for _, k := range calls[:a.limit(len(calls))] {
+		pid, tid := Null, Null
+		if k.gtid.Kind == IntKind {
+			pid, tid = IntV(gPID(k.gtid.I)), IntV(gTID(k.gtid.I))
+		}
+		res.Add(k.dur, k.start, pid, tid, TextV(sid[k.name]), k.gtid, TextV("cuda"))
+	}
+	return res, nil
+}
+
+// syncCall is one runtime call of cuda_api_sync.
+type syncCall struct {
+	dur, start, gtid Value
+	name             int64
+}
+
+// scanSyncCalls returns the (filtered) runtime calls whose nameId is in, in
+// row order.
+func scanSyncCalls(c *Ctx, in idSet) ([]syncCall, error) {
+	var calls []syncCall
 	sc, err := c.filteredScanner(tRuntime, false, "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return nil, err
@@ -54,7 +73,7 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 		if null || !in.has(name) {
 			return
 		}
-		k := call{dur: Null, start: sqlValue(v, 0), gtid: sqlValue(v, 2), name: name}
+		k := syncCall{dur: Null, start: sqlValue(v, 0), gtid: sqlValue(v, 2), name: name}
 		if s, sn := sqlInt(v, 0); !sn {
 			if e, en := sqlInt(v, 1); !en {
 				k.dur = IntV(e - s)
@@ -62,16 +81,5 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 		}
 		calls = append(calls, k)
 	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(calls, func(x, y call) int { return -Compare(x.dur, y.dur) })
-	for _, k := range calls[:a.limit(len(calls))] {
-		pid, tid := Null, Null
-		if k.gtid.Kind == IntKind {
-			pid, tid = IntV(gPID(k.gtid.I)), IntV(gTID(k.gtid.I))
-		}
-		res.Add(k.dur, k.start, pid, tid, TextV(sid[k.name]), k.gtid, TextV("cuda"))
-	}
-	return res, nil
+	return calls, err
 }

@@ -217,6 +217,17 @@ func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
 	o := &gpuOps{src: s, nTab: n,
 		start: make([]int64, 0, n), end: make([]int64, 0, n),
 		grp: make([]int32, 0, n), ids: make([]int32, 0, n)}
+	o.sortGroups(o.mergeParts(parts))
+	if err := c.addOverhead(o); err != nil {
+		return nil, err
+	}
+	o.index()
+	return o, nil
+}
+
+// mergeParts appends the operations of the tables' parts, in table order,
+// renumbering their group keys and id pairs; it returns the group keys.
+func (o *gpuOps) mergeParts(parts []opPart) []groupKey {
 	kidx := map[groupKey]int32{}
 	var keys []groupKey
 	pidx := map[idPair]int32{}
@@ -252,12 +263,7 @@ func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
 		}
 		*p = opPart{} // let the part go
 	}
-	o.sortGroups(keys)
-	if err := c.addOverhead(o); err != nil {
-		return nil, err
-	}
-	o.index()
-	return o, nil
+	return keys
 }
 
 // sortGroups numbers the groups in (pid, device) order, NULL first, and

@@ -85,50 +85,7 @@ func (o *gpuOps) lowUtil(n int, threshold float64, a ruleArgs) []lowUtil {
 	overlap := make([]int64, n)
 	full := make([]int64, n+1)
 	for gi := range o.groups {
-		gr := &o.groups[gi]
-		span := gr.end0 - gr.start0
-		size := int64(math.Ceil(float64(span) / float64(n)))
-		if size <= 0 {
-			continue
-		}
-		nch := 0
-		for nch < n && gr.start0+int64(nch)*size < gr.end0 {
-			nch++
-		}
-		cs := func(i int) int64 { return gr.start0 + int64(i)*size }
-		ce := func(i int) int64 { return min(cs(i)+size, gr.end0) }
-		clear(overlap[:nch])
-		clear(full[:nch+1])
-		if !gr.pidNull && !gr.devNull {
-			for _, k := range o.ops(gi) {
-				o.addOverlap(k, gr, size, nch, overlap, full, cs, ce)
-			}
-		}
-		var run int64
-		var cur *lowUtil
-		var wsum kbnSum
-		var sizes int64
-		kept := 0
-		for i := 0; i < nch; i++ {
-			run += full[i]
-			ov := overlap[i] + run*(ce(i)-cs(i))
-			sz := ce(i) - cs(i)
-			pct := float64(ov) / float64(sz) * 100
-			if !(pct < threshold) {
-				cur = nil
-				continue
-			}
-			kept++
-			if cur == nil {
-				out = append(out, lowUtil{start: cs(i), group: int32(gi), groupID: int64(i - kept), ops: o})
-				cur = &out[len(out)-1]
-				wsum, sizes = kbnSum{}, 0
-			}
-			wsum.Add(float64(sz) * pct)
-			sizes += sz
-			cur.dur = ce(i) - cur.start
-			cur.avg = Round1(wsum.Value() / float64(sizes))
-		}
+		out = o.groupLowUtil(out, gi, n, threshold, overlap, full)
 	}
 	// Natural order of the GROUP BY groupId, deviceId, pid (NULL first).
 	slices.SortStableFunc(out, func(x, y lowUtil) int {
@@ -142,6 +99,56 @@ func (o *gpuOps) lowUtil(n int, threshold float64, a ruleArgs) []lowUtil {
 		return cmpNullInt(gx.pidNull, gy.pidNull, gx.pid, gy.pid)
 	})
 	return out[:a.limit(len(out))]
+}
+
+// groupLowUtil appends to out the merged low-utilisation chunks of group gi
+// cut into n chunks; overlap and full are scratch of n and n+1 entries.
+func (o *gpuOps) groupLowUtil(out []lowUtil, gi, n int, threshold float64, overlap, full []int64) []lowUtil {
+	gr := &o.groups[gi]
+	span := gr.end0 - gr.start0
+	size := int64(math.Ceil(float64(span) / float64(n)))
+	if size <= 0 {
+		return out
+	}
+	nch := 0
+	for nch < n && gr.start0+int64(nch)*size < gr.end0 {
+		nch++
+	}
+	cs := func(i int) int64 { return gr.start0 + int64(i)*size }
+	ce := func(i int) int64 { return min(cs(i)+size, gr.end0) }
+	clear(overlap[:nch])
+	clear(full[:nch+1])
+	if !gr.pidNull && !gr.devNull {
+		for _, k := range o.ops(gi) {
+			o.addOverlap(k, gr, size, nch, overlap, full, cs, ce)
+		}
+	}
+	var run int64
+	var cur *lowUtil
+	var wsum kbnSum
+	var sizes int64
+	kept := 0
+	for i := 0; i < nch; i++ {
+		run += full[i]
+		ov := overlap[i] + run*(ce(i)-cs(i))
+		sz := ce(i) - cs(i)
+		pct := float64(ov) / float64(sz) * 100
+		if !(pct < threshold) {
+			cur = nil
+			continue
+		}
+		kept++
+		if cur == nil {
+			out = append(out, lowUtil{start: cs(i), group: int32(gi), groupID: int64(i - kept), ops: o})
+			cur = &out[len(out)-1]
+			wsum, sizes = kbnSum{}, 0
+		}
+		wsum.Add(float64(sz) * pct)
+		sizes += sz
+		cur.dur = ce(i) - cur.start
+		cur.avg = Round1(wsum.Value() / float64(sizes))
+	}
+	return out
 }
 
 // addOverlap adds op k's overlap with the chunks: partial chunks directly,

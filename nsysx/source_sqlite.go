@@ -65,7 +65,13 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 	}
 	// Sized from an estimate, not Count: counting reads every leaf page,
 	// which the releasing scan below then could not keep out of memory.
-	b := newRowBuilder(ts, cols, s.db.EstimateRows(t))
+	est := s.db.EstimateRows(t)
+	b := newRowBuilder(ts, cols, est)
+	if ok, err := s.loadParts(ctx, ts, t, b, est); err != nil {
+		return nil, err
+	} else if ok {
+		return b.table(), nil
+	}
 	if err := s.scanInto(ctx, t, b, 0, nil); err != nil {
 		return nil, err
 	}

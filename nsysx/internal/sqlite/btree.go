@@ -38,6 +38,10 @@ type walker struct {
 	leaf      func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error
 	seen      []uint64 // bit n: page n was reached
 	leafDepth int      // depth of the first leaf, -1 before it
+	// collect, when not nil, gets the pages at leafDepth (set beforehand)
+	// without their being read: the scan that reads them checks they are
+	// leaves (leafParts).
+	collect *[]leafRef
 }
 
 func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
@@ -49,6 +53,10 @@ func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
 			return fmt.Errorf("%w: page %d reached twice in one B-tree (pages swapped or duplicated)", ErrCorrupt, pg)
 		}
 		w.seen[pg/64] |= 1 << (pg % 64)
+	}
+	if w.collect != nil && depth == w.leafDepth {
+		*w.collect = append(*w.collect, leafRef{pg, lo, hi})
+		return nil
 	}
 	p, hdr, ncell, isLeaf, err := w.db.btreePage(pg)
 	if err != nil {

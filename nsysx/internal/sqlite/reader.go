@@ -290,41 +290,48 @@ func child(p []byte, hdr, ncell, i int) (uint32, error) {
 func (db *DB) scanTree(root uint32, sh *shape, st *stream, fn func(rowid int64, rec []byte) error) error {
 	var scratch []byte
 	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
-		ptrs := hdr + 8
-		for i := 0; i < ncell; i++ {
-			off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
-			if off >= len(p) {
-				return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
-			}
-			size, n1 := varint(p[off:])
-			rowid, n2 := varint(p[off+n1:])
-			if n1 == 0 || n2 == 0 || size > 1<<31 {
-				return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
-			}
-			if r := int64(rowid); r < lo || r > hi {
-				return keyOrderErr(pg, r, lo, hi)
-			} else if lo = r + 1; r == math.MaxInt64 {
-				hi = math.MinInt64 // no cell may follow
-			}
-			rec, sc, err := db.payload(p, off+n1+n2, int(size), scratch)
-			if err != nil {
-				return err
-			}
-			if i == 0 && sh != nil {
-				if err := sh.check(rec, pg); err != nil {
-					return err
-				}
-			}
-			scratch = sc
-			if err := fn(int64(rowid), rec); err != nil {
-				return err
-			}
-		}
-		if st != nil {
-			return st.leafDone(pg, ncell)
-		}
-		return nil
+		return db.scanLeaf(p, hdr, ncell, pg, lo, hi, sh, st, &scratch, fn)
 	})
+}
+
+// scanLeaf calls fn with each record of a leaf page, checking that its
+// rowids increase within [lo, hi] and its first record against sh; scratch
+// holds records that overflow the page.
+func (db *DB) scanLeaf(p []byte, hdr, ncell int, pg uint32, lo, hi int64, sh *shape, st *stream, scratch *[]byte, fn func(rowid int64, rec []byte) error) error {
+	ptrs := hdr + 8
+	for i := 0; i < ncell; i++ {
+		off := int(binary.BigEndian.Uint16(p[ptrs+2*i:]))
+		if off >= len(p) {
+			return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
+		}
+		size, n1 := varint(p[off:])
+		rowid, n2 := varint(p[off+n1:])
+		if n1 == 0 || n2 == 0 || size > 1<<31 {
+			return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
+		}
+		if r := int64(rowid); r < lo || r > hi {
+			return keyOrderErr(pg, r, lo, hi)
+		} else if lo = r + 1; r == math.MaxInt64 {
+			hi = math.MinInt64 // no cell may follow
+		}
+		rec, sc, err := db.payload(p, off+n1+n2, int(size), *scratch)
+		if err != nil {
+			return err
+		}
+		if i == 0 && sh != nil {
+			if err := sh.check(rec, pg); err != nil {
+				return err
+			}
+		}
+		*scratch = sc
+		if err := fn(int64(rowid), rec); err != nil {
+			return err
+		}
+	}
+	if st != nil {
+		return st.leafDone(pg, ncell)
+	}
+	return nil
 }
 
 // payload returns the record of a leaf cell, following overflow pages when the

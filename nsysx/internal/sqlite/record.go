@@ -185,9 +185,58 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 			return errBadHeader
 		}
 	}
+	if f != nil {
+		return decodeFields(rec, h, want, f)
+	}
+	return decodeValues(rec, h, want, out)
+}
+
+// decodeFields is decodeRecord into f.
+func decodeFields(rec []byte, h header, want []int, f *Fields) error {
 	col := 0
 	for ; col < len(want) && h.more(); col++ {
 		var st uint64
+		var ok bool
+		if h, st, ok = h.next(rec); !ok {
+			if h, st, ok = h.nextSlow(rec); !ok {
+				return errBadField
+			}
+		}
+		j := want[col]
+		if j < 0 {
+			continue
+		}
+		b, bit := rec[h.lo:h.body], uint32(1)<<j
+		switch {
+		case st == 0:
+			f.I[j] = 0
+			continue
+		case st <= 6 || st == 8 || st == 9:
+			f.I[j] = intField(st, b)
+		case st == 7:
+			v := math.Float64frombits(binary.BigEndian.Uint64(b))
+			f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
+		case st&1 == 0:
+			f.I[j], f.B[j], f.Blob = 0, b, f.Blob|bit
+		default:
+			f.I[j], f.B[j], f.Text = 0, b, f.Text|bit
+		}
+		f.Null &^= bit
+	}
+	for ; col < len(want); col++ {
+		if j := want[col]; j >= 0 {
+			f.I[j] = 0
+		}
+	}
+	return nil
+}
+
+// decodeValues is decodeRecord into out.
+func decodeValues(rec []byte, h header, want []int, out []Value) error {
+	col := 0
+	for ; col < len(want) && h.more(); col++ {
+		var st uint64
+		var ok bool
 		if h, st, ok = h.next(rec); !ok {
 			if h, st, ok = h.nextSlow(rec); !ok {
 				return errBadField
@@ -198,25 +247,6 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 			continue
 		}
 		b := rec[h.lo:h.body]
-		if f != nil {
-			bit := uint32(1) << j
-			switch {
-			case st == 0:
-				f.I[j] = 0
-				continue
-			case st <= 6 || st == 8 || st == 9:
-				f.I[j] = intField(st, b)
-			case st == 7:
-				v := math.Float64frombits(binary.BigEndian.Uint64(b))
-				f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
-			case st&1 == 0:
-				f.I[j], f.B[j], f.Blob = 0, b, f.Blob|bit
-			default:
-				f.I[j], f.B[j], f.Text = 0, b, f.Text|bit
-			}
-			f.Null &^= bit
-			continue
-		}
 		switch {
 		case st == 0:
 			out[j] = Value{}
@@ -231,11 +261,7 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 		}
 	}
 	for ; col < len(want); col++ {
-		switch j := want[col]; {
-		case j < 0:
-		case f != nil:
-			f.I[j] = 0
-		default:
+		if j := want[col]; j >= 0 {
 			out[j] = Value{}
 		}
 	}

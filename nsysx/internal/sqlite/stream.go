@@ -54,8 +54,13 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if st != nil && st.release {
 		defer st.flush()
 	}
+	return db.scanTree(t.Root, t.shape(), st, fieldsFn(want, rowidCols, all, fn))
+}
+
+// fieldsFn decodes each record into one Fields and passes it to fn.
+func fieldsFn(want, rowidCols []int, all uint32, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
 	f := new(Fields)
-	return db.scanTree(t.Root, t.shape(), st, func(rowid int64, rec []byte) error {
+	return func(rowid int64, rec []byte) error {
 		f.Null, f.Text, f.Blob, f.Real = all, 0, 0, 0
 		if err := decodeRecord(rec, want, nil, f); err != nil {
 			return err
@@ -65,7 +70,7 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 			f.I[k], f.Null, f.Text, f.Blob, f.Real = rowid, f.Null&^bit, f.Text&^bit, f.Blob&^bit, f.Real&^bit
 		}
 		return fn(rowid, f)
-	})
+	}
 }
 
 // Set stores v as field k.
@@ -183,19 +188,9 @@ func (db *DB) EstimateRows(t *Table) (n int) {
 			n = 0
 		}
 	}()
-	depth, pg := 0, t.Root
-	for ; ; depth++ { // the leftmost path to a leaf
-		p, hdr, ncell, leaf, err := db.btreePage(pg)
-		if err != nil || depth > maxDepth {
-			return 0
-		}
-		if leaf {
-			n = ncell
-			break
-		}
-		if pg, err = child(p, hdr, ncell, 0); err != nil {
-			return 0
-		}
+	depth, n, err := db.leftmostLeaf(t.Root)
+	if err != nil {
+		return 0
 	}
 	// leaves counts the leaves under the interior page pg at depth d; a
 	// tree visits each page once at most, a damaged one may loop

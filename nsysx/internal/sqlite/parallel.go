@@ -1,0 +1,134 @@
+package sqlite
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Parallel scans: the leaves of a table B-tree cut into contiguous ranges
+// decoded at once, one goroutine each. The interior pages are walked first,
+// with the invariants of btree.go; the leaves are listed without being read
+// (their depth taken from the leftmost path), so that the scans, releasing
+// pages behind them, are the only readers of the leaf pages. Each range's
+// scan checks that its pages are leaves, their rowids in the ranges their
+// parents give them, and the first record of each against the table.
+
+// leafRef is a page at the leaf depth and the range its rowids must lie in.
+type leafRef struct {
+	pg     uint32
+	lo, hi int64
+}
+
+// MinPartLeaves is the fewest leaf pages a part of ScanFieldsParts gets
+// (a variable for the tests).
+var MinPartLeaves = 64
+
+// leafParts lists the leaves of the tree at root and cuts them into up to
+// parts ranges of at least MinPartLeaves leaves.
+func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
+	depth, _, err := db.leftmostLeaf(root)
+	if err != nil {
+		return nil, err
+	}
+	var leaves []leafRef
+	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &leaves}
+	if err := w.walk(root, 0, math.MinInt64, math.MaxInt64); err != nil {
+		return nil, err
+	}
+	n := min(parts, max(1, len(leaves)/max(1, MinPartLeaves)))
+	out := make([][]leafRef, n)
+	for i := range out {
+		out[i] = leaves[len(leaves)*i/n : len(leaves)*(i+1)/n]
+	}
+	return out, nil
+}
+
+// leftmostLeaf returns the depth of the leftmost leaf of the tree at root
+// and its cell count.
+func (db *DB) leftmostLeaf(root uint32) (depth, ncell int, err error) {
+	pg := root
+	for ; ; depth++ {
+		p, hdr, n, leaf, err := db.btreePage(pg)
+		if err != nil {
+			return 0, 0, err
+		}
+		if depth > maxDepth {
+			return 0, 0, fmt.Errorf("%w: B-tree deeper than %d at page %d", ErrCorrupt, maxDepth, pg)
+		}
+		if leaf {
+			return depth, n, nil
+		}
+		if pg, err = child(p, hdr, n, 0); err != nil {
+			return 0, 0, err
+		}
+	}
+}
+
+// ScanFieldsParts is ScanFields over up to parts ranges of t's rows at
+// once: it calls newFn(i) for each range i, in order, before scanning, then
+// the function it returned with each row of range i, on a goroutine of
+// its own; every row of range i precedes, in rowid order, those of range
+// i+1. It returns the number of ranges; on error, the first range's that
+// failed, in range order.
+func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts int, newFn func(part int) func(rowid int64, f *Fields) error) (n int, err error) {
+	defer recoverCorrupt(&err)
+	if len(cols) > MaxFields {
+		return 0, fmt.Errorf("ScanFields: %d columns, at most %d", len(cols), MaxFields)
+	}
+	want, rowidCols, err := t.positions(cols, opt.AbsentNull)
+	if err != nil {
+		return 0, err
+	}
+	if opt.Context != nil {
+		if err := opt.Context.Err(); err != nil {
+			return 0, err
+		}
+	}
+	ranges, err := db.leafParts(t.Root, parts)
+	if err != nil {
+		return 0, err
+	}
+	all := uint32(1)<<len(cols) - 1
+	sh := t.shape()
+	errs := make([]error, len(ranges))
+	var wg sync.WaitGroup
+	for i, r := range ranges {
+		fn := fieldsFn(want, rowidCols, all, newFn(i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = db.scanLeaves(r, sh, opt, fn)
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return len(ranges), e
+		}
+	}
+	return len(ranges), nil
+}
+
+// scanLeaves scans the leaves r, which must be table leaf pages.
+func (db *DB) scanLeaves(r []leafRef, sh *shape, opt ScanOptions, fn func(int64, []byte) error) (err error) {
+	defer recoverCorrupt(&err)
+	st := opt.stream(db)
+	if st != nil && st.release {
+		defer st.flush()
+	}
+	var scratch []byte
+	for _, l := range r {
+		p, hdr, ncell, leaf, err := db.btreePage(l.pg)
+		if err != nil {
+			return err
+		}
+		if !leaf {
+			return fmt.Errorf("%w: interior page %d at the depth of the leaves", ErrCorrupt, l.pg)
+		}
+		if err := db.scanLeaf(p, hdr, ncell, l.pg, l.lo, l.hi, sh, st, &scratch, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}

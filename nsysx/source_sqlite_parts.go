@@ -1,0 +1,82 @@
+package nsysx
+
+import (
+	"context"
+	"math/bits"
+	"os"
+	"runtime"
+	"strconv"
+
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+)
+
+// Loading a big table on several cores: its leaf pages cut into ranges
+// decoded at once (sqlite.ScanFieldsParts), each into a rowBuilder of its
+// own, the parts then appended in order to the table's builder. Decoding
+// the records is most of a load (docs/stats.md's reports read a few columns
+// of the big tables once).
+
+// loadPartsMax bounds the ranges of one load; NSYSX_LOAD_PARTS sets it.
+// It is 1 (every table on one core) by default: measured on train x50 on
+// the GPU machine (README, Benchmarks), 4 ranges made the big loads 0-16 %
+// faster on two cores and up to 33 % on sixteen, but raised peak RSS by
+// 2-50 MB (the ranges' own columns, copied into the table's at the end).
+// loadPartsRows is the fewest estimated rows for which a load is cut at
+// all (variables for the tests).
+var (
+	loadPartsMax  = envInt("NSYSX_LOAD_PARTS", 1)
+	loadPartsRows = 1 << 16
+)
+
+// envInt is the integer value of the environment variable name, or def.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+// loadParts loads t into b over several ranges; ok is false when the table
+// is too small, or the process has one core, and nothing was read.
+func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite.Table, b *rowBuilder, est int) (ok bool, err error) {
+	parts := min(runtime.GOMAXPROCS(0), loadPartsMax)
+	if parts < 2 || est < loadPartsRows || len(b.cs) > sqlite.MaxFields {
+		return false, nil
+	}
+	bs := make([]*rowBuilder, parts)
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+	n, err := s.db.ScanFieldsParts(t, b.names, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
+		if bs[i] = b; i > 0 { // the first range goes straight into b
+			bs[i] = newRowBuilder(ts, b.names, est/parts+est/(8*parts))
+		}
+		return func(rowid int64, f *sqlite.Fields) error {
+			bs[i].addFields(rowid, f)
+			return nil
+		}
+	})
+	if err != nil {
+		return true, err
+	}
+	for _, p := range bs[1:n] {
+		b.appendBuilder(p)
+	}
+	return true, nil
+}
+
+// appendBuilder appends the rows of p, whose columns are b's, to b.
+func (b *rowBuilder) appendBuilder(p *rowBuilder) {
+	b.out.RowIDs = append(b.out.RowIDs, p.out.RowIDs...)
+	for k, c := range b.cs {
+		pc := p.cs[k]
+		c.Ints = append(c.Ints, pc.Ints...)
+		c.Floats = append(c.Floats, pc.Floats...)
+		c.Strs = append(c.Strs, pc.Strs...)
+		for w, word := range pc.null {
+			for ; word != 0; word &= word - 1 {
+				c.SetNull(b.n + w*64 + bits.TrailingZeros64(word))
+			}
+		}
+		*pc = Column{}
+	}
+	b.n += p.n
+}
