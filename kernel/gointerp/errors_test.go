@@ -234,6 +234,14 @@ func TestGoroutinePanicIsTheCellsError(t *testing.T) {
 // TestGoroutinePanicAfterItsCell: a goroutine that panics after its cell
 // ended is reported on the stderr of the cell running then, or of the next.
 func TestGoroutinePanicAfterItsCell(t *testing.T) {
+	if raceEnabled {
+		// A goroutine of a finished cell runs interpreted code while the
+		// next cell is evaluated, and yaegi does not synchronise its own
+		// state between the two (kernel/README.md, Known limits): the race
+		// detector reports yaegi's code. scripts/test.sh runs this test
+		// without -race.
+		t.Skip("runs without -race (scripts/test.sh): yaegi's state is not synchronised with an earlier cell's goroutine")
+	}
 	e := newEngine(t)
 	// (the goroutines read no cell variable: yaegi does not synchronise
 	// those with the next cell's evaluation)

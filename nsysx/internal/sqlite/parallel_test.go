@@ -10,17 +10,18 @@ import (
 // scanParts digests every row of tb through ScanFieldsParts, the parts
 // concatenated in order.
 func scanParts(db *DB, tb *Table, cols []string, parts int) ([]uint64, int, error) {
-	var got [][]uint64
+	var got []*[]uint64 // a part's rows, each written by its own goroutine only
 	n, err := db.ScanFieldsParts(tb, cols, ScanOptions{Release: true, AbsentNull: true}, parts, func(i int) func(int64, *Fields) error {
-		got = append(got, nil)
+		rows := new([]uint64)
+		got = append(got, rows)
 		return func(rowid int64, f *Fields) error {
-			got[i] = append(got[i], rowDigest(rowid, f, len(cols)))
+			*rows = append(*rows, rowDigest(rowid, f, len(cols)))
 			return nil
 		}
 	})
 	var all []uint64
 	for _, g := range got {
-		all = append(all, g...)
+		all = append(all, *g...)
 	}
 	return all, n, err
 }

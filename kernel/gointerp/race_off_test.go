@@ -1,0 +1,5 @@
+//go:build !race
+
+package gointerp
+
+const raceEnabled = false
