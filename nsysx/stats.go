@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/internal/order"
 )
 
 // Agg accumulates integer samples (durations, sizes) for one group and gives the
@@ -102,56 +104,11 @@ func (a *Agg) Median() Value {
 		return Null
 	}
 	s := slices.Clone(a.vals) // the order of vals is Stdev's summation order
-	m := nth(s, n/2)
+	m := order.Nth(s, n/2)
 	if n%2 == 1 {
 		return IntV(m)
 	}
 	return FloatV((float64(slices.Max(s[:n/2])) + float64(m)) / 2)
-}
-
-// nth reorders s so that s[k] holds the value a sort would put there and
-// no value before it is larger (quickselect: linear time where a median used
-// to sort every group); it returns s[k].
-func nth(s []int64, k int) int64 {
-	lo, hi := 0, len(s)-1
-	for depth := 0; hi-lo > 16; depth++ {
-		if depth > 64 { // adversarial input: sort what is left
-			break
-		}
-		m := lo + (hi-lo)/2 // pivot: median of three
-		if s[m] < s[lo] {
-			s[m], s[lo] = s[lo], s[m]
-		}
-		if s[hi] < s[lo] {
-			s[hi], s[lo] = s[lo], s[hi]
-		}
-		if s[hi] < s[m] {
-			s[hi], s[m] = s[m], s[hi]
-		}
-		p, i, j := s[m], lo, hi
-		for i <= j { // Hoare: s[lo..j] <= p <= s[i..hi], s[j+1..i-1] == p
-			for s[i] < p {
-				i++
-			}
-			for s[j] > p {
-				j--
-			}
-			if i <= j {
-				s[i], s[j] = s[j], s[i]
-				i, j = i+1, j-1
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return s[k]
-		}
-	}
-	slices.Sort(s[lo : hi+1])
-	return s[k]
 }
 
 // Stdev is the sample standard deviation (n-1), 0.0 for fewer than 2 values.

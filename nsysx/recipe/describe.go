@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"unicode"
+
+	"github.com/nsysx/nsysx/nsysx/internal/order"
 )
 
 // Round is numpy's round(x, 1): round-half-even of x·10, divided by 10
@@ -140,7 +142,7 @@ func quartiles(v []float64) [3]float64 {
 	for c, q := range []float64{0.25, 0.5, 0.75} {
 		h := q * float64(len(v)-1)
 		i := int(math.Floor(h))
-		selectKth(v, from, len(v), i)
+		order.Nth(v[from:], i-from) // v[from:] holds the rest
 		from = i
 		lo := v[i]
 		if f := h - float64(i); f != 0 {
@@ -150,37 +152,6 @@ func quartiles(v []float64) [3]float64 {
 		}
 	}
 	return out
-}
-
-// selectKth reorders v[lo:hi] so that v[k] is the value sorting would put
-// there, with no larger value before it and no smaller one after it
-// (quickselect, median-of-three pivots).
-func selectKth(v []float64, lo, hi, k int) {
-	for hi-lo > 1 {
-		a, b, c := v[lo], v[(lo+hi)/2], v[hi-1]
-		p := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi-1
-		for i <= j {
-			for v[i] < p {
-				i++
-			}
-			for v[j] > p {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i, j = i+1, j-1
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j + 1
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
 }
 
 // quantile is the linear quantile of sorted v.
