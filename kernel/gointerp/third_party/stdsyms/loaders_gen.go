@@ -43,7 +43,6 @@ var loaders = []func(){
 	load_go1_22_database_sql_driver,
 	load_go1_22_debug_buildinfo,
 	load_go1_22_debug_dwarf,
-	load_go1_22_debug_elf,
 	load_go1_22_debug_gosym,
 	load_go1_22_debug_macho,
 	load_go1_22_debug_pe,

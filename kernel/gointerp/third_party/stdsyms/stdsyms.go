@@ -4,7 +4,8 @@
 // which every run of the nsysx CLI would pay for although only the kernel
 // interprets Go; the files here are yaegi's, copied by go generate with
 // their init functions turned into loaders (internal/lazyinit); LICENSE is
-// yaegi's (Apache 2.0).
+// yaegi's (Apache 2.0). debug/elf is left out: its table alone is 1 500
+// lines and no notebook reads ELF files.
 package stdsyms
 
 import (
@@ -12,7 +13,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ../../../../internal/lazyinit -mod github.com/traefik/yaegi -dir stdlib -pkg stdsyms -tag go1.22 -list loaders_gen.go -var loaders go1_22_*.go maptypes.go restricted.go wrapper-composed.go
+//go:generate go run ../../../../internal/lazyinit -mod github.com/traefik/yaegi -dir stdlib -pkg stdsyms -tag go1.22 -list loaders_gen.go -var loaders go1_22_[^d]*.go go1_22_database_*.go go1_22_debug_[^e]*.go maptypes.go restricted.go wrapper-composed.go
 
 // Symbols and MapTypes are the tables, in yaegi's format; they are empty
 // until Load.
