@@ -14,42 +14,40 @@ var summaryOptions = []string{"input", "start", "end", "csv", "filter_time", "fi
 // statsNotebook is the notebook every summary recipe writes.
 const statsNotebook = "stats.ipynb"
 
-// The summary recipes of docs/recipes.md §2: each writes statsNotebook and
-// merges its parts with StatsReduce; Map is in the recipe's own file.
+// summaryRecipes are the summary recipes of docs/recipes.md §2, one row
+// each: name, display name, mapper (in the recipe's own file), what the
+// statistics are of (Help is "Per-rank and overall statistics of WHAT.")
+// and the options, nil for summaryOptions. cuda_gpu_mem_size_sum has no
+// filter at all, not even the default time window; nccl_sum has no
+// filter-* option, but the deprecated --start/--end still filter.
+var summaryRecipes = []struct {
+	name, display string
+	mapper        func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)
+	of            string
+	options       []string
+}{
+	{"cuda_api_sum", "CUDA API Summary", mapAPISum, "CUDA runtime and driver API call durations, by API name", nil},
+	{"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", mapKernSum, "CUDA kernel durations, by kernel (short) name and by device", nil},
+	{"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", mapMemSizeSum, "GPU memcpy/memset sizes, by operation and by device", []string{"input", "csv"}},
+	{"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", mapMemTimeSum, "GPU memcpy/memset durations, by operation and by device", nil},
+	{"mpi_sum", "MPI Summary", mapMPISum, "MPI call durations (point-to-point, start/wait, collectives, other), by function name", nil},
+	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil},
+	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}},
+	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil},
+	{"osrt_sum", "OS Runtime Summary", mapOSRTSum, "OS runtime library call durations, by function name", nil},
+}
+
+// Each summary recipe writes statsNotebook and merges its parts with
+// StatsReduce.
 func init() {
-	for _, r := range []*Recipe{
-		{Name: "cuda_api_sum", DisplayName: "CUDA API Summary", Map: mapAPISum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of CUDA runtime and driver API call durations, by API name."},
-		{Name: "cuda_gpu_kern_sum", DisplayName: "CUDA GPU Kernel Summary", Map: mapKernSum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of CUDA kernel durations, by kernel (short) name and by device."},
-		{Name: "cuda_gpu_mem_size_sum", DisplayName: "CUDA GPU MemOps Summary (by Size)", Map: mapMemSizeSum,
-			// No filter at all: not even the default time window.
-			Options: []string{"input", "csv"},
-			Help:    "Per-rank and overall statistics of GPU memcpy/memset sizes, by operation and by device."},
-		{Name: "cuda_gpu_mem_time_sum", DisplayName: "CUDA GPU MemOps Summary (by Time)", Map: mapMemTimeSum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of GPU memcpy/memset durations, by operation and by device."},
-		{Name: "mpi_sum", DisplayName: "MPI Summary", Map: mapMPISum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of MPI call durations (point-to-point, start/wait, collectives, other), by function name."},
-		{Name: "nccl_gpu_proj_sum", DisplayName: "NCCL GPU Projection Summary", Map: mapNCCLProjSum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched."},
-		{Name: "nccl_sum", DisplayName: "NCCL Summary", Map: mapNCCLSum,
-			// No filter-* option; the deprecated --start/--end still filter.
-			Options: []string{"input", "start", "end", "csv"},
-			Help:    "Per-rank and overall statistics of the NCCL domain's NVTX ranges, by range name."},
-		{Name: "nvtx_sum", DisplayName: "NVTX Range Summary", Map: mapNVTXSum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of NVTX range durations (all domains and types), by range text."},
-		{Name: "osrt_sum", DisplayName: "OS Runtime Summary", Map: mapOSRTSum,
-			Options: summaryOptions,
-			Help:    "Per-rank and overall statistics of OS runtime library call durations, by function name."},
-	} {
-		r.Notebook, r.Reduce = statsNotebook, StatsReduce
-		Register(r)
+	for _, s := range summaryRecipes {
+		opts := s.options
+		if opts == nil {
+			opts = summaryOptions
+		}
+		Register(&Recipe{Name: s.name, DisplayName: s.display, Map: s.mapper, Options: opts,
+			Help:     "Per-rank and overall statistics of " + s.of + ".",
+			Notebook: statsNotebook, Reduce: StatsReduce})
 	}
 }
 
