@@ -59,27 +59,22 @@ func pandasMetadata(f *Frame) (string, error) {
 
 // pandasTypes returns a column's pandas_type, numpy_type and metadata.
 func pandasTypes(c *Column) (pandasType, numpyType string, meta any) {
-	switch c.Kind {
-	case Int64:
-		if c.Valid != nil {
-			return "int64", "Int64", nil
-		}
-		return "int64", "int64", nil
-	case Uint64:
-		return "uint64", "uint64", nil
-	case Uint32:
-		return "uint32", "uint32", nil
-	case Float64:
-		return "float64", "float64", nil
-	case String:
-		return "object", "str", nil
-	case Null:
-		return "empty", "object", nil
-	case ListInt64:
-		return "list[int64]", "object", nil
-	case Category:
+	switch {
+	case c.Kind == Int64 && c.Valid != nil:
+		return "int64", "Int64", nil
+	case c.Kind == Category:
 		return "categorical", codeType(len(c.Cats)).String(),
 			[]KV{{"num_categories", len(c.Cats)}, {"ordered", true}}
 	}
+	if t, ok := kindPandasTypes[c.Kind]; ok {
+		return t[0], t[1], nil
+	}
 	return "object", "object", nil
+}
+
+// kindPandasTypes are the pandas_type and numpy_type of the other kinds.
+var kindPandasTypes = map[Kind][2]string{
+	Int64: {"int64", "int64"}, Uint64: {"uint64", "uint64"}, Uint32: {"uint32", "uint32"},
+	Float64: {"float64", "float64"}, String: {"object", "str"}, Null: {"empty", "object"},
+	ListInt64: {"list[int64]", "object"},
 }

@@ -110,50 +110,46 @@ func pyEncode(b *strings.Builder, v any, indent, depth int) error {
 // pyJSONFloat is json.dumps' float: repr, with Infinity and NaN spelled
 // as JavaScript does.
 func pyJSONFloat(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "NaN"
-	case math.IsInf(x, 1):
-		return "Infinity"
-	case math.IsInf(x, -1):
-		return "-Infinity"
+	s := PyFloat(x)
+	if js, ok := jsSpecials[s]; ok {
+		return js
 	}
-	return PyFloat(x)
+	return s
 }
 
+// jsSpecials are repr's special floats in JavaScript's spelling.
+var jsSpecials = map[string]string{"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
 func pyList(b *strings.Builder, items []any, indent, depth int) error {
-	if len(items) == 0 {
-		b.WriteString("[]")
-		return nil
-	}
-	b.WriteByte('[')
-	for i, it := range items {
-		pySep(b, i, indent, depth+1)
-		if err := pyEncode(b, it, indent, depth+1); err != nil {
-			return err
-		}
-	}
-	pyClose(b, indent, depth)
-	b.WriteByte(']')
-	return nil
+	return pyContainer(b, "[]", len(items), indent, depth, func(i int) error {
+		return pyEncode(b, items[i], indent, depth+1)
+	})
 }
 
 func pyObject(b *strings.Builder, kvs []KV, indent, depth int) error {
-	if len(kvs) == 0 {
-		b.WriteString("{}")
+	return pyContainer(b, "{}", len(kvs), indent, depth, func(i int) error {
+		b.WriteString(pyQuote(kvs[i].Key))
+		b.WriteString(": ")
+		return pyEncode(b, kvs[i].Value, indent, depth+1)
+	})
+}
+
+// pyContainer writes a list or an object at depth: its n items, each
+// written by item, between the two brackets.
+func pyContainer(b *strings.Builder, brackets string, n, indent, depth int, item func(i int) error) error {
+	if n == 0 {
+		b.WriteString(brackets)
 		return nil
 	}
-	b.WriteByte('{')
-	for i, kv := range kvs {
+	b.WriteByte(brackets[0])
+	for i := range n {
 		pySep(b, i, indent, depth+1)
-		b.WriteString(pyQuote(kv.Key))
-		b.WriteString(": ")
-		if err := pyEncode(b, kv.Value, indent, depth+1); err != nil {
+		if err := item(i); err != nil {
 			return err
 		}
 	}
 	pyClose(b, indent, depth)
-	b.WriteByte('}')
+	b.WriteByte(brackets[1])
 	return nil
 }
 
