@@ -322,14 +322,7 @@ func StatsReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, 
 }
 
 func statsTrio(parts []*Part, extras ...AggExtra) (*Output, error) {
-	frames := func(name string) []*Frame {
-		out := make([]*Frame, len(parts))
-		for i, p := range parts {
-			out[i] = p.Frames[name]
-		}
-		return out
-	}
-	rank := ConcatRanks(frames(FrameStats))
+	rank := ConcatRanks(partFrames(parts, FrameStats))
 	if rank == nil {
 		return nil, ErrNoData
 	}
@@ -338,13 +331,31 @@ func statsTrio(parts []*Part, extras ...AggExtra) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Tables: []Table{{Name: "rank_stats", Frame: rank}}}
-	if dev := ConcatRanks(frames(FrameStatsByDevice)); dev != nil {
+	if dev := ConcatRanks(partFrames(parts, FrameStatsByDevice)); dev != nil {
 		out.Tables = append(out.Tables, Table{Name: "rank_stats_by_device", Frame: dev})
 	}
 	out.Tables = append(out.Tables,
 		Table{Name: "all_stats", Frame: all},
 		Table{Name: "files", Frame: FilesFrame(Stems(parts))})
 	return out, nil
+}
+
+// partFrames is each part's frame named name (nil where it has none).
+func partFrames(parts []*Part, name string) []*Frame {
+	out := make([]*Frame, len(parts))
+	for i, p := range parts {
+		out[i] = p.Frames[name]
+	}
+	return out
+}
+
+// ranksAndFiles is the output of the reducers without statistics over all
+// ranks: table (the parts' frame named frame, with Rank) and files.
+func ranksAndFiles(parts []*Part, frame, table string) *Output {
+	return &Output{Tables: []Table{
+		{Name: table, Frame: ConcatRanks(partFrames(parts, frame))},
+		{Name: "files", Frame: FilesFrame(Stems(parts))},
+	}}
 }
 
 // StatsReduceWith is StatsReduce with extra all_stats columns.

@@ -76,12 +76,5 @@ func mapMetricSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, err
 // reduceMetricSum writes rank_stats (the ranks' statistics with Rank) and
 // files; there is no all_stats.
 func reduceMetricSum(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-	frames := make([]*Frame, len(parts))
-	for i, p := range parts {
-		frames[i] = p.Frames["stats"]
-	}
-	return &Output{Tables: []Table{
-		{Name: "rank_stats", Frame: ConcatRanks(frames)},
-		{Name: "files", Frame: FilesFrame(Stems(parts))},
-	}}, nil
+	return ranksAndFiles(parts, "stats", "rank_stats"), nil
 }

@@ -257,14 +257,7 @@ func (h *heatFrame) frame() *Frame {
 // analysisReduce is the reducer of the heatmaps and rule recipes: analysis (the per-rank tables with
 // Rank) and files (docs/recipes.md §2.13).
 func analysisReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-	frames := make([]*Frame, len(parts))
-	for i, p := range parts {
-		frames[i] = p.Frames["analysis"]
-	}
-	return &Output{Tables: []Table{
-		{Name: "analysis", Frame: ConcatRanks(frames)},
-		{Name: "files", Frame: FilesFrame(Stems(parts))},
-	}}, nil
+	return ranksAndFiles(parts, "analysis", "analysis"), nil
 }
 
 // heatmapOptions are the option keys of the kernel heatmaps, in nsys's

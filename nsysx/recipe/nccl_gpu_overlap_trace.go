@@ -56,11 +56,7 @@ func mapNCCLOverlap(ctx context.Context, r *Report, o *Options, _ any) (*Part, e
 // duration (rank_trace) and, per kernel name over all ranks, of the names'
 // total duration (grouped_trace).
 func reduceNCCLOverlap(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-	frames := make([]*Frame, len(parts))
-	for i, p := range parts {
-		frames[i] = p.Frames["trace"]
-	}
-	all := concatRanksConsume(frames) // the parts are not read again
+	all := concatRanksConsume(partFrames(parts, "trace")) // the parts are not read again
 	start, end := all.Col("Start").Ints, all.Col("End").Ints
 	comm, comp := all.Col("CommSum").Floats, all.Col("CompSum").Floats
 	commPct, compPct := make([]float64, len(start)), make([]float64, len(start))

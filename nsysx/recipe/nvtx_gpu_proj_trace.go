@@ -85,11 +85,7 @@ func traceFrame(nv *NVTX, pr *Projection) *Frame {
 // the output table named table, followed by files.
 func reduceFrames(frame, table string) func(context.Context, []*Part, *Options, any) (*Output, error) {
 	return func(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-		fs := make([]*Frame, len(parts))
-		for i, p := range parts {
-			fs[i] = p.Frames[frame]
-		}
-		f := concatRanksConsume(fs) // the parts are not read again
+		f := concatRanksConsume(partFrames(parts, frame)) // the parts are not read again
 		if f == nil {
 			return nil, ErrNoData
 		}
