@@ -106,13 +106,7 @@ func GraphNodeRows(calls []GraphCall, evs []GraphNodeEvent, ops []GraphOp) []Gra
 			derived = append(derived, r)
 		}
 	}
-	opsBy := map[[2]int64][]int{}
-	for i, o := range ops {
-		if o.HasNode {
-			k := [2]int64{o.NodeID, o.Pid}
-			opsBy[k] = append(opsBy[k], i)
-		}
-	}
+	opsBy := opsByID(ops, func(o *GraphOp) (int64, bool) { return o.NodeID, o.HasNode })
 	var out []GraphRow
 	for _, o := range joinOriginals(originals, derived) {
 		out = appendOps(out, o.nodeRow, o.group, true, opsBy[[2]int64{o.ev.NodeID, pidOf(o.ev.GlobalTid)}], ops)
@@ -121,6 +115,19 @@ func GraphNodeRows(calls []GraphCall, evs []GraphNodeEvent, ops []GraphOp) []Gra
 		out = appendOps(out, d, 0, false, opsBy[[2]int64{d.ev.NodeID, pidOf(d.ev.GlobalTid)}], ops)
 	}
 	return out
+}
+
+// opsByID indexes the ops by (id, pid), id being the node or graph id
+// that id returns for the ops that have one.
+func opsByID(ops []GraphOp, id func(o *GraphOp) (int64, bool)) map[[2]int64][]int {
+	by := map[[2]int64][]int{}
+	for i := range ops {
+		if v, ok := id(&ops[i]); ok {
+			k := [2]int64{v, ops[i].Pid}
+			by[k] = append(by[k], i)
+		}
+	}
+	return by
 }
 
 // lastPerNode as-of joins the node events to the runtime calls, drops the
@@ -232,13 +239,7 @@ func GraphLaunchRows(calls []GraphCall, evs []GraphEvent, ops []GraphOp) []Graph
 		last[[2]int64{c.CorrID, pidOf(evs[i].GlobalTid)}] = len(js)
 		js = append(js, joined{evs[i], c})
 	}
-	opsBy := map[[2]int64][]int{}
-	for i, o := range ops {
-		if o.HasGraph {
-			k := [2]int64{o.GraphID, o.Pid}
-			opsBy[k] = append(opsBy[k], i)
-		}
-	}
+	opsBy := opsByID(ops, func(o *GraphOp) (int64, bool) { return o.GraphID, o.HasGraph })
 	var out []GraphRow
 	for i, j := range js {
 		pid := pidOf(j.ev.GlobalTid)
