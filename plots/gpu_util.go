@@ -38,23 +38,17 @@ type UtilData struct {
 // Range/Start/End for a window (bins then cover the window in each
 // profile's own time), Device.
 func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
-	if o == nil {
-		o = &Options{}
-	}
-	title := "GPU utilisation over time"
-	labels := profileLabels(ps)
-	sub := strings.Join(labels, ", ")
-	d, note, err := utilData(ctx, ps, labels, o)
-	if err != nil {
-		return nil, err
-	}
-	if note != "" {
-		return noData("gpu-util", title, sub, note), nil
-	}
-	c := newChart("gpu-util", title)
-	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, d.Bins, fmtDur(float64(d.BinSize)))
-	if w, _, _ := resolveWindow(ctx, ps[0], o); w.set {
-		c.Subtitle += " · " + w.label
+	var d *UtilData
+	c, err := binnedChart(ctx, ps, o, "gpu-util", "GPU utilisation over time", 30, nil, func(bn *binning, labels []string) {
+		d = &UtilData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
+		bn.eachGPU(labels, func(i int, k devKey, ops []gpuOp, label string) {
+			merged := consolidate(bn.spans(i, ops, nil))
+			d.Rows = append(d.Rows, UtilRow{Label: label, Profile: labels[i], PID: k.pid, Device: k.dev, Kernels: len(ops),
+				Busy: total(merged), Values: heatBins(merged, bn.size, bn.bins, bn.offsets[i], bn.ends[i])})
+		})
+	})
+	if err != nil || c.Note != "" {
+		return c, err
 	}
 	c.Footnote = "Each cell: % of the bin in which the GPU ran at least one kernel (nsys recipe cuda_gpu_time_util_map). " +
 		"Red: idle bins (0%). Grey: outside the profile's session."
@@ -65,33 +59,6 @@ func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, erro
 	c.vega = utilVega(c, d)
 	c.data = d
 	return c, nil
-}
-
-// utilData computes the bins; note says why there is nothing to draw.
-func utilData(ctx context.Context, ps []*nsysx.Profile, labels []string, o *Options) (*UtilData, string, error) {
-	ops, wins, note, err := loadAll(ctx, ps, labels, o)
-	if err != nil || note != "" {
-		return nil, note, err
-	}
-	bn, note := makeBinning(ctx, ps, ops, wins, o.bins(30))
-	if note != "" {
-		return nil, note, nil
-	}
-	d := &UtilData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
-	for i := range ps {
-		keys, m := byDevice(bn.ops[i])
-		for _, k := range keys {
-			merged := consolidate(bn.spans(i, m[k], nil))
-			row := UtilRow{Profile: labels[i], PID: k.pid, Device: k.dev, Kernels: len(m[k]), Busy: total(merged),
-				Values: heatBins(merged, bn.size, bn.bins, bn.offsets[i], bn.ends[i])}
-			row.Label = fmt.Sprintf("GPU %d · PID %d", k.dev, k.pid)
-			if len(ps) > 1 {
-				row.Label = labels[i] + " · " + row.Label
-			}
-			d.Rows = append(d.Rows, row)
-		}
-	}
-	return d, "", nil
 }
 
 func utilLegend() []legendItem {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 // checkBars compares a ranking with the rows nsys wrote: the top bars are
@@ -60,24 +61,47 @@ func checkBars(t *testing.T, b *Bars, rows []map[string]string, nameCol, totalCo
 	}
 }
 
-// The bars are the totals nsys's cuda_gpu_kern_sum printed.
-func TestKernelsMatchKernSum(t *testing.T) {
-	for _, name := range testutil.Profiles {
-		t.Run(name, func(t *testing.T) {
-			rows, ok := goldenCSV(t, name, "cuda_gpu_kern_sum.csv")
-			c, err := Kernels(context.Background(), profile(t, name), 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				if c.Note == "" {
-					t.Fatal("nsys found no kernels, the chart has no note")
+// The bars are the totals nsys's cuda_gpu_kern_sum and cuda_api_sum
+// printed.
+func TestTopTimesMatchReports(t *testing.T) {
+	for _, tc := range []struct {
+		report, countCol string
+		n                int
+		draw             func(context.Context, *nsysx.Profile, int) (*Chart, error)
+	}{
+		{"cuda_gpu_kern_sum", "Instances", 10, Kernels},
+		{"cuda_api_sum", "Num Calls", 8, APICalls},
+	} {
+		for _, name := range testutil.Profiles {
+			t.Run(tc.report+"/"+name, func(t *testing.T) {
+				c, rows := chartOrNote(t, name, tc.report, func(p *nsysx.Profile) (*Chart, error) {
+					return tc.draw(context.Background(), p, tc.n)
+				})
+				if c != nil {
+					checkBars(t, c.data.(*Bars), rows, "Name", "Total Time (ns)", tc.countCol, 1, tc.n)
 				}
-				return
-			}
-			checkBars(t, c.data.(*Bars), rows, "Name", "Total Time (ns)", "Instances", 1, 10)
-		})
+			})
+		}
 	}
+}
+
+// chartOrNote draws a chart of the profile and reads the CSV nsys wrote
+// for report; where nsys found no rows the chart must say why (its note),
+// and c is nil.
+func chartOrNote(t *testing.T, prof, report string, draw func(*nsysx.Profile) (*Chart, error)) (c *Chart, rows []map[string]string) {
+	t.Helper()
+	rows, ok := goldenCSV(t, prof, report+".csv")
+	c, err := draw(profile(t, prof))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		if c.Note == "" {
+			t.Fatalf("nsys found no rows for %s, the chart has no note", report)
+		}
+		return nil, nil
+	}
+	return c, rows
 }
 
 func TestKernelsTopAndLabels(t *testing.T) {

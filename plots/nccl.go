@@ -43,23 +43,15 @@ type NCCLData struct {
 // their session start times as nsys's nccl_gpu_time_util_map does. Options:
 // Bins (default 100), Range/Start/End, Device.
 func NCCL(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
-	if o == nil {
-		o = &Options{}
-	}
-	title := "NCCL communication vs compute per GPU"
-	labels := profileLabels(ps)
-	sub := strings.Join(labels, ", ")
-	d, note, err := ncclData(ctx, ps, labels, o, 100)
-	if err != nil {
-		return nil, err
-	}
-	if note != "" {
-		return noData("nccl", title, sub, note), nil
-	}
-	c := newChart("nccl", title)
-	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, d.Bins, fmtDur(float64(d.BinSize)))
-	if w, _, _ := resolveWindow(ctx, ps[0], o); w.set {
-		c.Subtitle += " · " + w.label
+	var d *NCCLData
+	c, err := binnedChart(ctx, ps, o, "nccl", "NCCL communication vs compute per GPU", 100, noNCCL, func(bn *binning, labels []string) {
+		d = &NCCLData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
+		bn.eachGPU(labels, func(i int, k devKey, ops []gpuOp, label string) {
+			d.Rows = append(d.Rows, ncclRow(bn, i, ops, NCCLRow{Label: label, Profile: labels[i], PID: k.pid, Device: k.dev}))
+		})
+	})
+	if err != nil || c.Note != "" {
+		return c, err
 	}
 	c.Footnote = "Per bin: % of the time with an NCCL kernel running, with another (compute) kernel running, and with both (overlap, shaded); " +
 		"nsys recipe nccl_gpu_time_util_map. Row titles: summed kernel time and the time both ran at once."
@@ -75,55 +67,38 @@ func NCCL(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) 
 	return c, nil
 }
 
-func ncclData(ctx context.Context, ps []*nsysx.Profile, labels []string, o *Options, defBins int) (*NCCLData, string, error) {
-	ops, wins, note, err := loadAll(ctx, ps, labels, o)
-	if err != nil || note != "" {
-		return nil, note, err
-	}
-	any := false
+// noNCCL is the note for profiles without NCCL kernels.
+func noNCCL(ops [][]gpuOp, labels []string) string {
 	for _, v := range ops {
 		for _, op := range v {
-			any = any || op.nccl
+			if op.nccl {
+				return ""
+			}
 		}
 	}
-	if !any {
-		return nil, fmt.Sprintf("no NCCL kernels (short names starting with \"nccl\") in %s", strings.Join(labels, ", ")), nil
-	}
-	bn, note := makeBinning(ctx, ps, ops, wins, o.bins(defBins))
-	if note != "" {
-		return nil, note, nil
-	}
-	d := &NCCLData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
-	isNCCL := func(op gpuOp) bool { return op.nccl }
-	isComp := func(op gpuOp) bool { return !op.nccl }
-	for i := range ps {
-		keys, m := byDevice(bn.ops[i])
-		for _, k := range keys {
-			row := NCCLRow{Profile: labels[i], PID: k.pid, Device: k.dev}
-			for _, op := range m[k] {
-				if op.nccl {
-					row.NCCLKernels++
-					row.NCCLTime += op.e - op.s
-				} else {
-					row.ComputeKernels++
-					row.ComputeTime += op.e - op.s
-				}
-			}
-			all := consolidate(bn.spans(i, m[k], nil))
-			nc := consolidate(bn.spans(i, m[k], isNCCL))
-			co := consolidate(bn.spans(i, m[k], isComp))
-			ov := intersect(nc, co)
-			row.NCCLBusy, row.ComputeBusy, row.Overlap = total(nc), total(co), total(ov)
-			heat := func(v []span) []float64 { return heatBins(v, bn.size, bn.bins, bn.offsets[i], bn.ends[i]) }
-			row.All, row.NCCL, row.Compute, row.Shared = heat(all), heat(nc), heat(co), heat(ov)
-			row.Label = fmt.Sprintf("GPU %d · PID %d", k.dev, k.pid)
-			if len(ps) > 1 {
-				row.Label = labels[i] + " · " + row.Label
-			}
-			d.Rows = append(d.Rows, row)
+	return fmt.Sprintf("no NCCL kernels (short names starting with \"nccl\") in %s", strings.Join(labels, ", "))
+}
+
+// ncclRow fills row from the ops of its GPU in profile i: the kernel
+// counts and times, the busy times and the bins.
+func ncclRow(bn *binning, i int, ops []gpuOp, row NCCLRow) NCCLRow {
+	for _, op := range ops {
+		if op.nccl {
+			row.NCCLKernels++
+			row.NCCLTime += op.e - op.s
+		} else {
+			row.ComputeKernels++
+			row.ComputeTime += op.e - op.s
 		}
 	}
-	return d, "", nil
+	all := consolidate(bn.spans(i, ops, nil))
+	nc := consolidate(bn.spans(i, ops, func(op gpuOp) bool { return op.nccl }))
+	co := consolidate(bn.spans(i, ops, func(op gpuOp) bool { return !op.nccl }))
+	ov := intersect(nc, co)
+	row.NCCLBusy, row.ComputeBusy, row.Overlap = total(nc), total(co), total(ov)
+	heat := func(v []span) []float64 { return heatBins(v, bn.size, bn.bins, bn.offsets[i], bn.ends[i]) }
+	row.All, row.NCCL, row.Compute, row.Shared = heat(all), heat(nc), heat(co), heat(ov)
+	return row
 }
 
 func ncclPanel(d *NCCLData, r *NCCLRow, last bool) *plot.Plot {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -164,18 +165,8 @@ func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
 		byKey[k] = append(byKey[k], TimelineBar{Start: max(s, d.Start), End: min(e, d.End), Name: rangeLabel(name.Text(i)), Count: 1})
 		d.Ranges++
 	}
-	keys := make([]key, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmp.Compare(a.pid, b.pid); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.tid, b.tid); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.lvl, b.lvl)
+	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.pid, b.pid), cmp.Compare(a.tid, b.tid), cmp.Compare(a.lvl, b.lvl))
 	})
 	var lanes []Lane
 	for _, k := range keys {
@@ -247,15 +238,8 @@ func gpuLanes(ops []gpuOp, d *TimelineData) []Lane {
 		byKey[k] = v
 		d.Ops++
 	}
-	keys := make([]key, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmp.Compare(a.dev, b.dev); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.stream, b.stream)
+	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.dev, b.dev), cmp.Compare(a.stream, b.stream))
 	})
 	var lanes []Lane
 	for _, k := range keys {

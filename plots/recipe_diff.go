@@ -17,13 +17,9 @@ import (
 // lane per name with a marker per statistic), and per name the
 // differences on each rank (no box: differences are no distribution).
 func diffCharts(name string, out *recipe.Output) ([]*Chart, error) {
-	all := out.Table("all_stats")
-	if all == nil {
-		return nil, fmt.Errorf("recipe %s: no all_stats table", name)
-	}
-	boxes, key, err := readStatBoxes(all, false)
+	boxes, key, err := readAllStats(name, out)
 	if err != nil {
-		return nil, fmt.Errorf("recipe %s: all_stats: %w", name, err)
+		return nil, err
 	}
 	d := &StatsData{Recipe: name, Key: key, Names: len(boxes), Diff: true, Ranks: map[string][]StatBox{}}
 	mag := func(b StatBox) float64 {
@@ -43,14 +39,8 @@ func diffCharts(name string, out *recipe.Output) ([]*Chart, error) {
 	if len(d.Boxes) == 0 {
 		return []*Chart{noData(name+"-diff", name+": all_stats differences", name, "no name is in both directories")}, nil
 	}
-	if rs := out.Table("rank_stats"); rs != nil {
-		rows, _, err := readStatBoxes(rs, true)
-		if err != nil {
-			return nil, fmt.Errorf("recipe %s: rank_stats: %w", name, err)
-		}
-		for _, r := range rows {
-			d.Ranks[r.Name] = append(d.Ranks[r.Name], r)
-		}
+	if err := d.readRankStats(name, out); err != nil {
+		return nil, err
 	}
 	cs := []*Chart{diffDotChart(d)}
 	if len(d.Ranks) > 0 {

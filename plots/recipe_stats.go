@@ -78,29 +78,18 @@ func statsCharts(name string, out *recipe.Output, pres bool) ([]*Chart, error) {
 // StatsFromOutput reads all_stats and rank_stats of a summary recipe's
 // output into the data the K1/K2 charts draw.
 func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
-	all := out.Table("all_stats")
-	if all == nil {
-		return nil, fmt.Errorf("recipe %s: no all_stats table", name)
-	}
-	d := &StatsData{Recipe: name, Bytes: name == "cuda_gpu_mem_size_sum", Ranks: map[string][]StatBox{}}
-	boxes, key, err := readStatBoxes(all, false)
+	boxes, key, err := readAllStats(name, out)
 	if err != nil {
-		return nil, fmt.Errorf("recipe %s: all_stats: %w", name, err)
+		return nil, err
 	}
-	d.Key, d.Names = key, len(boxes)
+	d := &StatsData{Recipe: name, Bytes: name == "cuda_gpu_mem_size_sum", Key: key, Names: len(boxes), Ranks: map[string][]StatBox{}}
 	sort.SliceStable(boxes, func(i, j int) bool { return boxes[i].Sum > boxes[j].Sum })
 	d.Boxes = boxes[:min(len(boxes), maxStatBoxes)]
-	if rs := out.Table("rank_stats"); rs != nil {
-		rows, _, err := readStatBoxes(rs, true)
-		if err != nil {
-			return nil, fmt.Errorf("recipe %s: rank_stats: %w", name, err)
-		}
-		for _, r := range rows {
-			d.Ranks[r.Name] = append(d.Ranks[r.Name], r)
-		}
-		for _, rows := range d.Ranks {
-			sort.SliceStable(rows, func(i, j int) bool { return rows[i].Rank < rows[j].Rank })
-		}
+	if err := d.readRankStats(name, out); err != nil {
+		return nil, err
+	}
+	for _, rows := range d.Ranks {
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].Rank < rows[j].Rank })
 	}
 	if err := d.readByDevice(out.Table("rank_stats_by_device")); err != nil {
 		return nil, fmt.Errorf("recipe %s: rank_stats_by_device: %w", name, err)
@@ -114,6 +103,37 @@ func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
 	}
 	d.Log = hi/lo > logScaleSpread
 	return d, nil
+}
+
+// readAllStats reads the boxes of the output's all_stats and its name
+// column's name.
+func readAllStats(name string, out *recipe.Output) ([]StatBox, string, error) {
+	all := out.Table("all_stats")
+	if all == nil {
+		return nil, "", fmt.Errorf("recipe %s: no all_stats table", name)
+	}
+	boxes, key, err := readStatBoxes(all, false)
+	if err != nil {
+		return nil, "", fmt.Errorf("recipe %s: all_stats: %w", name, err)
+	}
+	return boxes, key, nil
+}
+
+// readRankStats reads the output's rank_stats, when it has one, into
+// d.Ranks: per name, in table order.
+func (d *StatsData) readRankStats(name string, out *recipe.Output) error {
+	rs := out.Table("rank_stats")
+	if rs == nil {
+		return nil
+	}
+	rows, _, err := readStatBoxes(rs, true)
+	if err != nil {
+		return fmt.Errorf("recipe %s: rank_stats: %w", name, err)
+	}
+	for _, r := range rows {
+		d.Ranks[r.Name] = append(d.Ranks[r.Name], r)
+	}
+	return nil
 }
 
 // readStatBoxes reads a stats frame (all_stats: "(approx)" columns;
