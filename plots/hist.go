@@ -31,6 +31,12 @@ func histogram(vals []float64, lo, w float64, bins int) []HistBin {
 	return out
 }
 
+// median sorts v and returns its median (NaN when v is empty).
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return quantile(v, 0.5)
+}
+
 // quantile is numpy's linear quantile of sorted values.
 func quantile(sorted []float64, q float64) float64 {
 	if len(sorted) == 0 {

@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // DefaultIterationMatch matches the NVTX range names of training loops:
@@ -304,17 +303,13 @@ func iterationLine(d *IterationsData, unit timeUnit) (*plot.Plot, error) {
 			outLabels = append(outLabels, fmtDur(float64(it.Duration)))
 		}
 	}
-	l, pts, err := plotter.NewLinePoints(xys)
-	if err != nil {
-		return nil, err
+	dots := len(d.Items) <= 120 // dots only where they stay apart
+	width := vg.Length(1.5)
+	if !dots {
+		width = 0.8
 	}
-	l.Color, l.Width = colKernel, 1.5
-	pts.Color, pts.Shape, pts.Radius = colKernel, draw.CircleGlyph{}, 2.2
-	line.Add(l)
-	if len(d.Items) <= 120 { // dots only where they stay apart
-		line.Add(pts)
-	} else {
-		l.Width = 0.8
+	if err := addLineDots(line, xys, colKernel, width, 2.2, dots); err != nil {
+		return nil, err
 	}
 	lo, hi := xys[0].X, xys[len(xys)-1].X
 	hline := func(y float64, c color.Color, dash bool) {
@@ -340,12 +335,11 @@ func addOutliers(line *plot.Plot, outl plotter.XYs, labels []string, n int) {
 	if len(outl) == 0 {
 		return
 	}
-	s, _ := plotter.NewScatter(outl)
-	s.Color, s.Shape, s.Radius = colOutlier, draw.CircleGlyph{}, 3.5
+	radius := vg.Length(3.5)
 	if n > 120 {
-		s.Radius = 2
+		radius = 2
 	}
-	line.Add(s)
+	line.Add(newDots(outl, colOutlier, radius))
 	if len(outl) <= 10 { // labels only while they cannot pile up
 		lab, _ := plotter.NewLabels(plotter.XYLabels{XYs: outl, Labels: labels})
 		for i := range lab.TextStyle {

@@ -13,6 +13,10 @@ import (
 	"sync"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotKind is how a recipe's output is charted (docs/recipes.md §2, "Plot
@@ -168,6 +172,28 @@ var seriesPalette = []color.RGBA{
 }
 
 func seriesColor(i int) color.RGBA { return seriesPalette[i%len(seriesPalette)] }
+
+// addLineDots adds to p a line through xys in col, with a dot of radius at
+// each point when dots (while they stay apart).
+func addLineDots(p *plot.Plot, xys plotter.XYs, col color.Color, width, radius vg.Length, dots bool) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width = col, width
+	p.Add(l)
+	if dots {
+		p.Add(newDots(xys, col, radius))
+	}
+	return nil
+}
+
+// newDots is a dot of radius at each point, in col.
+func newDots(xys plotter.XYs, col color.Color, radius vg.Length) *plotter.Scatter {
+	s, _ := plotter.NewScatter(xys) // only fails where NewLine did
+	s.Color, s.Shape, s.Radius = col, draw.CircleGlyph{}, radius
+	return s
+}
 
 // cellFloat is row i of a numeric column as float64; NULL (and a missing
 // column) is NaN.

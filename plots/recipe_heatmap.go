@@ -2,14 +2,14 @@ package plots
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // HeatRow is one row of a recipe heatmap: a GPU (or process) of a rank.
@@ -137,10 +137,7 @@ func (d *HeatmapData) summarise() {
 			}
 		}
 	}
-	for s := range at {
-		d.SummaryAt = append(d.SummaryAt, s)
-	}
-	sort.Slice(d.SummaryAt, func(i, j int) bool { return d.SummaryAt[i] < d.SummaryAt[j] })
+	d.SummaryAt = slices.Sorted(maps.Keys(at))
 	d.Summary = make([][]float64, len(d.Columns))
 	for j := range d.Columns {
 		for _, s := range d.SummaryAt {
@@ -200,16 +197,7 @@ func heatSummaryPanel(d *HeatmapData) *plot.Plot {
 	p.Title.Text = fmt.Sprintf("Utilization Summary (bins=%d)", len(d.SummaryAt))
 	for j := range d.Columns {
 		for _, xys := range summaryRuns(d, j) {
-			l, pts, err := plotter.NewLinePoints(xys)
-			if err != nil {
-				continue
-			}
-			l.Color, l.Width = seriesColor(j), 1.5
-			pts.Color, pts.Shape, pts.Radius = seriesColor(j), draw.CircleGlyph{}, 1.6
-			p.Add(l)
-			if len(d.SummaryAt) <= 120 {
-				p.Add(pts)
-			}
+			_ = addLineDots(p, xys, seriesColor(j), 1.5, 1.6, len(d.SummaryAt) <= 120) // a run too short for a line is left out
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 100

@@ -3,13 +3,11 @@ package plots
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // paceMetrics are the pace tables charted, in nsys's notebook order, and
@@ -84,11 +82,7 @@ func varianceOfDelta(delta [][]float64, iters int) [][]float64 {
 				vs = append(vs, v)
 			}
 		}
-		sort.Float64s(vs)
-		med := math.NaN()
-		if len(vs) > 0 {
-			med = quantile(vs, 0.5)
-		}
+		med := median(vs)
 		for r := range delta {
 			out[r][i] = delta[r][i] - med
 		}
@@ -186,15 +180,8 @@ func pacePanel(d *PaceData, metric string) (*plot.Plot, error) {
 		if len(xys) == 0 {
 			continue
 		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
+		if err := addLineDots(p, xys, seriesColor(r), 1.3, 1.8, len(xys) <= 100); err != nil {
 			return nil, err
-		}
-		l.Color, l.Width = seriesColor(r), 1.3
-		pts.Color, pts.Shape, pts.Radius = seriesColor(r), draw.CircleGlyph{}, 1.8
-		p.Add(l)
-		if len(xys) <= 100 {
-			p.Add(pts)
 		}
 	}
 	pad := math.Max((hi-lo)*0.06, math.Abs(hi)*0.002+1)

@@ -88,30 +88,28 @@ type timeUnit struct {
 	ns   float64
 }
 
-// pickTimeUnit returns the largest unit in which v ns is at least 1.
-func pickTimeUnit(v float64) timeUnit {
-	switch {
-	case v >= 1e9:
-		return timeUnit{"s", 1e9}
-	case v >= 1e6:
-		return timeUnit{"ms", 1e6}
-	case v >= 1e3:
-		return timeUnit{"µs", 1e3}
-	}
-	return timeUnit{"ns", 1}
-}
+// timeUnits and sizeUnits are the units of the axes, largest first (sizes
+// in decimal units, as nsys's MB).
+var (
+	timeUnits = []timeUnit{{"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}, {"ns", 1}}
+	sizeUnits = []timeUnit{{"GB", 1e9}, {"MB", 1e6}, {"kB", 1e3}, {"B", 1}}
+)
 
-// sizeUnit scales bytes for an axis (decimal units, as nsys's MB).
-func pickSizeUnit(v float64) timeUnit {
-	switch {
-	case v >= 1e9:
-		return timeUnit{"GB", 1e9}
-	case v >= 1e6:
-		return timeUnit{"MB", 1e6}
-	case v >= 1e3:
-		return timeUnit{"kB", 1e3}
+// pickTimeUnit returns the largest unit in which v ns is at least 1.
+func pickTimeUnit(v float64) timeUnit { return pickUnit(v, timeUnits) }
+
+// pickSizeUnit returns the largest unit in which v bytes is at least 1.
+func pickSizeUnit(v float64) timeUnit { return pickUnit(v, sizeUnits) }
+
+// pickUnit returns the first of units in which v is at least 1, else the
+// last (the base unit).
+func pickUnit(v float64, units []timeUnit) timeUnit {
+	for _, u := range units[:len(units)-1] {
+		if v >= u.ns {
+			return u
+		}
 	}
-	return timeUnit{"B", 1}
+	return units[len(units)-1]
 }
 
 // fmtDur formats nanoseconds with 3 significant digits and a unit.
