@@ -163,17 +163,7 @@ func Aggregate(rank *Frame, extras ...AggExtra) (*Frame, error) {
 	}
 	order, starts := groupRows(keys, src["Count"])
 	ng := len(starts) - 1
-	cols := make([]*Column, 0, len(AggNames)+len(extras)+len(keys))
-	for _, name := range AggNames {
-		k := Float64
-		switch name {
-		case "Count":
-			k = Int64
-		case "Min", "Max", "Sum":
-			k = src[name].Kind
-		}
-		cols = append(cols, newColumn(name, k, ng))
-	}
+	cols := statColumns(AggNames, ng, func(name string) Kind { return src[name].Kind }, len(extras)+len(keys))
 	for _, e := range extras {
 		cols = append(cols, newColumn(e.Name, Float64, ng))
 	}

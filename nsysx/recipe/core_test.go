@@ -150,6 +150,25 @@ func row(f *Frame, i int) string {
 	return s
 }
 
+// wantRows compares the rows of f (rendered by row) with want.
+func wantRows(t *testing.T, what string, f *Frame, want ...string) {
+	t.Helper()
+	if f == nil {
+		t.Fatalf("%s: no frame", what)
+	}
+	if f.Rows() != len(want) {
+		for i := 0; i < f.Rows(); i++ {
+			t.Logf("%s row %d: %s", what, i, row(f, i))
+		}
+		t.Fatalf("%s: %d rows, want %d", what, f.Rows(), len(want))
+	}
+	for i, w := range want {
+		if got := row(f, i); got != w {
+			t.Errorf("%s row %d = %s, want %s", what, i, got, w)
+		}
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	key := NewStrings("Name", []string{"b", "a", "b", "a", "a", "z", "c"}, Mask{true, true, true, true, true, false, true})
 	vals := NewInts("duration", Int64, []int64{5, 1, 7, 2, 4, 9, 3}, nil)
@@ -164,14 +183,7 @@ func TestDescribe(t *testing.T) {
 		"2|6|1.4|5|5.5|6|6.5|7|12|b|",
 		"1|3|-|3|3|3|3|3|3|c|",
 	}
-	if f.Rows() != len(want) {
-		t.Fatalf("%d rows, want %d", f.Rows(), len(want))
-	}
-	for i, w := range want {
-		if got := row(f, i); got != w {
-			t.Errorf("row %d = %s, want %s", i, got, w)
-		}
-	}
+	wantRows(t, "describe", f, want...)
 	if f.Col("Min").Kind != Int64 || f.Col("Mean").Kind != Float64 {
 		t.Errorf("kinds %v %v", f.Col("Min").Kind, f.Col("Mean").Kind)
 	}
@@ -179,17 +191,11 @@ func TestDescribe(t *testing.T) {
 	dev := NewInts("Device ID", Uint32, []int64{10, 2, 10, 2, 10, 2, 2}, nil)
 	fv := NewFloats("duration", []float64{5, 1, 7, 2, 4, 9, 3}, nil)
 	g := Describe([]*Column{key, dev}, fv)
-	want = []string{
+	wantRows(t, "by device", g,
 		"2|1.5|0.7|1|1.2|1.5|1.8|2|3|a|2|",
 		"1|4|-|4|4|4|4|4|4|a|10|",
 		"2|6|1.4|5|5.5|6|6.5|7|12|b|10|",
-		"1|3|-|3|3|3|3|3|3|c|2|",
-	}
-	for i, w := range want {
-		if got := row(g, i); got != w {
-			t.Errorf("by device row %d = %s, want %s", i, got, w)
-		}
-	}
+		"1|3|-|3|3|3|3|3|3|c|2|")
 	if g.Col("Sum").Kind != Float64 || g.Col("Device ID").Kind != Uint32 {
 		t.Errorf("kinds %v %v", g.Col("Sum").Kind, g.Col("Device ID").Kind)
 	}
@@ -199,34 +205,22 @@ func TestAggregate(t *testing.T) {
 	r0 := Describe([]*Column{NewStrings("Name", []string{"a", "a", "b"}, nil)}, NewInts("d", Int64, []int64{1, 3, 10}, nil))
 	r1 := Describe([]*Column{NewStrings("Name", []string{"a", "a", "a"}, nil)}, NewInts("d", Int64, []int64{2, 4, 9}, nil))
 	rank := ConcatRanks([]*Frame{r0, r1})
-	wantRank := []string{
+	wantRows(t, "rank", rank,
 		"2|2|1.4|1|1.5|2|2.5|3|4|0|a|",
 		"1|10|-|10|10|10|10|10|10|0|b|",
-		"3|5|3.6|2|3|4|6.5|9|15|1|a|",
-	}
-	for i, w := range wantRank {
-		if got := row(rank, i); got != w {
-			t.Errorf("rank row %d = %s, want %s", i, got, w)
-		}
-	}
+		"3|5|3.6|2|3|4|6.5|9|15|1|a|")
 	all, err := Aggregate(rank)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// a: Count 5, Sum 19, Mean 3.8, Std mean(1.4, 3.6)=2.5, Min 1,
 	// Q1 min(1.5,3)=1.5, Median mean(2,4)=3, Q3 max(2.5,6.5), Max 9.
-	want := []string{
-		"5|3.8|2.5|1|1.5|3|6.5|9|19|a|",
-		"1|10|-|10|10|10|10|10|10|b|",
-	}
 	if got := all.Names(); !reflect.DeepEqual(got, append(append([]string{}, AggNames...), "Name")) {
 		t.Fatalf("columns %v", got)
 	}
-	for i, w := range want {
-		if got := row(all, i); got != w {
-			t.Errorf("all row %d = %s, want %s", i, got, w)
-		}
-	}
+	wantRows(t, "all", all,
+		"5|3.8|2.5|1|1.5|3|6.5|9|19|a|",
+		"1|10|-|10|10|10|10|10|10|b|")
 }
 
 func TestConcatRanks(t *testing.T) {
@@ -237,12 +231,7 @@ func TestConcatRanks(t *testing.T) {
 	if f.Index != LevelIndex || f.Col("v").Kind != Float64 {
 		t.Fatalf("index %v kind %v", f.Index, f.Col("v").Kind)
 	}
-	want := []string{"1|0|0|", "2|0|1|", "3.5|2|4|"}
-	for i, w := range want {
-		if got := row(f, i); got != w {
-			t.Errorf("row %d = %s, want %s", i, got, w)
-		}
-	}
+	wantRows(t, "concat", f, "1|0|0|", "2|0|1|", "3.5|2|4|")
 	if one := ConcatRanks([]*Frame{a}); one.Index != RangeIndex || len(one.Cols) != 2 {
 		t.Errorf("single range frame: index %v, %v", one.Index, one.Names())
 	}

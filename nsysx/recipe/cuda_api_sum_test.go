@@ -17,10 +17,10 @@ func TestAPISum(t *testing.T) {
 		t.Fatalf("columns %v, Sum %v", got, f.Col("Sum").Kind)
 	}
 	for rank, prof := range []string{"fixed", "train"} {
-		groups, _ := rawByName(t, openRaw(t, prof), TableRuntime)
+		groups, _ := rawByName(t, openProfile(t, prof), TableRuntime)
 		checkRank(t, "cuda_api_sum", f, int64(rank), "Name", groups)
 	}
-	_, zero := rawByName(t, openRaw(t, "train"), TableRuntime)
+	_, zero := rawByName(t, openProfile(t, "train"), TableRuntime)
 	stripped := map[string]int{}
 	for k, n := range zero {
 		stripped[nsysx.StripAPIVersion(k)] += n

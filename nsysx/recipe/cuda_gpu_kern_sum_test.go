@@ -25,7 +25,7 @@ func TestKernSumFilterTime(t *testing.T) {
 	o := Defaults()
 	o.FilterTime = &TimeRange{Start: i64(s), End: i64(e)}
 	res := runOn(t, "cuda_gpu_kern_sum", o, "train")
-	p := openRaw(t, "train")
+	p := openProfile(t, "train")
 	k, err := p.Load(context.Background(), TableKernel, "start", "end", "shortName")
 	if err != nil {
 		t.Fatal(err)

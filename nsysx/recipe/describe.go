@@ -47,6 +47,25 @@ func TitleCase(s string) string {
 // StatNames are the columns Describe writes before the index.
 var StatNames = []string{"Count", "Mean", "Std", "Min", "Q1", "Median", "Q3", "Max", "Sum"}
 
+// statColumns makes the statistics columns names (StatNames or AggNames)
+// of n rows, with room for more columns after them: Count is Int64, Min,
+// Max and Sum of the kind valueKind gives for the name, the others
+// Float64.
+func statColumns(names []string, n int, valueKind func(name string) Kind, more int) []*Column {
+	cols := make([]*Column, 0, len(names)+more)
+	for _, name := range names {
+		k := Float64
+		switch name {
+		case "Count":
+			k = Int64
+		case "Min", "Max", "Sum":
+			k = valueKind(name)
+		}
+		cols = append(cols, newColumn(name, k, n))
+	}
+	return cols
+}
+
 // Describe is nsys's per-rank statistics (docs/recipes.md §1.7): vals
 // grouped by the key columns, one row per key, keys ascending (strings in
 // code-point order, numbers numerically), rows with a NULL key or value
@@ -60,17 +79,7 @@ var StatNames = []string{"Count", "Mean", "Std", "Min", "Q1", "Median", "Q3", "M
 func Describe(keys []*Column, vals *Column) *Frame {
 	order, starts := groupRows(keys, vals)
 	ng := len(starts) - 1
-	cols := make([]*Column, 0, len(StatNames)+len(keys))
-	for _, name := range StatNames {
-		k := Float64
-		switch name {
-		case "Count":
-			k = Int64
-		case "Min", "Max", "Sum":
-			k = vals.Kind
-		}
-		cols = append(cols, newColumn(name, k, ng))
-	}
+	cols := statColumns(StatNames, ng, func(string) Kind { return vals.Kind }, len(keys))
 	var scratch []float64
 	for g := 0; g < ng; g++ {
 		rows := order[starts[g]:starts[g+1]]

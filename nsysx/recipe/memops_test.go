@@ -80,7 +80,7 @@ func TestMemSizeSum(t *testing.T) {
 		t.Errorf("Sum %v, Device ID %v; want uint64, uint32", f.Col("Sum").Kind, dev.Col("Device ID").Kind)
 	}
 	for rank, prof := range profs {
-		groups, byDev, _, label := rawMem(t, openRaw(t, prof), true)
+		groups, byDev, _, label := rawMem(t, openProfile(t, prof), true)
 		checkRank(t, "mem_size_sum", f, int64(rank), "Name", groups)
 		checkRank(t, "mem_size_sum by device", devKeyed(dev), int64(rank), "Name", byDev)
 		// nsys stats' counts (its sizes are rounded MB).
@@ -102,7 +102,7 @@ func TestMemTimeSum(t *testing.T) {
 		t.Errorf("Sum %v, want int64", f.Col("Sum").Kind)
 	}
 	for rank, prof := range profs {
-		groups, byDev, zero, label := rawMem(t, openRaw(t, prof), false)
+		groups, byDev, zero, label := rawMem(t, openProfile(t, prof), false)
 		checkRank(t, "mem_time_sum", f, int64(rank), "Name", groups)
 		checkRank(t, "mem_time_sum by device", devKeyed(dev), int64(rank), "Name", byDev)
 		got := sumsBy(f, int64(rank), "Name", func(s string) string { return label[s] })

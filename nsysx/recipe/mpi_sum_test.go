@@ -22,25 +22,6 @@ func runFixtures(t *testing.T, name string, o *Options, fixtures ...string) (*Re
 	return Run(context.Background(), r, o, nil)
 }
 
-// wantRows compares the rows of f (rendered by row) with want.
-func wantRows(t *testing.T, what string, f *Frame, want ...string) {
-	t.Helper()
-	if f == nil {
-		t.Fatalf("%s: no frame", what)
-	}
-	if f.Rows() != len(want) {
-		for i := 0; i < f.Rows(); i++ {
-			t.Logf("%s row %d: %s", what, i, row(f, i))
-		}
-		t.Fatalf("%s: %d rows, want %d", what, f.Rows(), len(want))
-	}
-	for i, w := range want {
-		if got := row(f, i); got != w {
-			t.Errorf("%s row %d = %s, want %s", what, i, got, w)
-		}
-	}
-}
-
 // The fixture's values (make_recipe_fixtures.py), worked out by hand:
 // rank a: Allreduce 60, 30, 20; Init 90; Send 50, 10 (the negative-start
 // Send and the zero-length Recv are dropped); Wait 40. Rank b (no

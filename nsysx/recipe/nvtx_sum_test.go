@@ -57,10 +57,10 @@ func TestNVTXSum(t *testing.T) {
 		t.Errorf("index %v", got)
 	}
 	for rank, prof := range []string{"fixed", "train"} {
-		groups, _ := rawNVTX(t, openRaw(t, prof))
+		groups, _ := rawNVTX(t, openProfile(t, prof))
 		checkRank(t, "nvtx_sum", f, int64(rank), "Text", groups)
 	}
-	_, zero := rawNVTX(t, openRaw(t, "train"))
+	_, zero := rawNVTX(t, openProfile(t, "train"))
 	rows := statsGolden(t, "train", "nvtx_sum")
 	for _, r := range rows {
 		r["Range"] = r["Range"][strings.IndexByte(r["Range"], ':')+1:]

@@ -8,10 +8,10 @@ func TestOSRTSum(t *testing.T) {
 	res := runOn(t, "osrt_sum", nil, "train", "fixed")
 	f := res.Output.Table("rank_stats")
 	for rank, prof := range []string{"fixed", "train"} {
-		groups, _ := rawByName(t, openRaw(t, prof), "OSRT_API")
+		groups, _ := rawByName(t, openProfile(t, prof), "OSRT_API")
 		checkRank(t, "osrt_sum", f, int64(rank), "Name", groups)
 	}
-	_, zero := rawByName(t, openRaw(t, "train"), "OSRT_API")
+	_, zero := rawByName(t, openProfile(t, "train"), "OSRT_API")
 	same := func(s string) string { return s }
 	checkStatsGolden(t, statsGolden(t, "train", "osrt_sum"), sumsBy(f, 1, "Name", same), "Name", "Num Calls", zero)
 	checkAllStats(t, res)

@@ -101,17 +101,6 @@ func checkRank(t *testing.T, what string, f *Frame, rank int64, key string, grou
 	}
 }
 
-// openRaw opens a test profile for reading raw tables in the tests.
-func openRaw(t *testing.T, name string) *nsysx.Profile {
-	t.Helper()
-	p, err := nsysx.Open(testutil.Profile(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 // rawByName groups end−start of a (start, end, nameId) table's rows with
 // start ≥ 0 and a positive duration by StringIds(nameId); zero counts the
 // rows left out for a zero duration.
