@@ -83,17 +83,9 @@ func TestGraphProjection(t *testing.T) {
 		Start: []int64{0, 10, 30}, End: []int64{50, 26, 40},
 		GlobalTid: []int64{1<<24 | 9, 1<<24 | 9, 1<<24 | 9}, Keep: []bool{true, true, true},
 	}
-	c := &ProjCUDA{}
-	for _, r := range rows {
-		c.Start = append(c.Start, r.Start)
-		c.End = append(c.End, r.End)
-		c.GPUStart = append(c.GPUStart, r.Op.Start)
-		c.GPUEnd = append(c.GPUEnd, r.Op.End)
-		c.GlobalTid = append(c.GlobalTid, r.GlobalTid)
-		c.Stream = append(c.Stream, r.Op.Stream)
-		c.Graph = append(c.Graph, r.HasGroup)
-	}
-	p := Project(n, c, false)
+	c := &cudaRows{}
+	c.appendGraphRows(rows)
+	p := Project(n, projCUDA(c, seq(len(rows)), nil), false)
 	// "build" [10,26] is innermost: its three original rows stay separate;
 	// "outer" widens over everything; "inst" [30,40] widens its derived rows.
 	wantStart := []int64{1000, 1000, 1000, 1100, 1100}

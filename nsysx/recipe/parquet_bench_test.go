@@ -28,22 +28,20 @@ func benchFrame(n int) *Frame {
 	}, Index: LevelIndex, IndexCols: []string{LevelIndexName}}
 }
 
-func BenchmarkWriteParquet(b *testing.B) {
+// BenchmarkWrite writes the frame as Parquet and as CSV.
+func BenchmarkWrite(b *testing.B) {
 	f := benchFrame(200_000)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := WriteParquet(io.Discard, f); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkWriteCSV(b *testing.B) {
-	f := benchFrame(200_000)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := WriteCSV(io.Discard, f); err != nil {
-			b.Fatal(err)
-		}
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, *Frame) error
+	}{{"Parquet", WriteParquet}, {"CSV", WriteCSV}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := w.write(io.Discard, f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

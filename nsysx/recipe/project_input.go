@@ -94,15 +94,21 @@ func loadProjCUDA(ctx context.Context, p *nsysx.Profile) (*cudaRows, error) {
 	extra = append(extra, g.traceRows()...)
 	extra = append(extra, GraphNodeRows(g.calls, g.nodes, g.ops)...)
 	extra = append(extra, GraphLaunchRows(g.calls, g.graphs, g.ops)...)
-	for _, r := range extra {
-		out.Start = append(out.Start, r.Start)
-		out.End = append(out.End, r.End)
-		out.GPUStart = append(out.GPUStart, r.Op.Start)
-		out.GPUEnd = append(out.GPUEnd, r.Op.End)
-		out.GlobalTid = append(out.GlobalTid, r.GlobalTid)
-		out.Stream = append(out.Stream, r.Op.Stream)
-		out.Device = append(out.Device, r.Op.Device)
-		out.Graph = append(out.Graph, r.HasGroup)
-	}
+	out.appendGraphRows(extra)
 	return out, nil
+}
+
+// appendGraphRows appends the rows the graph joins add (Graph: a graph
+// original's row).
+func (c *cudaRows) appendGraphRows(rows []GraphRow) {
+	for _, r := range rows {
+		c.Start = append(c.Start, r.Start)
+		c.End = append(c.End, r.End)
+		c.GPUStart = append(c.GPUStart, r.Op.Start)
+		c.GPUEnd = append(c.GPUEnd, r.Op.End)
+		c.GlobalTid = append(c.GlobalTid, r.GlobalTid)
+		c.Stream = append(c.Stream, r.Op.Stream)
+		c.Device = append(c.Device, r.Op.Device)
+		c.Graph = append(c.Graph, r.HasGroup)
+	}
 }

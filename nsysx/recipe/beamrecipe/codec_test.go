@@ -38,18 +38,10 @@ func TestPartsRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", rep.Path, err)
 				}
-				b, err := EncodePart(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				q, err := DecodePart(b)
-				if err != nil {
-					t.Fatal(err)
-				}
 				if p != nil {
 					n++
 				}
-				samePart(t, rep.Stem, p, q)
+				samePart(t, rep.Stem, p, roundTrip(t, p))
 			}
 			if n == 0 && !strings.HasPrefix(r.Name, "mpi_") { // no test report has MPI data
 				t.Errorf("no report gave a part")
@@ -75,12 +67,33 @@ func checkConfig(t *testing.T, c *config) {
 	}
 }
 
+// roundTrip is the part encoded and decoded again.
+func roundTrip(t *testing.T, p *recipe.Part) *recipe.Part {
+	t.Helper()
+	b, err := EncodePart(p)
+	var q *recipe.Part
+	if err == nil {
+		q, err = DecodePart(b)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// bothNil fails the test when only one of sent and got is nil, and
+// reports whether both are (then there is nothing more to compare).
+func bothNil[T any](t *testing.T, what string, sent, got *T) bool {
+	t.Helper()
+	if (sent == nil) != (got == nil) {
+		t.Fatalf("%s: nil %v, decoded nil %v", what, sent == nil, got == nil)
+	}
+	return sent == nil
+}
+
 func samePart(t *testing.T, stem string, p, q *recipe.Part) {
 	t.Helper()
-	if (p == nil) != (q == nil) {
-		t.Fatalf("%s: part nil %v, decoded nil %v", stem, p == nil, q == nil)
-	}
-	if p == nil {
+	if bothNil(t, stem+": part", p, q) {
 		return
 	}
 	if p.Stem != q.Stem || p.UTC != q.UTC || p.Duration != q.Duration || !reflect.DeepEqual(p.Extra, q.Extra) {
@@ -100,10 +113,7 @@ func samePart(t *testing.T, stem string, p, q *recipe.Part) {
 
 func sameFrame(t *testing.T, what string, f, g *recipe.Frame) {
 	t.Helper()
-	if (f == nil) != (g == nil) {
-		t.Fatalf("%s: nil %v, decoded nil %v", what, f == nil, g == nil)
-	}
-	if f == nil {
+	if bothNil(t, what, f, g) {
 		return
 	}
 	if f.Index != g.Index || !reflect.DeepEqual(f.IndexCols, g.IndexCols) || f.RangeName != g.RangeName || len(f.Cols) != len(g.Cols) {
