@@ -17,13 +17,9 @@ func mapMemTimeSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, er
 	if err != nil {
 		return nil, err
 	}
-	keep, err := FilterRows(ctx, r.Profile, o, m.s, nil)
-	if err != nil {
-		return nil, err
+	rows, ok, err := filteredPositive(ctx, r, o, m.s, nil)
+	if err != nil || !ok {
+		return noDataOr(o, r, err)
 	}
-	if len(keep) == 0 {
-		return noData(o, r)
-	}
-	rows := positive(m.s, keep)
 	return m.stats(rows, durations(m.s, rows, false)), nil
 }

@@ -3,16 +3,8 @@ package recipe
 import "context"
 
 func init() {
-	Register(&Recipe{
-		Name:        "cuda_gpu_time_util_map",
-		DisplayName: "CUDA GPU Time Utilization Heatmap",
-		Help:        "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
-		Options:     []string{"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"},
-		Notebook:    heatmapNotebook,
-		Prepare:     prepareAlignment,
-		Map:         mapCudaUtil,
-		Reduce:      analysisReduce,
-	})
+	registerHeatmap("cuda_gpu_time_util_map", "CUDA GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
+		[]string{"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"}, mapCudaUtil)
 }
 
 // mapCudaUtil bins the filtered kernels, shifted onto the aligned timeline,
@@ -51,12 +43,4 @@ func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX, need 
 	}
 	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nv)
 	return k, keep, err
-}
-
-// noDataOr returns err, or the no-data answer when err is nil.
-func noDataOr(o *Options, r *Report, err error) (*Part, error) {
-	if err != nil {
-		return nil, err
-	}
-	return noData(o, r)
 }

@@ -7,16 +7,8 @@ import (
 )
 
 func init() {
-	Register(&Recipe{
-		Name:        "gpu_metric_util_map",
-		DisplayName: "GPU Metric Utilization Heatmap",
-		Help:        "Per GPU, the mean SMs Active, SM Issue and Tensor Active metrics of each time bin, on a timeline aligned across reports.",
-		Options:     heatmapOptions,
-		Notebook:    heatmapNotebook,
-		Prepare:     prepareAlignment,
-		Map:         mapMetricUtil,
-		Reduce:      analysisReduce,
-	})
+	registerHeatmap("gpu_metric_util_map", "GPU Metric Utilization Heatmap", "Per GPU, the mean SMs Active, SM Issue and Tensor Active metrics of each time bin, on a timeline aligned across reports.",
+		heatmapOptions, mapMetricUtil)
 }
 
 // metricBin accumulates one (GPU, bin) cell of gpu_metric_util_map.

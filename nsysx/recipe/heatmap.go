@@ -254,6 +254,15 @@ func (h *heatFrame) frame() *Frame {
 	return f
 }
 
+// registerHeatmap registers a heatmap recipe: its notebook is
+// heatmapNotebook, Prepare aligns the reports' sessions, and the parts'
+// analysis frames make its output.
+func registerHeatmap(name, display, help string, options []string,
+	mapper func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)) {
+	Register(&Recipe{Name: name, DisplayName: display, Help: help, Options: options,
+		Notebook: heatmapNotebook, Prepare: prepareAlignment, Map: mapper, Reduce: analysisReduce})
+}
+
 // analysisReduce is the reducer of the heatmaps and rule recipes: analysis (the per-rank tables with
 // Rank) and files (docs/recipes.md §2.13).
 func analysisReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {

@@ -6,16 +6,8 @@ import (
 )
 
 func init() {
-	Register(&Recipe{
-		Name:        "mpi_gpu_time_util_map",
-		DisplayName: "MPI and GPU Time Utilization Heatmap",
-		Help:        "Per process, the share of each time bin spent in CUDA kernels, in MPI calls and in both, on a timeline aligned across reports.",
-		Options:     heatmapOptions,
-		Notebook:    heatmapNotebook,
-		Prepare:     prepareAlignment,
-		Map:         mapMPIUtil,
-		Reduce:      analysisReduce,
-	})
+	registerHeatmap("mpi_gpu_time_util_map", "MPI and GPU Time Utilization Heatmap", "Per process, the share of each time bin spent in CUDA kernels, in MPI calls and in both, on a timeline aligned across reports.",
+		heatmapOptions, mapMPIUtil)
 }
 
 // mapMPIUtil is mpi_gpu_time_util_map's mapper (docs/recipes.md §2.25): the

@@ -9,14 +9,5 @@ func mapMPISum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error)
 	if err != nil {
 		return nil, err
 	}
-	keep, err := FilterRows(ctx, r.Profile, o, m.Span(), nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(keep) == 0 {
-		return noData(o, r)
-	}
-	rows := positive(m.Span(), keep)
-	text := nameCol("Text", m.Text, m.TextValid, rows)
-	return StatsPart(Describe([]*Column{text}, durations(m.Span(), rows, false)), nil), nil
+	return textSum(ctx, r, o, textRows{m.Span(), m.Text, m.TextValid, false}, nil)
 }

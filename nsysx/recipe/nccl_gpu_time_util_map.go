@@ -6,16 +6,8 @@ import (
 )
 
 func init() {
-	Register(&Recipe{
-		Name:        "nccl_gpu_time_util_map",
-		DisplayName: "NCCL GPU Time Utilization Heatmap",
-		Help:        "Per GPU of each process, the share of each time bin spent in any kernel, NCCL kernels, compute kernels and both at once.",
-		Options:     heatmapOptions,
-		Notebook:    heatmapNotebook,
-		Prepare:     prepareAlignment,
-		Map:         mapNCCLUtil,
-		Reduce:      analysisReduce,
-	})
+	registerHeatmap("nccl_gpu_time_util_map", "NCCL GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin spent in any kernel, NCCL kernels, compute kernels and both at once.",
+		heatmapOptions, mapNCCLUtil)
 }
 
 // isNCCL says whether kernel row i is an NCCL kernel: its short name starts

@@ -9,20 +9,28 @@ func mapNCCLSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error
 	if err != nil {
 		return nil, err
 	}
-	return textSum(ctx, r, o, NCCL(nv), nv)
+	return textSum(ctx, r, o, NCCL(nv).textRows(), nv)
 }
 
-// textSum describes an NVTX-like composite's positive durations by text,
-// index Text; durations are float64 when the NVTX end column has NULLs.
-func textSum(ctx context.Context, r *Report, o *Options, n, all *NVTX) (*Part, error) {
-	keep, err := FilterRows(ctx, r.Profile, o, n.Span(), all)
-	if err != nil {
-		return nil, err
+// textRows are the rows of a composite with a text per row (NVTX ranges,
+// MPI calls): their span and text; endFloat when the end column has NULLs.
+type textRows struct {
+	span     Span
+	text     []string
+	valid    Mask
+	endFloat bool
+}
+
+func (n *NVTX) textRows() textRows { return textRows{n.Span(), n.Text, n.TextValid, n.EndFloat} }
+
+// textSum describes the filtered rows' positive durations by text, index
+// Text (filtered with the NVTX ranges all); durations are float64 when
+// endFloat, as pandas holds them.
+func textSum(ctx context.Context, r *Report, o *Options, t textRows, all *NVTX) (*Part, error) {
+	rows, ok, err := filteredPositive(ctx, r, o, t.span, all)
+	if err != nil || !ok {
+		return noDataOr(o, r, err)
 	}
-	if len(keep) == 0 {
-		return noData(o, r)
-	}
-	rows := positive(n.Span(), keep)
-	text := nameCol("Text", n.Text, n.TextValid, rows)
-	return StatsPart(Describe([]*Column{text}, durations(n.Span(), rows, n.EndFloat)), nil), nil
+	text := nameCol("Text", t.text, t.valid, rows)
+	return StatsPart(Describe([]*Column{text}, durations(t.span, rows, t.endFloat)), nil), nil
 }

@@ -11,5 +11,5 @@ func mapNVTXSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error
 	if err != nil {
 		return nil, err
 	}
-	return textSum(ctx, r, o, nv, nv)
+	return textSum(ctx, r, o, nv.textRows(), nv)
 }

@@ -60,6 +60,25 @@ func noData(o *Options, r *Report) (*Part, error) {
 	return nil, nil
 }
 
+// noDataOr returns err, or the no-data answer when err is nil.
+func noDataOr(o *Options, r *Report, err error) (*Part, error) {
+	if err != nil {
+		return nil, err
+	}
+	return noData(o, r)
+}
+
+// filteredPositive returns the positive rows (positive) of those of s that
+// pass the filters (FilterRows, with the NVTX ranges nv); ok is false when
+// none passes them: the report has no data.
+func filteredPositive(ctx context.Context, r *Report, o *Options, s Span, nv *NVTX) (rows []int, ok bool, err error) {
+	keep, err := FilterRows(ctx, r.Profile, o, s, nv)
+	if err != nil || len(keep) == 0 {
+		return nil, false, err
+	}
+	return positive(s, keep), true, nil
+}
+
 // positive returns the rows of keep whose end−start is positive; the
 // summaries keep only those (docs/recipes.md §2.1).
 func positive(s Span, keep []int) []int {
@@ -110,15 +129,11 @@ func apiSum(ctx context.Context, r *Report, o *Options, table string) (*Part, er
 	var s Span
 	s.Start, s.StartValid = ints(t, "start")
 	s.End, s.EndValid = ints(t, "end")
-	keep, err := FilterRows(ctx, r.Profile, o, s, nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(keep) == 0 {
-		return noData(o, r)
+	rows, ok, err := filteredPositive(ctx, r, o, s, nil)
+	if err != nil || !ok {
+		return noDataOr(o, r, err)
 	}
 	names, valid := strs(ctx, r.Profile, t, "nameId")
-	rows := positive(s, keep)
 	name := nameCol("Name", names, valid, rows)
 	return StatsPart(Describe([]*Column{name}, durations(s, rows, false)), nil), nil
 }
