@@ -90,13 +90,13 @@ func initBeam() {
 }
 
 func runRecipe(args []string, stdout, stderr io.Writer) int {
-	name, rest, code, done := front(args, stdout, stderr)
-	if done {
-		return code
-	}
-	r, err := recipe.Lookup(name)
-	if err != nil {
-		return fail(stderr, fmt.Errorf("%w; run nsysx-beam recipe --help-recipes", err))
+	r, rest, err := recipe.FrontPrint("nsysx-beam recipe", args, stdout,
+		fmt.Sprintf("%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion))
+	switch {
+	case err != nil:
+		return fail(stderr, err)
+	case r == nil:
+		return 0
 	}
 	rargs, bargs := splitBeamFlags(r, rest)
 	o, err := recipe.ParseArgsWith(r, rargs, beamrecipe.ExpandInputs)
@@ -129,22 +129,6 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	return report(out, o, stdout, stderr)
-}
-
-// front reads the words before the recipe name, as nsysx recipe does.
-func front(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
-	action, name, rest, err := recipe.Front("nsysx-beam recipe", args)
-	switch {
-	case err != nil:
-		return "", nil, fail(stderr, err), true
-	case action == recipe.FrontHelpRecipes:
-		fmt.Fprint(stdout, recipe.HelpRecipes())
-		return "", nil, 0, true
-	case action == recipe.FrontUsage:
-		fmt.Fprintf(stdout, "%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion)
-		return "", nil, 0, true
-	}
-	return name, rest, 0, false
 }
 
 // splitBeamFlags takes out the arguments that are Beam's (Go) flags, by

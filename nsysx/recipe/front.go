@@ -1,6 +1,10 @@
 package recipe
 
-import "strings"
+import (
+	"fmt"
+	"io"
+	"strings"
+)
 
 // Front actions: what the words before a recipe name ask for.
 const (
@@ -36,4 +40,25 @@ func Front(prog string, args []string) (action int, name string, rest []string, 
 		}
 	}
 	return 0, "", nil, Usagef("give a recipe name; run %s --help-recipes", prog)
+}
+
+// FrontPrint is Front for a command, with the recipe looked up: it
+// prints the recipe list (--help-recipes) or usage (-h/--help) to stdout,
+// and then r is nil.
+func FrontPrint(prog string, args []string, stdout io.Writer, usage string) (r *Recipe, rest []string, err error) {
+	action, name, rest, err := Front(prog, args)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case action == FrontHelpRecipes:
+		fmt.Fprint(stdout, HelpRecipes())
+		return nil, nil, nil
+	case action == FrontUsage:
+		fmt.Fprint(stdout, usage)
+		return nil, nil, nil
+	}
+	if r, err = Lookup(name); err != nil {
+		return nil, nil, fmt.Errorf("%w; run %s --help-recipes", err, prog)
+	}
+	return r, rest, nil
 }
