@@ -10,9 +10,8 @@ import (
 // checks every pace file, the stats and pace_delta_stats against values
 // recomputed from the raw kernel tables.
 func TestKernPaceRealProfiles(t *testing.T) {
-	o := Defaults()
-	o.Name = "Kernel2"
-	res := runOn(t, "cuda_gpu_kern_pace", o, "rank0", "rank1")
+	const kernel = "Kernel2"
+	res := runPace(t, "cuda_gpu_kern_pace", kernel, "rank0", "rank1")
 	profiles := []string{"rank0", "rank1"}
 	minUTC := min(rawUTC(t, "rank0"), rawUTC(t, "rank1"))
 	total := 0
@@ -22,7 +21,7 @@ func TestKernPaceRealProfiles(t *testing.T) {
 		prevEnd := int64(0)
 		off := rawUTC(t, prof) - minUTC
 		for _, k := range rawKernels(t, prof) {
-			if k.name != o.Name {
+			if k.name != kernel {
 				continue
 			}
 			start = append(start, float64(k.start+off))
@@ -31,7 +30,7 @@ func TestKernPaceRealProfiles(t *testing.T) {
 			prevEnd = k.end
 		}
 		if len(start) == 0 {
-			t.Fatalf("%s has no %s kernels", prof, o.Name)
+			t.Fatalf("%s has no %s kernels", prof, kernel)
 		}
 		total += len(start)
 		deltas = append(deltas, delta)
@@ -46,7 +45,7 @@ func TestKernPaceRealProfiles(t *testing.T) {
 		}
 	}
 	st := res.Output.Table("stats")
-	if !slices.Equal(st.IndexCols, []string{"Shortname"}) || st.Col("Shortname").Strs[0] != o.Name {
+	if !slices.Equal(st.IndexCols, []string{"Shortname"}) || st.Col("Shortname").Strs[0] != kernel {
 		t.Fatalf("stats index %v", st.IndexCols)
 	}
 	if got := st.Col("Count").Ints[0]; got != int64(total) {
@@ -70,15 +69,11 @@ func TestKernPaceRealProfiles(t *testing.T) {
 // than rank0 and rank1; it gets no Rank, and the offsets are taken over the
 // surviving reports only, so the result is that of rank0+rank1.
 func TestKernPaceAlignsSurvivors(t *testing.T) {
-	o := Defaults()
-	o.Name = "Kernel2"
-	with := runOn(t, "cuda_gpu_kern_pace", o, "fixed", "rank0", "rank1")
+	with := runPace(t, "cuda_gpu_kern_pace", "Kernel2", "fixed", "rank0", "rank1")
 	if rawUTC(t, "fixed") >= min(rawUTC(t, "rank0"), rawUTC(t, "rank1")) {
 		t.Fatal("bad test: fixed must start first")
 	}
-	o = Defaults()
-	o.Name = "Kernel2"
-	without := runOn(t, "cuda_gpu_kern_pace", o, "rank0", "rank1")
+	without := runPace(t, "cuda_gpu_kern_pace", "Kernel2", "rank0", "rank1")
 	if !slices.Equal(with.Files, []string{"rank0", "rank1"}) {
 		t.Fatalf("files %v", with.Files)
 	}

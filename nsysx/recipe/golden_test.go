@@ -27,6 +27,14 @@ func runOn(t *testing.T, name string, o *Options, profiles ...string) *Result {
 	return res
 }
 
+// runPace is runOn of a pace recipe with --name name.
+func runPace(t *testing.T, recipe, name string, profiles ...string) *Result {
+	t.Helper()
+	o := Defaults()
+	o.Name = name
+	return runOn(t, recipe, o, profiles...)
+}
+
 // goldenDir is testdata/golden/recipes/<set>/<recipe>.
 func goldenDir(set, recipe string) string {
 	return testutil.GoldenRecipe(set, recipe)

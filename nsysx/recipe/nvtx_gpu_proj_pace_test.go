@@ -30,9 +30,7 @@ func goldenTrace(t *testing.T) map[string][]any {
 // paces are the "forward" rows of nsys's projection trace, shifted by the
 // session offset, with durations End−Start and int64 pace columns.
 func TestNVTXGPUProjPace(t *testing.T) {
-	o := Defaults()
-	o.Name = "forward"
-	res := runOn(t, "nvtx_gpu_proj_pace", o, "rank0", "rank1")
+	res := runPace(t, "nvtx_gpu_proj_pace", "forward", "rank0", "rank1")
 	gold := goldenTrace(t)
 	utc := []int64{rawUTC(t, "rank0"), rawUTC(t, "rank1")}
 	minUTC := min(utc[0], utc[1])
@@ -40,7 +38,7 @@ func TestNVTXGPUProjPace(t *testing.T) {
 	for r := range 2 {
 		var start, dur []float64
 		for i, text := range gold["Text"] {
-			if text == o.Name && gold["Rank"][i] == int64(r) {
+			if text == "forward" && gold["Rank"][i] == int64(r) {
 				s, e := gold["Start"][i].(int64), gold["End"][i].(int64)
 				start, dur = append(start, float64(s+utc[r]-minUTC)), append(dur, float64(e-s))
 			}

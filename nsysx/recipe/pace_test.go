@@ -1,8 +1,11 @@
 package recipe
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -127,5 +130,22 @@ func TestPairwiseSum(t *testing.T) {
 	}
 	if got, want := pairwiseSum(b), pairwise(b[:144])+pairwise(b[144:]); got != want {
 		t.Errorf("300 values: %v, want %v", got, want)
+	}
+}
+
+// TestPaceNameRequired: every pace recipe refuses to run without --name,
+// as a usage error.
+func TestPaceNameRequired(t *testing.T) {
+	for _, name := range []string{"nvtx_pace", "nvtx_gpu_proj_pace", "cuda_gpu_kern_pace"} {
+		r, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Defaults()
+		o.Input = []string{"unused.sqlite"}
+		_, err = Run(context.Background(), r, o, nil)
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "--name") {
+			t.Errorf("%s without --name: %v", name, err)
+		}
 	}
 }
