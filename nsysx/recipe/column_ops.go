@@ -79,20 +79,14 @@ func (c *Column) Pick(rows []int) *Column {
 	out := &Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
 	switch c.Kind {
 	case Float64:
-		out.Floats = make([]float64, len(rows))
-		for k, i := range rows {
-			out.Floats[k] = c.Floats[i]
-		}
+		out.Floats = pick(c.Floats, rows)
 	case String:
-		out.Strs = pickStrs(c.Strs, rows)
+		out.Strs = pick(c.Strs, rows)
 	case ListInt64:
-		out.Lists = make([][]int64, len(rows))
-		for k, i := range rows {
-			out.Lists[k] = c.Lists[i]
-		}
+		out.Lists = pick(c.Lists, rows)
 	case Null:
 	default:
-		out.Ints = pickInts(c.Ints, rows)
+		out.Ints = pick(c.Ints, rows)
 	}
 	if c.Valid != nil || c.Kind == Null {
 		out.Valid = make([]bool, len(rows))

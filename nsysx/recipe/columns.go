@@ -19,11 +19,7 @@ func (m Mask) pick(rows []int) Mask {
 	if m == nil {
 		return nil
 	}
-	out := make(Mask, len(rows))
-	for k, i := range rows {
-		out[k] = m[i]
-	}
-	return out
+	return pick(m, rows)
 }
 
 // loadTable loads cols of table under ctx. A missing table is empty
@@ -129,18 +125,9 @@ func derive(g []int64, f func(int64) int64) []int64 {
 	return out
 }
 
-// pickInts returns v restricted to rows.
-func pickInts(v []int64, rows []int) []int64 {
-	out := make([]int64, len(rows))
-	for k, i := range rows {
-		out[k] = v[i]
-	}
-	return out
-}
-
-// pickStrs returns v restricted to rows.
-func pickStrs(v []string, rows []int) []string {
-	out := make([]string, len(rows))
+// pick returns v restricted to rows, in their order.
+func pick[T any](v []T, rows []int) []T {
+	out := make([]T, len(rows))
 	for k, i := range rows {
 		out[k] = v[i]
 	}

@@ -181,12 +181,12 @@ func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
 	order := seq(len(start))
 	sort.SliceStable(order, func(a, b int) bool { return start[order[a]] < start[order[b]] })
 	return &MPI{
-		Start:     pickInts(start, order),
-		End:       pickInts(end, order),
-		GlobalTid: pickInts(gtid, order),
-		PID:       derive(pickInts(gtid, order), pidOf),
-		TID:       derive(pickInts(gtid, order), tidOf),
-		Text:      pickStrs(text, order),
+		Start:     pick(start, order),
+		End:       pick(end, order),
+		GlobalTid: pick(gtid, order),
+		PID:       derive(pick(gtid, order), pidOf),
+		TID:       derive(pick(gtid, order), tidOf),
+		Text:      pick(text, order),
 		TextValid: tv.pick(order),
 	}, nil
 }

@@ -137,33 +137,25 @@ func resolveText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, raw []st
 // Row keeps the original labels and EndFloat the table's dtype.
 func (n *NVTX) Subset(rows []int) *NVTX {
 	return &NVTX{
-		Start:             pickInts(n.Start, rows),
-		End:               pickInts(n.End, rows),
+		Start:             pick(n.Start, rows),
+		End:               pick(n.End, rows),
 		EndValid:          n.EndValid.pick(rows),
-		Text:              pickStrs(n.Text, rows),
+		Text:              pick(n.Text, rows),
 		TextValid:         n.TextValid.pick(rows),
-		GlobalTid:         pickInts(n.GlobalTid, rows),
-		PID:               pickInts(n.PID, rows),
-		TID:               pickInts(n.TID, rows),
+		GlobalTid:         pick(n.GlobalTid, rows),
+		PID:               pick(n.PID, rows),
+		TID:               pick(n.TID, rows),
 		GlobalTidValid:    n.GlobalTidValid.pick(rows),
-		EndGlobalTid:      pickInts(n.EndGlobalTid, rows),
+		EndGlobalTid:      pick(n.EndGlobalTid, rows),
 		EndGlobalTidValid: n.EndGlobalTidValid.pick(rows),
-		DomainID:          pickInts(n.DomainID, rows),
+		DomainID:          pick(n.DomainID, rows),
 		DomainIDValid:     n.DomainIDValid.pick(rows),
-		EventType:         pickInts(n.EventType, rows),
-		Row:               pickIdx(n.Row, rows),
+		EventType:         pick(n.EventType, rows),
+		Row:               pick(n.Row, rows),
 		EndFloat:          n.EndFloat,
-		rawText:           pickStrs(n.rawText, rows),
+		rawText:           pick(n.rawText, rows),
 		rawTextValid:      n.rawTextValid.pick(rows),
 	}
-}
-
-func pickIdx(v []int, rows []int) []int {
-	out := make([]int, len(rows))
-	for k, i := range rows {
-		out[k] = v[i]
-	}
-	return out
 }
 
 // Span returns the composite's time columns for the frame filter.

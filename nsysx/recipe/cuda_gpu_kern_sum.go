@@ -15,6 +15,6 @@ func mapKernSum(ctx context.Context, r *Report, o *Options, _ any) (*Part, error
 	rows := positive(k.Span(), keep)
 	dur := durations(k.Span(), rows, false)
 	name := nameCol("Name", k.ShortName, k.ShortValid, rows)
-	dev := NewInts("Device ID", Uint32, pickInts(k.DeviceID, rows), nil)
+	dev := NewInts("Device ID", Uint32, pick(k.DeviceID, rows), nil)
 	return StatsPart(Describe([]*Column{name}, dur), Describe([]*Column{name, dev}, dur)), nil
 }

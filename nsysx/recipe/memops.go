@@ -82,6 +82,6 @@ func copyKindNames(ctx context.Context, p *nsysx.Profile) (map[int64]string, err
 // memStats describes vals by name and by (name, device) over rows.
 func (m *memOps) stats(rows []int, vals *Column) *Part {
 	name := nameCol("Name", m.name, m.nameValid, rows)
-	dev := NewInts("Device ID", Uint32, pickInts(m.deviceID, rows), nil)
+	dev := NewInts("Device ID", Uint32, pick(m.deviceID, rows), nil)
 	return StatsPart(Describe([]*Column{name}, vals), Describe([]*Column{name, dev}, vals))
 }

@@ -41,10 +41,10 @@ func mapNCCLOverlap(ctx context.Context, r *Report, o *Options, _ any) (*Part, e
 		comp = append(append(comp, OverlapSum(ns, cs)...), OverlapSum(cs, nil)...)
 	}
 	f := &Frame{Index: NamedIndex, IndexCols: []string{"Name"}, Cols: []*Column{
-		NewInts("Start", Int64, pickInts(k.Start, rows), nil),
-		NewInts("End", Int64, pickInts(k.End, rows), nil),
-		NewInts("PID", Uint64, pickInts(k.PID, rows), nil),
-		NewInts("DeviceID", Uint32, pickInts(k.DeviceID, rows), nil),
+		NewInts("Start", Int64, pick(k.Start, rows), nil),
+		NewInts("End", Int64, pick(k.End, rows), nil),
+		NewInts("PID", Uint64, pick(k.PID, rows), nil),
+		NewInts("DeviceID", Uint32, pick(k.DeviceID, rows), nil),
 		NewFloats("CommSum", comm, nil),
 		NewFloats("CompSum", comp, nil),
 		nameCol("Name", k.ShortName, k.ShortValid, rows),

@@ -95,7 +95,7 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, 
 	}
 	lo, hi := o.Window()
 	keep := Window(s, seq(s.Len()), lo, hi)
-	return pickInts(s.Start, keep), pickInts(s.End, keep), endFloat, nil
+	return pick(s.Start, keep), pick(s.End, keep), endFloat, nil
 }
 
 // nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column

@@ -56,18 +56,15 @@ func combinedCUDA(c *Combined) *cudaRows {
 // c's columns, e.g. c.Device).
 func projCUDA(c *cudaRows, rows []int, keys [][]int64) *ProjCUDA {
 	out := &ProjCUDA{
-		Start: pickInts(c.Start, rows), End: pickInts(c.End, rows),
-		GPUStart: pickInts(c.GPUStart, rows), GPUEnd: pickInts(c.GPUEnd, rows),
-		GlobalTid: pickInts(c.GlobalTid, rows), Stream: pickInts(c.Stream, rows),
+		Start: pick(c.Start, rows), End: pick(c.End, rows),
+		GPUStart: pick(c.GPUStart, rows), GPUEnd: pick(c.GPUEnd, rows),
+		GlobalTid: pick(c.GlobalTid, rows), Stream: pick(c.Stream, rows),
 	}
 	if c.Graph != nil {
-		out.Graph = make([]bool, len(rows))
-		for k, i := range rows {
-			out.Graph[k] = c.Graph[i]
-		}
+		out.Graph = pick(c.Graph, rows)
 	}
 	for _, k := range keys {
-		out.Keys = append(out.Keys, pickInts(k, rows))
+		out.Keys = append(out.Keys, pick(k, rows))
 	}
 	return out
 }

@@ -111,7 +111,7 @@ func durations(s Span, rows []int, asFloat bool) *Column {
 
 // nameCol is the rows of a resolved string column as a String column.
 func nameCol(name string, v []string, valid Mask, rows []int) *Column {
-	c := NewStrings(name, pickStrs(v, rows), valid.pick(rows))
+	c := NewStrings(name, pick(v, rows), valid.pick(rows))
 	if c.Valid != nil && allTrue(c.Valid) {
 		c.Valid = nil
 	}
