@@ -249,28 +249,37 @@ func exampleNotebooks(t *testing.T) []string {
 	return names
 }
 
-// checkExecuted checks that every code cell of a notebook ran, has
-// output and no error, that it is an nsysx notebook, and that the
-// profiles it names exist in the repository.
-func checkExecuted(t *testing.T, path string) {
+// notebook is the part of an .ipynb file the checks read.
+type notebook struct {
+	Cells []struct {
+		notebookCell
+		Source         any  `json:"source"`
+		ExecutionCount *int `json:"execution_count"`
+	}
+	Metadata struct {
+		Kernelspec struct{ Name string } `json:"kernelspec"`
+	}
+}
+
+func readNotebook(t *testing.T, path string) notebook {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nb struct {
-		Cells []struct {
-			notebookCell
-			Source         any  `json:"source"`
-			ExecutionCount *int `json:"execution_count"`
-		}
-		Metadata struct {
-			Kernelspec struct{ Name string } `json:"kernelspec"`
-		}
-	}
+	var nb notebook
 	if err := json.Unmarshal(b, &nb); err != nil {
 		t.Fatal(err)
 	}
+	return nb
+}
+
+// checkExecuted checks that every code cell of a notebook ran, has
+// output and no error, that it is an nsysx notebook, and that the
+// profiles it names exist in the repository; it returns the notebook.
+func checkExecuted(t *testing.T, path string) notebook {
+	t.Helper()
+	nb := readNotebook(t, path)
 	name := filepath.Base(path)
 	if nb.Metadata.Kernelspec.Name != "nsysx" {
 		t.Errorf("%s: kernelspec %q", name, nb.Metadata.Kernelspec.Name)
@@ -296,6 +305,7 @@ func checkExecuted(t *testing.T, path string) {
 			}
 		}
 	}
+	return nb
 }
 
 // TestExampleNotebooks checks the committed example notebooks: executed,
@@ -338,14 +348,7 @@ func joinText(v any) string {
 // what nsys printed for train (testdata/golden/train).
 func checkTestNotebook(t *testing.T, path string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var nb struct{ Cells []notebookCell }
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatal(err)
-	}
+	nb := readNotebook(t, path)
 	kern := goldenCSV(t, "cuda_gpu_kern_sum.csv")
 	var instances, total int64
 	for _, r := range kern {
