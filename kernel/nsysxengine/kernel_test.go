@@ -10,18 +10,6 @@ import (
 	"github.com/nsysx/nsysx/kernel/wire"
 )
 
-const wireTimeout = 60 * time.Second
-
-// startKernel serves the nsysx kernel in-process on loopback ports.
-func startKernel(t *testing.T) *wiretest.Kernel {
-	t.Helper()
-	e, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return wiretest.Serve(t, e, wireTimeout)
-}
-
 // TestKernelInterruptReport interrupts a real long report (nvtx_kern_sum on
 // train repeated 16 times) through interrupt_request: the reply comes at
 // once and the next cell sees the state of the earlier ones.

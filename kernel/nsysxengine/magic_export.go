@@ -22,15 +22,11 @@ var exportFlags = cliflags.Export()
 // nsysExport is %nsys export: raw tables as Parquet or Arrow files, the
 // timeline as a Perfetto trace, or GPU time by call stack as pprof.
 func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Output) error {
-	p, err := parseFlags(args, exportFlags, nil)
-	if err != nil {
+	p, err := parseMagic(args, exportFlags, "Usage: %nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
+		"       %nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
+		"       %nsys export -t pprof -o BASE [FILE|NAME]", out)
+	if p == nil {
 		return err
-	}
-	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
-			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
-			"       %%nsys export -t pprof -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
-		return nil
 	}
 	if p.Last("--type") == "pprof" {
 		return e.nsysExportPprof(ctx, p, out)
