@@ -25,19 +25,8 @@ import (
 // $NSYSX_SCREENSHOT_DIR/<notebook name>.png when set (notebooks/screenshots/
 // in the repo).
 func TestNotebookBrowser(t *testing.T) {
-	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
-		[]string{"notebook", "jupyter_client"})
-	if testing.Short() {
-		t.Skip("starts a notebook server and a browser")
-	}
-	je := setupJupyter(t)
-	root := filepath.Join(je.dir, "nbroot")
-	if err := os.MkdirAll(filepath.Join(root, "notebooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(root, "testdata")); err != nil {
-		t.Fatal(err)
-	}
+	je, root := browserJupyter(t, "nbroot")
+	notebookRoot(t, root)
 	names := append([]string{"test_kernel.ipynb"}, exampleNotebooks(t)...)
 	for _, n := range names {
 		src, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", n))
@@ -52,11 +41,7 @@ func TestNotebookBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, "chrome"), 1280, 3000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
+	br := startBrowser(ctx, t, je, "chrome", 1280, 3000)
 	dir := os.Getenv("NSYSX_SCREENSHOT_DIR")
 	if dir == "" {
 		dir = je.dir
@@ -81,10 +66,40 @@ func TestNotebookBrowser(t *testing.T) {
 	}
 }
 
-// runInBrowser opens a notebook in the page, runs all its cells, writes
-// the notebook the page then holds to out and returns a screenshot of the
-// page scrolled to the top.
-func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out string) []byte {
+// browserJupyter skips the test under -short or unless the classic
+// Notebook server and Chromium are installed, sets up Jupyter and makes
+// the directory root (the server's, named so under Jupyter's).
+func browserJupyter(t *testing.T, name string) (je *jupyterEnv, root string) {
+	t.Helper()
+	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
+		[]string{"notebook", "jupyter_client"})
+	if testing.Short() {
+		t.Skip("starts a notebook server and a browser")
+	}
+	je = setupJupyter(t)
+	root = filepath.Join(je.dir, name)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return je, root
+}
+
+// startBrowser starts headless Chromium with a width×height window, its
+// profile in Jupyter's directory under name; it is closed when the test
+// ends.
+func startBrowser(ctx context.Context, t *testing.T, je *jupyterEnv, name string, width, height int) *cdp.Browser {
+	t.Helper()
+	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, name), width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	return br
+}
+
+// openNotebook opens a notebook in the page and waits until its kernel is
+// connected.
+func openNotebook(ctx context.Context, t *testing.T, br *cdp.Browser, url string) {
 	t.Helper()
 	if err := br.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
@@ -93,6 +108,14 @@ func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out s
 	if err := br.WaitFor(ctx, ready, 200*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// runInBrowser opens a notebook in the page, runs all its cells, writes
+// the notebook the page then holds to out and returns a screenshot of the
+// page scrolled to the top.
+func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out string) []byte {
+	t.Helper()
+	openNotebook(ctx, t, br, url)
 	if err := br.Eval(ctx, "Jupyter.notebook.clear_all_output(); Jupyter.notebook.execute_all_cells(); true", nil); err != nil {
 		t.Fatal(err)
 	}

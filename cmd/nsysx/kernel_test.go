@@ -67,13 +67,7 @@ func TestKernelInstallSpec(t *testing.T) {
 		Language      string   `json:"language"`
 		InterruptMode string   `json:"interrupt_mode"`
 	}
-	b, err := os.ReadFile(filepath.Join(specDir, "kernel.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &spec); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(specDir, "kernel.json"), &spec)
 	exe, _ := os.Executable()
 	exe, _ = filepath.EvalSymlinks(exe)
 	for _, f := range []string{"kernel.json", "logo-32x32.png"} {
@@ -86,7 +80,7 @@ func TestKernelInstallSpec(t *testing.T) {
 	}
 	if len(spec.Argv) != 4 || spec.Argv[0] != exe || strings.Join(spec.Argv[1:], " ") != "kernel -f {connection_file}" ||
 		spec.DisplayName != "nsysx (Go)" || spec.Language != "go" || spec.InterruptMode != "message" {
-		t.Errorf("kernel.json %s", b)
+		t.Errorf("kernel.json %+v", spec)
 	}
 	for _, logo := range []string{"logo-32x32.png", "logo-64x64.png"} {
 		if _, err := os.Stat(filepath.Join(specDir, logo)); err != nil {
@@ -261,17 +255,16 @@ type notebook struct {
 	}
 }
 
-func readNotebook(t *testing.T, path string) notebook {
+// readJSON decodes the JSON file at path into v.
+func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nb notebook
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return nb
 }
 
 // checkExecuted checks that every code cell of a notebook ran, has
@@ -279,7 +272,8 @@ func readNotebook(t *testing.T, path string) notebook {
 // profiles it names exist in the repository; it returns the notebook.
 func checkExecuted(t *testing.T, path string) notebook {
 	t.Helper()
-	nb := readNotebook(t, path)
+	var nb notebook
+	readJSON(t, path, &nb)
 	name := filepath.Base(path)
 	if nb.Metadata.Kernelspec.Name != "nsysx" {
 		t.Errorf("%s: kernelspec %q", name, nb.Metadata.Kernelspec.Name)
@@ -348,7 +342,8 @@ func joinText(v any) string {
 // what nsys printed for train (testdata/golden/train).
 func checkTestNotebook(t *testing.T, path string) {
 	t.Helper()
-	nb := readNotebook(t, path)
+	var nb struct{ Cells []notebookCell }
+	readJSON(t, path, &nb)
 	kern := goldenCSV(t, "cuda_gpu_kern_sum.csv")
 	var instances, total int64
 	for _, r := range kern {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/kernel/tests/cdp"
 )
 
 // TestTimelineInBrowser runs `%nsys timeline` in the classic Notebook server
@@ -17,14 +16,7 @@ import (
 // replaces the fallback PNG with the interactive canvas, and reacts to the
 // wheel (zoom) without a script error.
 func TestTimelineInBrowser(t *testing.T) {
-	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
-		[]string{"notebook", "jupyter_client"})
-	if testing.Short() {
-		t.Skip("starts a notebook server and a browser")
-	}
-	je := setupJupyter(t)
-	root := filepath.Join(je.dir, "tlroot")
-	os.MkdirAll(root, 0o755)
+	je, root := browserJupyter(t, "tlroot")
 	nb := map[string]any{
 		"cells": []any{map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
 			"source": `%nsys timeline "iteration 10" ` + testutil.Profile(t, "train")}},
@@ -36,18 +28,8 @@ func TestTimelineInBrowser(t *testing.T) {
 	base, token := startNotebookServer(t, je, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, "chrome-tl"), 1280, 1200)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	if err := br.Navigate(ctx, base+"/notebooks/tl.ipynb?token="+token); err != nil {
-		t.Fatal(err)
-	}
-	ready := "window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()"
-	if err := br.WaitFor(ctx, ready, 200*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	br := startBrowser(ctx, t, je, "chrome-tl", 1280, 1200)
+	openNotebook(ctx, t, br, base+"/notebooks/tl.ipynb?token="+token)
 	setup := "window.tlErrors = []; window.addEventListener('error', e => tlErrors.push(String(e.message))); " +
 		"Jupyter.notebook.execute_all_cells(); true"
 	if err := br.Eval(ctx, setup, nil); err != nil {
