@@ -21,15 +21,9 @@ import (
 
 const timeout = 20 * time.Second
 
-type testKernel struct {
-	*wiretest.Client
-	t    *testing.T
-	done chan error
-}
-
 // start runs a kernel with the Go interpreter in-process on loopback ports.
 // example.com/block.Wait(ctx) blocks in compiled code until ctx is done.
-func start(t *testing.T) *testKernel {
+func start(t *testing.T) *wiretest.Kernel {
 	t.Helper()
 	eng, err := gointerp.New()
 	if err != nil {
@@ -40,55 +34,7 @@ func start(t *testing.T) *testKernel {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.New(eng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: "secret"}, wire.Options{Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk := &testKernel{t: t, done: make(chan error, 1)}
-	go func() { tk.done <- k.Serve(context.Background(), srv) }()
-	if tk.Client, err = wiretest.Dial(srv.Info()); err != nil {
-		t.Fatal(err)
-	}
-	if err := tk.WaitReady(timeout); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tk.shutdown)
-	return tk
-}
-
-// shutdown asks the kernel to stop and checks that nothing is left running.
-func (tk *testKernel) shutdown() {
-	res, err := tk.Request(wire.Control, "shutdown_request", map[string]any{"restart": false}, timeout)
-	if err != nil {
-		tk.t.Errorf("shutdown: %v", err)
-	} else if c := res.Content(); c["status"] != "ok" || c["restart"] != false || len(res.OfType("shutdown_reply")) != 1 {
-		tk.t.Errorf("shutdown reply %v, iopub %d", c, len(res.IOPub))
-	}
-	select {
-	case <-tk.done:
-	case <-time.After(timeout):
-		tk.t.Error("kernel did not stop")
-	}
-	tk.Close()
-	wiretest.CheckNoLeaks(tk.t)
-}
-
-func (tk *testKernel) execute(code string, extra ...any) *wiretest.Result {
-	tk.t.Helper()
-	content := map[string]any{"code": code, "silent": false, "store_history": true,
-		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true}
-	for i := 0; i+1 < len(extra); i += 2 {
-		content[extra[i].(string)] = extra[i+1]
-	}
-	res, err := tk.Request(wire.Shell, "execute_request", content, timeout)
-	if err != nil {
-		tk.t.Fatalf("%q: %v", code, err)
-	}
-	return res
+	return wiretest.Serve(t, eng, timeout)
 }
 
 func stdout(res *wiretest.Result) string {
@@ -101,21 +47,6 @@ func stdout(res *wiretest.Result) string {
 		}
 	}
 	return b.String()
-}
-
-func content(m *wire.Message) map[string]any {
-	var c map[string]any
-	_ = json.Unmarshal(m.Content, &c)
-	return c
-}
-
-func resultText(t *testing.T, res *wiretest.Result) string {
-	t.Helper()
-	rs := res.OfType("execute_result")
-	if len(rs) != 1 {
-		t.Fatalf("%d execute_results; reply %s", len(rs), res.Reply.Content)
-	}
-	return content(rs[0])["data"].(map[string]any)["text/plain"].(string)
 }
 
 func TestKernelInfo(t *testing.T) {
@@ -139,7 +70,7 @@ func TestKernelInfo(t *testing.T) {
 
 func TestExecute(t *testing.T) {
 	tk := start(t)
-	res := tk.execute("import \"fmt\"\nx := 20\nfmt.Println(\"hello\", x)\nx * 2 + 2")
+	res := tk.Execute("import \"fmt\"\nx := 20\nfmt.Println(\"hello\", x)\nx * 2 + 2")
 	c := res.Content()
 	if c["status"] != "ok" || c["execution_count"] != 1.0 {
 		t.Errorf("reply %v", c)
@@ -147,7 +78,7 @@ func TestExecute(t *testing.T) {
 	if got := stdout(res); got != "hello 20\n" {
 		t.Errorf("stdout %q", got)
 	}
-	if got := resultText(t, res); got != "42" {
+	if got := wiretest.ResultText(t, res); got != "42" {
 		t.Errorf("result %q", got)
 	}
 	var order []string
@@ -157,16 +88,16 @@ func TestExecute(t *testing.T) {
 	if got := strings.Join(order, ","); got != "status,execute_input,stream,execute_result,status" {
 		t.Errorf("iopub order %s", got)
 	}
-	if in := content(res.OfType("execute_input")[0]); in["execution_count"] != 1.0 || !strings.HasPrefix(in["code"].(string), "import") {
+	if in := wiretest.Content(res.OfType("execute_input")[0]); in["execution_count"] != 1.0 || !strings.HasPrefix(in["code"].(string), "import") {
 		t.Errorf("execute_input %v", in)
 	}
 	// state persists; silent runs publish nothing and do not count
-	res = tk.execute("x = 1", "silent", true)
+	res = tk.Execute("x = 1", "silent", true)
 	if len(res.IOPub) != 2 || res.Content()["execution_count"] != 1.0 {
 		t.Errorf("silent: %d iopub, reply %v", len(res.IOPub), res.Content())
 	}
-	res = tk.execute("x", "user_expressions", map[string]any{"double": "x * 2", "bad": "nope"})
-	if resultText(t, res) != "1" || res.Content()["execution_count"] != 2.0 {
+	res = tk.Execute("x", "user_expressions", map[string]any{"double": "x * 2", "bad": "nope"})
+	if wiretest.ResultText(t, res) != "1" || res.Content()["execution_count"] != 2.0 {
 		t.Errorf("after silent: %s", res.Reply.Content)
 	}
 	ue := res.Content()["user_expressions"].(map[string]any)
@@ -180,29 +111,29 @@ func TestExecute(t *testing.T) {
 
 func TestDisplay(t *testing.T) {
 	tk := start(t)
-	res := tk.execute("import \"nsysx/cell\"\ncell.DisplayID(\"p\", \"10%\")\ncell.Update(\"p\", \"100%\")\ncell.Clear(true)")
+	res := tk.Execute("import \"nsysx/cell\"\ncell.DisplayID(\"p\", \"10%\")\ncell.Update(\"p\", \"100%\")\ncell.Clear(true)")
 	d, u := res.OfType("display_data"), res.OfType("update_display_data")
 	if len(d) != 1 || len(u) != 1 || len(res.OfType("clear_output")) != 1 {
 		t.Fatalf("iopub %d display, %d update", len(d), len(u))
 	}
-	tr := content(u[0])["transient"].(map[string]any)
-	if tr["display_id"] != "p" || content(u[0])["data"].(map[string]any)["text/plain"] != "100%" {
-		t.Errorf("update %v", content(u[0]))
+	tr := wiretest.Content(u[0])["transient"].(map[string]any)
+	if tr["display_id"] != "p" || wiretest.Content(u[0])["data"].(map[string]any)["text/plain"] != "100%" {
+		t.Errorf("update %v", wiretest.Content(u[0]))
 	}
 }
 
 func TestErrorsAndStopOnError(t *testing.T) {
 	tk := start(t)
-	tk.execute("n := 1")
-	res := tk.execute("n +")
+	tk.Execute("n := 1")
+	res := tk.Execute("n +")
 	if c := res.Content(); c["status"] != "error" || c["ename"] != "SyntaxError" || len(c["traceback"].([]any)) == 0 {
 		t.Errorf("reply %v", c)
 	}
-	if errs := res.OfType("error"); len(errs) != 1 || content(errs[0])["ename"] != "SyntaxError" {
+	if errs := res.OfType("error"); len(errs) != 1 || wiretest.Content(errs[0])["ename"] != "SyntaxError" {
 		t.Errorf("error messages %d", len(errs))
 	}
 	// a panicking cell: the kernel lives on, the message names the line
-	res = tk.execute("var m map[string]int\nm[\"a\"] = 1")
+	res = tk.Execute("var m map[string]int\nm[\"a\"] = 1")
 	if c := res.Content(); c["ename"] != "panic" || !strings.Contains(c["evalue"].(string), "nil map (line 2)") {
 		t.Errorf("panic reply %v", c)
 	}
@@ -217,14 +148,14 @@ func TestErrorsAndStopOnError(t *testing.T) {
 	if err != nil || r2.Content()["status"] != "aborted" {
 		t.Fatalf("second: %v %v", err, r2.Content())
 	}
-	if got := resultText(t, tk.execute("n")); got != "1" {
+	if got := wiretest.ResultText(t, tk.Execute("n")); got != "1" {
 		t.Errorf("aborted cell ran: n = %s", got)
 	}
 }
 
 func TestInterrupt(t *testing.T) {
 	tk := start(t)
-	tk.execute("n := 0\nimport \"nsysx/cell\"\nimport \"example.com/block\"")
+	tk.Execute("n := 0\nimport \"nsysx/cell\"\nimport \"example.com/block\"")
 	for _, code := range []string{"for { n++ }", "block.Wait(cell.Context())"} {
 		id, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
 		time.Sleep(300 * time.Millisecond)
@@ -239,7 +170,7 @@ func TestInterrupt(t *testing.T) {
 		if c := res.Content(); c["status"] != "error" || c["ename"] != "Interrupted" {
 			t.Errorf("%q: reply %v", code, c)
 		}
-		if got := resultText(t, tk.execute("n > 0")); got != "true" {
+		if got := wiretest.ResultText(t, tk.Execute("n > 0")); got != "true" {
 			t.Errorf("state after interrupt: %s", got)
 		}
 	}
@@ -247,7 +178,7 @@ func TestInterrupt(t *testing.T) {
 
 func TestTenMegabytes(t *testing.T) {
 	tk := start(t)
-	res := tk.execute("import \"fmt\"\nimport \"strings\"\nline := strings.Repeat(\"x\", 1023)\nfor i := 0; i < 10240; i++ { fmt.Println(line) }")
+	res := tk.Execute("import \"fmt\"\nimport \"strings\"\nline := strings.Repeat(\"x\", 1023)\nfor i := 0; i < 10240; i++ { fmt.Println(line) }")
 	if res.Content()["status"] != "ok" {
 		t.Fatalf("reply %v", res.Content())
 	}
@@ -268,7 +199,7 @@ func TestTenMegabytes(t *testing.T) {
 
 func TestIntrospection(t *testing.T) {
 	tk := start(t)
-	tk.execute("import \"strings\"\nvalue := 3")
+	tk.Execute("import \"strings\"\nvalue := 3")
 	req := func(typ string, c map[string]any) map[string]any {
 		res, err := tk.Request(wire.Shell, typ, c, timeout)
 		if err != nil {
@@ -319,34 +250,34 @@ func TestIntrospection(t *testing.T) {
 
 func TestMagics(t *testing.T) {
 	tk := start(t)
-	if out := stdout(tk.execute("%help")); !strings.Contains(out, "%timeit") || !strings.Contains(out, "%env") {
+	if out := stdout(tk.Execute("%help")); !strings.Contains(out, "%timeit") || !strings.Contains(out, "%env") {
 		t.Errorf("help: %q", out)
 	}
-	res := tk.execute("%env NSYSX_TEST_VAR=\"a b\"\nimport \"os\"\nos.Getenv(\"NSYSX_TEST_VAR\")")
-	if got := resultText(t, res); got != "a b" {
+	res := tk.Execute("%env NSYSX_TEST_VAR=\"a b\"\nimport \"os\"\nos.Getenv(\"NSYSX_TEST_VAR\")")
+	if got := wiretest.ResultText(t, res); got != "a b" {
 		t.Errorf("env: %q (%s)", got, res.Reply.Content)
 	}
 	defer os.Unsetenv("NSYSX_TEST_VAR")
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	dir := t.TempDir()
-	if out := stdout(tk.execute("%cd " + dir)); strings.TrimSpace(out) != dir {
+	if out := stdout(tk.Execute("%cd " + dir)); strings.TrimSpace(out) != dir {
 		t.Errorf("cd printed %q", out)
 	}
-	out := stdout(tk.execute("k := 0\n%timeit -n 10 -r 3 k++"))
+	out := stdout(tk.Execute("k := 0\n%timeit -n 10 -r 3 k++"))
 	if !strings.Contains(out, "per loop (mean ± std. dev. of 3 runs, 10 loops each)") {
 		t.Errorf("timeit: %q", out)
 	}
-	if got := resultText(t, tk.execute("k")); got != "30" {
+	if got := wiretest.ResultText(t, tk.Execute("k")); got != "30" {
 		t.Errorf("k after timeit = %s", got)
 	}
 	// The statement keeps its quotes (shell splitting would drop them).
-	tk.execute(`s := ""`)
-	tk.execute(`%timeit -n 2 -r 1 s += "a b"`)
-	if got := resultText(t, tk.execute("s")); got != "a ba b" {
+	tk.Execute(`s := ""`)
+	tk.Execute(`%timeit -n 2 -r 1 s += "a b"`)
+	if got := wiretest.ResultText(t, tk.Execute("s")); got != "a ba b" {
 		t.Errorf("s after a quoted timeit = %s", got)
 	}
-	if c := tk.execute("%nosuch").Content(); c["ename"] != "UsageError" {
+	if c := tk.Execute("%nosuch").Content(); c["ename"] != "UsageError" {
 		t.Errorf("unknown magic %v", c)
 	}
 }
@@ -355,7 +286,7 @@ func TestInput(t *testing.T) {
 	tk := start(t)
 	id, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": "import \"nsysx/cell\"\nname, _ := cell.Input(\"name? \")\n\"hi \" + name", "allow_stdin": true})
 	req, err := tk.Recv("stdin", timeout)
-	if err != nil || req.Type() != "input_request" || content(req)["prompt"] != "name? " {
+	if err != nil || req.Type() != "input_request" || wiretest.Content(req)["prompt"] != "name? " {
 		t.Fatalf("input_request: %v", err)
 	}
 	_ = tk.SendReply(req, "input_reply", map[string]any{"value": "Ada"})
@@ -363,7 +294,7 @@ func TestInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := resultText(t, res); got != "hi Ada" {
+	if got := wiretest.ResultText(t, res); got != "hi Ada" {
 		t.Errorf("result %q", got)
 	}
 }
@@ -395,8 +326,8 @@ func TestInstallSpec(t *testing.T) {
 // process; it is the cell's error and the kernel and its state live on.
 func TestGoroutinePanic(t *testing.T) {
 	tk := start(t)
-	tk.execute("import \"time\"\nimport \"sort\"\nn := 7")
-	res := tk.execute("go func() {\n\tpanic(\"in a goroutine\")\n}()\ntime.Sleep(10 * time.Second)")
+	tk.Execute("import \"time\"\nimport \"sort\"\nn := 7")
+	res := tk.Execute("go func() {\n\tpanic(\"in a goroutine\")\n}()\ntime.Sleep(10 * time.Second)")
 	c := res.Content()
 	if c["status"] != "error" || c["ename"] != "panic" || c["evalue"] != "in a goroutine (line 2) (in a goroutine started at line 1)" {
 		t.Errorf("reply %v", c)
@@ -405,11 +336,11 @@ func TestGoroutinePanic(t *testing.T) {
 		t.Errorf("%d error messages", len(errs))
 	}
 	// a callback that compiled code calls panics: the cell's error too
-	res = tk.execute("xs := []int{2, 1}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })")
+	res = tk.Execute("xs := []int{2, 1}\nsort.Slice(xs, func(i, j int) bool { panic(\"less\") })")
 	if c := res.Content(); c["ename"] != "panic" || c["evalue"] != "less (line 2)" {
 		t.Errorf("sort.Slice reply %v", c)
 	}
-	if got := resultText(t, tk.execute("n * 6")); got != "42" {
+	if got := wiretest.ResultText(t, tk.Execute("n * 6")); got != "42" {
 		t.Errorf("after the panics: %s", got)
 	}
 	if err := tk.Heartbeat(timeout); err != nil {
@@ -421,7 +352,7 @@ func TestGoroutinePanic(t *testing.T) {
 // again is dropped, not run a second time.
 func TestReplayedExecuteRunsOnce(t *testing.T) {
 	tk := start(t)
-	tk.execute("n := 0")
+	tk.Execute("n := 0")
 	hdr := wire.Header{MsgID: wire.NewID(), Session: tk.Session, Username: "test", Date: wire.Now(),
 		MsgType: "execute_request", Version: wire.ProtocolVersion}
 	frames, err := tk.Signer.Encode(nil, hdr, nil, nil, map[string]any{"code": "n++", "silent": false})
@@ -436,7 +367,7 @@ func TestReplayedExecuteRunsOnce(t *testing.T) {
 	if _, err := tk.Collect(wire.Shell, hdr.MsgID, timeout); err != nil {
 		t.Fatal(err)
 	}
-	if got := resultText(t, tk.execute("n")); got != "1" {
+	if got := wiretest.ResultText(t, tk.Execute("n")); got != "1" {
 		t.Errorf("n = %s after a replayed n++, want 1", got)
 	}
 }

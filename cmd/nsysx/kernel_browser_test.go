@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -25,19 +26,8 @@ import (
 // $NSYSX_SCREENSHOT_DIR/<notebook name>.png when set (notebooks/screenshots/
 // in the repo).
 func TestNotebookBrowser(t *testing.T) {
-	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
-		[]string{"notebook", "jupyter_client"})
-	if testing.Short() {
-		t.Skip("starts a notebook server and a browser")
-	}
-	je := setupJupyter(t)
-	root := filepath.Join(je.dir, "nbroot")
-	if err := os.MkdirAll(filepath.Join(root, "notebooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(root, "testdata")); err != nil {
-		t.Fatal(err)
-	}
+	je, root := browserJupyter(t, "nbroot")
+	notebookRoot(t, root)
 	names := append([]string{"test_kernel.ipynb"}, exampleNotebooks(t)...)
 	for _, n := range names {
 		src, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", n))
@@ -52,11 +42,7 @@ func TestNotebookBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, "chrome"), 1280, 3000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
+	br := startBrowser(ctx, t, je, "chrome", 1280, 3000)
 	dir := os.Getenv("NSYSX_SCREENSHOT_DIR")
 	if dir == "" {
 		dir = je.dir
@@ -81,10 +67,40 @@ func TestNotebookBrowser(t *testing.T) {
 	}
 }
 
-// runInBrowser opens a notebook in the page, runs all its cells, writes
-// the notebook the page then holds to out and returns a screenshot of the
-// page scrolled to the top.
-func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out string) []byte {
+// browserJupyter skips the test under -short or unless the classic
+// Notebook server and Chromium are installed, sets up Jupyter and makes
+// the directory root (the server's, named so under Jupyter's).
+func browserJupyter(t *testing.T, name string) (je *jupyterEnv, root string) {
+	t.Helper()
+	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
+		[]string{"notebook", "jupyter_client"})
+	if testing.Short() {
+		t.Skip("starts a notebook server and a browser")
+	}
+	je = setupJupyter(t)
+	root = filepath.Join(je.dir, name)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return je, root
+}
+
+// startBrowser starts headless Chromium with a width×height window, its
+// profile in Jupyter's directory under name; it is closed when the test
+// ends.
+func startBrowser(ctx context.Context, t *testing.T, je *jupyterEnv, name string, width, height int) *cdp.Browser {
+	t.Helper()
+	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, name), width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	return br
+}
+
+// openNotebook opens a notebook in the page and waits until its kernel is
+// connected.
+func openNotebook(ctx context.Context, t *testing.T, br *cdp.Browser, url string) {
 	t.Helper()
 	if err := br.Navigate(ctx, url); err != nil {
 		t.Fatal(err)
@@ -93,6 +109,64 @@ func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out s
 	if err := br.WaitFor(ctx, ready, 200*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTimelineInBrowser runs `%nsys timeline` in the classic Notebook server
+// through headless Chromium: the output's inline script runs with no network,
+// replaces the fallback PNG with the interactive canvas, and reacts to the
+// wheel (zoom) without a script error.
+func TestTimelineInBrowser(t *testing.T) {
+	je, root := browserJupyter(t, "tlroot")
+	nb := map[string]any{
+		"cells": []any{map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil,
+			"source": `%nsys timeline "iteration 10" ` + testutil.Profile(t, "train")}},
+		"metadata": map[string]any{"kernelspec": map[string]any{"name": "nsysx", "display_name": "nsysx (Go)", "language": "go"}},
+		"nbformat": 4, "nbformat_minor": 5,
+	}
+	b, _ := json.Marshal(nb)
+	os.WriteFile(filepath.Join(root, "tl.ipynb"), b, 0o644)
+	base, token := startNotebookServer(t, je, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	br := startBrowser(ctx, t, je, "chrome-tl", 1280, 1200)
+	openNotebook(ctx, t, br, base+"/notebooks/tl.ipynb?token="+token)
+	setup := "window.tlErrors = []; window.addEventListener('error', e => tlErrors.push(String(e.message))); " +
+		"Jupyter.notebook.execute_all_cells(); true"
+	if err := br.Eval(ctx, setup, nil); err != nil {
+		t.Fatal(err)
+	}
+	drawn := "document.querySelectorAll('.nsysx-timeline canvas').length === 1"
+	if err := br.WaitFor(ctx, drawn, 250*time.Millisecond); err != nil {
+		t.Fatalf("the timeline canvas never appeared: %v", err)
+	}
+	check := `(function(){ var c = document.querySelector('.nsysx-timeline canvas');
+	  c.dispatchEvent(new WheelEvent('wheel', {deltaY: -300, clientX: c.getBoundingClientRect().left + 600, bubbles: true, cancelable: true}));
+	  return JSON.stringify({img: document.querySelectorAll('.nsysx-timeline img').length, w: c.width, h: c.height, errors: tlErrors}); })()`
+	var res string
+	if err := br.Eval(ctx, check, &res); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Img, W, H int
+		Errors    []string
+	}
+	json.Unmarshal([]byte(res), &got)
+	if got.Img != 0 || got.W < 600 || got.H < 200 || len(got.Errors) != 0 {
+		t.Errorf("in the browser: %s", res)
+	}
+	if dir := os.Getenv("NSYSX_SCREENSHOT_DIR"); dir != "" {
+		if png, err := br.Screenshot(ctx); err == nil {
+			os.WriteFile(filepath.Join(dir, "timeline.png"), png, 0o644)
+		}
+	}
+}
+
+// runInBrowser opens a notebook in the page, runs all its cells, writes
+// the notebook the page then holds to out and returns a screenshot of the
+// page scrolled to the top.
+func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out string) []byte {
+	t.Helper()
+	openNotebook(ctx, t, br, url)
 	if err := br.Eval(ctx, "Jupyter.notebook.clear_all_output(); Jupyter.notebook.execute_all_cells(); true", nil); err != nil {
 		t.Fatal(err)
 	}

@@ -67,13 +67,7 @@ func TestKernelInstallSpec(t *testing.T) {
 		Language      string   `json:"language"`
 		InterruptMode string   `json:"interrupt_mode"`
 	}
-	b, err := os.ReadFile(filepath.Join(specDir, "kernel.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &spec); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(specDir, "kernel.json"), &spec)
 	exe, _ := os.Executable()
 	exe, _ = filepath.EvalSymlinks(exe)
 	for _, f := range []string{"kernel.json", "logo-32x32.png"} {
@@ -86,7 +80,7 @@ func TestKernelInstallSpec(t *testing.T) {
 	}
 	if len(spec.Argv) != 4 || spec.Argv[0] != exe || strings.Join(spec.Argv[1:], " ") != "kernel -f {connection_file}" ||
 		spec.DisplayName != "nsysx (Go)" || spec.Language != "go" || spec.InterruptMode != "message" {
-		t.Errorf("kernel.json %s", b)
+		t.Errorf("kernel.json %+v", spec)
 	}
 	for _, logo := range []string{"logo-32x32.png", "logo-64x64.png"} {
 		if _, err := os.Stat(filepath.Join(specDir, logo)); err != nil {
@@ -249,28 +243,37 @@ func exampleNotebooks(t *testing.T) []string {
 	return names
 }
 
-// checkExecuted checks that every code cell of a notebook ran, has
-// output and no error, that it is an nsysx notebook, and that the
-// profiles it names exist in the repository.
-func checkExecuted(t *testing.T, path string) {
+// notebook is the part of an .ipynb file the checks read.
+type notebook struct {
+	Cells []struct {
+		notebookCell
+		Source         any  `json:"source"`
+		ExecutionCount *int `json:"execution_count"`
+	}
+	Metadata struct {
+		Kernelspec struct{ Name string } `json:"kernelspec"`
+	}
+}
+
+// readJSON decodes the JSON file at path into v.
+func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nb struct {
-		Cells []struct {
-			notebookCell
-			Source         any  `json:"source"`
-			ExecutionCount *int `json:"execution_count"`
-		}
-		Metadata struct {
-			Kernelspec struct{ Name string } `json:"kernelspec"`
-		}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// checkExecuted checks that every code cell of a notebook ran, has
+// output and no error, that it is an nsysx notebook, and that the
+// profiles it names exist in the repository; it returns the notebook.
+func checkExecuted(t *testing.T, path string) notebook {
+	t.Helper()
+	var nb notebook
+	readJSON(t, path, &nb)
 	name := filepath.Base(path)
 	if nb.Metadata.Kernelspec.Name != "nsysx" {
 		t.Errorf("%s: kernelspec %q", name, nb.Metadata.Kernelspec.Name)
@@ -296,6 +299,7 @@ func checkExecuted(t *testing.T, path string) {
 			}
 		}
 	}
+	return nb
 }
 
 // TestExampleNotebooks checks the committed example notebooks: executed,
@@ -338,14 +342,8 @@ func joinText(v any) string {
 // what nsys printed for train (testdata/golden/train).
 func checkTestNotebook(t *testing.T, path string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var nb struct{ Cells []notebookCell }
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, path, &nb)
 	kern := goldenCSV(t, "cuda_gpu_kern_sum.csv")
 	var instances, total int64
 	for _, r := range kern {

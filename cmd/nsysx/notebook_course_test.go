@@ -40,21 +40,14 @@ func solutions(t *testing.T, nb map[string]any) []string {
 // readNotebook reads a committed notebook as generic JSON.
 func readNotebook(t *testing.T, name string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var nb map[string]any
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	readJSON(t, filepath.Join(testutil.Root(), "notebooks", name), &nb)
 	return nb
 }
 
-// writeSolutionNotebooks writes, under root/notebooks (root/testdata links
-// to the repository's), each example notebook with its outputs cleared and
-// its solutions appended as code cells; it returns their names.
-func writeSolutionNotebooks(t *testing.T, root string) []string {
+// notebookRoot makes the directory root/notebooks, and root/testdata a
+// link to the repository's, so that the notebooks' ../testdata paths work.
+func notebookRoot(t *testing.T, root string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Join(root, "notebooks"), 0o755); err != nil {
 		t.Fatal(err)
@@ -62,6 +55,14 @@ func writeSolutionNotebooks(t *testing.T, root string) []string {
 	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(root, "testdata")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeSolutionNotebooks writes, under root/notebooks (root/testdata links
+// to the repository's), each example notebook with its outputs cleared and
+// its solutions appended as code cells; it returns their names.
+func writeSolutionNotebooks(t *testing.T, root string) []string {
+	t.Helper()
+	notebookRoot(t, root)
 	var names []string
 	for _, n := range exampleNotebooks(t) {
 		nb := readNotebook(t, n)

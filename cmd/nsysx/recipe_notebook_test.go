@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,21 +34,7 @@ func TestRecipeNotebookExecutes(t *testing.T) {
 	exec := filepath.Join(je.dir, "executed")
 	je.run(t, out, 5*time.Minute, "/usr/bin/jupyter", "nbconvert", "--to", "notebook", "--execute",
 		"--ExecutePreprocessor.kernel_name=nsysx", "--ExecutePreprocessor.timeout=300", "--output-dir", exec, "stats.ipynb")
-	path := filepath.Join(exec, "stats.ipynb")
-	checkExecuted(t, path)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var nb struct {
-		Cells []struct {
-			notebookCell
-			Source any `json:"source"`
-		}
-	}
-	if err := json.Unmarshal(b, &nb); err != nil {
-		t.Fatal(err)
-	}
+	nb := checkExecuted(t, filepath.Join(exec, "stats.ipynb"))
 	tables, charts := 0, 0
 	for _, c := range nb.Cells {
 		src := joinText(c.Source)

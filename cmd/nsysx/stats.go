@@ -16,10 +16,17 @@ import (
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var statsFlags = cliflags.Stats()
+var (
+	statsFlags   = cliflags.Stats()
+	analyzeFlags = cliflags.Analyze()
+)
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runReports(ctx, "stats", args, stdout, stderr, false)
+}
+
+func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runReports(ctx, "analyze", args, stdout, stderr, true)
 }
 
 // runReports implements both `stats` and `analyze`; the plan is built by

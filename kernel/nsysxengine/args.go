@@ -27,6 +27,21 @@ func parseFlags(args []string, defs []flagDef, optionalOK func(string) bool) (*p
 	return p, nil
 }
 
+// parseMagic parses a magic's arguments like parseFlags; with --help it
+// prints usage, a blank line and the flags' help instead. A nil result
+// means the magic is done: --help was answered, or the error says why not.
+func parseMagic(args []string, defs []flagDef, usage string, out kernel.Output) (*parsedArgs, error) {
+	p, err := parseFlags(args, defs, nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(out.Stdout(), "%s\n\n%s", usage, cliflags.Help(defs))
+		return nil, nil
+	}
+	return p, nil
+}
+
 func flagNames(defs []flagDef) []string { return cliflags.Names(defs) }
 
 // interruptible runs f on its own goroutine and returns its results, or

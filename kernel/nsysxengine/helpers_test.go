@@ -15,6 +15,7 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/internal/outputtest"
+	"github.com/nsysx/nsysx/kernel/internal/wiretest"
 )
 
 func TestMain(m *testing.M) {
@@ -50,6 +51,34 @@ func newEngine(t *testing.T) *Engine {
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// openEngine is a new engine with the named test profiles (gz) opened, in
+// order: "fixed as after" opens fixed under the name after.
+func openEngine(t *testing.T, profiles ...string) *Engine {
+	t.Helper()
+	e := newEngine(t)
+	for _, p := range profiles {
+		name, as, ok := strings.Cut(p, " as ")
+		code := "%open " + gz(name)
+		if ok {
+			code += " as " + as
+		}
+		cell(t, e, code)
+	}
+	return e
+}
+
+const wireTimeout = 60 * time.Second
+
+// startKernel serves the nsysx kernel in-process on loopback ports.
+func startKernel(t *testing.T) *wiretest.Kernel {
+	t.Helper()
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wiretest.Serve(t, e, wireTimeout)
 }
 
 // cell runs code (Go or magics, as the kernel splits them) and fails on error.

@@ -1,91 +1,14 @@
 package nsysxengine
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/internal/wiretest"
 	"github.com/nsysx/nsysx/kernel/wire"
 )
-
-const wireTimeout = 60 * time.Second
-
-// wireKernel is the nsysx kernel served in-process on loopback ports.
-type wireKernel struct {
-	*wiretest.Client
-	t    *testing.T
-	done chan error
-}
-
-func startKernel(t *testing.T) *wireKernel {
-	t.Helper()
-	e, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kernel.New(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: "k3y"}, wire.Options{Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wk := &wireKernel{t: t, done: make(chan error, 1)}
-	go func() { wk.done <- k.Serve(context.Background(), srv) }()
-	if wk.Client, err = wiretest.Dial(srv.Info()); err != nil {
-		t.Fatal(err)
-	}
-	if err := wk.WaitReady(wireTimeout); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(wk.shutdown)
-	return wk
-}
-
-func (wk *wireKernel) shutdown() {
-	if _, err := wk.Request(wire.Control, "shutdown_request", map[string]any{"restart": false}, wireTimeout); err != nil {
-		wk.t.Errorf("shutdown: %v", err)
-	}
-	select {
-	case <-wk.done:
-	case <-time.After(wireTimeout):
-		wk.t.Error("kernel did not stop")
-	}
-	wk.Close()
-	wiretest.CheckNoLeaks(wk.t)
-}
-
-func (wk *wireKernel) execute(code string) *wiretest.Result {
-	wk.t.Helper()
-	res, err := wk.Request(wire.Shell, "execute_request", map[string]any{"code": code, "silent": false,
-		"store_history": true, "user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true}, wireTimeout)
-	if err != nil {
-		wk.t.Fatalf("%.80q: %v", code, err)
-	}
-	return res
-}
-
-func msgContent(m *wire.Message) map[string]any {
-	var c map[string]any
-	_ = json.Unmarshal(m.Content, &c)
-	return c
-}
-
-func resultPlain(t *testing.T, res *wiretest.Result) string {
-	t.Helper()
-	rs := res.OfType("execute_result")
-	if len(rs) != 1 {
-		t.Fatalf("%d execute_results; reply %s", len(rs), res.Reply.Content)
-	}
-	return msgContent(rs[0])["data"].(map[string]any)["text/plain"].(string)
-}
 
 // TestKernelInterruptReport interrupts a real long report (nvtx_kern_sum on
 // train repeated 16 times) through interrupt_request: the reply comes at
@@ -96,7 +19,7 @@ func TestKernelInterruptReport(t *testing.T) {
 	}
 	big := tiledProfile(t, 16)
 	wk := startKernel(t)
-	wk.execute("before := 41")
+	wk.Execute("before := 41")
 	// the reports are repeated so that the cells outlast the interrupt
 	// however fast the library becomes
 	for _, code := range []string{
@@ -130,7 +53,7 @@ func TestKernelInterruptReport(t *testing.T) {
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("interrupt took %v", d)
 		}
-		if got := resultPlain(t, wk.execute("before + 1")); got != "42" {
+		if got := wiretest.ResultText(t, wk.Execute("before + 1")); got != "42" {
 			t.Errorf("state after interrupt: %s", got)
 		}
 	}
@@ -140,42 +63,42 @@ func TestKernelInterruptReport(t *testing.T) {
 // lives on; a 10 MB cell (source) runs.
 func TestKernelPanicAndBigCell(t *testing.T) {
 	wk := startKernel(t)
-	wk.execute("p, _ := nsysx.OpenSample()")
-	res := wk.execute("var r *nsysx.Result\nr.Len()")
+	wk.Execute("p, _ := nsysx.OpenSample()")
+	res := wk.Execute("var r *nsysx.Result\nr.Len()")
 	if c := res.Content(); c["status"] != "error" || c["ename"] != "panic" {
 		t.Errorf("nil result: %v", c)
 	}
-	res = wk.execute("panic(\"boom\")")
+	res = wk.Execute("panic(\"boom\")")
 	if c := res.Content(); c["ename"] != "panic" || !strings.Contains(c["evalue"].(string), "boom") || len(res.OfType("error")) != 1 {
 		t.Errorf("panic: %v", c)
 	}
 	// panics in a callback the library calls (a Result.Filter predicate),
 	// on the cell's goroutine and on a goroutine the cell started
-	wk.execute("k, _ := p.Stats(ctx, \"cuda_gpu_kern_sum\")")
+	wk.Execute("k, _ := p.Stats(ctx, \"cuda_gpu_kern_sum\")")
 	for code, want := range map[string]string{
 		"k.Filter(func(row nsysx.Row) bool { panic(\"predicate\") })":                                                                                "predicate (line 1)",
 		"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tk.Filter(func(row nsysx.Row) bool { panic(\"in a goroutine\") })\n}()\n<-done": "in a goroutine (line 4) (in a goroutine started at line 2)",
 	} {
-		if c := wk.execute(code).Content(); c["ename"] != "panic" || c["evalue"] != want {
+		if c := wk.Execute(code).Content(); c["ename"] != "panic" || c["evalue"] != want {
 			t.Errorf("%q: %v", code, c)
 		}
 	}
 	// 10 MB of source: a string constant and a comment
 	big := "s := \"" + strings.Repeat("x", 5<<20) + "\"\n// " + strings.Repeat("y", 5<<20) + "\nlen(s)"
-	if got := resultPlain(t, wk.execute(big)); got != fmt.Sprint(5<<20) {
+	if got := wiretest.ResultText(t, wk.Execute(big)); got != fmt.Sprint(5<<20) {
 		t.Errorf("10 MB cell: %s", got)
 	}
-	if got := resultPlain(t, wk.execute("p.Base()")); got != "sample:sync" {
+	if got := wiretest.ResultText(t, wk.Execute("p.Base()")); got != "sample:sync" {
 		t.Errorf("after: %s", got)
 	}
 	// the table of a report arrives whole as HTML, text and JSON
-	res = wk.execute("p.Stats(ctx, \"cuda_gpu_kern_sum\")")
-	data := msgContent(res.OfType("execute_result")[0])["data"].(map[string]any)
+	res = wk.Execute("p.Stats(ctx, \"cuda_gpu_kern_sum\")")
+	data := wiretest.Content(res.OfType("execute_result")[0])["data"].(map[string]any)
 	if _, ok := data[ResultMIME].(map[string]any); !ok || !strings.Contains(data["text/html"].(string), "<table") {
 		t.Errorf("bundle %v", data)
 	}
 	// help cells are pager payloads
-	res = wk.execute("nsysx.OpenSample?")
+	res = wk.Execute("nsysx.OpenSample?")
 	if p := res.Content()["payload"].([]any); len(p) != 1 || !strings.Contains(fmt.Sprint(p[0]), "OpenSample opens the small real profile") {
 		t.Errorf("help payload %v", res.Content())
 	}

@@ -25,13 +25,9 @@ var (
 // nsysCompare is %nsys compare [flags] BEFORE AFTER: the summary, then the
 // comparison as a table (or, with -f, as text in that format).
 func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Output) error {
-	p, err := parseFlags(args, compareFlags, nil)
-	if err != nil {
+	p, err := parseMagic(args, compareFlags, "Usage: %nsys compare [flags] BEFORE AFTER   (files or names bound by %open)", out)
+	if p == nil {
 		return err
-	}
-	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys compare [flags] BEFORE AFTER   (files or names bound by %%open)\n\n%s", cliflags.Help(compareFlags))
-		return nil
 	}
 	if len(p.Args) != 2 {
 		return usageErr("give two profiles, BEFORE and AFTER (got %d)", len(p.Args))
@@ -109,14 +105,10 @@ func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out
 // timeline of a window (default: the second NVTX iteration). WINDOW is
 // start/end (a time window) or an NVTX range name[@domain][/index].
 func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Output) error {
-	p, err := parseFlags(args, timelineFlags, nil)
-	if err != nil {
+	p, err := parseMagic(args, timelineFlags, "Usage: %nsys timeline [WINDOW] [FILE|NAME]\n\nWINDOW is START/END (e.g. 1s/1.2s) or an NVTX range name[@domain][/index];\n"+
+		"the default is the second NVTX iteration, or the whole profile.", out)
+	if p == nil {
 		return err
-	}
-	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys timeline [WINDOW] [FILE|NAME]\n\nWINDOW is START/END (e.g. 1s/1.2s) or an NVTX range name[@domain][/index];\n"+
-			"the default is the second NVTX iteration, or the whole profile.\n\n%s", cliflags.Help(timelineFlags))
-		return nil
 	}
 	f, err := cliflags.Filter(p)
 	if err != nil {

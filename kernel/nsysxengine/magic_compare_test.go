@@ -8,9 +8,7 @@ import (
 )
 
 func TestMagicNsysCompare(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
-	cell(t, e, "%open "+gz("fixed")+" as after")
+	e := openEngine(t, "train", "fixed as after")
 	r := cell(t, e, "%nsys compare train after")
 	out := r.Out.String()
 	if !strings.Contains(out, "[all kernels]          faster") || len(r.Displays) != 1 {
@@ -41,8 +39,7 @@ func TestMagicNsysCompare(t *testing.T) {
 }
 
 func TestMagicNsysTimeline(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	for _, code := range []string{"%nsys timeline", `%nsys timeline "iteration 12" train`, "%nsys timeline 0.5s/0.51s", "%nsys timeline --filter-nvtx forward/3"} {
 		r := cell(t, e, code)
 		if len(r.Displays) != 1 {
@@ -66,9 +63,7 @@ func TestMagicNsysTimeline(t *testing.T) {
 // The Go API of nsysx/compare works in cells, and a *Comparison shows as
 // its summary and table.
 func TestCellCompareAPI(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train")+" as before")
-	cell(t, e, "%open "+gz("fixed")+" as after")
+	e := openEngine(t, "train as before", "fixed as after")
 	r := cell(t, e, "import \"github.com/nsysx/nsysx/nsysx/compare\"\nc, _ := compare.Profiles(ctx, before, after, nil)\nc")
 	res := r.result(t)
 	if txt, _ := res["text/plain"].(string); !strings.Contains(txt, "[all kernels]          faster") || res[ResultMIME] == nil {

@@ -22,15 +22,11 @@ var exportFlags = cliflags.Export()
 // nsysExport is %nsys export: raw tables as Parquet or Arrow files, the
 // timeline as a Perfetto trace, or GPU time by call stack as pprof.
 func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Output) error {
-	p, err := parseFlags(args, exportFlags, nil)
-	if err != nil {
+	p, err := parseMagic(args, exportFlags, "Usage: %nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
+		"       %nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
+		"       %nsys export -t pprof -o BASE [FILE|NAME]", out)
+	if p == nil {
 		return err
-	}
-	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "Usage: %%nsys export -t parquet|arrow [--tables REGEX] -o DIR [FILE|NAME]\n"+
-			"       %%nsys export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE [FILE|NAME]\n"+
-			"       %%nsys export -t pprof -o BASE [FILE|NAME]\n\n%s", cliflags.Help(exportFlags))
-		return nil
 	}
 	if p.Last("--type") == "pprof" {
 		return e.nsysExportPprof(ctx, p, out)
@@ -62,12 +58,9 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 			return usageErr("--tables: %v", err)
 		}
 	}
-	profs, names, err := e.inputs(ctx, p)
+	prof, name, err := e.oneInput(ctx, p)
 	if err != nil {
 		return err
-	}
-	if len(profs) != 1 {
-		return usageErr("give exactly one input")
 	}
 	quiet, _ := p.Bool("--quiet")
 	force, err := p.Bool("--force-overwrite")
@@ -75,15 +68,15 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 		return usageErr("%v", err)
 	}
 	pr := e.newProgress(out, quiet)
-	pr.show(ProgressBundle(0, 0, "exporting tables of "+names[0]))
+	pr.show(ProgressBundle(0, 0, "exporting tables of "+name))
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
 		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
-			err := nsysx.ExportTables(ctx, profs[0], tmp, typ, re, func(done, total int) {
+			err := nsysx.ExportTables(ctx, prof, tmp, typ, re, func(done, total int) {
 				tables = total
 				if ctx.Err() == nil {
-					pr.show(ProgressBundle(done, total, "exporting tables of "+names[0]))
+					pr.show(ProgressBundle(done, total, "exporting tables of "+name))
 				}
 			})
 			if err == nil {
@@ -99,7 +92,7 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 		return err
 	}
 	pr.show(DoneBundle(fmt.Sprintf("exported %d tables of %s to %s (%s) in %.2f s",
-		tables, names[0], dir, typ, time.Since(start).Seconds())))
+		tables, name, dir, typ, time.Since(start).Seconds())))
 	return nil
 }
 
@@ -150,24 +143,21 @@ func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base st
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	profs, names, err := e.inputs(ctx, p)
+	prof, name, err := e.oneInput(ctx, p)
 	if err != nil {
 		return err
-	}
-	if len(profs) != 1 {
-		return usageErr("give exactly one input")
 	}
 	type done struct {
 		path string
 		st   *timeline.Stats
 	}
 	r, err := interruptible(ctx, &e.bg, func() (done, error) {
-		path, st, err := timeline.ExportPerfetto(ctx, profs[0], base, gz, f)
+		path, st, err := timeline.ExportPerfetto(ctx, prof, base, gz, f)
 		return done{path, st}, err
 	})
 	var skip *nsysx.SkipError
 	if errors.As(err, &skip) {
-		fmt.Fprintf(out.Stdout(), "%s: %v (no trace written)\n", names[0], err)
+		fmt.Fprintf(out.Stdout(), "%s: %v (no trace written)\n", name, err)
 		return nil
 	}
 	if err != nil {

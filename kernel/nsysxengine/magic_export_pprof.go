@@ -21,14 +21,11 @@ func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.
 	if p.Last("--tables") != "" {
 		return usageErr("--tables applies to -t parquet and -t arrow only")
 	}
-	profs, names, err := e.inputs(ctx, p)
+	prof, input, err := e.oneInput(ctx, p)
 	if err != nil {
 		return err
 	}
-	if len(profs) != 1 {
-		return usageErr("give exactly one input")
-	}
-	name, err := stackprof.WriteFile(ctx, profs[0], base, nsysx.StackOptions{Kernels: true})
+	name, err := stackprof.WriteFile(ctx, prof, base, nsysx.StackOptions{Kernels: true})
 	var se *stackprof.SkippedError
 	if errors.As(err, &se) {
 		fmt.Fprintln(out.Stdout(), se.Error())
@@ -38,7 +35,7 @@ func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.
 		return kernel.Errorf("OSError", "%v", err)
 	}
 	if quiet, _ := p.Bool("--quiet"); !quiet {
-		return out.Display(kernel.Display{Data: DoneBundle(fmt.Sprintf("wrote %s (GPU kernel time by launching call stack of %s)", name, names[0]))})
+		return out.Display(kernel.Display{Data: DoneBundle(fmt.Sprintf("wrote %s (GPU kernel time by launching call stack of %s)", name, input))})
 	}
 	return nil
 }

@@ -147,6 +147,18 @@ func (e *Engine) inputs(ctx context.Context, p *parsedArgs) ([]*nsysx.Profile, [
 	return profs, ins, nil
 }
 
+// oneInput is inputs for the magics that take exactly one profile.
+func (e *Engine) oneInput(ctx context.Context, p *parsedArgs) (*nsysx.Profile, string, error) {
+	profs, names, err := e.inputs(ctx, p)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(profs) != 1 {
+		return nil, "", usageErr("give exactly one input")
+	}
+	return profs[0], names[0], nil
+}
+
 // runReports runs every job on every profile, showing a progress line
 // updated in place when there is more than one.
 func (e *Engine) runReports(ctx context.Context, r *reportRun, profs []*nsysx.Profile, names []string, out kernel.Output) error {

@@ -93,8 +93,7 @@ func kernelTotals(t *testing.T, name string) map[int64][2]int64 {
 }
 
 func TestMagicRecipe(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank1"))
+	e := openEngine(t, "rank1")
 	cell(t, e, "%open sample") // not a file: left out of the session's inputs
 	cell(t, e, "%open "+gz("rank0"))
 	r := cell(t, e, "%nsys recipe kernel_count_test")
@@ -158,9 +157,7 @@ r.DisplayName`).result(t)["text/plain"]; got != "Kernel Count (test)" {
 
 // --input takes %open names and files; -v names the variable.
 func TestMagicRecipeInputAndVar(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank0")+" as r0")
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "rank0 as r0", "train")
 	cell(t, e, "%nsys recipe kernel_count_test --input r0 "+gz("rank1")+" -v kc")
 	if got := cell(t, e, `kc.Files[0] + "," + kc.Files[1]`).result(t)["text/plain"]; got != "rank0,rank1" {
 		t.Errorf("files %v", got)
@@ -237,9 +234,7 @@ func TestMagicRecipeCompletion(t *testing.T) {
 // nsys's (the golden Parquet files, read with recipe.ReadParquet), each is
 // shown with its row count, then the stats charts.
 func TestMagicRecipeKernSum(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank0"))
-	cell(t, e, "%open "+gz("rank1"))
+	e := openEngine(t, "rank0", "rank1")
 	r := cell(t, e, "%nsys recipe cuda_gpu_kern_sum -v k")
 	res := e.recipeResult("k")
 	if res == nil || res.Output == nil {
@@ -307,9 +302,7 @@ func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string
 // The heatmap and pace recipes through the magic: nsys's tables, then
 // their charts (one heatmap; progress and delta).
 func TestMagicRecipeMapsAndPace(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank0"))
-	cell(t, e, "%open "+gz("rank1"))
+	e := openEngine(t, "rank0", "rank1")
 	for _, tc := range []struct {
 		code, rel string
 		charts    int
@@ -333,8 +326,7 @@ func TestMagicRecipeMapsAndPace(t *testing.T) {
 
 // A run without data says so as nsys does, and is no error.
 func TestMagicRecipeNoData(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	r := cell(t, e, "%nsys recipe nccl_sum")
 	if !strings.Contains(r.Out.String(), "No output generated.") || len(r.Displays) != 1 {
 		t.Errorf("stdout %q, %d displays", r.Out.String(), len(r.Displays))
@@ -360,8 +352,7 @@ func init() { recipe.Register(slowRecipe) }
 
 // An interrupt stops %nsys recipe at once; the kernel keeps working.
 func TestMagicRecipeInterrupt(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank0"))
+	e := openEngine(t, "rank0")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()

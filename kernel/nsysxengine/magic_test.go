@@ -50,8 +50,7 @@ func TestMagicOpen(t *testing.T) {
 }
 
 func TestMagicNsysStats(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	// several reports: one display each, and a progress line updated in place
 	r := cell(t, e, "%nsys stats -r cuda_gpu_kern_sum,cuda_api_sum,nvtx_sum")
 	if len(r.Displays) != 4 { // progress + 3 tables
@@ -127,8 +126,7 @@ func TestMagicNsysStats(t *testing.T) {
 }
 
 func TestMagicNsysAnalyzeExport(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("sync"))
+	e := openEngine(t, "sync")
 	r := cell(t, e, "%nsys analyze -r cuda_memcpy_sync,gpu_gaps:gap=1")
 	if len(r.Displays) != 3 {
 		t.Fatalf("%d displays", len(r.Displays))
@@ -264,9 +262,7 @@ func TestMagicInterrupt(t *testing.T) {
 }
 
 func TestMagicPlot(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
-	cell(t, e, "%open "+gz("fixed"))
+	e := openEngine(t, "train", "fixed")
 	r := cell(t, e, "%plot kernels --top 5 train")
 	if len(r.Displays) != 1 {
 		t.Fatalf("%d displays", len(r.Displays))
@@ -305,4 +301,31 @@ func keys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// The idle breakdown and the kernel stacks in cells: reports through
+// %nsys stats, charts through %plot, the pprof file through %nsys export.
+func TestMagicIdleAndStacks(t *testing.T) {
+	e := openEngine(t, "sync", "bt")
+	for _, code := range []string{"%nsys stats -r gpu_idle_breakdown sync", "%nsys stats -r gpu_idle_breakdown:view=evidence sync",
+		"%nsys stats -r cuda_kern_stack_sum:noruntime:foldpy bt"} {
+		r := cell(t, e, code)
+		if len(r.Displays) == 0 || r.Displays[len(r.Displays)-1].Data[ResultMIME] == nil {
+			t.Errorf("%s: no result table (%d displays)", code, len(r.Displays))
+		}
+	}
+	for _, code := range []string{"%plot idle sync", "%plot stacks bt"} {
+		r := cell(t, e, code)
+		if len(r.Displays) != 1 || r.Displays[0].Data["image/png"] == nil {
+			t.Errorf("%s: %d displays", code, len(r.Displays))
+		}
+	}
+	base := filepath.Join(t.TempDir(), "bt")
+	cell(t, e, "%nsys export -t pprof -o "+base+" bt")
+	if prof := testutil.ReadPprof(t, base+".pb.gz"); prof.DefaultSampleType != "gpu_time" {
+		t.Errorf("pprof file: sample type %q, want gpu_time", prof.DefaultSampleType)
+	}
+	if r := cell(t, e, "%nsys export -t pprof -o "+base+"2 sync"); !strings.Contains(r.Out.String(), "SKIPPED: ") {
+		t.Errorf("no stacks: %q", r.Out.String())
+	}
 }

@@ -14,9 +14,7 @@ import (
 
 // Tables of several profiles name their profile in text, HTML and JSON.
 func TestMultiProfileLabels(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("rank0")+" as before")
-	cell(t, e, "%open "+gz("rank1")+" as after")
+	e := openEngine(t, "rank0 as before", "rank1 as after")
 	r := cell(t, e, "%nsys stats -r cuda_api_sum before after")
 	if len(r.Displays) != 3 { // progress + 2 tables
 		t.Fatalf("%d displays", len(r.Displays))
@@ -50,8 +48,7 @@ func TestMultiProfileLabels(t *testing.T) {
 
 // SKIPPED reports say why in plain text too, as the CLI does.
 func TestSkippedReasons(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	r := cell(t, e, `%nsys stats --filter-nvtx "iteraton 12" -r nvtx_sum,cuda_api_sum`)
 	last := r.Displays[len(r.Displays)-1].Data["text/plain"].(string)
 	want := "NVTX range 'iteraton 12' could not be found in"
@@ -63,8 +60,7 @@ func TestSkippedReasons(t *testing.T) {
 // Table methods in cells: results, errors with the closest name, and an
 // unknown column shown as its error (Col never gives nil).
 func TestTableCells(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	cell(t, e, `k, _ := train.Stats(ctx, "cuda_gpu_kern_sum")`)
 	rows := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
 	js := cell(t, e, `k.Sort("Name").Head(2)`).result(t)[ResultMIME].(map[string]any)
@@ -91,8 +87,7 @@ func TestTableCells(t *testing.T) {
 // %%sql reads results by their variable names, beside the profile's
 // tables, and the profile stays read-only.
 func TestSQLOverResults(t *testing.T) {
-	e := newEngine(t)
-	cell(t, e, "%open "+gz("train"))
+	e := openEngine(t, "train")
 	cell(t, e, `k, _ := train.Stats(ctx, "cuda_gpu_kern_sum")`)
 	rows := goldenRows(t, "train", "cuda_gpu_kern_sum.csv")
 	want := 0

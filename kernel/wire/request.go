@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrStdinNotAllowed is returned by Request.Input when the client sent
@@ -26,7 +27,7 @@ type Request struct {
 	srv        *Server
 	queued     func() int // requests waiting behind this one
 	mu         sync.Mutex
-	replied    bool
+	replied    atomic.Bool
 	abortN     int
 	allowStdin bool
 }
@@ -39,13 +40,9 @@ func (r *Request) Server() *Server { return r.srv }
 // not encode, the client is gone) is logged on the server's log: the
 // handler has no one else to tell.
 func (r *Request) Reply(content any) {
-	r.mu.Lock()
-	if r.replied {
-		r.mu.Unlock()
+	if !r.replied.CompareAndSwap(false, true) {
 		return
 	}
-	r.replied = true
-	r.mu.Unlock()
 	sock := r.srv.shell
 	if r.Channel == Control {
 		sock = r.srv.control
@@ -57,9 +54,7 @@ func (r *Request) Reply(content any) {
 
 // Replied reports whether a reply was sent.
 func (r *Request) Replied() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.replied
+	return r.replied.Load()
 }
 
 // Publish sends an iopub message whose parent is this request; a failure
