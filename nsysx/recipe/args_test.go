@@ -278,13 +278,8 @@ func TestExpandInputs(t *testing.T) {
 		{j("runs/sub:1", "one.sqlite"), j("runs/sub/z.nsys-rep", "one.sqlite")},
 	}
 	for _, tc := range tests {
-		got, err := ExpandInputs(tc.args)
-		if err != nil {
-			t.Errorf("%q: %v", tc.args, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q:\n got %q\nwant %q", tc.args, got, tc.want)
+		if got, err := ExpandInputs(tc.args); err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %q (error %v)\nwant %q", tc.args, got, err, tc.want)
 		}
 	}
 }
