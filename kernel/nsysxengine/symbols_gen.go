@@ -301,6 +301,7 @@ func load_symbols_recipe() {
 		"FrameStatsByDevice":   reflect.ValueOf(constant.MakeFromLiteral("\"stats_by_device\"", token.STRING, 0)),
 		"Front":                reflect.ValueOf(recipe.Front),
 		"FrontHelpRecipes":     reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
+		"FrontPrint":           reflect.ValueOf(recipe.FrontPrint),
 		"FrontRun":             reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
 		"FrontUsage":           reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 		"GCFloor":              reflect.ValueOf(&recipe.GCFloor).Elem(),
