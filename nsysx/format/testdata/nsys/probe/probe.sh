@@ -1,12 +1,6 @@
 #!/bin/bash
-export LD_LIBRARY_PATH=$PWD/.devlibs
-T=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64
-D=$PWD/tmp/fprobe
-P=$D/sync.sqlite
-cd $D
+. "$(dirname "$0")/probe_env.sh"
 n=0
-p() { local name=$1; shift; "$@" > $OUT/$name.out 2> $OUT/$name.err; echo "rc=$?" >> $OUT/$name.err; }
-S() { local name=$1; local q=$2; shift 2; p $name $T/nsys stats -q "$@" -o - -r _sqlfile:file=$D/$q.sql $P; }
 locale -a > $OUT/locales.txt 2>&1
 p help $T/nsys stats --help-formats
 # units

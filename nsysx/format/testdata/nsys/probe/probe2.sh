@@ -1,11 +1,5 @@
 #!/bin/bash
-export LD_LIBRARY_PATH=$PWD/.devlibs
-T=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64
-D=$PWD/tmp/fprobe
-P=$D/sync.sqlite
-cd $D
-p() { local name=$1; shift; "$@" > $OUT/$name.out 2> $OUT/$name.err; echo "rc=$?" >> $OUT/$name.err; }
-S() { local name=$1; local q=$2; shift 2; p $name $T/nsys stats -q "$@" -o - -r _sqlfile:file=$D/$q.sql $P; }
+. "$(dirname "$0")/probe_env.sh"
 env | grep -E '^(LANG|LC_)' > $OUT/env.txt
 for f in column table csv tsv json hdoc htable; do p "help_$f" $T/nsys stats --help-formats $f; done
 for f in csv csv:time=us:bytes=KB csv:time=ms csv:time=ns:bytes=B csv:noconv:time=us csv:time=us:noconv csv:bytes=MB:time=sec column column:nofmt column:time=us:bytes=KiB; do S "conv_$f" q_conv -f $f; done
@@ -13,4 +7,4 @@ LC_ALL=C S "conv_C_column" q_conv -f column
 for f in csv csv:noconv csv:nohdrunit csv:noconv:nohdrunit column; do S "tags_$f" q_tags -f $f; done
 for f in table:0:5 column:.:0:3 table:nohdr:3 column:nohdr:0 table:2:2:2; do S "hdr_$f" q_hdr -f $f; done
 p analyze_help $T/nsys analyze --help
-cd $OUT && tar czf /tmp/all.tgz . && rm -rf $OUT/* && mv /tmp/all.tgz $OUT/
+pack
