@@ -19,30 +19,38 @@ func write(t *testing.T, r *nsysx.Result, spec, locale string) string {
 	return b.String()
 }
 
+// writeCase is one spec written in one locale and the text it must give.
+type writeCase struct{ spec, locale, want string }
+
+// checkWrites writes r with each case's spec and locale.
+func checkWrites(t *testing.T, r *nsysx.Result, cases []writeCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := write(t, r, c.spec, c.locale); got != c.want {
+			t.Errorf("%s (%s):\n got %q\nwant %q", c.spec, c.locale, got, c.want)
+		}
+	}
+}
+
 func names() *nsysx.Result {
 	return sqlResult([]string{"Total:dur_ns", "Name", "_hidden"},
 		v(1234567, `a,"b"`, 1), v(5, "q\"x\ty", 2), v(nil, "line\nbreak<&>", 3))
 }
 
 func TestSpecialCharacters(t *testing.T) {
-	tests := []struct{ spec, want string }{
-		{"csv", "Total (ns),Name\n1234567,\"a,\"b\"\"\n5,q\"x\ty\n,line\nbreak<&>\n"},
-		{"csv:nohdr:time=us", "1234.567,\"a,\"b\"\"\n0.005,q\"x\ty\n,line\nbreak<&>\n"},
-		{"tsv", "Total (ns)\tName\n1234567\ta,\"b\"\n5\tq\"x y\n\tline\nbreak<&>\n"},
-		{"tsv:esc:nohdrunit", "Total\tName\n1234567\ta,\"b\"\n5\tq\"x\\ty\n\tline\nbreak<&>\n"},
-		{"json", "[\n  {\n    \"Total (ns)\": 1234567,\n    \"Name\": \"a,\\\"b\\\"\"\n  },\n" +
+	checkWrites(t, names(), []writeCase{
+		{"csv", "C", "Total (ns),Name\n1234567,\"a,\"b\"\"\n5,q\"x\ty\n,line\nbreak<&>\n"},
+		{"csv:nohdr:time=us", "C", "1234.567,\"a,\"b\"\"\n0.005,q\"x\ty\n,line\nbreak<&>\n"},
+		{"tsv", "C", "Total (ns)\tName\n1234567\ta,\"b\"\n5\tq\"x y\n\tline\nbreak<&>\n"},
+		{"tsv:esc:nohdrunit", "C", "Total\tName\n1234567\ta,\"b\"\n5\tq\"x\\ty\n\tline\nbreak<&>\n"},
+		{"json", "C", "[\n  {\n    \"Total (ns)\": 1234567,\n    \"Name\": \"a,\\\"b\\\"\"\n  },\n" +
 			"  {\n    \"Total (ns)\": 5,\n    \"Name\": \"q\\\"x\\ty\"\n  },\n" +
 			"  {\n    \"Total (ns)\": \"\",\n    \"Name\": \"line\nbreak<&>\"\n  }\n]\n"},
-		{"htable", "<table>\n  <thead>\n    <tr>\n      <th>Total (ns)</th>\n      <th>Name</th>\n    </tr>\n  </thead>\n" +
+		{"htable", "C", "<table>\n  <thead>\n    <tr>\n      <th>Total (ns)</th>\n      <th>Name</th>\n    </tr>\n  </thead>\n" +
 			"  <tbody>\n    <tr>\n      <td>1234567</td>\n      <td>a,\"b\"</td>\n    </tr>\n" +
 			"    <tr>\n      <td>5</td>\n      <td>q\"x\ty</td>\n    </tr>\n" +
 			"    <tr>\n      <td></td>\n      <td>line\nbreak&lt;&amp;&gt;</td>\n    </tr>\n  </tbody>\n</table>\n"},
-	}
-	for _, tt := range tests {
-		if got := write(t, names(), tt.spec, "C"); got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.spec, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestZeroRows(t *testing.T) {
@@ -50,28 +58,23 @@ func TestZeroRows(t *testing.T) {
 	r.Report, r.Title = "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary"
 	title := "\n ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):\n\n"
 	none := "Report was successfully run, but no data was returned.\n\n"
-	tests := []struct{ spec, want string }{
-		{"csv", ""},
-		{"tsv:nohdr", ""},
-		{"json", "[\n]\n"},
-		{"htable", "<table>\n  </tbody>\n</table>\n"},
-		{"column", title + none},
-		{"column:nohdr", title + none},
-		{"table", "+--+\n" + title + none},
-		{"hdoc:title=T", "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"UTF-8\">\n  <title>T</title>\n" +
+	checkWrites(t, r, []writeCase{
+		{"csv", "C", ""},
+		{"tsv:nohdr", "C", ""},
+		{"json", "C", "[\n]\n"},
+		{"htable", "C", "<table>\n  </tbody>\n</table>\n"},
+		{"column", "C", title + none},
+		{"column:nohdr", "C", title + none},
+		{"table", "C", "+--+\n" + title + none},
+		{"hdoc:title=T", "C", "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"UTF-8\">\n  <title>T</title>\n" +
 			"</head>\n<body>\n<h1>CUDA GPU Kernel Summary (cuda_gpu_kern_sum)</h1>\n<table>\n  </tbody>\n</table>\n</body>\n</html>\n"},
-	}
-	for _, tt := range tests {
-		if got := write(t, r, tt.spec, "C"); got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.spec, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestColumnLayout(t *testing.T) {
 	r := sqlResult([]string{"Num", "Text", "Mixed"},
 		v(1234567, "héllo wörld", "a"), v(2.5, "x", 1), v("1e+20", "", 2))
-	tests := []struct{ spec, locale, want string }{
+	checkWrites(t, r, []writeCase{
 		{"column", "C", "\n ** DEBUG: SQL File (_sqlfile):\n\n" +
 			"    Num        Text      Mixed\n" +
 			" ---------  -----------  -----\n" +
@@ -96,12 +99,7 @@ func TestColumnLayout(t *testing.T) {
 			"| 2.5 | x   |   1 |\n" +
 			"| 1e… |     |   2 |\n" +
 			"+-----+-----+-----+\n"},
-	}
-	for _, tt := range tests {
-		if got := write(t, r, tt.spec, tt.locale); got != tt.want {
-			t.Errorf("%s (%s):\n got %q\nwant %q", tt.spec, tt.locale, got, tt.want)
-		}
-	}
+	})
 }
 
 func TestCentreAndClip(t *testing.T) {

@@ -184,36 +184,27 @@ func isWidth(s string) bool {
 	return true
 }
 
+// unitKeys maps a unit option's KEY to the categories it sets; the units of
+// the first one validate the value. ratio sets nothing: % is its only unit.
+var unitKeys = map[string][]category{
+	"time": {catTS, catDur}, "ts": {catTS}, "dur": {catDur},
+	"bytes": {catMem, catThru}, "mem": {catMem}, "thru": {catThru},
+	"gid": {catGID}, "addr": {catAddr}, "ratio": nil,
+}
+
 // set applies a unit option KEY=UNIT and reports whether KEY is a unit
 // category. An unknown unit is ignored, as nsys does.
 func (u *Units) set(key, val string) bool {
-	var targets []*string
-	var cat category
-	switch strings.ToLower(key) {
-	case "time":
-		targets, cat = []*string{&u.TS, &u.Dur}, catTS
-	case "ts":
-		targets, cat = []*string{&u.TS}, catTS
-	case "dur":
-		targets, cat = []*string{&u.Dur}, catDur
-	case "bytes":
-		targets, cat = []*string{&u.Mem, &u.Thru}, catMem
-	case "mem":
-		targets, cat = []*string{&u.Mem}, catMem
-	case "thru":
-		targets, cat = []*string{&u.Thru}, catThru
-	case "gid":
-		targets, cat = []*string{&u.GID}, catGID
-	case "addr":
-		targets, cat = []*string{&u.Addr}, catAddr
-	case "ratio":
-		return true // % is the only ratio unit
-	default:
+	cats, ok := unitKeys[strings.ToLower(key)]
+	if !ok {
 		return false
 	}
-	if d, ok := lookupUnit(cat, val); ok {
-		for _, t := range targets {
-			*t = d.name
+	if len(cats) == 0 {
+		return true
+	}
+	if d, ok := lookupUnit(cats[0], val); ok {
+		for _, c := range cats {
+			*u.field(c) = d.name
 		}
 	}
 	return true

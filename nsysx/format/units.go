@@ -122,25 +122,23 @@ func parseTag(name string) (label string, cat category, src unit) {
 	return label, cat, src
 }
 
+// field is the Units field that selects the display unit of c; nil for the
+// categories no option sets (catNone, catRatio).
+func (u *Units) field(c category) *string {
+	fields := [...]*string{catTS: &u.TS, catDur: &u.Dur, catMem: &u.Mem,
+		catThru: &u.Thru, catGID: &u.GID, catAddr: &u.Addr}
+	if int(c) < len(fields) {
+		return fields[c]
+	}
+	return nil
+}
+
 // display returns the unit u selects for category c.
 func (u Units) display(c category) unit {
-	var name string
-	switch c {
-	case catTS:
-		name = u.TS
-	case catDur:
-		name = u.Dur
-	case catMem:
-		name = u.Mem
-	case catThru:
-		name = u.Thru
-	case catGID:
-		name = u.GID
-	case catAddr:
-		name = u.Addr
-	}
-	if d, ok := lookupUnit(c, name); ok {
-		return d
+	if f := u.field(c); f != nil {
+		if d, ok := lookupUnit(c, *f); ok {
+			return d
+		}
 	}
 	return defaultDisplay(c)
 }
