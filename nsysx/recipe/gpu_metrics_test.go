@@ -2,29 +2,10 @@ package recipe
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
-
-// TestGPUMetricGolden compares gpu_metric_util_map and gpu_metric_util_sum
-// on bt with nsys's goldens, including the categorical Duration column
-// (its pandas metadata: categorical, all the bins' categories).
-func TestGPUMetricGolden(t *testing.T) {
-	for _, c := range []struct{ recipe, table string }{
-		{"gpu_metric_util_map", "analysis"}, {"gpu_metric_util_sum", "rank_stats"},
-	} {
-		t.Run(c.recipe, func(t *testing.T) {
-			res := runOn(t, c.recipe, nil, "bt")
-			dir := goldenDir("bt", c.recipe)
-			for _, tbl := range []string{c.table, "files"} {
-				compareGolden(t, filepath.Join(dir, tbl+".parquet"), res.Output.Table(tbl))
-			}
-			checkCategories(t, filepath.Join(dir, c.table+".parquet"), res.Output.Table(c.table))
-		})
-	}
-}
 
 // checkCategories checks that the frame's Category columns are exactly the
 // golden's categorical columns, with as many categories.

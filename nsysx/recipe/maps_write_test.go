@@ -31,7 +31,9 @@ var mapGoldens = []struct {
 
 // TestMapsWriteGoldens writes each golden run's output directory and
 // compares every Parquet file nsys wrote with pqcompare (layout, schemas,
-// pandas metadata, values), and the .nsys-analysis keys: DisplayName,
+// pandas metadata, values) and with the in-memory frame (compareGolden; its
+// Category columns are the golden's categorical ones, e.g. the binned
+// Duration of gpu_metric_util_map), and the .nsys-analysis keys: DisplayName,
 // Outputs, and Options in order with their values (input and output
 // excepted, which name the machine's paths).
 func TestMapsWriteGoldens(t *testing.T) {
@@ -50,6 +52,9 @@ func TestMapsWriteGoldens(t *testing.T) {
 				if err := pqcompare.Files(g, filepath.Join(dir, filepath.Base(g))); err != nil {
 					t.Errorf("%s: %v", filepath.Base(g), err)
 				}
+				f := res.Output.Table(strings.TrimSuffix(filepath.Base(g), ".parquet"))
+				compareGolden(t, g, f)
+				checkCategories(t, g, f)
 			}
 			compareAnalysis(t, filepath.Join(gdir, c.recipe+".nsys-analysis"), filepath.Join(dir, c.recipe+".nsys-analysis"))
 		})

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
@@ -31,20 +31,6 @@ func goldenResult(t *testing.T) *Result {
 	return &Result{Recipe: r, Opts: o, Output: out, Start: time.Now(), End: time.Now()}
 }
 
-func listDir(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	sort.Strings(names)
-	return names
-}
-
 func TestWriteDefaultNameAndContents(t *testing.T) {
 	wd := t.TempDir()
 	res := goldenResult(t)
@@ -59,7 +45,7 @@ func TestWriteDefaultNameAndContents(t *testing.T) {
 	}
 	want := []string{"all_stats.csv", "all_stats.parquet", "cuda_gpu_kern_sum-1.nsys-analysis", "files.csv", "files.parquet",
 		"rank_stats.csv", "rank_stats.parquet", "rank_stats_by_device.parquet", "stats.ipynb"}
-	if got := listDir(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
+	if got := testutil.DirNames(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("files %q, want %q", got, want)
 	}
 	for _, name := range []string{"rank_stats", "rank_stats_by_device", "all_stats", "files"} {
@@ -75,7 +61,7 @@ func TestWriteDefaultNameAndContents(t *testing.T) {
 	if !strings.Contains(string(js), `"output": null,`) || !strings.Contains(string(js), `"stats.ipynb": "Notebook"`) {
 		t.Errorf("analysis:\n%s", js)
 	}
-	if got := listDir(t, wd); len(got) != 1 {
+	if got := testutil.DirNames(t, wd); len(got) != 1 {
 		t.Errorf("work dir holds %q, want only the output directory", got)
 	}
 	// A second run takes the next free number.
@@ -100,7 +86,7 @@ func TestWriteRefusesExistingWithoutForce(t *testing.T) {
 	if !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "--force-overwrite") {
 		t.Fatalf("err = %v, want ErrOutputExists naming --force-overwrite", err)
 	}
-	if got := listDir(t, old); strings.Join(got, " ") != "keep.txt" {
+	if got := testutil.DirNames(t, old); strings.Join(got, " ") != "keep.txt" {
 		t.Errorf("existing directory changed: %q", got)
 	}
 	res.Opts.ForceOverwrite = true
@@ -108,11 +94,11 @@ func TestWriteRefusesExistingWithoutForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := listDir(t, dir)
+	got := testutil.DirNames(t, dir)
 	if strings.Contains(strings.Join(got, " "), "keep.txt") || !strings.Contains(strings.Join(got, " "), "out.nsys-analysis") {
 		t.Errorf("after --force-overwrite: %q", got)
 	}
-	if got := listDir(t, wd); strings.Join(got, " ") != "out" {
+	if got := testutil.DirNames(t, wd); strings.Join(got, " ") != "out" {
 		t.Errorf("work dir holds %q, want only out", got)
 	}
 	js, _ := os.ReadFile(filepath.Join(dir, "out.nsys-analysis"))
@@ -129,7 +115,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
-	if got := listDir(t, wd); len(got) != 0 {
+	if got := testutil.DirNames(t, wd); len(got) != 0 {
 		t.Errorf("a failed run left %q", got)
 	}
 	// A frame that cannot be written fails the same way.
@@ -137,7 +123,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 	if _, err := res.Write(&WriteOptions{WorkDir: wd}); err == nil {
 		t.Fatal("a broken frame was written")
 	}
-	if got := listDir(t, wd); len(got) != 0 {
+	if got := testutil.DirNames(t, wd); len(got) != 0 {
 		t.Errorf("a failed run left %q", got)
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
@@ -125,7 +125,7 @@ func TestEveryRecipeMatchesPool(t *testing.T) {
 // drop), every other file byte for byte.
 func compareDirs(t *testing.T, want, got string, drop ...string) {
 	t.Helper()
-	wn, gn := fileNames(t, want), fileNames(t, got)
+	wn, gn := testutil.DirNames(t, want), testutil.DirNames(t, got)
 	if !reflect.DeepEqual(wn, gn) {
 		t.Fatalf("files differ:\n want %v\n  got %v", wn, gn)
 	}
@@ -148,20 +148,6 @@ func compareDirs(t *testing.T, want, got string, drop ...string) {
 			}
 		}
 	}
-}
-
-func fileNames(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		out = append(out, e.Name())
-	}
-	sort.Strings(out)
-	return out
 }
 
 // analysisNoTimes is an .nsys-analysis file without StartTime, EndTime
