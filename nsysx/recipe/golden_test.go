@@ -1,9 +1,12 @@
 package recipe
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,6 +28,26 @@ func runOn(t *testing.T, name string, o *Options, profiles ...string) *Result {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return res
+}
+
+// tryRun is runOn returning the error.
+func tryRun(t *testing.T, name string, o *Options, profiles ...string) (*Result, error) {
+	t.Helper()
+	r, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Input = nil
+	dir := t.TempDir()
+	for _, p := range profiles {
+		// The stem (file name) decides the Rank order and files.parquet.
+		link := filepath.Join(dir, p+".sqlite")
+		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
+			t.Fatal(err)
+		}
+		o.Input = append(o.Input, link)
+	}
+	return Run(context.Background(), r, o, nil)
 }
 
 // runPace is runOn of a pace recipe with --name name.

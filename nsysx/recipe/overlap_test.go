@@ -75,22 +75,24 @@ func components(v []Interval) []int {
 	return out
 }
 
+// bruteOverlapSum reads the definition literally: for every A row and every
+// component, the span [min start, max end] of that row's pieces in it.
 func bruteOverlapSum(a, b []Interval) []float64 {
 	p := brutePieces(a, b)
 	comp := components(pieceSpans(p))
-	type key struct{ row, c int }
-	m := map[key]Interval{}
-	for i, x := range p {
-		k := key{x.Row, comp[i]}
-		if y, ok := m[k]; ok {
-			m[k] = Interval{min(x.Start, y.Start), max(x.End, y.End)}
-		} else {
-			m[k] = x.Interval
-		}
-	}
 	out := make([]float64, len(a))
-	for k, s := range m {
-		out[k.row] += float64(s.End - s.Start)
+	for row := range a {
+		for c := range p { // component ids are piece indices
+			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+			for i, x := range p {
+				if x.Row == row && comp[i] == c {
+					lo, hi = min(lo, x.Start), max(hi, x.End)
+				}
+			}
+			if lo <= hi {
+				out[row] += float64(hi - lo)
+			}
+		}
 	}
 	return out
 }

@@ -1,10 +1,8 @@
 package recipe
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,26 +81,6 @@ func TestRuleRecipeWindowEmpty(t *testing.T) {
 	if res := runOn(t, "cuda_api_sync", nil, "sync"); res.Output.Table("analysis").Rows() == 0 {
 		t.Error("cuda_api_sync on sync: no rows unfiltered")
 	}
-}
-
-// tryRun is runOn returning the error.
-func tryRun(t *testing.T, name string, o *Options, profiles ...string) (*Result, error) {
-	t.Helper()
-	r, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Input = nil
-	dir := t.TempDir()
-	for _, p := range profiles {
-		// The stem (file name) decides the Rank order and files.parquet.
-		link := filepath.Join(dir, p+".sqlite")
-		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
-			t.Fatal(err)
-		}
-		o.Input = append(o.Input, link)
-	}
-	return Run(context.Background(), r, o, nil)
 }
 
 // compareAnalyzeCSV compares a one-rank rule recipe frame with an analyze
