@@ -98,6 +98,25 @@ func strs(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([
 	return out, m
 }
 
+// idText is strs once the string table is known to have loaded (its error,
+// if any, is returned instead).
+func idText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([]string, Mask, error) {
+	if err := p.StringsErr(ctx); err != nil {
+		return nil, nil, err
+	}
+	v, m := strs(ctx, p, t, name)
+	return v, m, nil
+}
+
+// eventCols are the start, end and globalTid columns of an event table,
+// with globalTid's NULL mask.
+func eventCols(t *nsysx.Table) (start, end, gtid []int64, gtidValid Mask) {
+	start, _ = ints(t, "start")
+	end, _ = ints(t, "end")
+	gtid, gtidValid = ints(t, "globalTid")
+	return start, end, gtid, gtidValid
+}
+
 // setNull marks row i of an n-row mask NULL, allocating it on first use.
 func setNull(m Mask, n, i int) Mask {
 	if m == nil {

@@ -41,14 +41,13 @@ func (c *Combined) Span() Span { return Span{Start: c.GPUStart, End: c.GPUEnd} }
 // LoadCombined reads the runtime table and joins it with gpu (read with
 // LoadGPU when nil).
 func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, error) {
+	var err error
 	if gpu == nil {
-		var err error
 		if gpu, err = LoadGPU(ctx, p); err != nil {
 			return nil, err
 		}
 	}
-	t, err := loadTable(ctx, p, TableRuntime,
-		[]string{"start", "end", "nameId"}, []string{"correlationId", "globalTid"})
+	rt, err := loadRuntimeCalls(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -60,29 +59,21 @@ func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, e
 			byKey[k] = append(byKey[k], i)
 		}
 	}
-	start, _ := ints(t, "start")
-	end, _ := ints(t, "end")
-	corr, corrValid := ints(t, "correlationId")
-	gtid, gtidValid := ints(t, "globalTid")
-	if err := p.StringsErr(ctx); err != nil {
-		return nil, err
-	}
-	name, nameValid := strs(ctx, p, t, "nameId")
 	n := 0 // the joined rows, to size the columns once
-	for i := range start {
-		if corrValid.Valid(i) && gtidValid.Valid(i) {
-			n += len(byKey[key{pidOf(gtid[i]), corr[i]}])
+	for i := range rt.start {
+		if rt.joinable(i) {
+			n += len(byKey[key{pidOf(rt.gtid[i]), rt.corr[i]}])
 		}
 	}
 	c := newCombined(n)
-	for i := range start {
-		if !corrValid.Valid(i) || !gtidValid.Valid(i) {
+	for i := range rt.start {
+		if !rt.joinable(i) {
 			continue
 		}
-		for _, j := range byKey[key{pidOf(gtid[i]), corr[i]}] {
-			c.add(gpu, j, i, start[i], end[i], gtid[i], corr[i])
-			c.Name = append(c.Name, name[i])
-			c.NameValid = append(c.NameValid, nameValid.Valid(i))
+		for _, j := range byKey[key{pidOf(rt.gtid[i]), rt.corr[i]}] {
+			c.add(gpu, j, i, rt.start[i], rt.end[i], rt.gtid[i], rt.corr[i])
+			c.Name = append(c.Name, rt.name[i])
+			c.NameValid = append(c.NameValid, rt.nameValid.Valid(i))
 		}
 	}
 	if allTrue(c.NameValid) {
@@ -93,6 +84,34 @@ func LoadCombined(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*Combined, e
 	}
 	return c, nil
 }
+
+// runtimeCalls are the runtime table's columns the CUDA joins read.
+type runtimeCalls struct {
+	start, end, corr, gtid []int64
+	corrValid, gtidValid   Mask
+	name                   []string
+	nameValid              Mask
+}
+
+// loadRuntimeCalls reads the runtime calls with their names.
+func loadRuntimeCalls(ctx context.Context, p *nsysx.Profile) (*runtimeCalls, error) {
+	t, err := loadTable(ctx, p, TableRuntime,
+		[]string{"start", "end", "nameId"}, []string{"correlationId", "globalTid"})
+	if err != nil {
+		return nil, err
+	}
+	r := &runtimeCalls{}
+	r.start, r.end, r.gtid, r.gtidValid = eventCols(t)
+	r.corr, r.corrValid = ints(t, "correlationId")
+	if r.name, r.nameValid, err = idText(ctx, p, t, "nameId"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// joinable reports whether call i has both join keys (correlationId and
+// globalTid non-NULL).
+func (r *runtimeCalls) joinable(i int) bool { return r.corrValid.Valid(i) && r.gtidValid.Valid(i) }
 
 // newCombined returns an empty composite with room for n rows.
 func newCombined(n int) *Combined {
@@ -167,13 +186,11 @@ func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, _ := ints(t, "start")
-		e, _ := ints(t, "end")
-		g, _ := ints(t, "globalTid")
-		if err := p.StringsErr(ctx); err != nil {
+		s, e, g, _ := eventCols(t)
+		x, xv, err := idText(ctx, p, t, "textId")
+		if err != nil {
 			return nil, err
 		}
-		x, xv := strs(ctx, p, t, "textId")
 		tv = appendMask(tv, len(start), xv, len(s))
 		start, end, gtid = append(start, s...), append(end, e...), append(gtid, g...)
 		text = append(text, x...)

@@ -76,10 +76,9 @@ func loadKernel(ctx context.Context, p *nsysx.Profile, need kernelCols) (*Kernel
 		k.PID = derive(k.GlobalPid, pidOf)
 	}
 	if need&kernelShort != 0 { // kernelAll has the bit too
-		if err := p.StringsErr(ctx); err != nil {
+		if k.ShortName, k.ShortValid, err = idText(ctx, p, t, "shortName"); err != nil {
 			return nil, err
 		}
-		k.ShortName, k.ShortValid = strs(ctx, p, t, "shortName")
 	}
 	if need == kernelAll {
 		k.CorrelationID, k.CorrelationIDValid = ints(t, "correlationId")

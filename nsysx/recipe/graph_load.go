@@ -41,9 +41,7 @@ func loadGraphData(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*graphData,
 	if err != nil {
 		return nil, err
 	}
-	start, _ := ints(t, "start")
-	end, _ := ints(t, "end")
-	tid, _ := ints(t, "globalTid")
+	start, end, tid, _ := eventCols(t)
 	node, nodeValid := ints(t, "graphNodeId")
 	orig, origValid := ints(t, "originalGraphNodeId")
 	for i := range start {
@@ -55,9 +53,7 @@ func loadGraphData(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*graphData,
 	if t, err = loadTable(ctx, p, TableGraphEvents, []string{"start", "graphId"}, []string{"end", "globalTid"}); err != nil {
 		return nil, err
 	}
-	start, _ = ints(t, "start")
-	end, _ = ints(t, "end")
-	tid, _ = ints(t, "globalTid")
+	start, end, tid, _ = eventCols(t)
 	graph, graphValid := ints(t, "graphId")
 	for i := range start {
 		if graphValid.Valid(i) {
@@ -69,22 +65,14 @@ func loadGraphData(ctx context.Context, p *nsysx.Profile, gpu *GPU) (*graphData,
 
 // loadGraphCalls reads the runtime calls with their names.
 func loadGraphCalls(ctx context.Context, p *nsysx.Profile) ([]GraphCall, error) {
-	t, err := loadTable(ctx, p, TableRuntime, []string{"start", "end", "nameId"}, []string{"correlationId", "globalTid"})
+	rt, err := loadRuntimeCalls(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	start, _ := ints(t, "start")
-	end, _ := ints(t, "end")
-	corr, corrValid := ints(t, "correlationId")
-	tid, tidValid := ints(t, "globalTid")
-	if err := p.StringsErr(ctx); err != nil {
-		return nil, err
-	}
-	name, _ := strs(ctx, p, t, "nameId")
 	var out []GraphCall
-	for i := range start {
-		if corrValid.Valid(i) && tidValid.Valid(i) {
-			out = append(out, GraphCall{Start: start[i], End: end[i], GlobalTid: tid[i], CorrID: corr[i], Name: name[i]})
+	for i := range rt.start {
+		if rt.joinable(i) {
+			out = append(out, GraphCall{Start: rt.start[i], End: rt.end[i], GlobalTid: rt.gtid[i], CorrID: rt.corr[i], Name: rt.name[i]})
 		}
 	}
 	return out, nil
@@ -102,31 +90,34 @@ func loadGraphOps(ctx context.Context, p *nsysx.Profile, gpu *GPU) ([]GraphOp, e
 		}
 		nodeIDs[kind], nodeValid[kind] = ints(t, "graphNodeId")
 	}
-	ops := make([]GraphOp, 0, gpu.Len())
-	for i := 0; i < gpu.Len(); i++ {
-		k, r := gpu.Kind[i], gpu.Row[i]
-		ops = append(ops, GraphOp{Start: gpu.Start[i], End: gpu.End[i], Pid: gpu.PID[i], Device: gpu.DeviceID[i],
-			Context: gpu.ContextID[i], Stream: gpu.StreamID[i], CorrID: gpu.CorrelationID[i],
-			NodeID: nodeIDs[k][r], HasNode: nodeValid[k].Valid(r) && gpu.GlobalPidValid.Valid(i)})
-	}
 	t, err := loadTable(ctx, p, TableGraphTrace, []string{"start", "end"},
 		[]string{"deviceId", "contextId", "streamId", "correlationId", "globalPid", "graphId"})
 	if err != nil {
 		return nil, err
 	}
-	start, _ := ints(t, "start")
-	end, _ := ints(t, "end")
-	dev, _ := ints(t, "deviceId")
-	ctxID, _ := ints(t, "contextId")
-	stream, _ := ints(t, "streamId")
-	corr, _ := ints(t, "correlationId")
-	gpid, gpidValid := ints(t, "globalPid")
+	trace := &GPU{} // the graph-trace rows have the GPU composite's columns
+	trace.add(t, GPUKernel)
+	trace.PID = derive(trace.GlobalPid, pidOf)
 	graph, graphValid := ints(t, "graphId")
-	for i := range start {
-		ops = append(ops, GraphOp{Start: start[i], End: end[i], Pid: pidOf(gpid[i]), Device: dev[i], Context: ctxID[i],
-			Stream: stream[i], CorrID: corr[i], GraphID: graph[i], HasGraph: graphValid.Valid(i) && gpidValid.Valid(i)})
+	ops := make([]GraphOp, 0, gpu.Len()+trace.Len())
+	for i := 0; i < gpu.Len(); i++ {
+		k, r := gpu.Kind[i], gpu.Row[i]
+		op := gpu.graphOp(i)
+		op.NodeID, op.HasNode = nodeIDs[k][r], nodeValid[k].Valid(r) && gpu.GlobalPidValid.Valid(i)
+		ops = append(ops, op)
+	}
+	for i := 0; i < trace.Len(); i++ {
+		op := trace.graphOp(i)
+		op.GraphID, op.HasGraph = graph[i], graphValid.Valid(i) && trace.GlobalPidValid.Valid(i)
+		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// graphOp is GPU row i as a CUDA_GPU_GRAPH row, without its graph keys.
+func (g *GPU) graphOp(i int) GraphOp {
+	return GraphOp{Start: g.Start[i], End: g.End[i], Pid: g.PID[i], Device: g.DeviceID[i],
+		Context: g.ContextID[i], Stream: g.StreamID[i], CorrID: g.CorrelationID[i]}
 }
 
 // traceRows joins the graph-trace rows of CUDA_GPU_GRAPH to the runtime on
