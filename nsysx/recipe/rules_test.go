@@ -1,14 +1,11 @@
 package recipe
 
 import (
-	"encoding/csv"
 	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // TestRuleGolden runs the rule recipes that have nsys goldens on
@@ -87,14 +84,7 @@ func TestRuleRecipeWindowEmpty(t *testing.T) {
 // CSV: headers are the column names plus a unit, cells the same values.
 func compareAnalyzeCSV(t *testing.T, f *Frame, profile, name string) {
 	t.Helper()
-	text, ok := testutil.Golden(t, profile, name+".csv")
-	if !ok {
-		t.Fatalf("no golden %s/%s.csv", profile, name)
-	}
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("golden %s/%s.csv: %v (%d lines)", profile, name, err, len(recs))
-	}
+	recs := goldenCSV(t, profile, name)
 	if f.Index != RangeIndex || f.Rows() != len(recs)-1 {
 		t.Fatalf("%d rows, index %v; want %d rows, RangeIndex", f.Rows(), f.Index, len(recs)-1)
 	}
