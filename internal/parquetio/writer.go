@@ -53,7 +53,7 @@ func NewWriter(w io.Writer, sc *arrow.Schema, props *parquet.WriterProperties) (
 	for i, k := range md.Keys() {
 		meta.Append(k, md.Values()[i])
 	}
-	stored, err := encodeSchema(sc)
+	stored, err := EncodeSchema(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +82,9 @@ func leafNode(f arrow.Field) (schema.Node, error) {
 	return nil, fmt.Errorf("parquet column %s: type %s is not written (int64, float64 or utf8)", f.Name, f.Type)
 }
 
-// encodeSchema is the Arrow IPC schema message, base64-encoded, that
-// Parquet files keep under "ARROW:schema".
-func encodeSchema(sc *arrow.Schema) (string, error) {
+// EncodeSchema is the Arrow IPC schema message, base64-encoded, that
+// Parquet files keep under "ARROW:schema" (the recipe writer stores it too).
+func EncodeSchema(sc *arrow.Schema) (string, error) {
 	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(sc))
 	if err := w.Close(); err != nil {

@@ -1,16 +1,13 @@
 package recipe
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -18,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+
+	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
 // maxRowGroup is pyarrow's default row group length (1 Mi rows): smaller
@@ -43,9 +42,9 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	if err != nil {
 		return err
 	}
-	stored, err := serializeSchema(asc)
+	stored, err := parquetio.EncodeSchema(asc)
 	if err != nil {
-		return err
+		return fmt.Errorf("serializing the Arrow schema: %w", err)
 	}
 	kv := metadata.KeyValueMetadata{}
 	kv.Append("pandas", meta)
@@ -145,16 +144,6 @@ func parquetNode(c *Column) (schema.Node, error) {
 		return schema.ListOfWithName(c.Name, elem, opt, -1)
 	}
 	return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Int64, -1, -1)
-}
-
-// serializeSchema is the base64 Arrow IPC schema message of ARROW:schema.
-func serializeSchema(sc *arrow.Schema) (string, error) {
-	var buf bytes.Buffer
-	wr := ipc.NewWriter(&buf, ipc.WithSchema(sc))
-	if err := wr.Close(); err != nil {
-		return "", fmt.Errorf("serializing the Arrow schema: %w", err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }
 
 // Check verifies that every column has the frame's row count, the fields
