@@ -2,6 +2,8 @@ package testutil
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,4 +20,26 @@ func DirNames(t testing.TB, dir string) []string {
 		names[i] = e.Name()
 	}
 	return names
+}
+
+// Links makes a temporary directory with a link to each named test
+// profile (Profile), as <name>.sqlite, and returns the links in order;
+// "rank0@rank2" is profile rank0 linked as rank2.sqlite. The stem is what
+// recipes rank and name their inputs by.
+func Links(t testing.TB, names ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		prof, as, ok := strings.Cut(n, "@")
+		if !ok {
+			as = prof
+		}
+		l := filepath.Join(dir, as+".sqlite")
+		if err := os.Symlink(Profile(t, prof), l); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l)
+	}
+	return out
 }

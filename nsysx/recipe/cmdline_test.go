@@ -111,15 +111,11 @@ func TestCommandLineGoldens(t *testing.T) {
 			var inputs []string
 			json.Unmarshal(opts["input"], &inputs)
 			tmp := t.TempDir()
-			args := []string{"--input"}
+			var stems []string
 			for _, in := range inputs {
-				stem := Stem(in)
-				link := filepath.Join(tmp, stem+".sqlite")
-				if err := os.Symlink(testutil.Profile(t, stem), link); err != nil {
-					t.Fatal(err)
-				}
-				args = append(args, link)
+				stems = append(stems, Stem(in))
 			}
+			args := append([]string{"--input"}, testutil.Links(t, stems...)...)
 			out := filepath.Join(tmp, "rec", name)
 			args = append(append(args, "--output", out, "--strict"), commandLine(t, keys, opts)...)
 			r, err := Lookup(name)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,16 +35,7 @@ func tryRun(t *testing.T, name string, o *Options, profiles ...string) (*Result,
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Input = nil
-	dir := t.TempDir()
-	for _, p := range profiles {
-		// The stem (file name) decides the Rank order and files.parquet.
-		link := filepath.Join(dir, p+".sqlite")
-		if err := os.Symlink(testutil.Profile(t, p), link); err != nil {
-			t.Fatal(err)
-		}
-		o.Input = append(o.Input, link)
-	}
+	o.Input = testutil.Links(t, profiles...) // the stems decide the Rank order and files.parquet
 	return Run(context.Background(), r, o, nil)
 }
 

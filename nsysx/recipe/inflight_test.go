@@ -18,16 +18,7 @@ import (
 // maps one report at a time whatever the workers, and still maps them all;
 // with room for every report, they run together.
 func TestInFlightBound(t *testing.T) {
-	src := testutil.Profile(t, "rank0")
-	dir := t.TempDir()
-	var inputs []string
-	for _, n := range []string{"a", "b", "c", "d"} {
-		p := filepath.Join(dir, n+".sqlite")
-		if err := os.Symlink(src, p); err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, p)
-	}
+	inputs := testutil.Links(t, "rank0@a", "rank0@b", "rank0@c", "rank0@d")
 	size := reportSize(inputs[0])
 	if size <= 0 {
 		t.Fatal("no size for", inputs[0])
@@ -130,16 +121,11 @@ func TestGCLimit(t *testing.T) {
 // TestInFlightCap: however small the reports, at most MaxMapsInFlight maps
 // run at once with the default budget, whatever the workers.
 func TestInFlightCap(t *testing.T) {
-	src := testutil.Profile(t, "rank0")
-	dir := t.TempDir()
-	var inputs []string
+	var names []string
 	for i := 0; i < 3*MaxMapsInFlight; i++ {
-		p := filepath.Join(dir, fmt.Sprintf("r%02d.sqlite", i))
-		if err := os.Symlink(src, p); err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, p)
+		names = append(names, fmt.Sprintf("rank0@r%02d", i))
 	}
+	inputs := testutil.Links(t, names...)
 	r, counts := countingRecipe(20*time.Millisecond, MaxMapsInFlight)
 	o := Defaults()
 	o.Input, o.Workers = inputs, 2*MaxMapsInFlight

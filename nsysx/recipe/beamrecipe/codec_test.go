@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -16,7 +17,7 @@ import (
 // told apart) and float bit pattern (NaN included).
 func TestPartsRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	ins := links(t, append([]string{"bt", "sync"}, shared...)...)
+	ins := testutil.Links(t, append([]string{"bt", "sync"}, shared...)...)
 	for _, r := range recipe.List() {
 		if r.Map == nil {
 			continue // diff reads output directories, it has no parts

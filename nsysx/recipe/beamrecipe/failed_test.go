@@ -10,13 +10,14 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // withBroken is the shared reports with a file that is no report among
 // them.
 func withBroken(t *testing.T) []string {
-	ins := links(t, shared...)
+	ins := testutil.Links(t, shared...)
 	bad := filepath.Join(filepath.Dir(ins[0]), "broken.sqlite")
 	if err := os.WriteFile(bad, []byte("this is not a SQLite file\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestBeamFilesystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ins := links(t, "rank1", "rank0")
+	ins := testutil.Links(t, "rank1", "rank0")
 	for _, p := range ins {
 		b, err := os.ReadFile(p)
 		if err != nil {

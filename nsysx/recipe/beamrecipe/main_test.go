@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
-	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -60,25 +58,4 @@ func memChild(n, dir string) int {
 	}
 	fmt.Printf("VmHWM %d\n", hwm)
 	return 0
-}
-
-// links makes a directory with a link to each named test profile, as
-// <name>.sqlite (the stem decides the Rank order), and returns the links;
-// "rank0@rank2" is profile rank0 linked as rank2.sqlite.
-func links(t *testing.T, names ...string) []string {
-	t.Helper()
-	dir := t.TempDir()
-	var out []string
-	for _, n := range names {
-		prof, as, ok := strings.Cut(n, "@")
-		if !ok {
-			as = prof
-		}
-		l := filepath.Join(dir, as+".sqlite")
-		if err := os.Symlink(testutil.Profile(t, prof), l); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, l)
-	}
-	return out
 }

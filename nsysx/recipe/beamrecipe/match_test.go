@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -42,7 +43,7 @@ func inputsFor(t *testing.T, r *recipe.Recipe) []string {
 		k, _ := recipe.Lookup("cuda_gpu_kern_sum")
 		var dirs []string
 		for _, p := range []string{"rank0", "rank1"} {
-			dir, err := runPool(t, k, recipeArgs(k, links(t, p)), t.TempDir())
+			dir, err := runPool(t, k, recipeArgs(k, testutil.Links(t, p)), t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,11 +51,11 @@ func inputsFor(t *testing.T, r *recipe.Recipe) []string {
 		}
 		return dirs
 	case strings.HasPrefix(r.Name, "gpu_metric_"):
-		return links(t, append([]string{"bt"}, shared...)...)
+		return testutil.Links(t, append([]string{"bt"}, shared...)...)
 	case strings.HasSuffix(r.Name, "_sync"):
-		return links(t, append([]string{"sync"}, shared...)...)
+		return testutil.Links(t, append([]string{"sync"}, shared...)...)
 	}
-	return links(t, shared...)
+	return testutil.Links(t, shared...)
 }
 
 // runPool runs the recipe in-process (recipe.Run) and writes its output

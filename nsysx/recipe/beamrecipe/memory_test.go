@@ -22,15 +22,13 @@ func TestMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the 64-report run")
 	}
-	src := testutil.Profile(t, "rank0")
 	hwm := map[int]int64{}
 	for _, n := range []int{8, 64} {
-		dir := t.TempDir()
-		for i := 0; i < n; i++ {
-			if err := os.Symlink(src, filepath.Join(dir, fmt.Sprintf("rank%03d.sqlite", i))); err != nil {
-				t.Fatal(err)
-			}
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("rank0@rank%03d", i)
 		}
+		dir := filepath.Dir(testutil.Links(t, names...)[0])
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), memChildEnv+"="+strconv.Itoa(n), memChildDir+"="+dir)
 		out, err := cmd.CombinedOutput()
