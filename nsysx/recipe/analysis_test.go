@@ -1,7 +1,6 @@
 package recipe
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -103,48 +102,6 @@ func TestAnalysisMatchesGoldens(t *testing.T) {
 			}
 		})
 	}
-}
-
-// orderedKeys lists every object key of a JSON document in document order,
-// each prefixed by its path.
-func orderedKeys(t *testing.T, doc []byte) string {
-	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(string(doc)))
-	var keys []string
-	if err := walkJSON(dec, "", &keys); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(keys, " ")
-}
-
-func walkJSON(dec *json.Decoder, path string, keys *[]string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			p := path + "/" + k.(string)
-			*keys = append(*keys, p)
-			if err := walkJSON(dec, p, keys); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-	case json.Delim('['):
-		for dec.More() {
-			if err := walkJSON(dec, path+"[]", keys); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
-	}
-	return err
 }
 
 // TestOptionsJSONValues checks the recorded values of the options the

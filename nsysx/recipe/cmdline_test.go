@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -26,34 +25,6 @@ func TestEveryRecipeOption(t *testing.T) {
 			}
 		}
 	}
-}
-
-// analysisOptions reads the Options object of an .nsys-analysis file, keys
-// in file order.
-func analysisOptions(t *testing.T, path string) ([]string, map[string]json.RawMessage, map[string]json.RawMessage) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var top map[string]json.RawMessage
-	var opts map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(top["Options"], &opts); err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(top["Options"]))
-	var keys []string
-	dec.Token()
-	for dec.More() {
-		k, _ := dec.Token()
-		keys = append(keys, k.(string))
-		var skip json.RawMessage
-		dec.Decode(&skip)
-	}
-	return keys, opts, top
 }
 
 // commandLine rebuilds the nsys command line from a golden's recorded

@@ -1,10 +1,7 @@
 package recipe
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,48 +58,15 @@ func TestMapsWriteGoldens(t *testing.T) {
 	}
 }
 
-// orderedJSON reads a JSON object as its keys in order and their values.
-func orderedJSON(t *testing.T, b []byte) ([]string, map[string]json.RawMessage) {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var keys []string
-	m := map[string]json.RawMessage{}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not a JSON object: %v", err)
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		m[tok.(string)] = v
-	}
-	return keys, m
-}
-
 func compareAnalysis(t *testing.T, golden, got string) {
 	t.Helper()
-	read := func(p string) ([]string, map[string]json.RawMessage) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return orderedJSON(t, b)
-	}
-	_, wm := read(golden)
-	_, gm := read(got)
+	wk, wo, wm := analysisOptions(t, golden)
+	gk, gvals, gm := analysisOptions(t, got)
 	for _, k := range []string{"RecipeName", "DisplayName", "Outputs"} {
 		if string(wm[k]) != string(gm[k]) {
 			t.Errorf("%s: %s, want %s", k, gm[k], wm[k])
 		}
 	}
-	wk, wo := orderedJSON(t, wm["Options"])
-	gk, gvals := orderedJSON(t, gm["Options"])
 	if fmt.Sprint(wk) != fmt.Sprint(gk) {
 		t.Errorf("Options keys %v, want %v", gk, wk)
 	}
