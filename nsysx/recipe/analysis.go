@@ -52,6 +52,15 @@ func (r *Result) Analysis(output any) ([]KV, error) {
 	}, nil
 }
 
+// analysisJSON is the run's .nsys-analysis file as Write writes it.
+func (r *Result) analysisJSON(output any) ([]byte, error) {
+	a, err := r.Analysis(output)
+	if err != nil {
+		return nil, err
+	}
+	return EncodeAnalysis(a)
+}
+
 // EncodeAnalysis renders an .nsys-analysis object as nsys writes it:
 // Python's json.dumps with indent 4 and ASCII escapes, no final newline.
 func EncodeAnalysis(a []KV) ([]byte, error) {

@@ -75,11 +75,7 @@ func TestAnalysisMatchesGoldens(t *testing.T) {
 			r := &Recipe{Name: name, DisplayName: g.display, Options: g.keys, Notebook: g.notebooks[0], MoreNotebooks: g.notebooks[1:]}
 			res := &Result{Recipe: r, Opts: o, Output: &Output{},
 				Start: time.Date(2026, 3, 4, 5, 6, 7, 891011000, time.Local), End: time.Date(2026, 3, 4, 5, 6, 8, 0, time.Local)}
-			a, err := res.Analysis("rec/" + name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			js, err := EncodeAnalysis(a)
+			js, err := res.analysisJSON("rec/" + name)
 			if err != nil {
 				t.Fatal(err)
 			}

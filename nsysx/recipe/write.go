@@ -106,18 +106,14 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 			return err
 		}
 	}
-	a, err := r.Analysis(recorded)
-	if err != nil {
-		return err
-	}
-	js, err := EncodeAnalysis(a)
+	js, err := r.analysisJSON(recorded)
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, name+".nsys-analysis"), js, 0o644); err != nil {
 		return fmt.Errorf("writing %s.nsys-analysis: %w", name, err)
 	}
-	return os.Chmod(tmp, 0o755)
+	return nil // atomicfile.Dir gives tmp its mode
 }
 
 // writeFile creates path and writes it through a buffer, reporting the
