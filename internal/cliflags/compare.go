@@ -1,10 +1,14 @@
 package cliflags
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/format"
 )
 
 // Compare is the flags of `nsysx compare` and %nsys compare.
@@ -79,6 +83,29 @@ func CompareOptions(p *Parsed) (*compare.Options, error) {
 	}
 	o.Before, o.After = f, f
 	return o, nil
+}
+
+// WriteComparison writes c's table to w in spec's format (Arrow and
+// Parquet included) for `nsysx compare` and %nsys compare -o; with
+// summary, the console formats column and table start with c's summary.
+func WriteComparison(w io.Writer, c *compare.Comparison, spec format.Spec, summary bool) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	switch spec.Name {
+	case "arrow":
+		err = format.WriteArrow(bw, c.Result())
+	case "parquet":
+		err = format.WriteParquet(bw, c.Result())
+	default:
+		if summary && (spec.Name == "column" || spec.Name == "table") {
+			fmt.Fprintln(bw, c.Summary())
+		}
+		err = format.Write(bw, c.Result(), spec)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return err
 }
 
 // Timeline is the flags of %nsys timeline.
