@@ -24,9 +24,9 @@ func Compare() []Flag {
 		{Names: []string{"--no-iterations"}, Help: "compare whole-run totals over instances even when iterations exist"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: restrict both profiles to this window"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: restrict both profiles to that NVTX range"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		forceExportFlag(),
 		{Names: []string{"-q", "--quiet"}, Help: "no summary lines above the table"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
 
@@ -114,6 +114,6 @@ func Timeline() []Flag {
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: the window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: the window of that NVTX range"},
 		{Names: []string{"--max-events"}, Value: true, Help: "N: the most events drawn, the earliest ones (default 40000)"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
