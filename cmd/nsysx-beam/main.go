@@ -38,6 +38,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/beamrecipe"
@@ -90,25 +91,18 @@ func initBeam() {
 }
 
 func runRecipe(args []string, stdout, stderr io.Writer) int {
-	r, rest, err := recipe.FrontPrint("nsysx-beam recipe", args, stdout,
-		fmt.Sprintf("%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion))
+	var bargs []string
+	r, o, err := recipecli.Parse("nsysx-beam recipe", args, stdout, fmt.Sprintf("%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion),
+		"\nBeam pipeline flags (--runner, --endpoint, --environment_type, ...) may follow; see nsysx-beam --help.\n",
+		func(r *recipe.Recipe, rest []string) (*recipe.Options, error) {
+			var rargs []string
+			rargs, bargs = splitBeamFlags(r, rest)
+			return recipe.ParseArgsWith(r, rargs, beamrecipe.ExpandInputs)
+		})
 	switch {
 	case err != nil:
 		return fail(stderr, err)
-	case r == nil:
-		return 0
-	}
-	rargs, bargs := splitBeamFlags(r, rest)
-	o, err := recipe.ParseArgsWith(r, rargs, beamrecipe.ExpandInputs)
-	switch {
-	case errors.Is(err, recipe.ErrHelp):
-		fmt.Fprint(stdout, recipe.Help(r))
-		fmt.Fprint(stdout, "\nBeam pipeline flags (--runner, --endpoint, --environment_type, ...) may follow; see nsysx-beam --help.\n")
-		return 0
-	case err != nil:
-		return fail(stderr, err)
-	case o.PrintCompat:
-		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipe.CompatRecipes(), "\n  "))
+	case o == nil:
 		return 0
 	}
 	if err := flag.CommandLine.Parse(bargs); err != nil {

@@ -18,36 +18,7 @@ import (
 // TestBadInput: every kind of unreadable input gives one clear error line, a
 // non-zero exit, no panic, and leaves the input untouched.
 func TestBadInput(t *testing.T) {
-	dir := t.TempDir()
-	good := testutil.Profile(t, "sync")
-	data, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(name string, b []byte) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o444); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	rnd := make([]byte, 100000)
-	rand.New(rand.NewSource(1)).Read(rnd)
-	emptyDir := filepath.Join(dir, "empty_pqtdir")
-	os.Mkdir(emptyDir, 0o755)
-	os.WriteFile(filepath.Join(emptyDir, "README"), []byte("x"), 0o644)
-	cases := []struct {
-		name, path, want string
-	}{
-		{"truncated", write("truncated.sqlite", data[:len(data)/3]), "corrupt or truncated"},
-		{"header only", write("header.sqlite", data[:4096]), ""},
-		{"not nsys", filepath.Join(testutil.Root(), "testdata", "bad", "notnsys.sqlite"), "not an Nsight Systems export"},
-		{"empty", write("empty.sqlite", nil), "not an Nsight Systems export"},
-		{"random", write("random.bin", rnd), "not an Nsight Systems export"},
-		{"no parquet", emptyDir, "no .parquet or .arrow files"},
-		{"missing", filepath.Join(dir, "nope.sqlite"), "no such file"},
-	}
-	for _, c := range cases {
+	for _, c := range badInputs(t) {
 		t.Run(c.name, func(t *testing.T) {
 			before := hashPath(t, c.path)
 			stdout, stderr, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_trace,nvtx_sum", c.path)
@@ -71,23 +42,65 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestBadTableOnce: when a table that several reports read is corrupt,
-// each run prints the error once, not once per report (the default
-// reports printed the same line 4 times, analyze's rules 4 times).
-func TestBadTableOnce(t *testing.T) {
+// badInput is an unreadable input and what its error says ("" when any
+// one-line error will do).
+type badInput struct {
+	name, path, want string
+}
+
+// badInputs makes every kind of bad input (cut-off copies of sync, random
+// bytes, a Parquet directory without tables, ...) in a new directory.
+func badInputs(t *testing.T) []badInput {
+	dir := t.TempDir()
+	_, data := syncProfile(t)
+	write := func(name string, b []byte) string { return writeInput(t, dir, name, b) }
+	rnd := make([]byte, 100000)
+	rand.New(rand.NewSource(1)).Read(rnd)
+	emptyDir := filepath.Join(dir, "empty_pqtdir")
+	os.Mkdir(emptyDir, 0o755)
+	os.WriteFile(filepath.Join(emptyDir, "README"), []byte("x"), 0o644)
+	return []badInput{
+		{"truncated", write("truncated.sqlite", data[:len(data)/3]), "corrupt or truncated"},
+		{"header only", write("header.sqlite", data[:4096]), ""},
+		{"not nsys", filepath.Join(testutil.Root(), "testdata", "bad", "notnsys.sqlite"), "not an Nsight Systems export"},
+		{"empty", write("empty.sqlite", nil), "not an Nsight Systems export"},
+		{"random", write("random.bin", rnd), "not an Nsight Systems export"},
+		{"no parquet", emptyDir, "no .parquet or .arrow files"},
+		{"missing", filepath.Join(dir, "nope.sqlite"), "no such file"},
+	}
+}
+
+// syncProfile is the test profile sync and its bytes, to make bad copies of.
+func syncProfile(t *testing.T) (string, []byte) {
+	t.Helper()
 	good := testutil.Profile(t, "sync")
 	data, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return good, data
+}
+
+// writeInput writes the read-only input file dir/name.
+func writeInput(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBadTableOnce: when a table that several reports read is corrupt,
+// each run prints the error once, not once per report (the default
+// reports printed the same line 4 times, analyze's rules 4 times).
+func TestBadTableOnce(t *testing.T) {
+	good, data := syncProfile(t)
 	root := rootPage(t, good, "CUPTI_ACTIVITY_KIND_MEMCPY")
 	ps := int(data[16])<<8 | int(data[17])
 	bad := bytes.Clone(data)
 	copy(bad[(root-1)*ps:root*ps], bytes.Repeat([]byte{0xff}, ps))
-	path := filepath.Join(t.TempDir(), "badmemcpy.sqlite")
-	if err := os.WriteFile(path, bad, 0o444); err != nil {
-		t.Fatal(err)
-	}
+	path := writeInput(t, t.TempDir(), "badmemcpy.sqlite", bad)
 	for _, args := range [][]string{{"stats", path}, {"stats", "-q", path}, {"analyze", path}} {
 		_, stderr, code := runCLI(t, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -80,22 +79,7 @@ func writeComparison(c *compare.Comparison, spec format.Spec, out string, quiet 
 		defer fh.Close()
 		w = fh
 	}
-	bw := bufio.NewWriter(w)
-	var err error
-	switch spec.Name {
-	case "arrow":
-		err = format.WriteArrow(bw, c.Result())
-	case "parquet":
-		err = format.WriteParquet(bw, c.Result())
-	default:
-		if !quiet && (spec.Name == "column" || spec.Name == "table") {
-			fmt.Fprintln(bw, c.Summary())
-		}
-		err = format.Write(bw, c.Result(), spec)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
+	err := cliflags.WriteComparison(w, c, spec, !quiet)
 	if fh != nil {
 		if cerr := fh.Close(); err == nil {
 			err = cerr

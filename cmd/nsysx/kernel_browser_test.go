@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -208,8 +207,9 @@ func startNotebookServer(t *testing.T, je *jupyterEnv, root string) (base, token
 	cmd := exec.Command("/usr/bin/jupyter", "notebook", "--no-browser", "--allow-root", "--ip=127.0.0.1",
 		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--NotebookApp.token="+token,
 		"--notebook-dir="+root, "--NotebookApp.open_browser=False")
+	// one writer for both streams: os/exec then never calls it concurrently
 	var log strings.Builder
-	cmd.Env, cmd.Stdout, cmd.Stderr = je.env, &lockedBuilder{b: &log}, &lockedBuilder{b: &log}
+	cmd.Env, cmd.Stdout, cmd.Stderr = je.env, &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -247,18 +247,6 @@ func startNotebookServer(t *testing.T, je *jupyterEnv, root string) (base, token
 			t.Fatalf("notebook server not up after a minute:\n%s", log.String())
 		}
 	}
-}
-
-// lockedBuilder is a strings.Builder safe for the two output streams.
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  *strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
 }
 
 // checkUntrustedAlignment opens an executed notebook that is not signed

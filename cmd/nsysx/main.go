@@ -17,9 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
-	"syscall"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -94,21 +92,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "nsysx: unknown command %q%s; run nsysx --help\n", args[0], nsysx.Suggest(args[0], names))
 	return 2
-}
-
-// watchSignals makes SIGINT and SIGTERM cancel interrupted during the
-// commands that read profiles (kernel, profile and recipe handle signals
-// themselves); a second signal kills at once. It returns the undo.
-func watchSignals(parent context.Context, cmd string) (context.Context, func()) {
-	switch cmd {
-	case "stats", "analyze", "export", "plot", "compare":
-	default:
-		return parent, func() {}
-	}
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-	interrupted = ctx
-	go func() { <-ctx.Done(); stop() }()
-	return ctx, func() { stop(); interrupted = context.Background() }
 }
 
 func usage(w io.Writer) {

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -31,8 +28,6 @@ func runProfile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, "profile", usageErr("%v", err))
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	rep, err := capture.Run(ctx, plan, stdout)
 	if errors.Is(err, capture.ErrNoNsys) {
 		return fail(stderr, "profile", fmt.Errorf("%w: %s", err, capture.Hint))

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 
+	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/plots"
@@ -21,44 +21,15 @@ import (
 // output generated.", as nsys); 1 when no report could be read, a report
 // failed under --strict, or the recipe failed; 2 for a usage error.
 func runRecipe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	name, rest, code, done := recipeFront(args, stdout, stderr)
-	if done {
-		return code
-	}
-	r, err := recipe.Lookup(name)
-	if err != nil {
-		return recipeFail(stderr, fmt.Errorf("%w; run nsysx recipe --help-recipes", err))
-	}
-	o, err := recipe.ParseArgs(r, rest)
+	usage := fmt.Sprintf("Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
+	r, o, err := recipecli.Parse("nsysx recipe", args, stdout, usage, "", recipe.ParseArgs)
 	switch {
-	case errors.Is(err, recipe.ErrHelp):
-		fmt.Fprint(stdout, recipe.Help(r))
-		return 0
 	case err != nil:
 		return recipeFail(stderr, err)
-	case o.PrintCompat:
-		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipe.CompatRecipes(), "\n  "))
+	case o == nil:
 		return 0
 	}
 	return runRecipeOpts(ctx, r, o, stdout, stderr)
-}
-
-// recipeFront reads the words before the recipe name: nsys's front-end
-// options (--help-recipes, -h, --clear-output, and the ignored
-// --log-level/--log-stream).
-func recipeFront(args []string, stdout, stderr io.Writer) (name string, rest []string, code int, done bool) {
-	action, name, rest, err := recipe.Front("nsysx recipe", args)
-	switch {
-	case err != nil:
-		return "", nil, recipeFail(stderr, err), true
-	case action == recipe.FrontHelpRecipes:
-		fmt.Fprint(stdout, recipe.HelpRecipes())
-		return "", nil, 0, true
-	case action == recipe.FrontUsage:
-		fmt.Fprintf(stdout, "Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
-		return "", nil, 0, true
-	}
-	return name, rest, 0, false
 }
 
 // recipeFail prints the error and returns 2 for a usage error, else 1.
@@ -113,8 +84,6 @@ func (b *barLog) flush() {
 }
 
 func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {

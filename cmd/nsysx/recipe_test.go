@@ -3,51 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
-
-// reports links the named test profiles into a new directory as
-// <name>.sqlite (the stems decide the Rank order) and returns the paths.
-func reports(t *testing.T, names ...string) (string, []string) {
-	t.Helper()
-	dir := t.TempDir()
-	var out []string
-	for _, n := range names {
-		p := filepath.Join(dir, n+".sqlite")
-		if err := os.Symlink(testutil.Profile(t, n), p); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return dir, out
-}
-
-func goldenRecipe(set, name string) string {
-	return filepath.Join(testutil.Root(), "testdata", "golden", "recipes", set, name)
-}
-
-// sameFrame compares a written Parquet file with nsys's: every column's
-// name, kind, values and NULLs, and the index.
-func sameFrame(t *testing.T, golden, got string) {
-	t.Helper()
-	want, err := recipe.ReadParquet(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := recipe.ReadParquet(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(want, g) {
-		t.Errorf("%s differs from nsys's %s", got, golden)
-	}
-}
 
 func TestRecipeUsage(t *testing.T) {
 	_, in := reports(t, "rank0")
@@ -201,10 +162,7 @@ func TestRecipeDiffCLI(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(stdout, "Generated:") {
 		t.Fatalf("diff: exit %d, %s", code, stderr)
 	}
-	rs, err := recipe.ReadParquet(filepath.Join(d, "rank_stats.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readFrame(t, filepath.Join(d, "rank_stats.parquet"))
 	if rs.Rows() == 0 {
 		t.Fatal("diff rank_stats is empty")
 	}

@@ -140,3 +140,31 @@ func TestKernelOpenInterrupt(t *testing.T) {
 	}
 	testutil.NoneAlive(t, testutil.WaitPids(t, pidfile, 2))
 }
+
+// TestProfileCommand runs `nsysx profile` with a stand-in nsys on PATH (the
+// real one is exercised on the GPU machine): output streamed, report
+// exported once and opened; without nsys, one line and exit 1.
+func TestProfileCommand(t *testing.T) {
+	testutil.FakeProfiler(t, testutil.Profile(t, "sync"))
+	rep := filepath.Join(t.TempDir(), "run1")
+	var out, errb bytes.Buffer
+	if code := run([]string{"profile", "-o", rep, "--", "echo", "step 1"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "step 1") || !strings.Contains(out.String(), "Profile: "+rep+".nsys-rep") {
+		t.Fatalf("stdout %q", out.String())
+	}
+	if _, err := os.Stat(rep + ".sqlite"); err != nil {
+		t.Errorf("export: %v", err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"profile", "--", "true"}, &out, &errb); code != 1 || strings.Count(errb.String(), "\n") != 1 ||
+		!strings.Contains(errb.String(), "not on PATH") {
+		t.Errorf("without nsys: exit %d, stderr %q", code, errb.String())
+	}
+	if code := run([]string{"profile", "-t", "cuda"}, &out, &errb); code != 2 {
+		t.Errorf("no command: exit %d", code)
+	}
+}

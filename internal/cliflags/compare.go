@@ -1,10 +1,14 @@
 package cliflags
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/format"
 )
 
 // Compare is the flags of `nsysx compare` and %nsys compare.
@@ -20,9 +24,9 @@ func Compare() []Flag {
 		{Names: []string{"--no-iterations"}, Help: "compare whole-run totals over instances even when iterations exist"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: restrict both profiles to this window"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: restrict both profiles to that NVTX range"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
+		forceExportFlag(),
 		{Names: []string{"-q", "--quiet"}, Help: "no summary lines above the table"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
 
@@ -81,12 +85,35 @@ func CompareOptions(p *Parsed) (*compare.Options, error) {
 	return o, nil
 }
 
+// WriteComparison writes c's table to w in spec's format (Arrow and
+// Parquet included) for `nsysx compare` and %nsys compare -o; with
+// summary, the console formats column and table start with c's summary.
+func WriteComparison(w io.Writer, c *compare.Comparison, spec format.Spec, summary bool) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	switch spec.Name {
+	case "arrow":
+		err = format.WriteArrow(bw, c.Result())
+	case "parquet":
+		err = format.WriteParquet(bw, c.Result())
+	default:
+		if summary && (spec.Name == "column" || spec.Name == "table") {
+			fmt.Fprintln(bw, c.Summary())
+		}
+		err = format.Write(bw, c.Result(), spec)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return err
+}
+
 // Timeline is the flags of %nsys timeline.
 func Timeline() []Flag {
 	return []Flag{
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: the window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: the window of that NVTX range"},
 		{Names: []string{"--max-events"}, Value: true, Help: "N: the most events drawn, the earliest ones (default 40000)"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }

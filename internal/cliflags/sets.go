@@ -11,16 +11,16 @@ func Stats() []Flag {
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
 		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
 		{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
-		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+		forceExportFlag(),
+		exportTimeoutFlag(),
+		overwriteFlag(),
 		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
 		{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
-		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+		helpFormatsFlag(),
 		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
 
@@ -32,14 +32,14 @@ func Analyze() []Flag {
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default, with advice text), table, csv, tsv, json, hdoc, htable, arrow, parquet"},
 		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<rule>.<ext>, . for the input's name"},
 		{Names: []string{"-q", "--quiet"}, Help: "print only rule output"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
-		{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"},
+		forceExportFlag(),
+		exportTimeoutFlag(),
+		overwriteFlag(),
 		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
 		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
-		{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"},
+		helpFormatsFlag(),
 		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
 
@@ -52,12 +52,12 @@ func Export() []Flag {
 		{Names: []string{"--gzip"}, Help: "perfetto: write BASE.json.gz (also when BASE ends in .gz)"},
 		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: perfetto: keep events overlapping this window (units ns, us, ms, s, m, h)"},
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: perfetto: keep the events nsys stats keeps for that NVTX range"},
-		{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"},
-		{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp},
+		forceExportFlag(),
+		exportTimeoutFlag(),
 		{Names: []string{"--force-overwrite"}, Help: "parquet/arrow: replace a DIR that is not empty"},
 		{Names: []string{"-q", "--quiet"}, Help: "no progress display or summary line"},
 		{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
-		{Names: []string{"-h", "--help"}, Help: "show this help"},
+		helpFlag(),
 	}
 }
 
@@ -68,6 +68,26 @@ func WithHelp(defs []Flag, name, help string) []Flag {
 	}
 	return defs
 }
+
+// The flags several sets share, each spelled and explained once.
+
+func forceExportFlag() Flag {
+	return Flag{Names: []string{"--force-export"}, Help: "re-export a .nsys-rep even if a fresh .sqlite exists"}
+}
+
+func exportTimeoutFlag() Flag {
+	return Flag{Names: []string{"--export-timeout"}, Value: true, Help: ExportTimeoutHelp}
+}
+
+func overwriteFlag() Flag {
+	return Flag{Names: []string{"--force-overwrite"}, Help: "overwrite existing output files"}
+}
+
+func helpFormatsFlag() Flag {
+	return Flag{Names: []string{"--help-formats"}, Optional: true, Help: "[name|ALL]: list formats, or describe one"}
+}
+
+func helpFlag() Flag { return Flag{Names: []string{"-h", "--help"}, Help: "show this help"} }
 
 // ExportTimeoutHelp is the help of --export-timeout.
 const ExportTimeoutHelp = "DURATION (90s, 10m, 1h): stop `nsys export` of a .nsys-rep after this long (default: $NSYSX_EXPORT_TIMEOUT, else no limit)"

@@ -11,28 +11,53 @@ import (
 	"time"
 )
 
+// FakeCommand puts a stand-in program called name, the sh script body,
+// first on PATH for the test and returns its directory.
+func FakeCommand(t testing.TB, name, body string) string {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return bin
+}
+
+// FakeProfiler puts a stand-in nsys on PATH for `nsys profile`: profile
+// runs the command, prints "Generated: REPORT" and writes the -o report;
+// export copies the SQLite file export to --output. The real nsys is
+// exercised on the GPU machine (README "Benchmarks").
+func FakeProfiler(t testing.TB, export string) {
+	t.Helper()
+	FakeCommand(t, "nsys", `cmd=$1; shift
+case "$cmd" in
+profile)
+  out=""; while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift 2;; -t) shift 2;; -*) shift;; *) break;; esac; done
+  "$@"; echo "Generated: $out.nsys-rep"; echo report > "$out.nsys-rep";;
+export)
+  out=""; while [ $# -gt 0 ]; do case "$1" in --output) out="$2"; shift 2;; --*) shift 2;; *) shift;; esac; done
+  cp "`+export+`" "$out";;
+esac
+`)
+}
+
 // FakeNsys puts a stand-in `nsys` on PATH for `nsys export`. The script
 // sets $out to the --output path, counts its calls, then runs body (sh).
 // PIDFILE in body is replaced with a file whose lines the test reads with
 // Pids. Processes left in PIDFILE are killed when the test ends.
 func FakeNsys(t testing.TB, body string) (calls func() int, pidfile string) {
 	t.Helper()
-	bin := t.TempDir()
-	count := filepath.Join(bin, "count")
-	pidfile = filepath.Join(bin, "pids")
-	script := `#!/bin/sh
-[ "$1" = export ] || { echo "unexpected: $*" >&2; exit 3; }
+	dir := t.TempDir()
+	count := filepath.Join(dir, "count")
+	pidfile = filepath.Join(dir, "pids")
+	FakeCommand(t, "nsys", `[ "$1" = export ] || { echo "unexpected: $*" >&2; exit 3; }
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in --output) out="$2"; shift;; esac
   shift
 done
-echo x >> "` + count + `"
-` + strings.ReplaceAll(body, "PIDFILE", `"`+pidfile+`"`) + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "nsys"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+echo x >> "`+count+`"
+`+strings.ReplaceAll(body, "PIDFILE", `"`+pidfile+`"`)+"\n")
 	t.Cleanup(func() {
 		for _, pid := range Pids(pidfile) {
 			if Alive(pid) {

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -67,22 +66,11 @@ func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out
 			return kernel.Errorf("OSError", "%v", err)
 		}
 		defer fh.Close()
-		w := bufio.NewWriter(fh)
 		s := format.Spec{Name: "csv"}
 		if spec != nil {
 			s = *spec
 		}
-		switch s.Name {
-		case "arrow":
-			err = format.WriteArrow(w, c.Result())
-		case "parquet":
-			err = format.WriteParquet(w, c.Result())
-		default:
-			err = format.Write(w, c.Result(), s)
-		}
-		if err == nil {
-			err = w.Flush()
-		}
+		err = cliflags.WriteComparison(fh, c, s, false)
 		if err != nil {
 			return kernel.Errorf("OSError", "%v", err)
 		}

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,28 +8,8 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// A stand-in nsys on PATH: `profile` runs the command and writes the -o
-// report; `export` copies a real SQLite export to --output. The real nsys
-// is exercised on the GPU machine (README Benchmarks).
-const fakeNsysScript = `#!/bin/sh
-cmd=$1; shift
-case "$cmd" in
-profile)
-  out=""; while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift 2;; -t) shift 2;; -*) shift;; *) break;; esac; done
-  "$@"; echo "Generated: $out.nsys-rep"; echo report > "$out.nsys-rep";;
-export)
-  out=""; while [ $# -gt 0 ]; do case "$1" in --output) out="$2"; shift 2;; --*) shift 2;; *) shift;; esac; done
-  cp "$FAKE_SQLITE" "$out";;
-esac
-`
-
 func TestMagicNsysProfile(t *testing.T) {
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "nsys"), []byte(fakeNsysScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
-	t.Setenv("FAKE_SQLITE", testutil.Profile(t, "sync"))
+	testutil.FakeProfiler(t, testutil.Profile(t, "sync"))
 	dir := t.TempDir()
 	e := newEngine(t)
 	rep := filepath.Join(dir, "run1")

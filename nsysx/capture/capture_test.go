@@ -3,12 +3,12 @@ package capture
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 func TestParse(t *testing.T) {
@@ -47,21 +47,8 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// fakeNsys writes a stand-in nsys that echoes its arguments, runs the
-// command and writes the -o report (the real nsys is tested on the GPU
-// machine, see README Benchmarks).
-func fakeNsys(t *testing.T, body string) {
-	dir := t.TempDir()
-	f := filepath.Join(dir, "nsys")
-	if err := os.WriteFile(f, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
-}
-
 func TestRunStreamsAndReturnsReport(t *testing.T) {
-	fakeNsys(t, `shift; out=""; while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift 2;; -t) shift 2;; -*) shift;; *) break;; esac; done
-"$@"; echo "Generated: $out.nsys-rep"; echo report > "$out.nsys-rep"`)
+	testutil.FakeProfiler(t, "")
 	dir := t.TempDir()
 	p, err := Parse([]string{"-t", "cuda", "--", "echo", "hello from the program"}, dir, time.Now())
 	if err != nil {
@@ -78,12 +65,12 @@ func TestRunStreamsAndReturnsReport(t *testing.T) {
 }
 
 func TestRunFailsAndCancels(t *testing.T) {
-	fakeNsys(t, "echo boom; exit 3")
+	testutil.FakeCommand(t, "nsys", "echo boom; exit 3")
 	p, _ := Parse([]string{"--", "true"}, t.TempDir(), time.Now())
 	if _, err := Run(context.Background(), p, &strings.Builder{}); err == nil || !strings.Contains(err.Error(), "nsys profile failed") {
 		t.Fatalf("err %v", err)
 	}
-	fakeNsys(t, "sleep 30 & wait")
+	testutil.FakeCommand(t, "nsys", "sleep 30 & wait")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
