@@ -106,8 +106,9 @@ type ScanOptions struct {
 	// same bytes back in. Only Linux file mappings are released (not a DB
 	// read into memory); elsewhere Release does nothing.
 	Release bool
-	// ReleaseEvery is the bytes of leaf pages read between two releases;
-	// 0 means 16 MB.
+	// ReleaseEvery is the bytes of the mapping the leaf pages read may have
+	// made resident (each fault maps the 64 KB around the page) between two
+	// releases; 0 means 16 MB.
 	ReleaseEvery int
 	// AbsentNull makes a column the table lacks read as NULL instead of
 	// failing the scan.
@@ -133,13 +134,14 @@ func (o ScanOptions) stream(db *DB) *stream {
 
 // stream is the state of a scan with ScanOptions: rows since the last
 // context check, leaf pages read since the last release, as runs of
-// consecutive page numbers.
+// consecutive page numbers, and the pages of the mapping they may have
+// made resident.
 type stream struct {
 	db           *DB
 	ctx          context.Context
 	rows         int
 	release      bool
-	releasePages int         // leaf pages between releases
+	releasePages int         // mapped pages between releases
 	runs         [][2]uint32 // first and last page of each run
 	pages        int
 }
@@ -157,16 +159,25 @@ func (s *stream) leafDone(pg uint32, ncell int) error {
 	if !s.release {
 		return nil
 	}
-	if k := len(s.runs) - 1; k >= 0 && s.runs[k][1]+1 == pg {
+	// a leaf in another fault-around block than the last counts as the
+	// whole block, the pages its fault may map (release_linux.go)
+	k := len(s.runs) - 1
+	if k < 0 || s.block(s.runs[k][1]) != s.block(pg) {
+		s.pages += max(1, faultAround/s.db.pageSize)
+	}
+	if k >= 0 && s.runs[k][1]+1 == pg {
 		s.runs[k][1] = pg
 	} else {
 		s.runs = append(s.runs, [2]uint32{pg, pg})
 	}
-	if s.pages++; s.pages >= s.releasePages {
+	if s.pages >= s.releasePages {
 		s.flush()
 	}
 	return nil
 }
+
+// block is the fault-around block of page pg (in file offsets).
+func (s *stream) block(pg uint32) int64 { return int64(pg-1) * int64(s.db.pageSize) / faultAround }
 
 // flush releases the pages of the runs.
 func (s *stream) flush() {
