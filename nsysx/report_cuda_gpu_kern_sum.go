@@ -84,29 +84,54 @@ type kernSumKey struct {
 	grid, blok string
 }
 
+// kernGeomKey is a kernSumKey before its sizes are formatted: the name and
+// the six dimensions (NULL as 0, as geometry prints it).
+type kernGeomKey struct {
+	name int32
+	dim  [6]int64
+}
+
 // groupKernelDurations collects the kernels' durations per name (and launch
-// geometry when gb); keys lists the groups in first-seen order.
+// geometry when gb); keys lists the groups in first-seen order. The groups
+// are keyed by the integers, the geometry strings formatted once per group.
 func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*Agg, []kernSumKey) {
-	groups := map[kernSumKey]*Agg{}
-	var keys []kernSumKey
+	var dims []*Column
+	if gb {
+		for _, n := range []string{"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ"} {
+			dims = append(dims, k.Col(n))
+		}
+	}
+	byGeom := map[kernGeomKey]*Agg{}
+	var gkeys []kernGeomKey
 	st, en := k.Col("start"), k.Col("end")
 	for i := 0; i < k.N; i++ {
-		kk := kernSumKey{name: names.ids[i]}
-		if gb {
-			kk.grid = geometry(k.Col("gridX"), k.Col("gridY"), k.Col("gridZ"), i)
-			kk.blok = geometry(k.Col("blockX"), k.Col("blockY"), k.Col("blockZ"), i)
+		kk := kernGeomKey{name: names.ids[i]}
+		for j, c := range dims {
+			if !c.IsNull(i) {
+				kk.dim[j] = c.Ints[i]
+			}
 		}
-		a := groups[kk]
+		a := byGeom[kk]
 		if a == nil {
 			a = &Agg{}
-			groups[kk] = a
-			keys = append(keys, kk)
+			byGeom[kk] = a
+			gkeys = append(gkeys, kk)
 		}
 		if d, ok := dur(st, en, i); ok {
 			a.Add(d)
 		} else {
 			a.AddNull()
 		}
+	}
+	groups := make(map[kernSumKey]*Agg, len(gkeys))
+	keys := make([]kernSumKey, len(gkeys))
+	for i, g := range gkeys {
+		keys[i] = kernSumKey{name: g.name}
+		if gb {
+			keys[i].grid = fmt.Sprintf("%4d %4d %4d", g.dim[0], g.dim[1], g.dim[2])
+			keys[i].blok = fmt.Sprintf("%4d %4d %4d", g.dim[3], g.dim[4], g.dim[5])
+		}
+		groups[keys[i]] = byGeom[g]
 	}
 	return groups, keys
 }

@@ -27,6 +27,12 @@ func newNamedSamples() *namedSamples {
 }
 
 func (n *namedSamples) add(name Value, cat string, v int64, ok bool) {
+	addSample(n.group(name, cat), v, ok)
+}
+
+// group returns the group of name, starting it (of category cat) when it is
+// new.
+func (n *namedSamples) group(name Value, cat string) *Agg {
 	a := n.groups[name]
 	if a == nil {
 		a = &Agg{}
@@ -34,10 +40,53 @@ func (n *namedSamples) add(name Value, cat string, v int64, ok bool) {
 		n.cat[name] = cat
 		n.keys = append(n.keys, name)
 	}
+	return a
+}
+
+// addSample adds v to a, or a NULL when !ok.
+func addSample(a *Agg, v int64, ok bool) {
 	if ok {
 		a.Add(v)
 	} else {
 		a.AddNull()
+	}
+}
+
+// addAPICalls adds the runtime calls of t to ns by their stripped name,
+// resolving each nameId once: names met first in the same order as when
+// every row is looked up.
+func (ns *namedSamples) addAPICalls(c *Ctx, t *Table) {
+	st, en, nm := t.Col("start"), t.Col("end"), t.Col("nameId")
+	byID := map[int64]*Agg{}
+	for i := 0; i < t.N; i++ {
+		d, ok := dur(st, en, i)
+		if nm == nil || nm.IsNull(i) {
+			ns.add(stripV(c.Str(nm, i)), "CUDA_API", d, ok)
+			continue
+		}
+		a := byID[nm.Ints[i]]
+		if a == nil {
+			a = ns.group(stripV(c.Str(nm, i)), "CUDA_API")
+			byID[nm.Ints[i]] = a
+		}
+		addSample(a, d, ok)
+	}
+}
+
+// addKernels adds the kernels of k to ns by name, each name's group looked
+// up once.
+func (ns *namedSamples) addKernels(k *Table, names *kernNames) {
+	st, en := k.Col("start"), k.Col("end")
+	byID := make([]*Agg, len(names.dict))
+	for i := 0; i < k.N; i++ {
+		d, ok := dur(st, en, i)
+		id := names.ids[i]
+		a := byID[id]
+		if a == nil {
+			a = ns.group(names.dict[id], "CUDA_KERNEL")
+			byID[id] = a
+		}
+		addSample(a, d, ok)
 	}
 }
 
@@ -157,11 +206,7 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			st, en := t.Col("start"), t.Col("end")
-			for i := 0; i < t.N; i++ {
-				d, ok := dur(st, en, i)
-				ns.add(stripV(c.Str(t.Col("nameId"), i)), "CUDA_API", d, ok)
-			}
+			ns.addAPICalls(c, t)
 		}
 		if c.Has(tKernel) {
 			k, err := c.Load(tKernel, "start", "end")
@@ -172,11 +217,7 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			if skip != nil || err != nil {
 				return skip, err
 			}
-			st, en := k.Col("start"), k.Col("end")
-			for i := 0; i < k.N; i++ {
-				d, ok := dur(st, en, i)
-				ns.add(names.at(i), "CUDA_KERNEL", d, ok)
-			}
+			ns.addKernels(k, names)
 		}
 		if r, skip := c.skipMemEnum(); skip {
 			return r, nil
