@@ -34,10 +34,7 @@ func durAgg(a *Agg, st, en *Column, i int) {
 // and lists the groups of all tables together (docs/stats.md §4.17): one name in two
 // tables gives two rows.
 func runOpenMPSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologue(); r != nil || err != nil {
 		return r, err
 	}
 	tables := c.P.TablesMatching(reOpenMP.MatchString)
@@ -94,10 +91,7 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 // by name@file:line, or the plain name for events without a source file
 // (§4.18).
 func runOpenACCSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologue(); r != nil || err != nil {
 		return r, err
 	}
 	tables := c.P.TablesMatching(reOpenACC.MatchString)
