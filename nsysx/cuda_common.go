@@ -40,6 +40,27 @@ func stripV(v Value) Value {
 	return v
 }
 
+// prologue is how most reports start: SKIPPED without StringIds, then the
+// filter set up (setupFilter). A non-nil Result or an error ends the report.
+func (c *Ctx) prologue() (*Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return r, nil
+	}
+	return c.setupFilter()
+}
+
+// prologueNeeding is prologue with the report also SKIPPED, with the profile
+// path and then missing as message, when the profile lacks table.
+func (c *Ctx) prologueNeeding(table, missing string) (*Result, error) {
+	if r, skip := c.skipNoStrings(); skip {
+		return r, nil
+	}
+	if !c.Has(table) {
+		return c.Skip(c.Path() + missing)
+	}
+	return c.setupFilter()
+}
+
 func (c *Ctx) skipNoStrings() (*Result, bool) {
 	if !c.P.HasTable(tStrings) {
 		r, _ := c.Skip(c.Path() + " file does not contain StringIds table.")

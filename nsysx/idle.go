@@ -88,21 +88,9 @@ type Idle struct {
 
 // IdleBreakdown splits each GPU's idle time by what the host was doing.
 func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
-	c := &Ctx{Context: ctx, P: p, Report: registry["gpu_idle_breakdown"], opts: map[string]string{}, Filter: o.Filter}
-	if c.Filter != nil {
-		msg, err := c.Filter.Resolve(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		if msg != "" {
-			return &Idle{Skipped: msg}, nil
-		}
-	}
-	idle, err := c.idleBreakdown(o)
-	return finish(c, idle, err)
+	return runTyped(ctx, p, "gpu_idle_breakdown", map[string]string{}, o.Filter,
+		func(msg string) *Idle { return &Idle{Skipped: msg} },
+		func(c *Ctx) (*Idle, error) { return c.idleBreakdown(o) })
 }
 
 func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {

@@ -39,6 +39,28 @@ func (c *Ctx) opKeys(table string, t *Table) (func(i int) opKey, error) {
 	}, nil
 }
 
+// opTable is a loaded GPU operation table with its start, end and device
+// columns and the join key of each row (see opKeys).
+type opTable struct {
+	*Table
+	st, en, dev *Column
+	key         func(i int) opKey
+}
+
+// loadOpTable loads the start, end, deviceId and correlationId columns of a
+// GPU operation table and the keys of its rows.
+func (c *Ctx) loadOpTable(table string) (opTable, error) {
+	t, err := c.Load(table, "start", "end", "deviceId", "correlationId")
+	if err != nil {
+		return opTable{}, err
+	}
+	keys, err := c.opKeys(table, t)
+	if err != nil {
+		return opTable{}, err
+	}
+	return opTable{t, t.Col("start"), t.Col("end"), t.Col("deviceId"), keys}, nil
+}
+
 // callKey is the key of a launch call; pidless as for opKeys.
 func callKey(gtid, corr int64, pidless bool) opKey {
 	if pidless {
@@ -80,15 +102,11 @@ func (c *Ctx) idleOps() (*idleOpSet, error) {
 		if !c.Has(table) {
 			continue
 		}
-		t, err := c.Load(table, "start", "end", "deviceId", "correlationId")
+		t, err := c.loadOpTable(table)
 		if err != nil {
 			return nil, err
 		}
-		st, en, dev := t.Col("start"), t.Col("end"), t.Col("deviceId")
-		keys, err := c.opKeys(table, t)
-		if err != nil {
-			return nil, err
-		}
+		st, en, dev, keys := t.st, t.en, t.dev, t.key
 		for i := 0; i < t.N; i++ {
 			if st.IsNull(i) || en.IsNull(i) || dev.IsNull(i) {
 				continue

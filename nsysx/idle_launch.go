@@ -1,8 +1,10 @@
 package nsysx
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // Kernel launch statistics, the companion of the idle breakdown: how long
@@ -66,15 +68,11 @@ func (c *Ctx) launchStats() ([]LaunchStat, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.Load(tKernel, "start", "end", "deviceId", "correlationId")
+	t, err := c.loadOpTable(tKernel)
 	if err != nil {
 		return nil, err
 	}
-	st, en, dev := t.Col("start"), t.Col("end"), t.Col("deviceId")
-	keys, err := c.opKeys(tKernel, t)
-	if err != nil {
-		return nil, err
-	}
+	st, en, dev, keys := t.st, t.en, t.dev, t.key
 	groups := map[launchKey]*LaunchStat{}
 	for i := 0; i < t.N; i++ {
 		if st.IsNull(i) || en.IsNull(i) {
@@ -95,21 +93,19 @@ func (c *Ctx) launchStats() ([]LaunchStat, error) {
 		}
 		g.add(lc.e-lc.s, st.Int(i)-lc.s, st.Int(i)-lc.e, d)
 	}
-	out := make([]LaunchStat, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, *g)
+	return sortedValues(groups, func(a, b LaunchStat) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(b.KernelTotal, a.KernelTotal), strings.Compare(a.Name, b.Name))
+	}), nil
+}
+
+// sortedValues returns the values m points to, sorted by compare.
+func sortedValues[K comparable, V any](m map[K]*V, compare func(a, b V) int) []V {
+	out := make([]V, 0, len(m))
+	for _, v := range m {
+		out = append(out, *v)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Device != b.Device {
-			return a.Device < b.Device
-		}
-		if a.KernelTotal != b.KernelTotal {
-			return a.KernelTotal > b.KernelTotal
-		}
-		return a.Name < b.Name
-	})
-	return out, nil
+	slices.SortFunc(out, compare)
+	return out
 }
 
 func (g *LaunchStat) add(launch, delay, queue, kernel int64) {

@@ -225,6 +225,29 @@ func (c *Ctx) Str(col *Column, i int) Value {
 	return TextV(s)
 }
 
+// runTyped computes a typed result (Profile.IdleBreakdown, KernelStacks):
+// it builds the report's Ctx, resolves the filter (a filter that skips gives
+// skipped(msg)), runs run and finishes as finish does.
+func runTyped[T any](ctx context.Context, p *Profile, report string, opts map[string]string, f *Filter,
+	skipped func(msg string) T, run func(c *Ctx) (T, error)) (T, error) {
+	var zero T
+	if ctx == nil {
+		return zero, errNilContext
+	}
+	c := &Ctx{Context: ctx, P: p, Report: registry[report], opts: opts, Filter: f}
+	if c.Filter != nil {
+		msg, err := c.Filter.Resolve(ctx, p)
+		if err != nil {
+			return zero, err
+		}
+		if msg != "" {
+			return skipped(msg), nil
+		}
+	}
+	v, err := run(c)
+	return finish(c, v, err)
+}
+
 // finish returns v, or c.namesErr() when err is nil and StringIds could
 // not be read for a name the computation wanted.
 func finish[T any](c *Ctx, v T, err error) (T, error) {
@@ -276,19 +299,19 @@ func (p *Profile) Run(ctx context.Context, spec string, f *Filter) (*Result, err
 // Stats computes a stats report ("cuda_gpu_kern_sum", "cuda_gpu_kern_sum:base");
 // cancelling ctx stops it with ctx.Err().
 func (p *Profile) Stats(ctx context.Context, spec string) (*Result, error) {
-	sp := ParseSpec(spec)
-	r, err := LookupReport(sp.Name)
-	if err != nil {
-		return nil, err
-	}
-	return p.RunReport(ctx, r, sp.Opts, nil)
+	return p.runLookedUp(ctx, spec, LookupReport)
 }
 
 // Analyze runs an analyze rule ("gpu_gaps", "gpu_gaps:gap=1"); cancelling
 // ctx stops it with ctx.Err().
 func (p *Profile) Analyze(ctx context.Context, spec string) (*Result, error) {
+	return p.runLookedUp(ctx, spec, LookupRule)
+}
+
+// runLookedUp runs spec's report, found by lookup, without a filter.
+func (p *Profile) runLookedUp(ctx context.Context, spec string, lookup func(string) (*Report, error)) (*Result, error) {
 	sp := ParseSpec(spec)
-	r, err := LookupRule(sp.Name)
+	r, err := lookup(sp.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -19,13 +19,7 @@ func init() {
 // does for the CUDA runtime (names as recorded, no suffix stripping).
 func runLibAPISum(table, lib string) func(c *Ctx) (*Result, error) {
 	return func(c *Ctx) (*Result, error) {
-		if r, skip := c.skipNoStrings(); skip {
-			return r, nil
-		}
-		if !c.Has(table) {
-			return c.Skip(c.Path() + " does not contain " + lib + " data.")
-		}
-		if r, err := c.setupFilter(); r != nil || err != nil {
+		if r, err := c.prologueNeeding(table, " does not contain "+lib+" data."); r != nil || err != nil {
 			return r, err
 		}
 		t, err := c.Load(table, "start", "end", "nameId")

@@ -84,10 +84,7 @@ func (c *Ctx) strValue(id Value) Value {
 }
 
 func runMPIEventSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologue(); r != nil || err != nil {
 		return r, err
 	}
 	var g srcGroups
@@ -132,13 +129,7 @@ func runMPIEventSum(c *Ctx) (*Result, error) {
 }
 
 func runMPIEventTrace(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if !c.Has("MPI_RANKS") {
-		return c.Skip(c.Path() + " does not contain MPI rank data.")
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologueNeeding("MPI_RANKS", " does not contain MPI rank data."); r != nil || err != nil {
 		return r, err
 	}
 	ranks, err := c.mpiRanks()
@@ -242,10 +233,7 @@ func (c *Ctx) addMPIEvent(res *Result, e mpiEvent, ranks map[int64][]Value) {
 }
 
 func runMPIMsgSizeSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologue(); r != nil || err != nil {
 		return r, err
 	}
 	var g srcGroups

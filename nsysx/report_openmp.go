@@ -34,15 +34,9 @@ func durAgg(a *Agg, st, en *Column, i int) {
 // and lists the groups of all tables together (docs/stats.md §4.17): one name in two
 // tables gives two rows.
 func runOpenMPSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	tables, r, err := c.prologueTables(reOpenMP, " does not contain OpenMP event data.")
+	if r != nil || err != nil {
 		return r, err
-	}
-	tables := c.P.TablesMatching(reOpenMP.MatchString)
-	if len(tables) == 0 {
-		return c.Skip(c.Path() + " does not contain OpenMP event data.")
 	}
 	type group struct {
 		id  Value
@@ -59,14 +53,7 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 		byID := map[Value]*Agg{}
 		var ids []Value
 		for i := 0; i < t.N; i++ {
-			k := nv(id, i)
-			a := byID[k]
-			if a == nil {
-				a = &Agg{}
-				byID[k] = a
-				ids = append(ids, k)
-			}
-			durAgg(a, st, en, i)
+			durAgg(aggFor(byID, &ids, nv(id, i)), st, en, i)
 		}
 		sort.Slice(ids, func(i, j int) bool { return Compare(ids[i], ids[j]) < 0 })
 		for _, k := range ids {
@@ -78,13 +65,8 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 	for i, g := range groups {
 		sums[i] = g.agg.Sum()
 	}
-	order := make([]int, len(groups))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return Compare(sums[order[a]], sums[order[b]]) > 0 })
 	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols("Count"), "Name")...)
-	for _, i := range order {
+	for _, i := range bySumDesc(sums) {
 		res.Add(append(groups[i].agg.Summary(grand), c.strValue(groups[i].id))...)
 	}
 	return res, nil
@@ -94,15 +76,9 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 // by name@file:line, or the plain name for events without a source file
 // (§4.18).
 func runOpenACCSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	tables, r, err := c.prologueTables(reOpenACC, " does not contain OpenACC event data.")
+	if r != nil || err != nil {
 		return r, err
-	}
-	tables := c.P.TablesMatching(reOpenACC.MatchString)
-	if len(tables) == 0 {
-		return c.Skip(c.Path() + " does not contain OpenACC event data.")
 	}
 	byName := map[Value]*Agg{}
 	var names []Value
@@ -123,13 +99,7 @@ func runOpenACCSum(c *Ctx) (*Result, error) {
 					name = TextV(name.S + "@" + f.S + ":" + sqlText(ln))
 				}
 			}
-			a := byName[name]
-			if a == nil {
-				a = &Agg{}
-				byName[name] = a
-				names = append(names, name)
-			}
-			durAgg(a, st, en, i)
+			durAgg(aggFor(byName, &names, name), st, en, i)
 		}
 	}
 	sort.Slice(names, func(i, j int) bool { return Compare(names[i], names[j]) < 0 })
@@ -139,16 +109,48 @@ func runOpenACCSum(c *Ctx) (*Result, error) {
 		grand = addInt(grand, byName[n].Total())
 		sums[i] = byName[n].Sum()
 	}
-	order := make([]int, len(names))
+	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols("Num Calls"), "Name")...)
+	for _, i := range bySumDesc(sums) {
+		res.Add(append(byName[names[i]].Summary(grand), names[i])...)
+	}
+	return res, nil
+}
+
+// prologueTables is prologue, then the profile's tables that re matches;
+// without any the report is SKIPPED with the path and then missing.
+func (c *Ctx) prologueTables(re *regexp.Regexp, missing string) ([]string, *Result, error) {
+	if r, err := c.prologue(); r != nil || err != nil {
+		return nil, r, err
+	}
+	tables := c.P.TablesMatching(re.MatchString)
+	if len(tables) == 0 {
+		r, err := c.Skip(c.Path() + missing)
+		return nil, r, err
+	}
+	return tables, nil, nil
+}
+
+// aggFor returns m's Agg for k, adding an empty one (and k to *keys) the
+// first time.
+func aggFor(m map[Value]*Agg, keys *[]Value, k Value) *Agg {
+	a := m[k]
+	if a == nil {
+		a = &Agg{}
+		m[k] = a
+		*keys = append(*keys, k)
+	}
+	return a
+}
+
+// bySumDesc returns the indexes of sums, largest sum first, ties in index
+// order.
+func bySumDesc(sums []Value) []int {
+	order := make([]int, len(sums))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return Compare(sums[order[a]], sums[order[b]]) > 0 })
-	res := NewResult(c.Report.Name, c.Report.Title, append(SummaryCols("Num Calls"), "Name")...)
-	for _, i := range order {
-		res.Add(append(byName[names[i]].Summary(grand), names[i])...)
-	}
-	return res, nil
+	return order
 }
 
 // sqlText is a value as SQLite's || operator spells it.

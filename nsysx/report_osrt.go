@@ -15,13 +15,7 @@ func init() {
 // (docs/stats.md §4.16).
 func runEventClassSum(table string, class int64, missing string) func(c *Ctx) (*Result, error) {
 	return func(c *Ctx) (*Result, error) {
-		if r, skip := c.skipNoStrings(); skip {
-			return r, nil
-		}
-		if !c.Has(table) {
-			return c.Skip(c.Path() + missing)
-		}
-		if r, err := c.setupFilter(); r != nil || err != nil {
+		if r, err := c.prologueNeeding(table, missing); r != nil || err != nil {
 			return r, err
 		}
 		t, err := c.Load(table, "start", "end", "nameId", "eventClass")

@@ -394,13 +394,7 @@ func runUMTotalSum(c *Ctx) (*Result, error) {
 }
 
 func runUMCPUFaultsSum(c *Ctx) (*Result, error) {
-	if r, skip := c.skipNoStrings(); skip {
-		return r, nil
-	}
-	if !c.Has(tUMCPU) {
-		return c.Skip(c.Path() + " does not contain CUDA Unified Memory CPU page faults data.")
-	}
-	if r, err := c.setupFilter(); r != nil || err != nil {
+	if r, err := c.prologueNeeding(tUMCPU, " does not contain CUDA Unified Memory CPU page faults data."); r != nil || err != nil {
 		return r, err
 	}
 	// Exports older than schema 3.16.1 lack the source columns: the load

@@ -219,6 +219,12 @@ func (k *kbnSum) Value() float64 {
 	return k.sum + k.err
 }
 
+// rule is an analyze rule's Report: the rows= option, then extra.
+func rule(name, title, alias, help string, run func(*Ctx) (*Result, error), extra ...Option) *Report {
+	return &Report{Name: name, Title: title, Aliases: []string{alias}, Rule: true, Help: help,
+		Options: append([]Option{rowsOption}, extra...), run: run}
+}
+
 // memRule describes one of the memory-operation rules: which table, which
 // operations and API names count, and the output columns.
 type memRule struct {

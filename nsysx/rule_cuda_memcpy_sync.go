@@ -1,10 +1,9 @@
 package nsysx
 
 func init() {
-	register(&Report{Name: "cuda_memcpy_sync", Title: "CUDA Synchronous Memcpy", Aliases: []string{"cuda-sync-memcpy"}, Rule: true,
-		Help:    "Synchronous memcpy calls that block the host (small host-to-device copies and same-device copies excepted).",
-		Options: []Option{rowsOption},
-		run:     memcpySyncRule.run})
+	register(rule("cuda_memcpy_sync", "CUDA Synchronous Memcpy", "cuda-sync-memcpy",
+		"Synchronous memcpy calls that block the host (small host-to-device copies and same-device copies excepted).",
+		memcpySyncRule.run))
 }
 
 // memcpySyncRule: memcpys other than host-to-device copies of 64000 bytes or

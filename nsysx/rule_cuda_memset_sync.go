@@ -1,10 +1,9 @@
 package nsysx
 
 func init() {
-	register(&Report{Name: "cuda_memset_sync", Title: "CUDA Synchronous Memset", Aliases: []string{"cuda-sync-memset"}, Rule: true,
-		Help:    "Synchronous memset calls on pinned or managed memory, which block the host.",
-		Options: []Option{rowsOption},
-		run:     memsetSyncRule.run})
+	register(rule("cuda_memset_sync", "CUDA Synchronous Memset", "cuda-sync-memset",
+		"Synchronous memset calls on pinned or managed memory, which block the host.",
+		memsetSyncRule.run))
 }
 
 // memsetSyncRule: memsets on pinned (1) or managed (4) memory whose call is

@@ -8,11 +8,10 @@ import (
 )
 
 func init() {
-	register(&Report{Name: "gpu_gaps", Title: "GPU Gaps", Aliases: []string{"gpu-starv"}, Rule: true,
-		Help: "Stretches where a GPU runs nothing for longer than gap= milliseconds (500 by default), per process and device.",
-		Options: []Option{rowsOption,
-			{Name: "gap", Default: "500", Help: "minimum gap, in milliseconds (strictly exceeded)"}},
-		run: runGPUGaps})
+	register(rule("gpu_gaps", "GPU Gaps", "gpu-starv",
+		"Stretches where a GPU runs nothing for longer than gap= milliseconds (500 by default), per process and device.",
+		runGPUGaps,
+		Option{Name: "gap", Default: "500", Help: "minimum gap, in milliseconds (strictly exceeded)"}))
 }
 
 // gpuGap is one idle stretch: from the j-th smallest end to the (j+1)-th

@@ -165,22 +165,10 @@ func (c *Ctx) scanOps(s opSource, table string) (p opPart) {
 		}
 		ip := idPair{gid: gid, ctx: ctx, gidNull: gNull, ctxNull: cNull}
 		if lk < 0 || k != lastK {
-			i, ok := kidx[k]
-			if !ok {
-				i = int32(len(p.keys))
-				kidx[k] = i
-				p.keys = append(p.keys, k)
-			}
-			lastK, lk = k, i
+			lastK, lk = k, internIndex(kidx, &p.keys, k)
 		}
 		if lp < 0 || ip != lastP {
-			i, ok := pidx[ip]
-			if !ok {
-				i = int32(len(p.pairs))
-				pidx[ip] = i
-				p.pairs = append(p.pairs, ip)
-			}
-			lastP, lp = ip, i
+			lastP, lp = ip, internIndex(pidx, &p.pairs, ip)
 		}
 		p.add(opRec{st, en, lk, lp})
 	})
@@ -225,6 +213,28 @@ func (c *Ctx) loadGPUOps(s opSource) (*gpuOps, error) {
 	return o, nil
 }
 
+// internIndex returns k's index in *list, appending k (and recording its
+// index in idx) the first time it is seen.
+func internIndex[K comparable](idx map[K]int32, list *[]K, k K) int32 {
+	i, ok := idx[k]
+	if !ok {
+		i = int32(len(*list))
+		idx[k] = i
+		*list = append(*list, k)
+	}
+	return i
+}
+
+// internAll interns every key of src (see internIndex) and returns their
+// indexes in *list, in src order.
+func internAll[K comparable](idx map[K]int32, list *[]K, src []K) []int32 {
+	m := make([]int32, len(src))
+	for j, k := range src {
+		m[j] = internIndex(idx, list, k)
+	}
+	return m
+}
+
 // mergeParts appends the operations of the tables' parts, in table order,
 // renumbering their group keys and id pairs; it returns the group keys.
 func (o *gpuOps) mergeParts(parts []opPart) []groupKey {
@@ -233,26 +243,8 @@ func (o *gpuOps) mergeParts(parts []opPart) []groupKey {
 	pidx := map[idPair]int32{}
 	for i := range parts {
 		p := &parts[i]
-		kmap := make([]int32, len(p.keys))
-		for j, k := range p.keys {
-			g, ok := kidx[k]
-			if !ok {
-				g = int32(len(keys))
-				kidx[k] = g
-				keys = append(keys, k)
-			}
-			kmap[j] = g
-		}
-		pmap := make([]int32, len(p.pairs))
-		for j, ip := range p.pairs {
-			g, ok := pidx[ip]
-			if !ok {
-				g = int32(len(o.pairs))
-				pidx[ip] = g
-				o.pairs = append(o.pairs, ip)
-			}
-			pmap[j] = g
-		}
+		kmap := internAll(kidx, &keys, p.keys)
+		pmap := internAll(pidx, &o.pairs, p.pairs)
 		for _, b := range p.blocks {
 			for _, r := range b {
 				o.start = append(o.start, r.start)
@@ -375,26 +367,20 @@ func (o *gpuOps) ops(gi int) []int32 {
 // idValues returns the global id and context id an op reports.
 func (o *gpuOps) idValues(op int32) (gid, ctx Value) {
 	p := o.pairs[o.ids[op]]
-	gid, ctx = Null, Null
-	if !p.gidNull {
-		gid = IntV(p.gid)
-	}
-	if !p.ctxNull {
-		ctx = IntV(p.ctx)
-	}
-	return
+	return intOrNull(p.gid, p.gidNull), intOrNull(p.ctx, p.ctxNull)
 }
 
 // keyValues are the PID and Device ID values of a group (NULL when NULL).
 func (g *opGroup) keyValues() (pid, dev Value) {
-	pid, dev = Null, Null
-	if !g.pidNull {
-		pid = IntV(g.pid)
+	return intOrNull(g.pid, g.pidNull), intOrNull(g.dev, g.devNull)
+}
+
+// intOrNull is v as a Value, or NULL when null.
+func intOrNull(v int64, null bool) Value {
+	if null {
+		return Null
 	}
-	if !g.devNull {
-		dev = IntV(g.dev)
-	}
-	return
+	return IntV(v)
 }
 
 // cmpNullInt orders possibly-NULL integers with NULL first.

@@ -9,12 +9,11 @@ import (
 )
 
 func init() {
-	register(&Report{Name: "gpu_time_util", Title: "GPU Time Utilization", Aliases: []string{"gpu-low-util"}, Rule: true,
-		Help: "Time regions where a GPU is busy less than threshold= percent of the time (50 by default), from splitting each process/device span into chunks= equal chunks (30 by default).",
-		Options: []Option{rowsOption,
-			{Name: "threshold", Default: "50", Help: "report chunks whose utilization is below this percentage"},
-			{Name: "chunks", Default: "30", Help: "number of equal-duration chunks per process and device (1..1000)"}},
-		run: runGPUTimeUtil})
+	register(rule("gpu_time_util", "GPU Time Utilization", "gpu-low-util",
+		"Time regions where a GPU is busy less than threshold= percent of the time (50 by default), from splitting each process/device span into chunks= equal chunks (30 by default).",
+		runGPUTimeUtil,
+		Option{Name: "threshold", Default: "50", Help: "report chunks whose utilization is below this percentage"},
+		Option{Name: "chunks", Default: "30", Help: "number of equal-duration chunks per process and device (1..1000)"}))
 }
 
 // lowUtil is one merged run of consecutive low-utilization chunks.

@@ -2,16 +2,12 @@ package nsysx
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -151,6 +147,11 @@ func (s *arrowSource) addTableCols(name string, cols []string, types []ColType, 
 	s.parts[ts] = []tablePart{p}
 }
 
+// fileErr is err prefixed with the base name of the file it concerns.
+func fileErr(path string, err error) error {
+	return fmt.Errorf("%s: %w", filepath.Base(path), err)
+}
+
 // stem is a file name without directory and extension: the table name.
 func stem(path string) string {
 	b := filepath.Base(path)
@@ -189,7 +190,7 @@ func (s *arrowSource) addIPC(path string, inDir bool) (err error) {
 	}
 	streams, err := s.scanStreams(f, size)
 	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return fileErr(path, err)
 	}
 	if len(streams) == 0 {
 		return fmt.Errorf("%s: %w: no Arrow IPC stream in the file", filepath.Base(path), ErrNotExport)
@@ -214,253 +215,4 @@ func tableName(sc *arrow.Schema, path string, byFile bool) string {
 		}
 	}
 	return stem(path)
-}
-
-type ipcStream struct {
-	schema *arrow.Schema
-	part   tablePart
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// scanStreams walks the messages of a file of concatenated IPC streams and
-// returns each stream's schema and byte range. A stream ends at an
-// end-of-stream marker, at the next schema message, or at the end of file.
-func (s *arrowSource) scanStreams(f *os.File, size int64) ([]ipcStream, error) {
-	var out []ipcStream
-	var cur *ipcStream
-	end := func(at int64) {
-		if cur != nil {
-			cur.part.n = at - cur.part.off
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	off := int64(0)
-	for off < size {
-		cr := &countingReader{r: io.NewSectionReader(f, off, size-off)}
-		mr := ipc.NewMessageReader(cr, ipc.WithAllocator(s.mem), ipc.WithBodySizeLimit(size), ipc.WithMetadataSizeLimit(size))
-		for {
-			at := off + cr.n
-			msg, err := mr.Message()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				mr.Release()
-				return nil, err
-			}
-			switch msg.Type() {
-			case ipc.MessageSchema:
-				end(at)
-				if err := checkMessage(f, at, size); err != nil {
-					mr.Release()
-					return nil, err
-				}
-				r, err := ipc.NewReader(io.NewSectionReader(f, at, size-at), ipc.WithAllocator(s.mem))
-				if err != nil {
-					mr.Release()
-					return nil, err
-				}
-				cur = &ipcStream{schema: r.Schema(), part: tablePart{kind: ipcStreamPart, off: at}}
-				r.Release()
-			case ipc.MessageRecordBatch, ipc.MessageDictionaryBatch:
-				if cur == nil {
-					mr.Release()
-					return nil, errors.New("record batch before any schema")
-				}
-			}
-		}
-		mr.Release()
-		end(off + cr.n)
-		if cr.n == 0 {
-			break
-		}
-		off += cr.n
-	}
-	return out, nil
-}
-
-// load reads the named columns of a table from each of its parts in turn.
-func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
-	parts := s.parts[ts]
-	if parts == nil {
-		return nil, &MissingTableError{Table: ts.Name}
-	}
-	b := &tableBuilder{t: &Table{Name: ts.Name, cols: map[string]*Column{}}}
-	for _, name := range cols {
-		typ, ok := colType(ts, name)
-		if !ok {
-			return nil, &MissingColumnError{Table: ts.Name, Column: name}
-		}
-		c := &Column{Name: name, Type: typ}
-		b.cs = append(b.cs, c)
-		b.t.cols[lower(name)] = c
-	}
-	b.names = cols
-	for _, p := range parts {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var err error
-		switch p.kind {
-		case parquetPart:
-			err = s.loadParquet(p, b)
-		case ipcFilePart:
-			err = s.loadIPCFile(p, b)
-		default:
-			err = s.loadIPCStream(p, b)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	t := b.t
-	t.RowIDs = make([]int64, t.N)
-	for i := range t.RowIDs {
-		t.RowIDs[i] = int64(i + 1)
-	}
-	return t, nil
-}
-
-func colType(ts *TableSchema, name string) (ColType, bool) {
-	for j, c := range ts.Columns {
-		if strings.EqualFold(c, name) {
-			return ts.Types[j], true
-		}
-	}
-	return Int, false
-}
-
-// fieldIndex finds a field by name, case-insensitively (exact match first).
-func fieldIndex(sc *arrow.Schema, name string) int {
-	if idx := sc.FieldIndices(name); len(idx) > 0 {
-		return idx[0]
-	}
-	for i, f := range sc.Fields() {
-		if strings.EqualFold(f.Name, name) {
-			return i
-		}
-	}
-	return -1
-}
-
-// openSized opens path for reading and returns its size.
-func openSized(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, st.Size(), nil
-}
-
-// fileReader checks the Arrow IPC file f of size bytes (path names it in
-// errors) and opens its reader.
-func (s *arrowSource) fileReader(f *os.File, size int64, path string) (*ipc.FileReader, error) {
-	if err := checkIPCFile(f, size); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return r, nil
-}
-
-func (s *arrowSource) loadIPCFile(p tablePart, b *tableBuilder) (err error) {
-	defer recoverErr(&err, p.path)
-	f, size, err := openSized(p.path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r, err := s.fileReader(f, size, p.path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	b.maxRows = ipcMaxRows(size)
-	for i := 0; i < r.NumRecords(); i++ {
-		rec, err := r.RecordBatchAt(i)
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-		}
-		err = b.add(rec)
-		rec.Release()
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-		}
-	}
-	return nil
-}
-
-func (s *arrowSource) loadIPCStream(p tablePart, b *tableBuilder) (err error) {
-	defer recoverErr(&err, p.path)
-	f, err := os.Open(p.path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	b.maxRows = ipcMaxRows(p.n)
-	r, err := ipc.NewReader(io.NewSectionReader(f, p.off, p.n), ipc.WithAllocator(s.mem))
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
-	defer r.Release()
-	for r.Next() {
-		if err := b.add(r.RecordBatch()); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-		}
-	}
-	if err := r.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", filepath.Base(p.path), err)
-	}
-	return nil
-}
-
-// tableBuilder appends record batches to the columns of a Table.
-type tableBuilder struct {
-	t       *Table
-	names   []string
-	cs      []*Column
-	maxRows int64 // per batch; 0 for no limit
-}
-
-// ipcMaxRows bounds the rows of an IPC record batch by the bytes that hold
-// it: every column type but NULL needs at least a bit per row, and a row
-// count beyond that is damage that would make NULL columns allocate for
-// nothing.
-func ipcMaxRows(size int64) int64 { return 8*size + 1024 }
-
-func (b *tableBuilder) add(rec arrow.RecordBatch) error {
-	if b.maxRows > 0 && rec.NumRows() > b.maxRows {
-		return fmt.Errorf("record batch of %d rows in %d bytes: corrupt file", rec.NumRows(), b.maxRows/8)
-	}
-	sc := rec.Schema()
-	for j, name := range b.names {
-		i := fieldIndex(sc, name)
-		if i < 0 {
-			return fmt.Errorf("no column %s", name)
-		}
-		if t := arrowColType(sc.Field(i).Type); t != b.cs[j].Type {
-			return fmt.Errorf("column %s has type %s here, unlike in the table's first part", name, sc.Field(i).Type)
-		}
-		appendArray(b.cs[j], rec.Column(i))
-	}
-	b.t.N += int(rec.NumRows())
-	return nil
 }

@@ -109,28 +109,32 @@ func widen[T integer](dst []int64, vs []T) []int64 {
 	return dst
 }
 
+// widenArray widens a's values when a is an array of T (array.Int32 and the
+// like: their Values method returns []T).
+func widenArray[T integer](dst []int64, a arrow.Array) ([]int64, bool) {
+	v, ok := a.(interface{ Values() []T })
+	if !ok {
+		return dst, false
+	}
+	return widen(dst, v.Values()), true
+}
+
+// intArrays are the integer-valued array types that appendInts widens.
+var intArrays = []func([]int64, arrow.Array) ([]int64, bool){
+	widenArray[int32], widenArray[int16], widenArray[int8],
+	widenArray[uint64], widenArray[uint32], widenArray[uint16], widenArray[uint8],
+	widenArray[arrow.Timestamp], widenArray[arrow.Duration],
+}
+
 func appendInts(dst []int64, a arrow.Array) []int64 {
+	for _, w := range intArrays {
+		if out, ok := w(dst, a); ok {
+			return out
+		}
+	}
 	switch a := a.(type) {
 	case *array.Int64:
 		return append(dst, a.Int64Values()...)
-	case *array.Int32:
-		return widen(dst, a.Int32Values())
-	case *array.Int16:
-		return widen(dst, a.Int16Values())
-	case *array.Int8:
-		return widen(dst, a.Int8Values())
-	case *array.Uint64:
-		return widen(dst, a.Uint64Values())
-	case *array.Uint32:
-		return widen(dst, a.Uint32Values())
-	case *array.Uint16:
-		return widen(dst, a.Uint16Values())
-	case *array.Uint8:
-		return widen(dst, a.Uint8Values())
-	case *array.Timestamp:
-		return widen(dst, a.TimestampValues())
-	case *array.Duration:
-		return widen(dst, a.DurationValues())
 	case *array.Boolean:
 		for i := 0; i < a.Len(); i++ {
 			v := int64(0)
@@ -166,13 +170,15 @@ func appendFloats(dst []float64, a arrow.Array) []float64 {
 // (which are released after the batch) with one allocation per batch.
 func appendStrs(dst []string, a arrow.Array) []string {
 	switch a := a.(type) {
-	case *array.String:
+	case interface { // String, Binary
+		ValueBytes() []byte
+		ValueOffsets() []int32
+	}:
 		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.LargeString:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.Binary:
-		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
-	case *array.LargeBinary:
+	case interface { // LargeString, LargeBinary
+		ValueBytes() []byte
+		ValueOffsets() []int64
+	}:
 		return sliceStrs(dst, a.ValueBytes(), a.ValueOffsets())
 	}
 	for i := 0; i < a.Len(); i++ {

@@ -29,7 +29,7 @@ func (s *arrowSource) openParquet(path string) (*file.Reader, *arrow.Schema, err
 	props := parquet.NewReaderProperties(s.mem)
 	rd, err := file.OpenParquetFile(path, false, file.WithReadProps(props))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return nil, nil, fileErr(path, err)
 	}
 	v := rd.MetaData().KeyValueMetadata().FindValue("ARROW:schema")
 	if v == nil {
@@ -38,7 +38,7 @@ func (s *arrowSource) openParquet(path string) (*file.Reader, *arrow.Schema, err
 	sc, err := decodeStoredSchema(*v)
 	if err != nil {
 		rd.Close()
-		return nil, nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return nil, nil, fileErr(path, err)
 	}
 	return rd, sc, nil
 }

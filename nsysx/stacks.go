@@ -7,6 +7,7 @@ package nsysx
 // their launch call through correlationId.
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"regexp"
@@ -65,25 +66,13 @@ var pythonModule = regexp.MustCompile(`^(lib)?python[0-9.]*(\.so.*)?$`)
 
 // KernelStacks sums GPU kernel time by launching call stack.
 func (p *Profile) KernelStacks(ctx context.Context, o StackOptions) (*KernelStacks, error) {
-	if ctx == nil {
-		return nil, errNilContext
-	}
 	opts := map[string]string{}
 	if o.Base {
 		opts["base"] = ""
 	}
-	c := &Ctx{Context: ctx, P: p, Report: registry["cuda_kern_stack_sum"], opts: opts, Filter: o.Filter}
-	if c.Filter != nil {
-		msg, err := c.Filter.Resolve(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		if msg != "" {
-			return &KernelStacks{Skipped: msg}, nil
-		}
-	}
-	ks, err := c.kernelStacks(o)
-	return finish(c, ks, err)
+	return runTyped(ctx, p, "cuda_kern_stack_sum", opts, o.Filter,
+		func(msg string) *KernelStacks { return &KernelStacks{Skipped: msg} },
+		func(c *Ctx) (*KernelStacks, error) { return c.kernelStacks(o) })
 }
 
 // stacksSkip is the SKIPPED message for a profile without kernels or
@@ -319,19 +308,8 @@ func (ks *KernelStacks) Functions() []FunctionTime {
 			}
 		}
 	}
-	out := make([]FunctionTime, 0, len(idx))
-	for _, ft := range idx {
-		out = append(out, *ft)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Self != b.Self {
-			return a.Self > b.Self
-		}
-		if a.Inclusive != b.Inclusive {
-			return a.Inclusive > b.Inclusive
-		}
-		return a.Function+a.Module < b.Function+b.Module
+	return sortedValues(idx, func(a, b FunctionTime) int {
+		return cmp.Or(cmp.Compare(b.Self, a.Self), cmp.Compare(b.Inclusive, a.Inclusive),
+			strings.Compare(a.Function+a.Module, b.Function+b.Module))
 	})
-	return out
 }

@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 )
@@ -90,26 +91,10 @@ func toValue(x any) (Value, error) {
 		return v, nil
 	case string:
 		return TextV(v), nil
-	case int:
-		return IntV(int64(v)), nil
-	case int8:
-		return IntV(int64(v)), nil
-	case int16:
-		return IntV(int64(v)), nil
-	case int32:
-		return IntV(int64(v)), nil
-	case int64:
-		return IntV(v), nil
-	case uint:
-		return IntV(int64(v)), nil
-	case uint8:
-		return IntV(int64(v)), nil
-	case uint16:
-		return IntV(int64(v)), nil
-	case uint32:
-		return IntV(int64(v)), nil
-	case uint64:
-		return IntV(int64(v)), nil
+	case int, int8, int16, int32, int64:
+		return IntV(reflect.ValueOf(v).Int()), nil
+	case uint, uint8, uint16, uint32, uint64:
+		return IntV(int64(reflect.ValueOf(v).Uint())), nil // uint64 wraps
 	case float32:
 		return FloatV(float64(v)), nil
 	case float64:
