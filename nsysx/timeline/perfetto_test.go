@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -388,13 +387,9 @@ func TestPerfettoNVTXDomains(t *testing.T) {
 // goldenSum adds up one column of an nsys golden CSV.
 func goldenSum(t *testing.T, prof, name, col string) (sum, rows int) {
 	t.Helper()
-	text, ok := testutil.Golden(t, prof, name)
-	if !ok {
-		t.Fatalf("no golden %s/%s", prof, name)
-	}
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
+	recs := testutil.GoldenCSV(t, prof, name)
+	if len(recs) == 0 {
+		t.Fatalf("golden %s/%s is empty", prof, name)
 	}
 	ci := -1
 	for i, h := range recs[0] {
