@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -85,4 +86,138 @@ func TestNsysRepWithoutNsys(t *testing.T) {
 	if !errors.Is(err, ErrNoNsys) || !strings.Contains(err.Error(), "nsys export -t sqlite") {
 		t.Fatalf("want ErrNoNsys with the manual command, got %v", err)
 	}
+}
+
+// newRep makes a stand-in .nsys-rep (the fake nsys does not read it).
+func newRep(t *testing.T) (dir, rep string) {
+	dir = t.TempDir()
+	rep = filepath.Join(dir, "run.nsys-rep")
+	if err := os.WriteFile(rep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, rep
+}
+
+// openWithin runs OpenWith on its own goroutine, and gives up after 20 s
+// (a hung nsys must not hang the caller).
+func openWithin(t *testing.T, ctx context.Context, rep string, o OpenOptions) error {
+	done := make(chan error, 1)
+	go func() {
+		p, err := OpenWith(ctx, rep, o)
+		if err == nil {
+			p.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		return errors.New("OpenWith did not return within 20 s")
+	}
+}
+
+// Concurrent opens of one report export once; the others wait and reuse
+// the export, and nobody reads half of it.
+func TestNsysRepConcurrent(t *testing.T) {
+	calls, _ := testutil.FakeNsys(t, `sleep 0.3; cp "`+fixture(t, "sync")+`" "$out"`)
+	dir, rep := newRep(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 12)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = openWithin(t, context.Background(), rep, OpenOptions{})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("run %d: %v", i, err)
+		}
+	}
+	if calls() != 1 {
+		t.Errorf("%d nsys exports for %d concurrent runs, want 1", calls(), len(errs))
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*partial*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}
+
+// An export nsys wrote only half of is an error, and is not kept.
+func TestNsysRepHalfWritten(t *testing.T) {
+	src := fixture(t, "sync")
+	testutil.FakeNsys(t, `head -c 300000 "`+src+`" > "$out"`)
+	dir, rep := newRep(t)
+	err := openWithin(t, context.Background(), rep, OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), "unusable") {
+		t.Fatalf("half an export: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("something was kept: %v", ents)
+	}
+	calls := fakeNsys(t, src) // a good nsys now: exported, not refused
+	if err := openWithin(t, context.Background(), rep, OpenOptions{}); err != nil || calls() != 1 {
+		t.Fatalf("after a good export: %v, %d calls", err, calls())
+	}
+}
+
+// A cached export that is not valid gives an error naming it and
+// --force-export, which replaces it.
+func TestNsysRepInvalidCache(t *testing.T) {
+	src := fixture(t, "sync")
+	calls := fakeNsys(t, src)
+	dir, rep := newRep(t)
+	data, _ := os.ReadFile(src)
+	bad := filepath.Join(dir, "run.sqlite")
+	os.WriteFile(bad, data[:len(data)/2], 0o644)
+	future := time.Now().Add(time.Minute)
+	os.Chtimes(bad, future, future)
+	err := openWithin(t, context.Background(), rep, OpenOptions{})
+	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "--force-export") {
+		t.Fatalf("invalid cached export: %v", err)
+	}
+	if err := openWithin(t, context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
+		t.Fatalf("--force-export: %v, %d calls", err, calls())
+	}
+}
+
+// hangingNsys is an nsys that starts a child and never finishes.
+const hangingNsys = `sleep 60 & echo $! >> PIDFILE; echo $$ >> PIDFILE; sleep 60`
+
+// A timeout (option or NSYSX_EXPORT_TIMEOUT) stops nsys and its children.
+func TestNsysRepTimeout(t *testing.T) {
+	for _, viaEnv := range []bool{false, true} {
+		_, pidfile := testutil.FakeNsys(t, hangingNsys)
+		dir, rep := newRep(t)
+		o := OpenOptions{ExportTimeout: 300 * time.Millisecond}
+		if viaEnv {
+			o.ExportTimeout = 0
+			t.Setenv("NSYSX_EXPORT_TIMEOUT", "300ms")
+		}
+		err := openWithin(t, context.Background(), rep, o)
+		if err == nil || !strings.Contains(err.Error(), "--export-timeout") {
+			t.Fatalf("env %v: %v", viaEnv, err)
+		}
+		testutil.NoneAlive(t, testutil.WaitPids(t, pidfile, 2))
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("something was kept: %v", ents)
+		}
+	}
+}
+
+// Cancelling the context stops nsys and every process it started.
+func TestNsysRepCancel(t *testing.T) {
+	_, pidfile := testutil.FakeNsys(t, hangingNsys)
+	_, rep := newRep(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		testutil.WaitPids(t, pidfile, 2)
+		cancel()
+	}()
+	if err := openWithin(t, ctx, rep, OpenOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled export: %v", err)
+	}
+	testutil.NoneAlive(t, testutil.Pids(pidfile))
 }

@@ -81,6 +81,13 @@ func noData(name, title, subtitle, note string) *Chart {
 // HasVegaLite reports whether the chart has an interactive Vega-Lite version.
 func (c *Chart) HasVegaLite() bool { return c.vega != nil }
 
+// done sets what a chart function sets last, once the panels are drawn: the
+// height in inches, the text summary, the Vega-Lite spec and the typed data.
+func (c *Chart) done(height float64, text string, vega map[string]any, data any) (*Chart, error) {
+	c.Height, c.text, c.vega, c.data = height, text, vega, data
+	return c, nil
+}
+
 // PNGSize is the pixel size of the chart's PNG.
 func (c *Chart) PNGSize() (w, h int) {
 	cv := vgimg.NewWith(vgimg.UseWH(c.size()), vgimg.UseDPI(DPI*PNGScale))

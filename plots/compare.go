@@ -95,11 +95,7 @@ func Compare(ctx context.Context, a, b *nsysx.Profile, by string, n int) (*Chart
 	}
 	c.grid = [][]*plot.Plot{{pl, ci}}
 	c.colWeights = []float64{0.72, 0.28}
-	c.Height = math.Min(2.4+0.42*float64(len(d.Rows)), 36)
-	c.text = compareText(d)
-	c.vega = compareVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(math.Min(2.4+0.42*float64(len(d.Rows)), 36), compareText(d), compareVega(c, d), d)
 }
 
 // sumByName adds up the total time and count of res's rows per name, and

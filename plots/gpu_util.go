@@ -54,11 +54,7 @@ func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, erro
 		"Red: idle bins (0%). Grey: outside the profile's session."
 	c.legend = utilLegend()
 	c.grid = [][]*plot.Plot{{utilPanel(d)}}
-	c.Height = math.Min(2.6+0.42*float64(len(d.Rows)), 24)
-	c.text = utilText(d)
-	c.vega = utilVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(math.Min(2.6+0.42*float64(len(d.Rows)), 24), utilText(d), utilVega(c, d), d)
 }
 
 func utilLegend() []legendItem {

@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"encoding/csv"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -70,16 +69,9 @@ func fixture(t testing.TB, name string) *nsysx.Profile {
 // by column name; ok is false when nsys wrote nothing.
 func goldenCSV(t testing.TB, prof, name string) (rows []map[string]string, ok bool) {
 	t.Helper()
-	text, found := testutil.Golden(t, prof, name)
-	if !found {
-		t.Fatalf("missing golden %s/%s", prof, name)
-	}
-	if strings.TrimSpace(text) == "" {
+	recs := testutil.GoldenCSV(t, prof, name)
+	if len(recs) == 0 {
 		return nil, false
-	}
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	if err != nil {
-		t.Fatalf("golden %s/%s: %v", prof, name, err)
 	}
 	for _, r := range recs[1:] {
 		m := map[string]string{}

@@ -67,11 +67,7 @@ func Idle(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 	for i, col := range idleColors {
 		c.legend = append(c.legend, legendItem{nsysx.IdleCat(i).String(), col, false})
 	}
-	c.Height = 1.4 + 3.2*float64(len(idle.Devices))
-	c.text = text.String()
-	c.vega = idleVega(c, idle)
-	c.data = &IdleData{idle}
-	return c, nil
+	return c.done(1.4+3.2*float64(len(idle.Devices)), text.String(), idleVega(c, idle), &IdleData{idle})
 }
 
 func keepDevice(ds []nsysx.IdleDevice, dev int64) []nsysx.IdleDevice {

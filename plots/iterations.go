@@ -78,11 +78,7 @@ func Iterations(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, erro
 	}
 	c.grid = [][]*plot.Plot{{line, hist}}
 	c.colWeights = []float64{0.72, 0.28}
-	c.Height = 5.2
-	c.text = iterationsText(d)
-	c.vega = iterationsVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(5.2, iterationsText(d), iterationsVega(c, d), d)
 }
 
 // nvtxRanges reads, in one pass that keeps nothing else (Profile.Scan),

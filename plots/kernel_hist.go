@@ -62,11 +62,7 @@ func KernelHist(ctx context.Context, p *nsysx.Profile, name string, bins int) (*
 	pl.X.Tick.Marker = valueTicks{8}
 	c.legend = []legendItem{{"launches per duration bin", colKernel, false}, {"median", colMedian, true}}
 	c.grid = [][]*plot.Plot{{pl}}
-	c.Height = 5
-	c.text = histText(d, unit)
-	c.vega = kernelHistVega(c, d, unit)
-	c.data = d
-	return c, nil
+	return c.done(5, histText(d, unit), kernelHistVega(c, d, unit), d)
 }
 
 func kernelHistData(ctx context.Context, p *nsysx.Profile, name string, bins int) (*KernelHistData, string, error) {

@@ -79,11 +79,7 @@ func (s *topTime) draw(ctx context.Context, p *nsysx.Profile, n int) (*Chart, er
 		return nil, err
 	}
 	c.grid = [][]*plot.Plot{{panel}}
-	c.Height = barsHeight(len(b.Bars))
-	c.text = barsText(b, fmtDur, s.counts)
-	c.vega = withSubtitle(barsVega(title, b, s.axis, unit, s.counts), c.Subtitle)
-	c.data = b
-	return c, nil
+	return c.done(barsHeight(len(b.Bars)), barsText(b, fmtDur, s.counts), withSubtitle(barsVega(title, b, s.axis, unit, s.counts), c.Subtitle), b)
 }
 
 // plainLabels truncates names that need no C++ shortening.

@@ -69,11 +69,7 @@ func MemOps(ctx context.Context, p *nsysx.Profile, by string) (*Chart, error) {
 	if d.BySize != nil {
 		n = max(n, len(d.BySize.Bars))
 	}
-	c.Height = barsHeight(n) + 0.3
-	c.text = text
-	c.vega = memOpsVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(barsHeight(n)+0.3, text, memOpsVega(c, d), d)
 }
 
 // memOpsSide is one of the memops panels: the nsys report it ranks, the

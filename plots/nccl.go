@@ -60,11 +60,7 @@ func NCCL(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) 
 	for i := range d.Rows {
 		c.grid = append(c.grid, []*plot.Plot{ncclPanel(d, &d.Rows[i], i == len(d.Rows)-1)})
 	}
-	c.Height = math.Min(1.9+1.9*float64(len(d.Rows)), 30)
-	c.text = ncclText(d)
-	c.vega = ncclVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(math.Min(1.9+1.9*float64(len(d.Rows)), 30), ncclText(d), ncclVega(c, d), d)
 }
 
 // noNCCL is the note for profiles without NCCL kernels.

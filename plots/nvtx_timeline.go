@@ -88,11 +88,7 @@ func NVTXTimeline(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, er
 		}
 	}
 	c.grid = [][]*plot.Plot{{timelinePanel(d)}}
-	c.Height = math.Min(2.6+0.3*float64(len(d.Lanes)), 30)
-	c.text = timelineText(d)
-	c.vega = timelineVega(c, d)
-	c.data = d
-	return c, nil
+	return c.done(math.Min(2.6+0.3*float64(len(d.Lanes)), 30), timelineText(d), timelineVega(c, d), d)
 }
 
 // timelineData builds the lanes; resolution maps the window's span to the

@@ -98,11 +98,7 @@ func statsRankChart(d *StatsData, pres bool) (*Chart, error) {
 		}
 		c.grid = append(c.grid, row)
 	}
-	c.Height = 1.6 + 2.6*float64(len(c.grid))
-	c.text = rankText(d, names, stats)
-	c.vega = rankVega(c, d, stats)
-	c.data = d
-	return c, nil
+	return c.done(1.6+2.6*float64(len(c.grid)), rankText(d, names, stats), rankVega(c, d, stats), d)
 }
 
 func rankPanel(d *StatsData, name, title string, stats []string) (*plot.Plot, error) {

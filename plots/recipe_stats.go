@@ -206,11 +206,7 @@ func statsBoxChart(d *StatsData, pres bool) (*Chart, error) {
 	}
 	p := statBoxPanel(d, pres)
 	c.grid = [][]*plot.Plot{{p}}
-	c.Height = barsHeight(len(d.Boxes)) + 0.6
-	c.text = statsText(d)
-	c.vega = statsBoxVega(c, d, pres)
-	c.data = d
-	return c, nil
+	return c.done(barsHeight(len(d.Boxes))+0.6, statsText(d), statsBoxVega(c, d, pres), d)
 }
 
 func statBoxPanel(d *StatsData, pres bool) *plot.Plot {

@@ -1,7 +1,6 @@
 package nsysxengine
 
 import (
-	"encoding/csv"
 	"fmt"
 	"strings"
 	"testing"
@@ -50,13 +49,9 @@ func TestProfileAcrossCells(t *testing.T) {
 
 func goldenRows(t *testing.T, profile, name string) [][]string {
 	t.Helper()
-	txt, ok := testutil.Golden(t, profile, name)
-	if !ok {
-		t.Fatalf("no golden %s/%s", profile, name)
-	}
-	recs, err := csv.NewReader(strings.NewReader(txt)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
+	recs := testutil.GoldenCSV(t, profile, name)
+	if len(recs) == 0 {
+		t.Fatalf("golden %s/%s is empty", profile, name)
 	}
 	return recs[1:]
 }

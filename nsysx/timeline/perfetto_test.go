@@ -4,37 +4,18 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
-
-func TestMain(m *testing.M) { testutil.Main(m) }
-
-var opened sync.Map
-
-func profile(t testing.TB, name string) *nsysx.Profile {
-	t.Helper()
-	if p, ok := opened.Load(name); ok {
-		return p.(*nsysx.Profile)
-	}
-	p, err := nsysx.Open(testutil.Profile(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened.Store(name, p)
-	return p
-}
 
 // tev is a parsed trace event.
 type tev struct {
@@ -383,32 +364,6 @@ func TestPerfettoNVTXDomains(t *testing.T) {
 	if colours == 0 {
 		t.Error("bt's coloured NVTX ranges have no colour")
 	}
-}
-
-// goldenSum adds up one column of an nsys golden CSV.
-func goldenSum(t *testing.T, prof, name, col string) (sum, rows int) {
-	t.Helper()
-	text, ok := testutil.Golden(t, prof, name)
-	if !ok {
-		t.Fatalf("no golden %s/%s", prof, name)
-	}
-	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci := -1
-	for i, h := range recs[0] {
-		if h == col {
-			ci = i
-		}
-	}
-	for _, r := range recs[1:] {
-		if ci >= 0 {
-			n, _ := strconv.Atoi(r[ci])
-			sum += n
-		}
-	}
-	return sum, len(recs) - 1
 }
 
 // Under --filter-time and --filter-nvtx the trace holds the rows nsys's

@@ -1,0 +1,49 @@
+package timeline
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+func TestMain(m *testing.M) { testutil.Main(m) }
+
+var opened sync.Map
+
+func profile(t testing.TB, name string) *nsysx.Profile {
+	t.Helper()
+	if p, ok := opened.Load(name); ok {
+		return p.(*nsysx.Profile)
+	}
+	p, err := nsysx.Open(testutil.Profile(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened.Store(name, p)
+	return p
+}
+
+// goldenSum adds up one column of an nsys golden CSV.
+func goldenSum(t *testing.T, prof, name, col string) (sum, rows int) {
+	t.Helper()
+	recs := testutil.GoldenCSV(t, prof, name)
+	if len(recs) == 0 {
+		t.Fatalf("golden %s/%s is empty", prof, name)
+	}
+	ci := -1
+	for i, h := range recs[0] {
+		if h == col {
+			ci = i
+		}
+	}
+	for _, r := range recs[1:] {
+		if ci >= 0 {
+			n, _ := strconv.Atoi(r[ci])
+			sum += n
+		}
+	}
+	return sum, len(recs) - 1
+}
