@@ -35,6 +35,9 @@ type nvtxBatch struct {
 	rows []nvtxRow
 	buf  []byte
 	hint int // in the first batch: the table's estimated row count, or 0
+	// gated, in the last batch, when not nil: the maxima (all rows,
+	// push/pop, start/end) of the rows the scan's gate left out.
+	gated *[3]nvMax
 }
 
 const (
@@ -49,13 +52,19 @@ var nvtxFastPath = true
 // scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
 // file) runs on its own goroutine while fn works on the previous batch. It
 // stops with ctx.Err() soon after ctx is cancelled.
-func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
+func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error { return sc.scanNVTXTypes(nil, fn) }
+
+// scanNVTXTypes is scanNVTX where, when keep is not nil, the rows of the
+// event types it refuses may be left out of the batches, their maxima
+// passed in the last batch's gated instead (only the SQLite reader does,
+// and only without a filter).
+func (sc *scanner) scanNVTXTypes(keep func(int64) bool, fn func(*nvtxBatch)) error {
 	full := make(chan *nvtxBatch, 4)
 	free := make(chan *nvtxBatch, 6)
 	newBatch := func() *nvtxBatch {
 		select {
 		case b := <-free:
-			b.rows, b.buf, b.hint = b.rows[:0], b.buf[:0], 0
+			b.rows, b.buf, b.hint, b.gated = b.rows[:0], b.buf[:0], 0, nil
 			return b
 		default:
 			return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
@@ -69,7 +78,7 @@ func (sc *scanner) scanNVTX(fn func(*nvtxBatch)) error {
 				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
 			}
 		}()
-		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch()}
+		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch(), keep: keep}
 		defer bt.flush()
 		if nvtxFastPath {
 			if scanErr = sc.scanSQLiteNVTX(bt); scanErr != errNoFastPath {
@@ -125,9 +134,13 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	}
 	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
 		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
-	if err := sc.scanNVTX(func(batch *nvtxBatch) {
+	if err := sc.scanNVTXTypes(sel.keepType, func(batch *nvtxBatch) {
 		if batch.hint > 0 && b.d.start == nil {
 			b.reserve(batch.hint)
+		}
+		if g := batch.gated; g != nil {
+			d := b.d
+			d.maxAll, d.maxPP, d.maxSE = d.maxAll.merge(g[0]), d.maxPP.merge(g[1]), d.maxSE.merge(g[2])
 		}
 		for i := range batch.rows {
 			b.add(&batch.rows[i])
@@ -137,6 +150,18 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 	}
 	b.finish()
 	return b.d, nil
+}
+
+// keepType reports whether the builder keeps more of a row of event type
+// typ than its maxima: the selected ranges and the domain creations.
+func (sel nvtxSel) keepType(typ int64) bool {
+	switch typ {
+	case nvtxPushPop, nvtxTPushPop:
+		return sel.pushPop
+	case nvtxStartEnd, nvtxTStartEnd:
+		return sel.startEnd
+	}
+	return typ == nvtxDomainCreate
 }
 
 // nvDomRow is a domain creation: GROUP BY domainId, globalTid, the name

@@ -33,6 +33,13 @@ type nvtxBatcher struct {
 	cur      *nvtxBatch
 	rf       *rowFilter // applied by add when not nil
 	g        int        // the field the filter's thread test reads
+	// keep, when not nil, gates the SQLite scan on eventType (without a
+	// filter): the rows it refuses only count in gated's maxima.
+	keep  func(int64) bool
+	gated *[3]nvMax
+	// est, when not 0, is the table's estimated rows, for the first batch's
+	// hint scaled by the share of the rows seen (seen) that the gate kept.
+	est, seen int
 }
 
 // The fields of an NVTX_EVENTS row as add reads them: the nvtxScanCols
@@ -66,6 +73,11 @@ func (b *nvtxBatcher) add(rowid int64, f *sqlite.Fields) error {
 	if b.rf != nil && !b.rf.keep(f.I[nvStart], isNull(nvStart), f.I[nvEnd], isNull(nvEnd), f.I[b.g], isNull(b.g)) {
 		return nil
 	}
+	b.seen++
+	if f.Gated {
+		b.addGated(f)
+		return nil
+	}
 	text := f.B[nvText]
 	switch {
 	case isNull(nvText):
@@ -76,7 +88,7 @@ func (b *nvtxBatcher) add(rowid int64, f *sqlite.Fields) error {
 		text = strconv.AppendInt(nil, f.I[nvText], 10)
 	}
 	if len(b.cur.rows) > 0 && (len(b.cur.rows) == nvtxBatchRows || len(b.cur.buf)+len(text) > cap(b.cur.buf)) {
-		b.full <- b.cur
+		b.hand()
 		b.cur = b.newBatch()
 	}
 	r := nvtxRow{rowid: rowid, start: f.I[nvStart], end: f.I[nvEnd], typ: f.I[nvType], gtid: f.I[nvGtid],
@@ -95,12 +107,38 @@ func nvtxNullBits(null uint32) uint8 {
 	return uint8(null>>nvEnd&1 | null>>(nvGtid-1)&0x3E)
 }
 
-// flush hands over the last, partly filled batch.
+// addGated counts a row the gate left out (start, end and eventType
+// decoded) in the maxima of its kind, as the builder would.
+func (b *nvtxBatcher) addGated(f *sqlite.Fields) {
+	if b.gated == nil {
+		b.gated = new([3]nvMax)
+	}
+	s, e, eNull := f.I[nvStart], f.I[nvEnd], f.Null&(1<<nvEnd) != 0
+	b.gated[0].add(s, e, eNull)
+	switch f.I[nvType] {
+	case nvtxPushPop, nvtxTPushPop:
+		b.gated[1].add(s, e, eNull)
+	case nvtxStartEnd, nvtxTStartEnd:
+		b.gated[2].add(s, e, eNull)
+	}
+}
+
+// flush hands over the last, partly filled batch, with the gated maxima.
 func (b *nvtxBatcher) flush() {
-	if len(b.cur.rows) > 0 {
-		b.full <- b.cur
+	b.cur.gated = b.gated
+	if len(b.cur.rows) > 0 || b.gated != nil {
+		b.hand()
 	}
 	b.cur = nil
+}
+
+// hand hands the current batch over, the first one with the size hint.
+func (b *nvtxBatcher) hand() {
+	if b.est > 0 {
+		b.cur.hint = int(int64(b.est) * int64(len(b.cur.rows)) / int64(max(b.seen, 1)))
+		b.est = 0
+	}
+	b.full <- b.cur
 }
 
 // addText copies a text into the batch buffer (or its own slice when it is
@@ -133,7 +171,13 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 		names = append(names, "globalPid")
 		bt.g = nvGpid
 	}
-	bt.cur.hint = src.db.EstimateRows(t)
 	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: nvtxReleaseEvery, AbsentNull: true}
+	if bt.keep != nil && sc.rf == nil {
+		// the rows kept may be few of the table's: hint from the first batch
+		opt.Gate, opt.GateField = bt.keep, nvType
+		bt.est = src.db.EstimateRows(t)
+	} else {
+		bt.cur.hint = src.db.EstimateRows(t)
+	}
 	return src.db.ScanFields(t, names, opt, bt.add)
 }

@@ -384,7 +384,7 @@ func memJoinRuntime(c *Ctx, byCorr map[int64][]int32, sid map[int64]string) ([]m
 		return nil, err
 	}
 	in := newIDSet(sid)
-	err = rt.run(func(_ int64, v rowVals) {
+	add := func(_ int64, v rowVals) {
 		name, nn := sqlInt(v, 1)
 		if nn || !in.has(name) {
 			return
@@ -396,8 +396,11 @@ func memJoinRuntime(c *Ctx, byCorr map[int64][]int32, sid map[int64]string) ([]m
 		for _, op := range byCorr[corr] {
 			rows = append(rows, memMatch{op, sid[name]})
 		}
-	})
-	return rows, err
+	}
+	if ok, err := scanGatedSQLite(rt, 1, in.has, add); ok || err != nil {
+		return rows, err
+	}
+	return rows, rt.run(add)
 }
 
 // needColumns returns a *MissingColumnError (a SKIPPED report) for the first

@@ -8,22 +8,43 @@ import (
 
 // Record decoding: varints, the record header, and the fields a scan asks for.
 
-// varint decodes a SQLite varint; n is 0 if b is too short.
+// varint decodes a SQLite varint; n is 0 if b is too short. A one-byte
+// varint is decoded inline, longer ones by varintLong.
 func varint(b []byte) (uint64, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	return varintLong(b)
+}
+
+// varintLong is varint for any length; with 9 bytes or more at hand its
+// loop runs without bounds checks.
+func varintLong(b []byte) (uint64, int) {
+	if len(b) < 9 {
+		return varintShort(b)
+	}
+	b = b[:9]
 	var v uint64
 	for i := 0; i < 8; i++ {
-		if i >= len(b) {
-			return 0, 0
+		c := b[i]
+		v = v<<7 | uint64(c&0x7f)
+		if c < 0x80 {
+			return v, i + 1
 		}
+	}
+	return v<<8 | uint64(b[8]), 9
+}
+
+// varintShort is varint for fewer than 9 bytes.
+func varintShort(b []byte) (uint64, int) {
+	var v uint64
+	for i := range b {
 		v = v<<7 | uint64(b[i]&0x7f)
 		if b[i] < 0x80 {
 			return v, i + 1
 		}
 	}
-	if len(b) < 9 {
-		return 0, 0
-	}
-	return v<<8 | uint64(b[8]), 9
+	return 0, 0
 }
 
 // decodeAll decodes the first n fields of a record (missing ones are NULL).
@@ -193,42 +214,97 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 
 // decodeFields is decodeRecord into f.
 func decodeFields(rec []byte, h header, want []int, f *Fields) error {
-	col := 0
-	for ; col < len(want) && h.more(); col++ {
+	_, col, err := decodeSpan(rec, h, want, 0, len(want), f)
+	nullFrom(want, col, f)
+	return err
+}
+
+// nullFrom zeroes the integers of the fields of columns col and later (their
+// Null bits are already set).
+func nullFrom(want []int, col int, f *Fields) {
+	for ; col < len(want); col++ {
+		if j := want[col]; j >= 0 {
+			f.I[j&(MaxFields-1)] = 0
+		}
+	}
+}
+
+// decodeSpan decodes into f the wanted fields of columns col to end-1, h
+// being at column col; it returns the header and the column where it
+// stopped (before end when the record has fewer fields). An integer of 1
+// to 8 bytes is read as one 8-byte load when the record holds 8 bytes
+// from it, its sign extended by an arithmetic shift.
+func decodeSpan(rec []byte, h header, want []int, col, end int, f *Fields) (header, int, error) {
+	full := rec // never read past the record: it may end its mapping
+	for ; col < end && h.more(); col++ {
 		var st uint64
 		var ok bool
 		if h, st, ok = h.next(rec); !ok {
 			if h, st, ok = h.nextSlow(rec); !ok {
-				return errBadField
+				return h, col, errBadField
 			}
 		}
 		j := want[col]
 		if j < 0 {
 			continue
 		}
-		b, bit := rec[h.lo:h.body], uint32(1)<<j
+		j &= MaxFields - 1
+		bit := uint32(1) << j
 		switch {
 		case st == 0:
 			f.I[j] = 0
 			continue
-		case st <= 6 || st == 8 || st == 9:
-			f.I[j] = intField(st, b)
-		case st == 7:
-			v := math.Float64frombits(binary.BigEndian.Uint64(b))
-			f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
+		case st <= 7:
+			var u uint64
+			if h.lo+8 <= len(full) {
+				u = binary.BigEndian.Uint64(full[h.lo:])
+			} else {
+				u = uint64(intField(st, rec[h.lo:h.body])) << (64 - 8*(h.body-h.lo))
+			}
+			if st == 7 {
+				v := math.Float64frombits(u)
+				f.I[j], f.F[j], f.Real = int64(v), v, f.Real|bit
+			} else {
+				f.I[j] = int64(u) >> (64 - 8*(h.body-h.lo))
+			}
+		case st == 8 || st == 9:
+			f.I[j] = int64(st) - 8
 		case st&1 == 0:
-			f.I[j], f.B[j], f.Blob = 0, b, f.Blob|bit
+			f.I[j], f.B[j], f.Blob = 0, rec[h.lo:h.body], f.Blob|bit
 		default:
-			f.I[j], f.B[j], f.Text = 0, b, f.Text|bit
+			f.I[j], f.B[j], f.Text = 0, rec[h.lo:h.body], f.Text|bit
 		}
 		f.Null &^= bit
 	}
-	for ; col < len(want); col++ {
-		if j := want[col]; j >= 0 {
-			f.I[j] = 0
+	return h, col, nil
+}
+
+// gate is ScanOptions' Gate: col is the table column of the gated field,
+// k its index among the fields.
+type gate struct {
+	col, k int
+	keep   func(int64) bool
+}
+
+// decodeGated is decodeRecord into f with a gate: the columns up to the
+// gate's, then, when its field is not an INTEGER that keep refuses, the
+// rest; otherwise f.Gated is set and the fields of later columns are NULL.
+func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
+	h, ok := startHeader(rec)
+	if !ok {
+		if h, ok = startHeaderSlow(rec); !ok {
+			return errBadHeader
 		}
 	}
-	return nil
+	h, col, err := decodeSpan(rec, h, want, 0, g.col+1, f)
+	bit := uint32(1) << g.k
+	if err == nil && col == g.col+1 && (f.Null|f.Text|f.Blob|f.Real)&bit == 0 && !g.keep(f.I[g.k]) {
+		f.Gated = true
+	} else if err == nil {
+		_, col, err = decodeSpan(rec, h, want, col, len(want), f)
+	}
+	nullFrom(want, col, f)
+	return err
 }
 
 // decodeValues is decodeRecord into out.

@@ -29,6 +29,9 @@ type Fields struct {
 	// B holds TEXT and BLOB bytes; it is only set for a column whose Text or
 	// Blob bit is. They alias the file or a scratch buffer: copy to keep.
 	B [MaxFields][]byte
+	// Gated is set when ScanOptions.Gate refused the row: the fields of
+	// the table's columns after the gated one's are NULL, not decoded.
+	Gated bool
 }
 
 // ScanFields reads the named columns (at most MaxFields) of every row of t,
@@ -50,19 +53,50 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 			return err
 		}
 	}
+	g, err := opt.gate(want, cols)
+	if err != nil {
+		return err
+	}
 	st := opt.stream(db)
 	if st != nil && st.release {
 		defer st.flush()
 	}
-	return db.scanTree(t.Root, t.shape(), st, fieldsFn(want, rowidCols, all, fn))
+	return db.scanTree(t.Root, t.shape(), st, gatedFieldsFn(want, rowidCols, all, g, fn))
+}
+
+// gate returns the gate of the options, or nil.
+func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
+	if o.Gate == nil {
+		return nil, nil
+	}
+	if o.GateField < 0 || o.GateField >= len(cols) {
+		return nil, fmt.Errorf("ScanFields: gate field %d of %d", o.GateField, len(cols))
+	}
+	for c, k := range want {
+		if k == o.GateField {
+			return &gate{col: c, k: k, keep: o.Gate}, nil
+		}
+	}
+	return nil, nil // a column the table lacks (AbsentNull): NULL, every row kept
 }
 
 // fieldsFn decodes each record into one Fields and passes it to fn.
 func fieldsFn(want, rowidCols []int, all uint32, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
+	return gatedFieldsFn(want, rowidCols, all, nil, fn)
+}
+
+// gatedFieldsFn is fieldsFn with a gate (nil: none).
+func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
 	f := new(Fields)
 	return func(rowid int64, rec []byte) error {
-		f.Null, f.Text, f.Blob, f.Real = all, 0, 0, 0
-		if err := decodeRecord(rec, want, nil, f); err != nil {
+		f.Null, f.Text, f.Blob, f.Real, f.Gated = all, 0, 0, 0, false
+		var err error
+		if g == nil {
+			err = decodeRecord(rec, want, nil, f)
+		} else {
+			err = decodeGated(rec, want, g, f)
+		}
+		if err != nil {
 			return err
 		}
 		for _, k := range rowidCols {
@@ -113,6 +147,15 @@ type ScanOptions struct {
 	// AbsentNull makes a column the table lacks read as NULL instead of
 	// failing the scan.
 	AbsentNull bool
+	// Gate, when not nil, is asked about field GateField (an index into
+	// the columns) of each row as soon as the record's decoding reaches
+	// it, when the field is an INTEGER: a row it refuses is passed on with
+	// Gated set and without the fields of the table's columns after that
+	// one (NULL), which are not decoded, so that the rows a scan wants
+	// few of cost little more than their header. The INTEGER PRIMARY KEY
+	// cannot be gated (every row is kept). ScanFieldsParts ignores it.
+	Gate      func(v int64) bool
+	GateField int
 }
 
 // checkEvery is how many rows a scan with a Context reads between two
