@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -69,12 +70,12 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 	b := newRowBuilder(ts, cols, est)
 	if ok, err := s.loadParts(ctx, ts, t, b, est); err != nil {
 		return nil, err
-	} else if ok {
-		return b.table(), nil
+	} else if !ok {
+		if err := s.scanInto(ctx, t, b, 0, nil); err != nil {
+			return nil, err
+		}
 	}
-	if err := s.scanInto(ctx, t, b, 0, nil); err != nil {
-		return nil, err
-	}
+	b.trim()
 	return b.table(), nil
 }
 
@@ -172,6 +173,26 @@ func newRowBuilder(ts *TableSchema, cols []string, rows int) *rowBuilder {
 func (b *rowBuilder) table() *Table {
 	b.out.N = b.n
 	return b.out
+}
+
+// trim gives back the columns' spare capacity where the estimate the
+// builder was sized from was well over the rows read (NVTX_EVENTS of a
+// PyTorch capture: 20% over, 26 MB of 1.65 M rows), as the loaded table
+// lives as long as its Profile.
+func (b *rowBuilder) trim() {
+	b.out.RowIDs = clipSpare(b.out.RowIDs)
+	for _, c := range b.cs {
+		c.Ints, c.Floats, c.Strs = clipSpare(c.Ints), clipSpare(c.Floats), clipSpare(c.Strs)
+	}
+}
+
+// clipSpare is s, copied to storage of its own length when more than an
+// eighth of its capacity is unused.
+func clipSpare[T any](s []T) []T {
+	if cap(s)-len(s) <= cap(s)/8 || cap(s) < 1024 {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // reset empties the columns, keeping their storage.
