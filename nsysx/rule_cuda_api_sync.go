@@ -1,10 +1,6 @@
 package nsysx
 
-import (
-	"slices"
-
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
-)
+import "slices"
 
 func init() {
 	register(&Report{Name: "cuda_api_sync", Title: "CUDA Synchronization APIs", Aliases: []string{"cuda-sync-api"}, Rule: true,
@@ -89,38 +85,4 @@ func scanSyncCalls(c *Ctx, in idSet) ([]syncCall, error) {
 		return calls, err
 	}
 	return calls, sc.run(add)
-}
-
-// scanGatedSQLite is sc.run for a SQLite export without a filter whose
-// columns the table all has: the rows whose field gf is an INTEGER that
-// keep refuses are left out as soon as it is decoded (sqlite.ScanOptions'
-// Gate), before any conversion. It is false when it does not apply.
-func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, rowVals)) (bool, error) {
-	src, ok := sc.p.src.(*sqliteSource)
-	if !ok || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
-		return false, nil
-	}
-	t := src.db.Table(sc.table)
-	if t == nil {
-		return false, nil
-	}
-	pos := make([]int, len(sc.cols))
-	for i, col := range sc.cols {
-		if !sc.p.HasColumn(sc.table, col) {
-			return false, nil
-		}
-		pos[i] = i
-	}
-	v := rowVals{make([]sqlite.Value, len(sc.cols)), pos}
-	opt := sqlite.ScanOptions{Context: sc.ctx, Release: true, ReleaseEvery: loadReleaseEvery, Gate: keep, GateField: gf}
-	return true, src.db.ScanFields(t, sc.cols, opt, func(rowid int64, f *sqlite.Fields) error {
-		if f.Gated {
-			return nil
-		}
-		for k := range v.v {
-			v.v[k] = fieldValue(f, k)
-		}
-		fn(rowid, v)
-		return nil
-	})
 }
