@@ -8,4 +8,4 @@ func releasePages(data []byte, from, to int64) {}
 
 // faultAround is the span counted for each leaf page in a block of its own
 // (see release_linux.go).
-const faultAround = 64 << 10
+const faultAround = 2 << 20
