@@ -225,19 +225,23 @@ func rule(name, title, alias, help string, run func(*Ctx) (*Result, error), extr
 		Options: append([]Option{rowsOption}, extra...), run: run}
 }
 
-// memRule describes one of the memory-operation rules: which table, which
-// operations and API names count, and the output columns.
+// memRule describes one of the memory-operation rules: its Report, which
+// table, which operations and API names count, and the output columns.
 type memRule struct {
-	table   string                                          // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
-	what    string                                          // "memcpy" or "memset", for the SKIPPED text
-	cols    []string                                        // columns read after memRuleCommon (index memExtra on)
-	keepOp  func(v rowVals) bool                            // the operation predicate
-	keepAPI func(name string) bool                          // the API-name LIKE predicate
-	row     func(kinds map[int64]string, v rowVals) []Value // the columns between Start and Bytes
-	head    []string                                        // their names
-	advice  string
-	noRes   string
+	name, title, alias, help string                                          // the Report's (see rule)
+	table                    string                                          // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
+	what                     string                                          // "memcpy" or "memset", for the SKIPPED text
+	cols                     []string                                        // columns read after memRuleCommon (index memExtra on)
+	keepOp                   func(v rowVals) bool                            // the operation predicate
+	keepAPI                  func(name string) bool                          // the API-name LIKE predicate
+	row                      func(kinds map[int64]string, v rowVals) []Value // the columns between Start and Bytes
+	head                     []string                                        // their names
+	advice                   string
+	noRes                    string
 }
+
+// report is the rule's Report, which runs m.
+func (m *memRule) report() *Report { return rule(m.name, m.title, m.alias, m.help, m.run) }
 
 // memRuleCommon are the columns every memory rule reads, in scan order.
 var memRuleCommon = []string{"start", "end", "bytes", "globalPid", "deviceId", "contextId", "greenContextId", "streamId", "correlationId"}

@@ -1,15 +1,12 @@
 package nsysx
 
-func init() {
-	register(&Report{Name: "cuda_memcpy_async", Title: "CUDA Async Memcpy with Pageable Memory", Aliases: []string{"cuda-async-memcpy"}, Rule: true,
-		Help:    "Asynchronous memcpy calls on pageable host memory, which the driver runs synchronously.",
-		Options: []Option{rowsOption},
-		run:     memcpyAsyncRule.run})
-}
+func init() { register(memcpyAsyncRule.report()) }
 
 // memcpyAsyncRule: memcpys from or to pageable memory (srcKind or dstKind 0)
 // whose call is LIKE cudaMemcpy%Async% (docs/stats.md §5.3).
 var memcpyAsyncRule = &memRule{
+	name: "cuda_memcpy_async", title: "CUDA Async Memcpy with Pageable Memory", alias: "cuda-async-memcpy",
+	help:  "Asynchronous memcpy calls on pageable host memory, which the driver runs synchronously.",
 	table: tMemcpy, what: "memcpy",
 	cols: []string{"srcKind", "dstKind", "copyKind"},
 	keepOp: func(v rowVals) bool {

@@ -1,16 +1,14 @@
 package nsysx
 
-func init() {
-	register(rule("cuda_memcpy_sync", "CUDA Synchronous Memcpy", "cuda-sync-memcpy",
-		"Synchronous memcpy calls that block the host (small host-to-device copies and same-device copies excepted).",
-		memcpySyncRule.run))
-}
+func init() { register(memcpySyncRule.report()) }
 
 // memcpySyncRule: memcpys other than host-to-device copies of 64000 bytes or
 // less and copies within one device, whose call is LIKE cudaMemcpy% and NOT
 // LIKE %Async% (docs/stats.md §5.4). The WHERE clause is SQL three-valued logic: a NULL
 // comparison keeps nothing.
 var memcpySyncRule = &memRule{
+	name: "cuda_memcpy_sync", title: "CUDA Synchronous Memcpy", alias: "cuda-sync-memcpy",
+	help:  "Synchronous memcpy calls that block the host (small host-to-device copies and same-device copies excepted).",
 	table: tMemcpy, what: "memcpy",
 	cols:    []string{"srcKind", "dstKind", "copyKind", "srcDeviceId", "dstDeviceId"},
 	keepOp:  keepSyncMemcpy,

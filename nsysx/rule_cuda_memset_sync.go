@@ -1,15 +1,13 @@
 package nsysx
 
-func init() {
-	register(rule("cuda_memset_sync", "CUDA Synchronous Memset", "cuda-sync-memset",
-		"Synchronous memset calls on pinned or managed memory, which block the host.",
-		memsetSyncRule.run))
-}
+func init() { register(memsetSyncRule.report()) }
 
 // memsetSyncRule: memsets on pinned (1) or managed (4) memory whose call is
 // LIKE cudaMemset% and NOT LIKE %async% (docs/stats.md §5.5). nsys prints cuda_api_sync's
 // advice and no-result texts for this rule, and so do we.
 var memsetSyncRule = &memRule{
+	name: "cuda_memset_sync", title: "CUDA Synchronous Memset", alias: "cuda-sync-memset",
+	help:  "Synchronous memset calls on pinned or managed memory, which block the host.",
 	table: tMemset, what: "memset",
 	cols: []string{"memKind"},
 	keepOp: func(v rowVals) bool {
