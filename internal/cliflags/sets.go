@@ -5,42 +5,52 @@ package cliflags
 // see WithHelp). Each call returns a fresh copy.
 
 // Stats is the flags of `nsysx stats`.
-func Stats() []Flag {
-	return []Flag{
-		{Names: []string{"-r", "--report"}, Value: true, Help: "report[:option...][,...]: reports to run (default: nsys's default set)"},
-		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe"},
-		{Names: []string{"-q", "--quiet"}, Help: "print only report output (no Processing lines, nothing for SKIPPED reports)"},
-		forceExportFlag(),
-		exportTimeoutFlag(),
-		overwriteFlag(),
-		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds (a prefix is enough): time unit in every format"},
-		{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
-		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"},
-		{Names: []string{"--help-reports"}, Optional: true, Help: "[name|ALL]: list reports, or describe one"},
-		helpFormatsFlag(),
-		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx (a real H200 capture of sync.cu)"},
-		helpFlag(),
-	}
-}
+func Stats() []Flag { return runFlags(false) }
 
 // Analyze is the flags of `nsysx analyze`: nsys spells the rule flag
 // -r/--rule; --report is accepted too.
-func Analyze() []Flag {
-	return []Flag{
-		{Names: []string{"-r", "--report", "--rule"}, Value: true, Help: "rule[:option...][,...]: rules to run, or all (default)"},
-		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...][,...]: column (console default, with advice text), table, csv, tsv, json, hdoc, htable, arrow, parquet"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<rule>.<ext>, . for the input's name"},
-		{Names: []string{"-q", "--quiet"}, Help: "print only rule output"},
+func Analyze() []Flag { return runFlags(true) }
+
+// runFlags is the flags of stats (rules false) or analyze (rules true), one
+// frame in one order with each command's wording; --filter-time and
+// --filter-nvtx are stats's alone.
+func runFlags(rules bool) []Flag {
+	// say picks stats's wording or analyze's.
+	say := func(stats, analyze string) string {
+		if rules {
+			return analyze
+		}
+		return stats
+	}
+	what, run := "report", []string{"-r", "--report"}
+	if rules {
+		what, run = "rule", append(run, "--rule")
+	}
+	flags := []Flag{
+		{Names: run, Value: true, Help: say("report[:option...][,...]: reports to run (default: nsys's default set)",
+			"rule[:option...][,...]: rules to run, or all (default)")},
+		{Names: []string{"-f", "--format"}, Value: true, Help: say(
+			"format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet",
+			"format[:option...][,...]: column (console default, with advice text), table, csv, tsv, json, hdoc, htable, arrow, parquet")},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<" + what +
+			">.<ext>, . for the input's name" + say(", @CMD to pipe", "")},
+		{Names: []string{"-q", "--quiet"}, Help: say("print only report output (no Processing lines, nothing for SKIPPED reports)",
+			"print only rule output")},
 		forceExportFlag(),
 		exportTimeoutFlag(),
 		overwriteFlag(),
-		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds: time unit in every format"},
-		{Names: []string{"--help-rules"}, Optional: true, Help: "[name|ALL]: list rules, or describe one"},
-		helpFormatsFlag(),
-		{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx"},
-		helpFlag(),
+		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds" + say(" (a prefix is enough)", "") + ": time unit in every format"},
 	}
+	if !rules {
+		flags = append(flags,
+			Flag{Names: []string{"--filter-time"}, Value: true, Help: "[start]/[end]: keep events overlapping this window (units ns, us, ms, s, m, h)"},
+			Flag{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: keep events inside the index-th (0-based) NVTX range of that name"})
+	}
+	return append(flags,
+		Flag{Names: []string{"--help-" + what + "s"}, Optional: true, Help: "[name|ALL]: list " + what + "s, or describe one"},
+		helpFormatsFlag(),
+		Flag{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx" + say(" (a real H200 capture of sync.cu)", "")},
+		helpFlag())
 }
 
 // Export is the flags of `nsysx export`.
