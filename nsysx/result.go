@@ -11,8 +11,8 @@ import (
 // specs, before any formatting. Every output format, the notebook tables and the
 // Arrow/Parquet exports render the same Result.
 type Result struct {
-	Report  string // script name, e.g. "cuda_gpu_kern_sum"
-	Title   string // display name, e.g. "CUDA GPU Kernel Summary"
+	Report  string // what computed it: a Report's Name, or "compare", "sql", "recipe" ...
+	Title   string // its display name (a Report's Title)
 	Args    string // canonical option text as nsys prints it, e.g. "base" or "nvtx=x"
 	Cols    []*ResultCol
 	Skipped string // non-empty when the report was SKIPPED (nsys's message)
