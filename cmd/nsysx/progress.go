@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 )
 
 // progress draws a one-line bar on a terminal; it prints nothing when the
@@ -39,5 +40,48 @@ func (p *progress) update(done, total int) {
 func (p *progress) done() {
 	if p.drawn {
 		fmt.Fprintln(p.w)
+	}
+}
+
+// barLog is the progress bar and the notes of `nsysx recipe` (see
+// runRecipeOpts): it keeps them from overwriting each other, and holds back
+// the "skipped" notes until the run is over.
+type barLog struct {
+	mu      sync.Mutex
+	bar     *progress
+	w       io.Writer
+	skipped []string
+}
+
+func (b *barLog) update(done, total int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.bar.update(done, total)
+}
+
+func (b *barLog) note(msg string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+		b.bar.drawn = false
+	}
+	fmt.Fprintf(b.w, "nsysx recipe: %s\n", msg)
+}
+
+// log is the recipe's Log: skipped reports are printed by flush.
+func (b *barLog) log(msg string) {
+	if strings.HasPrefix(msg, "skipped ") {
+		b.mu.Lock()
+		b.skipped = append(b.skipped, msg)
+		b.mu.Unlock()
+		return
+	}
+	b.note(msg)
+}
+
+func (b *barLog) flush() {
+	for _, msg := range b.skipped {
+		b.note(msg)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"sync"
 
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
@@ -39,48 +37,6 @@ func recipeFail(stderr io.Writer, err error) int {
 		return 2
 	}
 	return 1
-}
-
-// barLog keeps notes and the progress bar from overwriting each other, and
-// holds back the "skipped" notes until the run is over.
-type barLog struct {
-	mu      sync.Mutex
-	bar     *progress
-	w       io.Writer
-	skipped []string
-}
-
-func (b *barLog) update(done, total int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.bar.update(done, total)
-}
-
-func (b *barLog) note(msg string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.bar.drawn {
-		fmt.Fprint(b.w, "\r\033[K")
-		b.bar.drawn = false
-	}
-	fmt.Fprintf(b.w, "nsysx recipe: %s\n", msg)
-}
-
-// log is the recipe's Log: skipped reports are printed by flush.
-func (b *barLog) log(msg string) {
-	if strings.HasPrefix(msg, "skipped ") {
-		b.mu.Lock()
-		b.skipped = append(b.skipped, msg)
-		b.mu.Unlock()
-		return
-	}
-	b.note(msg)
-}
-
-func (b *barLog) flush() {
-	for _, msg := range b.skipped {
-		b.note(msg)
-	}
 }
 
 func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
