@@ -156,13 +156,11 @@ func (b *nvtxBatch) addText(t []byte) []byte {
 // sqlite.DB into bt, in rowid order, keeping the rows that pass the filter.
 // Absent columns read as NULL.
 func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
-	ctx := sc.ctx
-	src, ok := sc.p.src.(*sqliteSource)
+	d, ok := sc.direct(nvtxReleaseEvery)
 	if !ok {
 		return errNoFastPath
 	}
-	t := src.db.Table(sc.table)
-	if t == nil {
+	if d.t == nil {
 		return &MissingTableError{Table: sc.table}
 	}
 	names := slices.Clone(sc.cols)
@@ -171,13 +169,12 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 		names = append(names, "globalPid")
 		bt.g = nvGpid
 	}
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: nvtxReleaseEvery, AbsentNull: true}
 	if bt.keep != nil && sc.rf == nil {
 		// the rows kept may be few of the table's: hint from the first batch
-		opt.Gate, opt.GateField = bt.keep, nvType
-		bt.est = src.db.EstimateRows(t)
+		d.keep, d.gate = bt.keep, nvType
+		bt.est = d.db.EstimateRows(d.t)
 	} else {
-		bt.cur.hint = src.db.EstimateRows(t)
+		bt.cur.hint = d.db.EstimateRows(d.t)
 	}
-	return src.db.ScanFields(t, names, opt, bt.add)
+	return d.run(sc.ctx, names, bt.add)
 }

@@ -71,17 +71,46 @@ func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []stri
 	})
 }
 
+// directScan is a scan of a SQLite export's table straight through the
+// profile's sqlite.DB, in rowid order and without a filter, with the leaf
+// pages released from the resident set as the scan leaves them behind; the
+// one gated scan, which the rules' runtime-call scans (scanGatedSQLite) and
+// the NVTX loader (scanSQLiteNVTX) both use. Absent columns read as NULL.
+type directScan struct {
+	db    *sqlite.DB
+	t     *sqlite.Table // nil: the file lacks the table
+	every int           // bytes of pages read between releases (0: sqlite's default)
+	// keep, when not nil, gates the scan on field gate (an index into the
+	// columns): a row whose field is an INTEGER that keep refuses reaches fn
+	// with Fields.Gated set, as soon as the field is decoded and without the
+	// fields after it (sqlite.ScanOptions' Gate).
+	keep func(int64) bool
+	gate int
+}
+
+// direct returns the direct scan of sc's table, releasing pages every
+// `every` bytes; ok is false when the profile is not a SQLite export.
+func (sc *scanner) direct(every int) (d directScan, ok bool) {
+	src, ok := sc.p.src.(*sqliteSource)
+	if !ok {
+		return d, false
+	}
+	return directScan{db: src.db, t: src.db.Table(sc.table), every: every}, true
+}
+
+// run reads the fields cols of every row into fn, checking ctx as it goes.
+func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64, f *sqlite.Fields) error) error {
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate}
+	return d.db.ScanFields(d.t, cols, opt, fn)
+}
+
 // scanGatedSQLite is sc.run for a SQLite export without a filter whose
 // columns the table all has: the rows whose field gf is an INTEGER that
-// keep refuses are left out as soon as it is decoded (sqlite.ScanOptions'
-// Gate), before any conversion. It is false when it does not apply.
+// keep refuses are left out as soon as it is decoded (a gated directScan),
+// before any conversion. It is false when it does not apply.
 func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, rowVals)) (bool, error) {
-	src, ok := sc.p.src.(*sqliteSource)
-	if !ok || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
-		return false, nil
-	}
-	t := src.db.Table(sc.table)
-	if t == nil {
+	d, ok := sc.direct(loadReleaseEvery)
+	if !ok || d.t == nil || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
 		return false, nil
 	}
 	pos := make([]int, len(sc.cols))
@@ -92,8 +121,8 @@ func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, 
 		pos[i] = i
 	}
 	v := rowVals{make([]sqlite.Value, len(sc.cols)), pos}
-	opt := sqlite.ScanOptions{Context: sc.ctx, Release: true, ReleaseEvery: loadReleaseEvery, Gate: keep, GateField: gf}
-	return true, src.db.ScanFields(t, sc.cols, opt, func(rowid int64, f *sqlite.Fields) error {
+	d.keep, d.gate = keep, gf
+	return true, d.run(sc.ctx, sc.cols, func(rowid int64, f *sqlite.Fields) error {
 		if f.Gated {
 			return nil
 		}
