@@ -270,58 +270,6 @@ func (bn *binning) spans(i int, ops []gpuOp, keep func(gpuOp) bool) []span {
 	return out
 }
 
-// binnedChart starts a chart of the profiles' GPU operations on common
-// time bins (gpu-util, nccl): it loads and bins them (defBins unless
-// Options.Bins) and hands the binning to fill, which computes the chart's
-// data; the chart gets the subtitle both charts have. Where there is
-// nothing to draw (check, when set, says why given the loaded operations)
-// it is noData's chart.
-func binnedChart(ctx context.Context, ps []*nsysx.Profile, o *Options, name, title string, defBins int,
-	check func(ops [][]gpuOp, labels []string) string, fill func(bn *binning, labels []string)) (*Chart, error) {
-	if o == nil {
-		o = &Options{}
-	}
-	labels := profileLabels(ps)
-	sub := strings.Join(labels, ", ")
-	ops, wins, note, err := loadAll(ctx, ps, labels, o)
-	if err != nil {
-		return nil, err
-	}
-	if note == "" && check != nil {
-		note = check(ops, labels)
-	}
-	var bn *binning
-	if note == "" {
-		bn, note = makeBinning(ctx, ps, ops, wins, o.bins(defBins))
-	}
-	if note != "" {
-		return noData(name, title, sub, note), nil
-	}
-	fill(bn, labels)
-	c := newChart(name, title)
-	c.Subtitle = fmt.Sprintf("%s · %d bins of %s", sub, bn.bins, fmtDur(float64(bn.size)))
-	if w, _, _ := resolveWindow(ctx, ps[0], o); w.set {
-		c.Subtitle += " · " + w.label
-	}
-	return c, nil
-}
-
-// eachGPU calls row for each GPU of each process of each profile, in
-// order, with the GPU's operations and its row label (led by the profile's
-// label when there are several profiles).
-func (bn *binning) eachGPU(labels []string, row func(i int, k devKey, ops []gpuOp, label string)) {
-	for i := range labels {
-		keys, m := byDevice(bn.ops[i])
-		for _, k := range keys {
-			label := fmt.Sprintf("GPU %d · PID %d", k.dev, k.pid)
-			if len(labels) > 1 {
-				label = labels[i] + " · " + label
-			}
-			row(i, k, m[k], label)
-		}
-	}
-}
-
 // shiftOps clips operations to [lo, hi] and moves lo to 0.
 func shiftOps(ops []gpuOp, lo, hi int64) []gpuOp {
 	var out []gpuOp

@@ -13,8 +13,7 @@ import (
 // NCCLRow is one GPU (of a process of a profile): its communication and
 // compute kernels.
 type NCCLRow struct {
-	Label, Profile  string
-	PID, Device     int64
+	GPULane
 	NCCLKernels     int
 	ComputeKernels  int
 	NCCLTime        int64 // sum of the NCCL kernels' durations, ns
@@ -29,10 +28,8 @@ type NCCLRow struct {
 // NCCLData is what the nccl chart draws: nsys's nccl_gpu_time_util_map
 // bins per GPU, and the totals.
 type NCCLData struct {
-	Bins    int
-	BinSize int64
-	Start   int64
-	Rows    []NCCLRow
+	TimeBins
+	Rows []NCCLRow
 }
 
 // NCCL draws communication against compute per GPU over time: for each time
@@ -43,16 +40,11 @@ type NCCLData struct {
 // their session start times as nsys's nccl_gpu_time_util_map does. Options:
 // Bins (default 100), Range/Start/End, Device.
 func NCCL(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
-	var d *NCCLData
-	c, err := binnedChart(ctx, ps, o, "nccl", "NCCL communication vs compute per GPU", 100, noNCCL, func(bn *binning, labels []string) {
-		d = &NCCLData{Bins: bn.bins, BinSize: bn.size, Start: bn.start}
-		bn.eachGPU(labels, func(i int, k devKey, ops []gpuOp, label string) {
-			d.Rows = append(d.Rows, ncclRow(bn, i, ops, NCCLRow{Label: label, Profile: labels[i], PID: k.pid, Device: k.dev}))
-		})
-	})
+	c, bins, rows, err := binnedChart(ctx, ps, o, "nccl", "NCCL communication vs compute per GPU", 100, noNCCL, ncclRow)
 	if err != nil || c.Note != "" {
 		return c, err
 	}
+	d := &NCCLData{TimeBins: bins, Rows: rows}
 	c.Footnote = "Per bin: % of the time with an NCCL kernel running, with another (compute) kernel running, and with both (overlap, shaded); " +
 		"nsys recipe nccl_gpu_time_util_map. Row titles: summed kernel time and the time both ran at once."
 	c.legend = []legendItem{{"compute kernels", withAlpha(colCompute, 0.35), false}, {"NCCL kernels", withAlpha(colNCCL, 0.45), false},
@@ -75,9 +67,11 @@ func noNCCL(ops [][]gpuOp, labels []string) string {
 	return fmt.Sprintf("no NCCL kernels (short names starting with \"nccl\") in %s", strings.Join(labels, ", "))
 }
 
-// ncclRow fills row from the ops of its GPU in profile i: the kernel
-// counts and times, the busy times and the bins.
-func ncclRow(bn *binning, i int, ops []gpuOp, row NCCLRow) NCCLRow {
+// ncclRow is the row of GPU g: the kernel counts and times, the busy times
+// and the bins.
+func ncclRow(bn *binning, g binnedGPU) NCCLRow {
+	row := NCCLRow{GPULane: g.GPULane}
+	i, ops := g.i, g.ops
 	for _, op := range ops {
 		if op.nccl {
 			row.NCCLKernels++
@@ -92,8 +86,7 @@ func ncclRow(bn *binning, i int, ops []gpuOp, row NCCLRow) NCCLRow {
 	co := consolidate(bn.spans(i, ops, func(op gpuOp) bool { return !op.nccl }))
 	ov := intersect(nc, co)
 	row.NCCLBusy, row.ComputeBusy, row.Overlap = total(nc), total(co), total(ov)
-	heat := func(v []span) []float64 { return heatBins(v, bn.size, bn.bins, bn.offsets[i], bn.ends[i]) }
-	row.All, row.NCCL, row.Compute, row.Shared = heat(all), heat(nc), heat(co), heat(ov)
+	row.All, row.NCCL, row.Compute, row.Shared = bn.heat(i, all), bn.heat(i, nc), bn.heat(i, co), bn.heat(i, ov)
 	return row
 }
 
@@ -110,13 +103,7 @@ func ncclPanel(d *NCCLData, r *NCCLRow, last bool) *plot.Plot {
 	p.Y.Min, p.Y.Max = 0, 100
 	p.Y.Label.Text = "% of bin"
 	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 50, Label: "50"}, {Value: 100, Label: "100"}})
-	span := float64(int64(d.Bins) * d.BinSize)
-	unit := pickTimeUnit(x0 + span)
-	p.X.Min, p.X.Max = x0, x0+span
-	p.X.Tick.Marker = timeTicks{unit}
-	if last {
-		p.X.Label.Text = "time (" + unit.name + ")"
-	}
+	d.timeAxis(p, last)
 	g := xGrid()
 	g.Horizontal.Color = colGrid
 	p.Add(g)
@@ -125,7 +112,7 @@ func ncclPanel(d *NCCLData, r *NCCLRow, last bool) *plot.Plot {
 
 func ncclText(d *NCCLData) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bin size %d ns, %d bins\n", d.BinSize, d.Bins)
+	b.WriteString(d.header() + "\n")
 	for _, r := range d.Rows {
 		fmt.Fprintf(&b, "%s: NCCL %d kernels, %s (busy %s); compute %d kernels, %s (busy %s); overlap %s\n",
 			r.Label, r.NCCLKernels, fmtDur(float64(r.NCCLTime)), fmtDur(float64(r.NCCLBusy)),
@@ -135,13 +122,11 @@ func ncclText(d *NCCLData) string {
 }
 
 func ncclVega(c *Chart, d *NCCLData) map[string]any {
-	unit := pickTimeUnit(float64(d.Start) + float64(int64(d.Bins)*d.BinSize))
+	unit := d.vegaUnit()
 	var rows []map[string]any
-	var order []string
 	for _, r := range d.Rows {
-		order = append(order, r.Label)
 		for k := 0; k < d.Bins; k++ {
-			t0 := float64(d.Start + int64(k)*d.BinSize)
+			t0, t1 := d.vegaBin(k, unit)
 			for _, s := range []struct {
 				name string
 				v    float64
@@ -149,18 +134,14 @@ func ncclVega(c *Chart, d *NCCLData) map[string]any {
 				if math.IsNaN(s.v) {
 					continue
 				}
-				rows = append(rows, map[string]any{"gpu": r.Label, "series": s.name, "t0": round6(t0 / unit.ns),
-					"t1": round6((t0 + float64(d.BinSize)) / unit.ns), "pct": round6(s.v)})
+				rows = append(rows, map[string]any{"gpu": r.Label, "series": s.name, "t0": t0, "t1": t1, "pct": round6(s.v)})
 			}
 		}
 	}
-	x := "time (" + unit.name + ")"
 	inner := map[string]any{
 		"width": 820, "height": 110,
 		"mark": map[string]any{"type": "rect", "opacity": 0.55},
-		"encoding": map[string]any{
-			"x":  map[string]any{"field": "t0", "type": "quantitative", "title": x},
-			"x2": map[string]any{"field": "t1"},
+		"encoding": merge(vegaX(unit), map[string]any{
 			"y":  map[string]any{"field": "pct", "type": "quantitative", "title": "% of bin", "scale": map[string]any{"domain": []any{0, 100}}},
 			"y2": map[string]any{"datum": 0},
 			"color": map[string]any{"field": "series", "type": "nominal", "title": nil,
@@ -168,13 +149,13 @@ func ncclVega(c *Chart, d *NCCLData) map[string]any {
 					"range": []any{hexColor(colCompute), hexColor(colNCCL), hexColor(colOverlap)}}},
 			"order":   map[string]any{"field": "series", "sort": "ascending"},
 			"tooltip": []any{map[string]any{"field": "gpu"}, map[string]any{"field": "series"}, map[string]any{"field": "t0", "title": "bin start"}, map[string]any{"field": "pct", "format": ".1f"}},
-		},
-		"params": []any{map[string]any{"name": "zoom", "select": map[string]any{"type": "interval", "encodings": []any{"x"}}, "bind": "scales"}},
+		}),
+		"params": zoomX(),
 	}
 	spec := vegaBase(c.Title, 0, 0)
 	delete(spec, "width")
 	spec["data"] = map[string]any{"values": rows}
-	spec["facet"] = map[string]any{"row": map[string]any{"field": "gpu", "type": "nominal", "sort": order, "title": nil,
+	spec["facet"] = map[string]any{"row": map[string]any{"field": "gpu", "type": "nominal", "sort": laneLabels(d.Rows), "title": nil,
 		"header": map[string]any{"labelAngle": 0, "labelAlign": "left", "labelOrient": "top", "labelFontSize": 12}}}
 	spec["spec"] = inner
 	return withSubtitle(spec, c.Subtitle)

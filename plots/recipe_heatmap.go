@@ -167,7 +167,7 @@ func heatmapCharts(name string, out *recipe.Output) ([]*Chart, error) {
 	for j, col := range d.Columns {
 		c.legend = append(c.legend, legendItem{col, seriesColor(j), true})
 	}
-	c.legend = append(c.legend, utilLegend()[:5]...)
+	c.legend = append(c.legend, heatLegend()[:5]...)
 	c.legend = append(c.legend, legendItem{"outside session", colOutside, false})
 	grid := [][]*plot.Plot{{heatSummaryPanel(d)}}
 	for j := range d.Columns {
@@ -240,19 +240,8 @@ func heatPanel(d *HeatmapData, j int) *plot.Plot {
 	names := make([]string, n)
 	for i, row := range d.Rows {
 		names[i] = row.Label
-		y := laneY(i, n)
-		for k, s := range row.Starts {
-			v := row.Values[j][k]
-			fill := colOutside
-			if !math.IsNaN(v) {
-				fill = viridis(v / 100)
-			}
-			cell := rect{x0: float64(s), x1: float64(s + d.BinSize), y0: y - 0.45, y1: y + 0.45, fill: fill}
-			if !math.IsNaN(v) && len(row.Starts) <= 40 {
-				cell.label = fmt.Sprintf("%.0f", v)
-			}
-			r.items = append(r.items, cell)
-		}
+		at := func(k int) float64 { return float64(row.Starts[k]) }
+		heatLane(r, laneY(i, n), 0.45, row.Values[j], at, float64(d.BinSize), false)
 	}
 	p.Add(r)
 	laneAxis(p, names)
@@ -278,13 +267,6 @@ func heatText(d *HeatmapData) string {
 		}
 	}
 	return b.String()
-}
-
-func heatCell(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f", v)
 }
 
 // heatVega is the summary lines above one heatmap per column (vconcat).

@@ -47,6 +47,11 @@ func merge(a, b map[string]any) map[string]any {
 	return out
 }
 
+// zoomX is the "params" of a chart that zooms and pans along x.
+func zoomX() []any {
+	return []any{map[string]any{"name": "zoom", "select": map[string]any{"type": "interval", "encodings": []any{"x"}}, "bind": "scales"}}
+}
+
 // round6 rounds to 6 significant decimals so that the JSON stays short;
 // NaN and infinities become 0 (JSON has no NaN).
 func round6(v float64) float64 {
