@@ -32,14 +32,16 @@ func runFlags(rules bool) []Flag {
 		{Names: []string{"-f", "--format"}, Value: true, Help: say(
 			"format[:option...][,...]: column (console default), table, csv (file default), tsv, json, hdoc, htable, arrow, parquet",
 			"format[:option...][,...]: column (console default, with advice text), table, csv, tsv, json, hdoc, htable, arrow, parquet")},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "output[,...]: - for the console (default), BASE for files BASE_<" + what +
-			">.<ext>, . for the input's name" + say(", @CMD to pipe", "")},
+		{Names: []string{"-o", "--output"}, Value: true, Help: say(
+			"output[,...]: - for the console (default), BASE for files BASE_<report>.<ext>, . for the input's name, @CMD to pipe",
+			"output[,...]: - for the console (default), BASE for files BASE_<rule>.<ext>, . for the input's name")},
 		{Names: []string{"-q", "--quiet"}, Help: say("print only report output (no Processing lines, nothing for SKIPPED reports)",
 			"print only rule output")},
 		forceExportFlag(),
 		exportTimeoutFlag(),
 		overwriteFlag(),
-		{Names: []string{"--timeunit"}, Value: true, Help: "nsec|usec|msec|seconds" + say(" (a prefix is enough)", "") + ": time unit in every format"},
+		{Names: []string{"--timeunit"}, Value: true, Help: say("nsec|usec|msec|seconds (a prefix is enough): time unit in every format",
+			"nsec|usec|msec|seconds: time unit in every format")},
 	}
 	if !rules {
 		flags = append(flags,
@@ -49,7 +51,8 @@ func runFlags(rules bool) []Flag {
 	return append(flags,
 		Flag{Names: []string{"--help-" + what + "s"}, Optional: true, Help: "[name|ALL]: list " + what + "s, or describe one"},
 		helpFormatsFlag(),
-		Flag{Names: []string{"--sample"}, Help: "run on the sample profile built into nsysx" + say(" (a real H200 capture of sync.cu)", "")},
+		Flag{Names: []string{"--sample"}, Help: say("run on the sample profile built into nsysx (a real H200 capture of sync.cu)",
+			"run on the sample profile built into nsysx")},
 		helpFlag())
 }
 
