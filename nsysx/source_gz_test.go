@@ -1,9 +1,7 @@
 package nsysx_test
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +24,7 @@ func TestOpenCompressed(t *testing.T) {
 		t.Fatal(err)
 	}
 	zst := filepath.Join(t.TempDir(), "train.sqlite.zst")
-	writeZstd(t, gz, zst)
+	writeZstd(t, "train", zst)
 	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
 	for _, path := range []string{gz, zst} {
 		p, err := nsysx.Open(path)
@@ -67,25 +65,15 @@ func TestOpenCompressed(t *testing.T) {
 	}
 }
 
-func writeZstd(t *testing.T, gzPath, out string) {
+// writeZstd writes testdata/profiles/<name>.sqlite compressed with zstd.
+func writeZstd(t *testing.T, name, out string) {
 	t.Helper()
-	f, err := os.Open(gzPath)
+	b, err := os.ReadFile(testutil.Profile(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	gr, err := gzip.NewReader(f)
-	if err != nil {
+	zw, _ := zstd.NewWriter(nil)
+	if err := os.WriteFile(out, zw.EncodeAll(b, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw, _ := zstd.NewWriter(o)
-	if _, err := io.Copy(zw, gr); err != nil {
-		t.Fatal(err)
-	}
-	zw.Close()
-	o.Close()
 }
