@@ -23,8 +23,7 @@ func TestOpenCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zst := filepath.Join(t.TempDir(), "train.sqlite.zst")
-	writeZstd(t, "train", zst)
+	zst := writeZstd(t, "train")
 	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
 	for _, path := range []string{gz, zst} {
 		p, err := nsysx.Open(path)
@@ -65,15 +64,10 @@ func TestOpenCompressed(t *testing.T) {
 	}
 }
 
-// writeZstd writes testdata/profiles/<name>.sqlite compressed with zstd.
-func writeZstd(t *testing.T, name, out string) {
+// writeZstd writes testdata/profiles/<name>.sqlite compressed with zstd to a
+// temporary <name>.sqlite.zst and returns its path.
+func writeZstd(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Profile(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	zw, _ := zstd.NewWriter(nil)
-	if err := os.WriteFile(out, zw.EncodeAll(b, nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return testutil.WriteTemp(t, name+".sqlite.zst", zw.EncodeAll(testutil.ReadFile(t, testutil.Profile(t, name)), nil))
 }
