@@ -3,13 +3,11 @@ package timeline
 import (
 	"context"
 	"encoding/base64"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -126,13 +124,6 @@ func TestBundle(t *testing.T) {
 // The renderer runs under Node.js against a stub DOM: it replaces the image
 // with a canvas, draws every event of the window, zooms and shows a tooltip.
 func TestRendererRuns(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is missing")
-		}
-		t.Skip("node is missing")
-	}
 	v, err := NewView(context.Background(), profile(t, "train"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -146,13 +137,7 @@ func TestRendererRuns(t *testing.T) {
 		t.Fatalf("%d scripts", len(scripts))
 	}
 	js := strings.ReplaceAll(stubDOM, "DATA_JSON", strings.ReplaceAll(scripts[0][1], `<\/`, `</`)) + scripts[1][1] + checkJS
-	path := filepath.Join(t.TempDir(), "run.js")
-	os.WriteFile(path, []byte(js), 0o644)
-	out, err := exec.Command(node, path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("renderer failed: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "ok") {
+	if out := testutil.RunJS(t, js); !strings.Contains(string(out), "ok") {
 		t.Fatalf("renderer output: %s", out)
 	}
 }
