@@ -1,7 +1,6 @@
 package nsysx_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -10,22 +9,29 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-// filterArgs reads a profile's filters.txt: the --filter-nvtx and
-// --filter-time arguments its filter_* goldens were made with.
-func filterArgs(t *testing.T, prof string) (nvtx, time string) {
+// goldenFilters reads a profile's filters.txt: golden base name -> the nsys
+// arguments it was made with ("--filter-nvtx 'x'", "-r 'rule:opts'").
+func goldenFilters(t *testing.T, prof string) map[string]string {
 	txt, ok := testutil.Golden(t, prof, "filters.txt")
 	if !ok {
 		t.Fatalf("no filters.txt for %s", prof)
 	}
+	args := map[string]string{}
 	for _, l := range strings.Split(txt, "\n") {
-		if a, ok := strings.CutPrefix(l, "filter_nvtx: --filter-nvtx "); ok {
-			nvtx = strings.Trim(a, "'")
-		}
-		if a, ok := strings.CutPrefix(l, "filter_time: --filter-time "); ok {
-			time = strings.Trim(a, "'")
+		if name, arg, ok := strings.Cut(l, ": "); ok {
+			args[name] = arg
 		}
 	}
-	return nvtx, time
+	return args
+}
+
+// filterArgs are the --filter-nvtx and --filter-time arguments a profile's
+// filter_* goldens were made with.
+func filterArgs(t *testing.T, prof string) (nvtx, time string) {
+	args := goldenFilters(t, prof)
+	nvtx, _ = strings.CutPrefix(args["filter_nvtx"], "--filter-nvtx ")
+	time, _ = strings.CutPrefix(args["filter_time"], "--filter-time ")
+	return strings.Trim(nvtx, "'"), strings.Trim(time, "'")
 }
 
 // TestFilterGolden runs the reports nsys was run on with --filter-nvtx and
@@ -133,7 +139,7 @@ func TestFilterFixture(t *testing.T) {
 	wantRows(t, p, "nvtx_sum:start=0:end=2500", outer, inner...)
 	wantRows(t, p, "nvtx_sum:nvtx=se:start=0:end=2500", ft, early...)
 	wantSkip(t, p, "nvtx_sum:start=5000:end=100", nil, "The start time cannot be greater than the end time.")
-	if _, err := p.Stats(context.Background(), "nvtx_sum:start=x"); err == nil {
+	if _, err := p.Stats(t.Context(), "nvtx_sum:start=x"); err == nil {
 		t.Error("start=x accepted")
 	}
 }
