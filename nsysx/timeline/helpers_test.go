@@ -17,6 +17,16 @@ func profile(t testing.TB, name string) *nsysx.Profile {
 	return nsysxtest.Shared(t, name, name)
 }
 
+// newView is NewView of p, failing the test on an error.
+func newView(t *testing.T, p *nsysx.Profile, o *ViewOptions) *View {
+	t.Helper()
+	v, err := NewView(t.Context(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // goldenSum adds up one column of an nsys golden CSV.
 func goldenSum(t *testing.T, prof, name, col string) (sum, rows int) {
 	t.Helper()

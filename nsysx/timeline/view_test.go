@@ -15,10 +15,7 @@ import (
 // the kernels of the raw table that overlap it, on lanes that never overlap.
 func TestViewDefaultWindow(t *testing.T) {
 	p := profile(t, "train")
-	v, err := NewView(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newView(t, p, nil)
 	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "start", "end", "text")
 	if err != nil {
 		t.Fatal(err)
@@ -88,10 +85,7 @@ func checkLanes(t *testing.T, v *View) {
 func TestViewCap(t *testing.T) {
 	p := profile(t, "train")
 	whole, _ := nsysx.ParseTimeFilter("/")
-	v, err := NewView(context.Background(), p, &ViewOptions{Filter: whole, MaxEvents: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newView(t, p, &ViewOptions{Filter: whole, MaxEvents: 500})
 	if len(v.Events) != 500 || !strings.Contains(v.Note, "showing the first 500 events") {
 		t.Fatalf("%d events, note %q", len(v.Events), v.Note)
 	}
@@ -124,10 +118,7 @@ func TestBundle(t *testing.T) {
 // The renderer runs under Node.js against a stub DOM: it replaces the image
 // with a canvas, draws every event of the window, zooms and shows a tooltip.
 func TestRendererRuns(t *testing.T) {
-	v, err := NewView(context.Background(), profile(t, "train"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newView(t, profile(t, "train"), nil)
 	h, err := v.HTML("")
 	if err != nil {
 		t.Fatal(err)
