@@ -1,8 +1,6 @@
 package nsysx_test
 
 import (
-	"context"
-	"math"
 	"strings"
 	"testing"
 
@@ -11,22 +9,29 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-// filterArgs reads a profile's filters.txt: the --filter-nvtx and
-// --filter-time arguments its filter_* goldens were made with.
-func filterArgs(t *testing.T, prof string) (nvtx, time string) {
+// goldenFilters reads a profile's filters.txt: golden base name -> the nsys
+// arguments it was made with ("--filter-nvtx 'x'", "-r 'rule:opts'").
+func goldenFilters(t *testing.T, prof string) map[string]string {
 	txt, ok := testutil.Golden(t, prof, "filters.txt")
 	if !ok {
 		t.Fatalf("no filters.txt for %s", prof)
 	}
+	args := map[string]string{}
 	for _, l := range strings.Split(txt, "\n") {
-		if a, ok := strings.CutPrefix(l, "filter_nvtx: --filter-nvtx "); ok {
-			nvtx = strings.Trim(a, "'")
-		}
-		if a, ok := strings.CutPrefix(l, "filter_time: --filter-time "); ok {
-			time = strings.Trim(a, "'")
+		if name, arg, ok := strings.Cut(l, ": "); ok {
+			args[name] = arg
 		}
 	}
-	return nvtx, time
+	return args
+}
+
+// filterArgs are the --filter-nvtx and --filter-time arguments a profile's
+// filter_* goldens were made with.
+func filterArgs(t *testing.T, prof string) (nvtx, time string) {
+	args := goldenFilters(t, prof)
+	nvtx, _ = strings.CutPrefix(args["filter_nvtx"], "--filter-nvtx ")
+	time, _ = strings.CutPrefix(args["filter_time"], "--filter-time ")
+	return strings.Trim(nvtx, "'"), strings.Trim(time, "'")
 }
 
 // TestFilterGolden runs the reports nsys was run on with --filter-nvtx and
@@ -64,48 +69,6 @@ func TestFilterGolden(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestParseTimeFilter(t *testing.T) {
-	for _, c := range []struct {
-		arg        string
-		start, end int64
-	}{
-		{"156893133/278498292", 156893133, 278498292},
-		{"1s2ms3us4ns/", 1002003004, math.MaxInt64},
-		{"/1.5e3us", math.MinInt64, 1500000},
-		{"1m/1h", 60e9, 3600e9},
-		{"1min/1hour", 60e9, 3600e9},
-		{"2.3ms/1.1sec", 2300000, 1100000000},
-		{"1.5nsec/2usec", 2, 2000},
-		{"-5us/0", -5000, 0},
-		{"/", math.MinInt64, math.MaxInt64},
-	} {
-		f, err := nsysx.ParseTimeFilter(c.arg)
-		if err != nil {
-			t.Errorf("%q: %v", c.arg, err)
-			continue
-		}
-		if f.Start != c.start || f.End != c.end {
-			t.Errorf("%q: %d/%d, want %d/%d", c.arg, f.Start, f.End, c.start, c.end)
-		}
-	}
-	for _, bad := range []string{"", "100", "abc/", "1q/2", "5/1", "1s/2x", "e5/"} {
-		if f, err := nsysx.ParseTimeFilter(bad); err == nil {
-			t.Errorf("%q: no error (%+v)", bad, f)
-		}
-	}
-	if _, err := nsysx.ParseNVTXFilter(""); err == nil {
-		t.Error("empty --filter-nvtx accepted")
-	}
-	f, _ := nsysx.ParseTimeFilter("1/2")
-	if got := strings.Join(f.Args(), ":"); got != "start=1:end=2" {
-		t.Errorf("Args %q", got)
-	}
-	n, _ := nsysx.ParseNVTXFilter("a@b/1")
-	if got := strings.Join(n.Args(), ":"); got != "nvtx=a@b/1" {
-		t.Errorf("Args %q", got)
 	}
 }
 
@@ -176,7 +139,7 @@ func TestFilterFixture(t *testing.T) {
 	wantRows(t, p, "nvtx_sum:start=0:end=2500", outer, inner...)
 	wantRows(t, p, "nvtx_sum:nvtx=se:start=0:end=2500", ft, early...)
 	wantSkip(t, p, "nvtx_sum:start=5000:end=100", nil, "The start time cannot be greater than the end time.")
-	if _, err := p.Stats(context.Background(), "nvtx_sum:start=x"); err == nil {
+	if _, err := p.Stats(t.Context(), "nvtx_sum:start=x"); err == nil {
 		t.Error("start=x accepted")
 	}
 }

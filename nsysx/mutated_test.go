@@ -84,10 +84,7 @@ func ownLeafAtRoot(t *testing.T, orig, mut []byte, pages ...int) bool {
 // smaller table (its rows a subset of the intact ones); that is checked.
 func TestSwappedAndDuplicatedPages(t *testing.T) {
 	src := testutil.Profile(t, "sync")
-	orig, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig := testutil.ReadFile(t, src)
 	want, _, err := reportsCSV(t, src)
 	if err != nil {
 		t.Fatal(err)

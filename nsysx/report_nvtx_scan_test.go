@@ -84,17 +84,10 @@ func sameNVTXData(a, b *nvtxData) bool {
 // TestNVTXFastScanTruncated checks that a damaged file gives an error, not a
 // panic or made-up rows.
 func TestNVTXFastScanTruncated(t *testing.T) {
-	data, err := os.ReadFile(fixtureFile(t, "nvtx_long"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, fixtureFile(t, "nvtx_long"))
 	tried := 0
 	for _, keep := range []int{len(data) / 2, len(data) - 1024, len(data) * 3 / 4, len(data) / 4, 8192} {
-		path := filepath.Join(t.TempDir(), "cut.sqlite")
-		if err := os.WriteFile(path, data[:keep], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p, err := Open(path)
+		p, err := Open(testutil.WriteTemp(t, "cut.sqlite", data[:keep]))
 		if err != nil {
 			continue // the schema itself was cut
 		}

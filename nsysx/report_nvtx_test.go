@@ -122,72 +122,9 @@ func TestNVTXGolden(t *testing.T) {
 		"nvtx_gpu_proj_sum", "nvtx_gpu_proj_trace", "nvtx_kern_sum", "nvtx_kern_sum:base")
 }
 
-// The nvtx_edge fixture (testdata/fixtures/make_fixtures.py): process 100,
-// worker thread 101, main thread 100. The latest timestamp of any NVTX row
-// is 20000 (a mark), of the push/pop rows 15500, of all range rows 15500.
-
-func TestNVTXSumFixture(t *testing.T) {
+// The options of nvtx_kern_sum on nvtx_edge (its rows: fixtureRows).
+func TestNVTXKernSumOptions(t *testing.T) {
 	p := openFixture(t, "nvtx_edge")
-	// Durations: open 20000-10000; the cross-thread range counts; marks and
-	// the domain row do not. Grand total 49100.
-	wantRows(t, p, "nvtx_sum", nil,
-		"20.4|10000|1|10000.0|10000.0|10000|10000|0.0|PushPop|:open",
-		"18.3|9000|1|9000.0|9000.0|9000|9000|0.0|StartEnd|:se",
-		"18.3|9000|1|9000.0|9000.0|9000|9000|0.0|StartEnd|:se2",
-		"16.3|8000|1|8000.0|8000.0|8000|8000|0.0|PushPop|:outer",
-		"11.2|5500|1|5500.0|5500.0|5500|5500|0.0|StartEnd|:cross",
-		"6.1|3000|1|3000.0|3000.0|3000|3000|0.0|PushPop|MyDom:inner",
-		"4.1|2000|1|2000.0|2000.0|2000|2000|0.0|PushPop|:reg",
-		"3.1|1500|3|500.0|500.0|500|500|0.0|PushPop|:step",
-		"1.0|500|1|500.0|500.0|500|500|0.0|PushPop|:twinA",
-		"1.0|500|1|500.0|500.0|500|500|0.0|PushPop|:twinB",
-		"0.2|100|1|100.0|100.0|100|100|0.0|PushPop|:twinkid")
-	// Push/pop only: grand total 25600 (31.25 rounds away from zero).
-	wantRows(t, p, "nvtx_pushpop_sum", nil,
-		"39.1|10000|1|10000.0|10000.0|10000|10000|0.0|:open",
-		"31.3|8000|1|8000.0|8000.0|8000|8000|0.0|:outer",
-		"11.7|3000|1|3000.0|3000.0|3000|3000|0.0|MyDom:inner",
-		"7.8|2000|1|2000.0|2000.0|2000|2000|0.0|:reg",
-		"5.9|1500|3|500.0|500.0|500|500|0.0|:step",
-		"2.0|500|1|500.0|500.0|500|500|0.0|:twinA",
-		"2.0|500|1|500.0|500.0|500|500|0.0|:twinB",
-		"0.4|100|1|100.0|100.0|100|100|0.0|:twinkid")
-	wantRows(t, p, "nvtxsesum", nil,
-		"38.3|9000|1|9000.0|9000.0|9000|9000|0.0|:se",
-		"38.3|9000|1|9000.0|9000.0|9000|9000|0.0|:se2",
-		"23.4|5500|1|5500.0|5500.0|5500|5500|0.0|:cross")
-}
-
-func TestNVTXPushPopTraceFixture(t *testing.T) {
-	p := openFixture(t, "nvtx_edge")
-	// The open range ends at 15500 and holds the three steps. The twins are
-	// each other's parents: they and twinkid vanish.
-	wantRows(t, p, "nvtx_pushpop_trace", nil,
-		"1000|9000|8000|5000|3000|:outer|100|101|0|2|2||:2|:outer",
-		"2000|5000|3000|0|3000|MyDom:inner|100|101|1|0|3|2|:2:3|--MyDom:inner",
-		"6000|8000|2000|0|2000|:reg|100|101|1|0|4|2|:2:4|--:reg",
-		"10000|15500|5500|1500|4000|:open|100|101|0|3|9||:9|:open",
-		"13000|13500|500|0|500|:step|100|101|1|0|13|9|:9:13|--:step",
-		"14000|14500|500|0|500|:step|100|101|1|0|14|9|:9:14|--:step",
-		"15000|15500|500|0|500|:step|100|101|1|0|15|9|:9:15|--:step")
-}
-
-func TestNVTXKernSumFixture(t *testing.T) {
-	p := openFixture(t, "nvtx_edge")
-	// k1 and k1b share one graph launch (correlation 1) inside outer and
-	// inner; k2 is inside outer and reg; k3 on the main thread inside the
-	// crossing start/end ranges se and se2; k4 inside the open range (ends at
-	// 15500 here); k5 has no call. The cross-thread range is not a candidate.
-	wantRows(t, p, "nvtx_kern_sum", nil,
-		"||||0|1|100|100.0|100.0|100|100|0.0|kA",
-		":open|PushPop|100|101|1|1|200|200.0|200.0|200|200|0.0|kA",
-		":outer|PushPop|100|101|1|2|500|250.0|250.0|100|400|212.1|kA",
-		":outer|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kB",
-		":reg|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kA",
-		":se|StartEnd|100|100|1|1|300|300.0|300.0|300|300|0.0|kC",
-		":se2|StartEnd|100|100|1|1|300|300.0|300.0|300|300|0.0|kC",
-		"MyDom:inner|PushPop|100|101|1|1|400|400.0|400.0|400|400|0.0|kA",
-		"MyDom:inner|PushPop|100|101|1|1|100|100.0|100.0|100|100|0.0|kB")
 	// mangledName is NULL here: coalesce falls back to the demangled name.
 	if a, b := rowsOf(runSpec(t, p, "nvtx_kern_sum:mangled", nil)), rowsOf(runSpec(t, p, "nvtx_kern_sum", nil)); strings.Join(a, "\n") != strings.Join(b, "\n") {
 		t.Errorf("mangled:\n%v\nwant\n%v", a, b)
@@ -196,27 +133,6 @@ func TestNVTXKernSumFixture(t *testing.T) {
 	if got := r.Col("Kernel Name").Text(2); got != "A" {
 		t.Errorf("base name %q, want A", got)
 	}
-}
-
-func TestNVTXGPUProjFixture(t *testing.T) {
-	p := openFixture(t, "nvtx_edge")
-	// outer projects c1 (kernels 3000-3400, 3500-3600) and c2 (7000-7100);
-	// se and se2 project c3 (memcpy 4200-4300, kernel 4500-4800); they cross,
-	// so neither is the other's parent.
-	wantRows(t, p, "nvtx_gpu_proj_trace", nil,
-		":outer|3000|4100|1000|8000|PushPop|100|101|2|0|2|2||:2",
-		"MyDom:inner|3000|600|2000|3000|PushPop|100|101|1|1|0|3|2|:2:3",
-		":reg|7000|100|6000|2000|PushPop|100|101|1|1|0|4|2|:2:4",
-		":se|4200|600|500|9000|StartEnd|100|100|1|0|0|7||:7",
-		":se2|4200|600|3000|9000|StartEnd|100|100|1|0|0|8||:8",
-		":open|10700|200|10000|5500|PushPop|100|101|1|0|0|9||:9")
-	wantRows(t, p, "nvtx_gpu_proj_sum", nil,
-		":outer|PushPop|4100|8000|1|4100.0|4100.0|4100|4100|0.0|2|2.0|0.0|2.0",
-		":se|StartEnd|600|9000|1|600.0|600.0|600|600|0.0|1|1.0|0.0|0.0",
-		":se2|StartEnd|600|9000|1|600.0|600.0|600|600|0.0|1|1.0|0.0|0.0",
-		"MyDom:inner|PushPop|600|3000|1|600.0|600.0|600|600|0.0|1|1.0|1.0|0.0",
-		":open|PushPop|200|5500|1|200.0|200.0|200|200|0.0|1|1.0|0.0|0.0",
-		":reg|PushPop|100|2000|1|100.0|100.0|100|100|0.0|1|1.0|1.0|0.0")
 }
 
 func TestNVTXDuplicateDomain(t *testing.T) {
@@ -263,21 +179,6 @@ func TestNVTXDeepAndManyThreads(t *testing.T) {
 	if got := rowsOf(ps); len(got) != 3 || !strings.Contains(got[2], "|80|") || !strings.HasSuffix(got[2], "|:u") {
 		t.Errorf("pushpop_sum %v", got)
 	}
-}
-
-func TestNVTXSkipped(t *testing.T) {
-	p := openFixture(t, "apis")
-	for _, r := range []string{"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace",
-		"nvtx_kern_sum", "nvtx_gpu_proj_sum", "nvtx_gpu_proj_trace"} {
-		wantSkip(t, p, r, nil, "<f> does not contain NV Tools Extension (NVTX) data.")
-	}
-	ns := openFixture(t, "nostrings")
-	for _, r := range []string{"nvtx_sum", "nvtx_pushpop_trace", "nvtx_kern_sum", "nvtx_gpu_proj_trace"} {
-		wantSkip(t, ns, r, nil, "<f> file does not contain StringIds table.")
-	}
-	d := openFixture(t, "nvtx_dupdomain")
-	wantSkip(t, d, "nvtx_kern_sum", nil, "<f> does not contain CUDA kernel data.")
-	wantSkip(t, d, "nvtx_gpu_proj_trace", nil, "<f> does not contain CUDA API data.")
 }
 
 // TestMyReportAliases checks the 2022.4 names of this family's reports.

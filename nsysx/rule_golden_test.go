@@ -1,11 +1,11 @@
 package nsysx_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -24,18 +24,39 @@ func render(t *testing.T, r *nsysx.Result, spec string) string {
 	return b.String()
 }
 
+// goldenSpecs lists the rule goldens of a profile: golden base name -> rule
+// spec, including the filter goldens whose options filters.txt records.
+func goldenSpecs(t *testing.T, prof string) map[string]string {
+	specs := map[string]string{}
+	for _, r := range []string{"cuda_api_sync", "cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync", "gpu_gaps", "gpu_time_util"} {
+		specs["rule_"+r] = r
+	}
+	specs["rule_cuda_api_sync_rows_m1"] = "cuda_api_sync:rows=-1"
+	specs["rule_gpu_gaps_gap_1"] = "gpu_gaps:gap=1"
+	specs["rule_gpu_time_util_threshold_90_chunks_60"] = "gpu_time_util:threshold=90:chunks=60"
+	for name, arg := range goldenFilters(t, prof) {
+		if spec, ok := strings.CutPrefix(arg, "-r "); ok && strings.HasPrefix(name, "rule_") {
+			specs[name] = strings.Trim(spec, "'")
+		}
+	}
+	return specs
+}
+
 // TestRuleGolden runs every rule golden of every profile: the CSV data table
 // (`nsys analyze -f csv -o BASE`) and, where nsys's console output was kept,
 // the column format with its advice and messages (empty lines removed, as in
 // the goldens). A SKIPPED rule must have an empty golden.
 func TestRuleGolden(t *testing.T) {
-	for _, prof := range nsysx.GoldenProfiles {
+	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
-			p := nsysxtest.Open(t, nsysx.RuleFixture(t, prof))
-			for name, spec := range nsysx.RuleGoldenSpecs(t, prof) {
+			p := nsysxtest.Open(t, testutil.Profile(t, prof))
+			for name, spec := range goldenSpecs(t, prof) {
 				t.Run(name, func(t *testing.T) {
-					want := nsysx.ReadRuleGolden(t, prof, name+".csv")
-					r, err := p.Analyze(context.Background(), spec)
+					want, ok := testutil.Golden(t, prof, name+".csv")
+					if !ok {
+						t.Fatalf("no golden %s.csv", name)
+					}
+					r, err := p.Analyze(t.Context(), spec)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -47,15 +68,15 @@ func TestRuleGolden(t *testing.T) {
 						return
 					}
 					if got := render(t, r, "csv"); got != want {
-						t.Errorf("%s %s csv: %s", prof, spec, nsysx.DiffLines(got, want))
+						t.Errorf("%s %s csv: %s", prof, spec, testutil.Diff(got, want))
 					}
-					console, ok := nsysx.TryRuleGolden(prof, name+".console.txt")
+					console, ok := testutil.Golden(t, prof, name+".console.txt")
 					if !ok {
 						return
 					}
 					got := dropEmptyLines(render(t, r, "column"))
 					if got != console {
-						t.Errorf("%s %s column: %s", prof, spec, nsysx.DiffLines(got, console))
+						t.Errorf("%s %s column: %s", prof, spec, testutil.Diff(got, console))
 					}
 				})
 			}

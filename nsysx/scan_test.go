@@ -3,6 +3,7 @@ package nsysx_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
@@ -10,68 +11,82 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 )
 
-// Scan delivers the rows Load holds, in the same order; an absent column
-// reads as NULL; the callback's error and a cancelled context stop it.
-func TestScan(t *testing.T) {
+// scanTables are the columns TestScanMatchesLoad scans: integers, and TEXT
+// with and without NULLs.
+var scanTables = []struct {
+	prof, table string
+	cols        []string
+}{
+	{"sync", "CUPTI_ACTIVITY_KIND_KERNEL", []string{"start", "end", "demangledName"}},
+	{"rank0", "NVTX_EVENTS", []string{"text"}},
+}
+
+// Scan delivers the rows Load holds, in the same order (nil / "" for a NULL
+// TEXT); an absent column reads as NULL.
+func TestScanMatchesLoad(t *testing.T) {
+	for _, c := range scanTables {
+		p := nsysxtest.Open(t, testutil.Profile(t, c.prof))
+		k, err := p.Load(t.Context(), c.table, c.cols...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, absent, texts := 0, len(c.cols), 0
+		err = p.Scan(t.Context(), c.table, nil, append(slices.Clone(c.cols), "noSuchColumn"), func(r nsysx.ScanRow) error {
+			for j, name := range c.cols {
+				col := k.Col(name)
+				if !sameCell(r, j, col, i) {
+					t.Fatalf("%s.%s row %d differs from Load", c.table, name, i)
+				}
+				if col.Type == nsysx.Text && !col.IsNull(i) {
+					texts++
+				}
+			}
+			if !r.IsNull(absent) || r.Has(absent) || !r.Has(0) {
+				t.Fatal("an absent column should read as NULL")
+			}
+			i++
+			return nil
+		})
+		if err != nil || i != k.N || i == 0 || (c.table == "NVTX_EVENTS") != (texts > 0) {
+			t.Fatalf("%s: %d rows of %d, %d with text: %v", c.table, i, k.N, texts, err)
+		}
+	}
+}
+
+// sameCell tells whether cell j of a scanned row is cell i of a loaded
+// column: the same NULL, integer or TEXT.
+func sameCell(r nsysx.ScanRow, j int, c *nsysx.Column, i int) bool {
+	if r.IsNull(j) != c.IsNull(i) {
+		return false
+	}
+	if c.Type != nsysx.Text {
+		return r.Int(j) == c.Int(i)
+	}
+	b := r.Bytes(j)
+	return (b == nil) == c.IsNull(i) && string(b) == c.Str(i) && r.Str(j) == c.Str(i)
+}
+
+// The callback's error, a missing table, a filter that cannot apply and a
+// cancelled context stop Scan with their errors.
+func TestScanErrors(t *testing.T) {
 	p := nsysxtest.Open(t, testutil.Profile(t, "sync"))
 	const tb = "CUPTI_ACTIVITY_KIND_KERNEL"
-	k, err := p.Load(context.Background(), tb, "start", "end", "demangledName")
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := 0
-	err = p.Scan(context.Background(), tb, nil, []string{"start", "end", "demangledName", "noSuchColumn"}, func(r nsysx.ScanRow) error {
-		if r.Int(0) != k.Col("start").Int(i) || r.Int(1) != k.Col("end").Int(i) || r.Int(2) != k.Col("demangledName").Int(i) {
-			t.Fatalf("row %d differs from Load", i)
-		}
-		if !r.IsNull(3) || r.Has(3) || !r.Has(0) {
-			t.Fatal("an absent column should read as NULL")
-		}
-		i++
-		return nil
-	})
-	if err != nil || i != k.N || i == 0 {
-		t.Fatalf("%d rows of %d: %v", i, k.N, err)
-	}
 	stop := errors.New("stop")
-	if err := p.Scan(context.Background(), tb, nil, []string{"start"}, func(nsysx.ScanRow) error { return stop }); !errors.Is(err, stop) {
+	if err := p.Scan(t.Context(), tb, nil, []string{"start"}, func(nsysx.ScanRow) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("callback error: %v", err)
 	}
 	var mt *nsysx.MissingTableError
-	if err := p.Scan(context.Background(), "NO_TABLE", nil, nil, nil); !errors.As(err, &mt) {
+	if err := p.Scan(t.Context(), "NO_TABLE", nil, nil, nil); !errors.As(err, &mt) {
 		t.Errorf("missing table: %v", err)
 	}
 	nf, _ := nsysx.ParseNVTXFilter("no such range")
 	var skip *nsysx.SkipError
-	if err := p.Scan(context.Background(), tb, nf, []string{"start"}, func(nsysx.ScanRow) error { return nil }); !errors.As(err, &skip) {
+	if err := p.Scan(t.Context(), tb, nf, []string{"start"}, func(nsysx.ScanRow) error { return nil }); !errors.As(err, &skip) {
 		t.Errorf("filter that cannot apply: %v", err)
 	}
-}
-
-// ScanRow.Bytes and Str give the TEXT Load holds (nil / "" for NULL), for
-// a table with NULL and non-NULL text.
-func TestScanBytes(t *testing.T) {
-	p := nsysxtest.Open(t, testutil.Profile(t, "rank0"))
-	nv, err := p.Load(context.Background(), "NVTX_EVENTS", "text")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, i, texts := nv.Col("text"), 0, 0
-	err = p.Scan(context.Background(), "NVTX_EVENTS", nil, []string{"text"}, func(r nsysx.ScanRow) error {
-		b := r.Bytes(0)
-		switch {
-		case c.IsNull(i) != r.IsNull(0), c.IsNull(i) && b != nil:
-			t.Fatalf("row %d: NULL differs", i)
-		case string(b) != c.Str(i) || r.Str(0) != c.Str(i):
-			t.Fatalf("row %d: %q, Load has %q", i, b, c.Str(i))
-		}
-		if b != nil {
-			texts++
-		}
-		i++
-		return nil
-	})
-	if err != nil || i != nv.N || texts == 0 {
-		t.Fatalf("%d rows of %d, %d with text: %v", i, nv.N, texts, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := p.Scan(ctx, tb, nil, []string{"start"}, func(nsysx.ScanRow) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
 	}
 }

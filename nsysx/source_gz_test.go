@@ -1,9 +1,7 @@
 package nsysx_test
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,8 +23,7 @@ func TestOpenCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zst := filepath.Join(t.TempDir(), "train.sqlite.zst")
-	writeZstd(t, gz, zst)
+	zst := writeZstd(t, "train")
 	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
 	for _, path := range []string{gz, zst} {
 		p, err := nsysx.Open(path)
@@ -67,25 +64,10 @@ func TestOpenCompressed(t *testing.T) {
 	}
 }
 
-func writeZstd(t *testing.T, gzPath, out string) {
+// writeZstd writes testdata/profiles/<name>.sqlite compressed with zstd to a
+// temporary <name>.sqlite.zst and returns its path.
+func writeZstd(t *testing.T, name string) string {
 	t.Helper()
-	f, err := os.Open(gzPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw, _ := zstd.NewWriter(o)
-	if _, err := io.Copy(zw, gr); err != nil {
-		t.Fatal(err)
-	}
-	zw.Close()
-	o.Close()
+	zw, _ := zstd.NewWriter(nil)
+	return testutil.WriteTemp(t, name+".sqlite.zst", zw.EncodeAll(testutil.ReadFile(t, testutil.Profile(t, name)), nil))
 }

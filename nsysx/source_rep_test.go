@@ -5,8 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -83,7 +81,7 @@ func TestNsysRepWithoutNsys(t *testing.T) {
 	rep := filepath.Join(t.TempDir(), "a.nsys-rep")
 	os.WriteFile(rep, []byte("x"), 0o644)
 	_, err := Open(rep)
-	if !errors.Is(err, ErrNoNsys) || !strings.Contains(err.Error(), "nsys export -t sqlite") {
+	if !errors.Is(err, ErrNoNsys) || !testutil.ErrorHas(err, "nsys export -t sqlite") {
 		t.Fatalf("want ErrNoNsys with the manual command, got %v", err)
 	}
 }
@@ -122,23 +120,18 @@ func openWithin(t *testing.T, ctx context.Context, rep string, o OpenOptions) er
 func TestNsysRepConcurrent(t *testing.T) {
 	calls, _ := testutil.FakeNsys(t, `sleep 0.3; cp "`+fixture(t, "sync")+`" "$out"`)
 	dir, rep := newRep(t)
-	var wg sync.WaitGroup
-	errs := make([]error, 12)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = openWithin(t, context.Background(), rep, OpenOptions{})
-		}()
+	const runs = 12
+	errs := make(chan error, runs)
+	for range runs {
+		go func() { errs <- openWithin(t, context.Background(), rep, OpenOptions{}) }()
 	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("run %d: %v", i, err)
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 	if calls() != 1 {
-		t.Errorf("%d nsys exports for %d concurrent runs, want 1", calls(), len(errs))
+		t.Errorf("%d nsys exports for %d concurrent runs, want 1", calls(), runs)
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, ".*partial*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
@@ -151,7 +144,7 @@ func TestNsysRepHalfWritten(t *testing.T) {
 	testutil.FakeNsys(t, `head -c 300000 "`+src+`" > "$out"`)
 	dir, rep := newRep(t)
 	err := openWithin(t, context.Background(), rep, OpenOptions{})
-	if err == nil || !strings.Contains(err.Error(), "unusable") {
+	if !testutil.ErrorHas(err, "unusable") {
 		t.Fatalf("half an export: %v", err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
@@ -169,13 +162,13 @@ func TestNsysRepInvalidCache(t *testing.T) {
 	src := fixture(t, "sync")
 	calls := fakeNsys(t, src)
 	dir, rep := newRep(t)
-	data, _ := os.ReadFile(src)
+	data := testutil.ReadFile(t, src)
 	bad := filepath.Join(dir, "run.sqlite")
 	os.WriteFile(bad, data[:len(data)/2], 0o644)
 	future := time.Now().Add(time.Minute)
 	os.Chtimes(bad, future, future)
 	err := openWithin(t, context.Background(), rep, OpenOptions{})
-	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "--force-export") {
+	if !testutil.ErrorHas(err, bad, "--force-export") {
 		t.Fatalf("invalid cached export: %v", err)
 	}
 	if err := openWithin(t, context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
@@ -197,7 +190,7 @@ func TestNsysRepTimeout(t *testing.T) {
 			t.Setenv("NSYSX_EXPORT_TIMEOUT", "300ms")
 		}
 		err := openWithin(t, context.Background(), rep, o)
-		if err == nil || !strings.Contains(err.Error(), "--export-timeout") {
+		if !testutil.ErrorHas(err, "--export-timeout") {
 			t.Fatalf("env %v: %v", viaEnv, err)
 		}
 		testutil.NoneAlive(t, testutil.WaitPids(t, pidfile, 2))

@@ -3,8 +3,6 @@ package nsysx_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -103,17 +101,10 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 // zeroPage writes a copy of the profile with page pg (1-based) zeroed.
 func zeroPage(t *testing.T, src string, pg int) string {
 	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadFile(t, src)
 	ps := int(b[16])<<8 | int(b[17])
 	clear(b[(pg-1)*ps : pg*ps])
-	out := filepath.Join(t.TempDir(), "zeroed.sqlite")
-	if err := os.WriteFile(out, b, 0o444); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testutil.WriteTemp(t, "zeroed.sqlite", b)
 }
 
 // When StringIds cannot be read (page 2 of sync.sqlite is its root), every

@@ -4,8 +4,10 @@
 package nsysxtest
 
 import (
+	"sync"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -18,6 +20,29 @@ func Open(t testing.TB, path string) *nsysx.Profile {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+var shared sync.Map // key -> *nsysx.Profile
+
+// Shared opens testdata/profiles/<name> once per key for the whole test
+// binary and returns that Profile on every later call with the same key; it
+// stays open until the process ends (testutil.Main removes the unpacked
+// file). Tests that compare a profile against itself pass two keys to get two
+// independent opens of one file.
+func Shared(t testing.TB, key, name string) *nsysx.Profile {
+	t.Helper()
+	if p, ok := shared.Load(key); ok {
+		return p.(*nsysx.Profile)
+	}
+	p, err := nsysx.Open(testutil.Profile(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old, loaded := shared.LoadOrStore(key, p); loaded {
+		p.Close()
+		return old.(*nsysx.Profile)
+	}
 	return p
 }
 

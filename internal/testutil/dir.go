@@ -43,3 +43,25 @@ func Links(t testing.TB, names ...string) []string {
 	}
 	return out
 }
+
+// ReadFile returns the contents of path; an unreadable file fails the test.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// WriteTemp writes data as a read-only file name in a new temporary
+// directory (removed when the test ends) and returns its path: a damaged or
+// converted copy of a test file.
+func WriteTemp(t testing.TB, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -23,11 +23,7 @@ func NodeCheck(t testing.TB, name string, packages ...string) func(files []strin
 		}
 	}
 	if err != nil {
-		msg := "node or tools/" + name + "/node_modules missing (" + err.Error() + "): run `npm ci --prefix tools/" + name + "`"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		missing(t, "node or tools/"+name+"/node_modules missing ("+err.Error()+"): run `npm ci --prefix tools/"+name+"`")
 	}
 	return func(files []string, out any) {
 		t.Helper()
@@ -54,4 +50,30 @@ type NPMCheckFile struct {
 	Columns  []struct{ Name, Type string }
 	Metadata map[string]string
 	Data     [][]any
+}
+
+// RunJS runs the JavaScript program js under Node.js and returns what it
+// printed; a failing program fails the test, a missing node skips it (see
+// missing).
+func RunJS(t testing.TB, js string) []byte {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "node is missing")
+	}
+	out, err := exec.Command(node, WriteTemp(t, "run.js", []byte(js))).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return out
+}
+
+// missing skips a test whose outside tool is missing, or fails it when CI
+// is set (where every tool is installed).
+func missing(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
 }

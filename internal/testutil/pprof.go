@@ -1,7 +1,6 @@
 package testutil
 
 import (
-	"os"
 	"testing"
 
 	"github.com/google/pprof/profile"
@@ -11,13 +10,9 @@ import (
 // it cannot be read or parsed.
 func ReadPprof(t testing.TB, path string) *profile.Profile {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err == nil {
-		var prof *profile.Profile
-		if prof, err = profile.ParseData(b); err == nil {
-			return prof
-		}
+	prof, err := profile.ParseData(ReadFile(t, path))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	t.Fatalf("%s: %v", path, err)
-	return nil
+	return prof
 }

@@ -8,9 +8,9 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
-	"sync"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -18,21 +18,11 @@ import (
 
 func TestMain(m *testing.M) { testutil.Main(m) }
 
-var opened sync.Map
-
-// profile opens a fresh Profile per call site key, so that "a profile
+// profile opens a shared Profile per call site key, so that "a profile
 // against itself" compares two independent opens of one file.
 func profile(t testing.TB, name, as string) *nsysx.Profile {
 	t.Helper()
-	if p, ok := opened.Load(name + "/" + as); ok {
-		return p.(*nsysx.Profile)
-	}
-	p, err := nsysx.Open(testutil.Profile(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened.Store(name+"/"+as, p)
-	return p
+	return nsysxtest.Shared(t, name+"/"+as, name)
 }
 
 // rawKernels returns the kernel durations of the raw table, per name.

@@ -2,28 +2,29 @@ package timeline
 
 import (
 	"strconv"
-	"sync"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
 func TestMain(m *testing.M) { testutil.Main(m) }
 
-var opened sync.Map
-
+// profile is the test binary's one open Profile of a test profile.
 func profile(t testing.TB, name string) *nsysx.Profile {
 	t.Helper()
-	if p, ok := opened.Load(name); ok {
-		return p.(*nsysx.Profile)
-	}
-	p, err := nsysx.Open(testutil.Profile(t, name))
+	return nsysxtest.Shared(t, name, name)
+}
+
+// newView is NewView of p, failing the test on an error.
+func newView(t *testing.T, p *nsysx.Profile, o *ViewOptions) *View {
+	t.Helper()
+	v, err := NewView(t.Context(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opened.Store(name, p)
-	return p
+	return v
 }
 
 // goldenSum adds up one column of an nsys golden CSV.

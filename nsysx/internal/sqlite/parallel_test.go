@@ -1,9 +1,6 @@
 package sqlite
 
-import (
-	"bytes"
-	"testing"
-)
+import "testing"
 
 // scanParts digests every row of tb through ScanFieldsParts, the parts
 // concatenated in order.
@@ -53,14 +50,7 @@ func TestScanFieldsPartsCorrupt(t *testing.T) {
 	defer func(m int) { MinPartLeaves = m }(MinPartLeaves)
 	MinPartLeaves = 1
 	orig := syncDB(t)
-	for off := 100; off < len(orig); off += len(orig)/300 + 1 {
-		b := bytes.Clone(orig)
-		b[off] ^= 0xA5
-		b[off/2] ^= 0x5A
-		db, err := FromBytes(b)
-		if err != nil {
-			continue
-		}
+	damagedCopies(orig, len(orig)/300+1, func(off int, db *DB) {
 		for _, tb := range db.Tables() {
 			cols := columnsOf(tb)
 			if len(cols) == 0 {
@@ -71,5 +61,5 @@ func TestScanFieldsPartsCorrupt(t *testing.T) {
 				t.Errorf("offset %d, %s: serial scan %v, parallel %v", off, tb.Name, serr, perr)
 			}
 		}
-	}
+	})
 }

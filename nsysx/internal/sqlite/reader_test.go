@@ -94,16 +94,20 @@ func FuzzReader(f *testing.F) {
 
 // TestCorruptPages flips bytes all over a real file: errors, never panics.
 func TestCorruptPages(t *testing.T) {
-	orig := syncDB(t)
-	for off := 100; off < len(orig); off += 997 {
+	damagedCopies(syncDB(t), 997, func(_ int, db *DB) { scanAll(db) })
+}
+
+// damagedCopies calls fn on each copy of orig that has the byte at off and
+// the one at off/2 flipped, for off from 100 on in steps of step, and that
+// still opens.
+func damagedCopies(orig []byte, step int, fn func(off int, db *DB)) {
+	for off := 100; off < len(orig); off += step {
 		b := bytes.Clone(orig)
 		b[off] ^= 0xA5
 		b[off/2] ^= 0x5A
-		db, err := FromBytes(b)
-		if err != nil {
-			continue
+		if db, err := FromBytes(b); err == nil {
+			fn(off, db)
 		}
-		scanAll(db)
 	}
 }
 
