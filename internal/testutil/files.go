@@ -1,0 +1,19 @@
+package testutil
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// ReadJSON decodes the JSON file at path into v; an error fails the test.
+func ReadJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
