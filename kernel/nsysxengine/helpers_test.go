@@ -122,9 +122,12 @@ var tiled struct {
 
 // tiledProfile returns train repeated copies times in a row (a port of
 // tools/nsys-tile.py), made once per test binary: a profile big enough
-// that reports take seconds.
+// that reports take seconds. It skips the test under -short.
 func tiledProfile(t *testing.T, copies int) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds a big profile")
+	}
 	tiled.Lock()
 	defer tiled.Unlock()
 	if tiled.path != "" {
