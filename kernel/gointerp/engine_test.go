@@ -46,11 +46,7 @@ func newEngine(t *testing.T) *Engine {
 
 func runCell(t *testing.T, e *Engine, code string) (*recorder, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	r := &recorder{}
-	err := e.Execute(ctx, code, r)
-	return r, err
+	return outputtest.Run(&recorder{}, 20*time.Second, func(ctx context.Context, r *recorder) error { return e.Execute(ctx, code, r) })
 }
 
 func mustRun(t *testing.T, e *Engine, code string) *recorder {

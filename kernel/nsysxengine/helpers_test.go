@@ -94,10 +94,7 @@ func cell(t *testing.T, e *Engine, code string) *recorder {
 // tryCell runs code through a kernel's magic registry and the engine.
 func tryCell(t *testing.T, e *Engine, code string) (*recorder, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	r := &recorder{}
-	return r, runCode(ctx, e, code, r)
+	return outputtest.Run(&recorder{}, 60*time.Second, func(ctx context.Context, r *recorder) error { return runCode(ctx, e, code, r) })
 }
 
 // runCode runs one cell through a kernel.Kernel's splitting of magics.
