@@ -3,6 +3,7 @@ package testutil
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -16,4 +17,10 @@ func ReadJSON(t testing.TB, path string, v any) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+}
+
+// GzProfile is the path of testdata/profiles/<name>.sqlite.gz, the test
+// profile as committed (Profile unpacks it).
+func GzProfile(name string) string {
+	return filepath.Join(Root(), "testdata", "profiles", name+".sqlite.gz")
 }
