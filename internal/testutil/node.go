@@ -46,25 +46,6 @@ func NodeCheck(t testing.TB, name string, packages ...string) func(files []strin
 	}
 }
 
-// RunNode runs the script js under Node.js (Missing without node) and
-// returns what it printed; a failing script fails the test.
-func RunNode(t testing.TB, js string) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		Missing(t, "node")
-	}
-	path := filepath.Join(t.TempDir(), "run.js")
-	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(node, path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node %s: %v\n%s", filepath.Base(path), err, out)
-	}
-	return string(out)
-}
-
 // NPMCheckFile is what tools/npm-check/check.mjs prints per file it reads.
 type NPMCheckFile struct {
 	File     string
