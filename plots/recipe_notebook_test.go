@@ -1,9 +1,6 @@
 package plots
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,7 +17,7 @@ import (
 // schema.
 func TestRecipeNotebook(t *testing.T) {
 	for _, rel := range []string{"rank0+rank1/cuda_gpu_kern_sum", "rank0+rank1/nvtx_pace", "rank0+rank1/nccl_gpu_time_util_map", "train+fixed/cuda_api_sync"} {
-		res, err := recipe.ReadDir(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel))
+		res, err := recipe.ReadDir(testutil.GoldenRecipe(rel))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,10 +26,6 @@ func TestRecipeNotebook(t *testing.T) {
 			t.Fatalf("%s: %v", rel, err)
 		}
 		path := filepath.Join(dir, res.Recipe.Notebook)
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
 		var nb struct {
 			Cells []struct {
 				ID       string   `json:"id"`
@@ -46,9 +39,7 @@ func TestRecipeNotebook(t *testing.T) {
 			NBFormat      int `json:"nbformat"`
 			NBFormatMinor int `json:"nbformat_minor"`
 		}
-		if err := json.Unmarshal(b, &nb); err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
+		testutil.ReadJSON(t, path, &nb)
 		if nb.NBFormat != 4 || nb.NBFormatMinor != 5 || nb.Metadata.Kernelspec.Name != "nsysx" {
 			t.Errorf("%s: nbformat %d.%d kernel %q", rel, nb.NBFormat, nb.NBFormatMinor, nb.Metadata.Kernelspec.Name)
 		}
@@ -67,7 +58,7 @@ func TestRecipeNotebook(t *testing.T) {
 				charts++
 			}
 		}
-		pq, _ := filepath.Glob(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel, "*.parquet"))
+		pq, _ := filepath.Glob(testutil.GoldenRecipe(rel, "*.parquet"))
 		if len(tables) != len(pq) {
 			t.Errorf("%s: table cells %v, %d Parquet files", rel, tables, len(pq))
 		}
@@ -75,24 +66,7 @@ func TestRecipeNotebook(t *testing.T) {
 		if want := map[string]int{"cuda_gpu_kern_sum": 2, "nvtx_pace": 2, "nccl_gpu_time_util_map": 1, "cuda_api_sync": 0}[res.Recipe.Name]; charts != want || svgs != want || pngs != 0 {
 			t.Errorf("%s: %d chart cells, %d SVGs, %d PNGs, want %d, %d and none", rel, charts, svgs, pngs, want, want)
 		}
-		validateNotebook(t, path)
-	}
-}
-
-// validateNotebook validates with nbformat (skipped without it, unless CI).
-func validateNotebook(t *testing.T, path string) {
-	t.Helper()
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import nbformat").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and python3-nbformat is missing (scripts/install-test-deps.sh)")
-		}
-		t.Logf("nbformat validation skipped: %v", err)
-		return
-	}
-	out, err := exec.Command(py, "-c", "import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4)); print('valid')", path).CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "valid" {
-		t.Errorf("%s: nbformat: %v\n%s", filepath.Base(path), err, out)
+		testutil.ValidateNotebook(t, path)
 	}
 }
 

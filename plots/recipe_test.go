@@ -1,11 +1,8 @@
 package plots
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,67 +195,6 @@ func TestRecipeKinds(t *testing.T) {
 	}
 }
 
-// Every recipe chart renders (PNG of the announced size, SVG, Vega-Lite)
-// and WriteRecipeCharts writes the three files of each. With
-// NSYSX_RECIPE_PNG=DIR the PNGs are kept there for a look.
-func TestRecipeChartsRender(t *testing.T) {
-	keep := os.Getenv("NSYSX_RECIPE_PNG")
-	for _, rel := range recipeGoldens {
-		dir := t.TempDir()
-		if keep != "" {
-			dir = filepath.Join(keep, strings.ReplaceAll(rel, "/", "_"))
-			os.MkdirAll(dir, 0o755)
-		}
-		files, err := WriteRecipeCharts(dir, filepath.Base(rel), goldenOutput(t, rel))
-		if err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
-		if len(files) == 0 || len(files)%3 != 0 {
-			t.Errorf("%s: files %v", rel, files)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil || len(b) < 1000 || len(b) > maxOutput {
-				t.Errorf("%s/%s: %d bytes, %v", rel, f, len(b), err)
-			}
-			if strings.HasSuffix(f, ".png") {
-				if _, err := png.Decode(bytes.NewReader(b)); err != nil {
-					t.Errorf("%s/%s: %v", rel, f, err)
-				}
-			}
-		}
-	}
-}
-
-// Every recipe chart's Vega-Lite compiles and renders (tools/vega-check).
-func TestRecipeVegaLiteCompiles(t *testing.T) {
-	run := vegaTool(t)
-	var files []string
-	for _, rel := range recipeGoldens {
-		dir := filepath.Join(t.TempDir())
-		written, err := WriteRecipeCharts(dir, filepath.Base(rel), goldenOutput(t, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range written {
-			if strings.HasSuffix(f, ".vl.json") {
-				files = append(files, filepath.Join(dir, f))
-			}
-		}
-	}
-	dir := t.TempDir()
-	written, err := WriteRecipeCharts(dir, recipe.DiffName, diffOutput(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range written {
-		if strings.HasSuffix(f, ".vl.json") {
-			files = append(files, filepath.Join(dir, f))
-		}
-	}
-	vegaCheck(t, run, files)
-}
-
 // The diff charts: the markers are DIR1's all_stats minus DIR2's by name
 // (computed here from the two golden tables), a name missing from DIR2
 // has none, and the charts render.
@@ -293,11 +229,7 @@ func TestRecipeDiff(t *testing.T) {
 	if both != len(d.Boxes) || both != min(inA, maxStatBoxes) || inA == 0 || inA == a.Rows() {
 		t.Errorf("%d markers of %d names in both of %d (the test wants names of both kinds)", both, inA, a.Rows())
 	}
-	dir := t.TempDir()
-	if keep := os.Getenv("NSYSX_RECIPE_PNG"); keep != "" {
-		dir = keep
-	}
-	if _, err := WriteRecipeCharts(dir, recipe.DiffName, out); err != nil {
+	if _, err := WriteRecipeCharts(keptDir(t, ""), recipe.DiffName, out); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -305,13 +237,12 @@ func TestRecipeDiff(t *testing.T) {
 // diffOutput runs the diff recipe on two golden kern_sum directories.
 func diffOutput(t *testing.T) *recipe.Output {
 	t.Helper()
-	root := filepath.Join(testutil.Root(), "testdata", "golden", "recipes")
 	r, err := recipe.Lookup(recipe.DiffName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := recipe.Defaults()
-	o.Input = []string{filepath.Join(root, "train+fixed", "cuda_gpu_kern_sum"), filepath.Join(root, "rank0+rank1", "cuda_gpu_kern_sum")}
+	o.Input = []string{testutil.GoldenRecipe("train+fixed", "cuda_gpu_kern_sum"), testutil.GoldenRecipe("rank0+rank1", "cuda_gpu_kern_sum")}
 	res, err := recipe.Run(context.Background(), r, o, nil)
 	if err != nil {
 		t.Fatal(err)

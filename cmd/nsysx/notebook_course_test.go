@@ -40,7 +40,7 @@ func solutions(t *testing.T, nb map[string]any) []string {
 func readNotebook(t *testing.T, name string) map[string]any {
 	t.Helper()
 	var nb map[string]any
-	readJSON(t, filepath.Join(testutil.Root(), "notebooks", name), &nb)
+	testutil.ReadJSON(t, filepath.Join(testutil.Root(), "notebooks", name), &nb)
 	return nb
 }
 
@@ -70,5 +70,62 @@ func TestCourse(t *testing.T) {
 		if fi, err := os.Stat(png); err != nil || fi.Size() < 10000 {
 			t.Errorf("%s: no screenshot (%v)", n, err)
 		}
+	}
+}
+
+// exampleNotebooks lists notebooks/0*.ipynb: the course, at least nine.
+func exampleNotebooks(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(testutil.Root(), "notebooks", "0*.ipynb"))
+	if err != nil || len(paths) < 9 {
+		t.Fatalf("example notebooks: %v %v", paths, err)
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, filepath.Base(p))
+	}
+	return names
+}
+
+// checkExecuted checks that every code cell of a notebook ran, has
+// output and no error, that it is an nsysx notebook, and that the
+// profiles it names exist in the repository; it returns the notebook.
+func checkExecuted(t *testing.T, path string) notebook {
+	t.Helper()
+	var nb notebook
+	testutil.ReadJSON(t, path, &nb)
+	name := filepath.Base(path)
+	if nb.Metadata.Kernelspec.Name != "nsysx" {
+		t.Errorf("%s: kernelspec %q", name, nb.Metadata.Kernelspec.Name)
+	}
+	for i, c := range nb.Cells {
+		if c.CellType != "code" {
+			continue
+		}
+		src := joinText(c.Source)
+		if c.ExecutionCount == nil || len(c.Outputs) == 0 {
+			t.Errorf("%s: cell %d not executed or without output: %.60q", name, i, src)
+		}
+		for _, o := range c.Outputs {
+			if o.OutputType == "error" {
+				t.Errorf("%s: cell %d: %s: %s", name, i, o.Ename, o.Evalue)
+			}
+		}
+		for _, f := range strings.Fields(src) {
+			if rel, ok := strings.CutPrefix(f, "../testdata/"); ok {
+				if _, err := os.Stat(filepath.Join(testutil.Root(), "testdata", rel)); err != nil {
+					t.Errorf("%s: cell %d names a missing file: %v", name, i, err)
+				}
+			}
+		}
+	}
+	return nb
+}
+
+// TestExampleNotebooks checks the committed example notebooks: executed,
+// with outputs, no errors, and profile paths that exist.
+func TestExampleNotebooks(t *testing.T) {
+	for _, n := range exampleNotebooks(t) {
+		checkExecuted(t, filepath.Join(testutil.Root(), "notebooks", n))
 	}
 }

@@ -9,15 +9,25 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
-// notebookRoot makes the directory root/notebooks, and root/testdata a
-// link to the repository's, so that the notebooks' ../testdata paths work.
-func notebookRoot(t *testing.T, root string) {
+// notebookRoot makes the directory root/notebooks with copies of the
+// repository's notebooks of the given names, and root/testdata a link to
+// the repository's, so that the notebooks' ../testdata paths work.
+func notebookRoot(t *testing.T, root string, copies ...string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Join(root, "notebooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(root, "testdata")); err != nil {
 		t.Fatal(err)
+	}
+	for _, n := range copies {
+		src, err := os.ReadFile(filepath.Join(testutil.Root(), "notebooks", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "notebooks", n), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -41,14 +51,20 @@ func writeSolutionNotebooks(t *testing.T, root string) []string {
 				"execution_count": nil, "source": code, "id": "solution-" + string(rune('a'+i))})
 		}
 		nb["cells"] = cells
-		b, err := json.Marshal(nb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, "notebooks", n), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeNotebook(t, filepath.Join(root, "notebooks", n), nb)
 		names = append(names, n)
 	}
 	return names
+}
+
+// writeNotebook writes the notebook nb as JSON to path.
+func writeNotebook(t *testing.T, path string, nb any) {
+	t.Helper()
+	b, err := json.Marshal(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

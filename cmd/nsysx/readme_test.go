@@ -179,7 +179,7 @@ func tail(b []byte) string {
 // A compressed profile opens in the CLI as in the kernel.
 func TestStatsCompressedInput(t *testing.T) {
 	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
-	gz := filepath.Join(testutil.Root(), "testdata", "profiles", "train.sqlite.gz")
+	gz := testutil.GzProfile("train")
 	out, errOut, code := runCLI(t, "stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", gz)
 	want, _ := testutil.Golden(t, "train", "cuda_gpu_kern_sum.csv")
 	if code != 0 || strings.TrimSpace(out) != strings.TrimSpace(want) {

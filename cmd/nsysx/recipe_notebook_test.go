@@ -26,11 +26,7 @@ func TestRecipeNotebookExecutes(t *testing.T) {
 	if png, _ := filepath.Glob(filepath.Join(out, "*.png")); len(png) != 0 {
 		t.Errorf("PNGs without --png: %v", png)
 	}
-	needTools(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-nbconvert"}, []string{"nbconvert", "nbclient"})
-	if testing.Short() {
-		t.Skip("builds the binary and starts a kernel")
-	}
-	je := setupJupyter(t)
+	je := setupJupyter(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-nbconvert"}, []string{"nbconvert", "nbclient"})
 	exec := filepath.Join(je.dir, "executed")
 	je.run(t, out, 5*time.Minute, "/usr/bin/jupyter", "nbconvert", "--to", "notebook", "--execute",
 		"--ExecutePreprocessor.kernel_name=nsysx", "--ExecutePreprocessor.timeout=300", "--output-dir", exec, "stats.ipynb")

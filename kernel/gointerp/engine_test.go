@@ -46,11 +46,7 @@ func newEngine(t *testing.T) *Engine {
 
 func runCell(t *testing.T, e *Engine, code string) (*recorder, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	r := &recorder{}
-	err := e.Execute(ctx, code, r)
-	return r, err
+	return outputtest.Run(&recorder{}, 20*time.Second, func(ctx context.Context, r *recorder) error { return e.Execute(ctx, code, r) })
 }
 
 func mustRun(t *testing.T, e *Engine, code string) *recorder {
@@ -157,16 +153,17 @@ func TestOsStreams(t *testing.T) {
 func TestNestedMultiDefine(t *testing.T) {
 	e := newEngine(t)
 	mustRun(t, e, "func g() (int, error) { return 2, nil }\ntotal := 0")
-	for _, code := range []string{
-		"for i := 0; i < 3; i++ {\n\ta, err := g()\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\ttotal += a\n}",
-		"if true {\n\tvar a, b = g()\n\t_ = b\n\ttotal += a\n}",
-		"{\n\ta, _ := g()\n\ttotal += a\n}",
-		"for _, x := range []int{1} {\n\tswitch a, _ := g(); a {\n\tcase 2:\n\t\ttotal += x\n\t}\n}",
+	// each cell adds to total what its a (or x) held: the sums after each
+	for _, c := range []struct{ code, total string }{
+		{"for i := 0; i < 3; i++ {\n\ta, err := g()\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\ttotal += a\n}", "6"},
+		{"if true {\n\tvar a, b = g()\n\t_ = b\n\ttotal += a\n}", "8"},
+		{"{\n\ta, _ := g()\n\ttotal += a\n}", "10"},
+		{"for _, x := range []int{1} {\n\tswitch a, _ := g(); a {\n\tcase 2:\n\t\ttotal += x\n\t}\n}", "11"},
 	} {
-		mustRun(t, e, code)
-	}
-	if got := mustRun(t, e, "total").result(); got != "11" {
-		t.Errorf("total = %s, want 11", got)
+		mustRun(t, e, c.code)
+		if got := mustRun(t, e, "total").result(); got != c.total {
+			t.Errorf("after %q: total = %s, want %s", c.code, got, c.total)
+		}
 	}
 	// errors still point at the cell's lines
 	_, err := runCell(t, e, "x := 0\nfor i := 0; i < 1; i++ {\n\ta, _ := g()\n\tx += a + nope\n}")

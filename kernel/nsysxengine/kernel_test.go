@@ -14,9 +14,6 @@ import (
 // train repeated 16 times) through interrupt_request: the reply comes at
 // once and the next cell sees the state of the earlier ones.
 func TestKernelInterruptReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a big profile")
-	}
 	big := tiledProfile(t, 16)
 	wk := startKernel(t)
 	wk.Execute("before := 41")

@@ -232,9 +232,6 @@ func TestSQLInterrupt(t *testing.T) {
 // TestMagicInterrupt: %nsys stops at once when interrupted, although the
 // library's reports do not watch the context, and the engine goes on.
 func TestMagicInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a big profile")
-	}
 	big := tiledProfile(t, 16)
 	e := newEngine(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nsysx/nsysx/kernel/tests/cdp"
+)
+
+// The browser tests run notebooks in the classic Notebook server through
+// headless Chromium (kernel/tests/cdp drives it).
+
+// browserJupyter skips the test under -short or unless the classic
+// Notebook server and Chromium are installed, sets up Jupyter and starts
+// the Notebook server on a new directory (named so under Jupyter's).
+func browserJupyter(t *testing.T, name string) *notebookServer {
+	t.Helper()
+	je := setupJupyter(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium"},
+		[]string{"notebook", "jupyter_client"})
+	return startNotebookServer(t, je, name)
+}
+
+// startBrowser starts headless Chromium with a width×height window, its
+// profile in Jupyter's directory under name; it is closed when the test
+// ends.
+func startBrowser(ctx context.Context, t *testing.T, je *jupyterEnv, name string, width, height int) *cdp.Browser {
+	t.Helper()
+	br, err := cdp.Start(ctx, "/usr/bin/chromium", filepath.Join(je.dir, name), width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(br.Close)
+	return br
+}
+
+// openNotebook opens a notebook in the page and waits until its kernel is
+// connected.
+func openNotebook(ctx context.Context, t *testing.T, br *cdp.Browser, url string) {
+	t.Helper()
+	if err := br.Navigate(ctx, url); err != nil {
+		t.Fatal(err)
+	}
+	ready := "window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()"
+	if err := br.WaitFor(ctx, ready, 200*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runInBrowser opens a notebook in the page, runs all its cells, writes
+// the notebook the page then holds to out and returns a screenshot of the
+// page scrolled to the top.
+func runInBrowser(ctx context.Context, t *testing.T, br *cdp.Browser, url, out string) []byte {
+	t.Helper()
+	openNotebook(ctx, t, br, url)
+	if err := br.Eval(ctx, "Jupyter.notebook.clear_all_output(); Jupyter.notebook.execute_all_cells(); true", nil); err != nil {
+		t.Fatal(err)
+	}
+	done := "Jupyter.notebook.get_cells().every(c => c.cell_type !== 'code' || typeof c.input_prompt_number === 'number')"
+	if err := br.WaitFor(ctx, done, 250*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // let the last outputs render
+	var nbJSON string
+	if err := br.Eval(ctx, "JSON.stringify(Jupyter.notebook.toJSON())", &nbJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(nbJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// save, so that leaving the page asks nothing; then the top of the page
+	if err := br.Eval(ctx, "Jupyter.notebook.save_notebook(); Jupyter.notebook.scroll_to_top(0); document.activeElement.blur(); true", nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	png, err := br.Screenshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return png
+}
+
+// saveScreenshot writes png as name in $NSYSX_SCREENSHOT_DIR, or where
+// that is not set in dir (nowhere when dir is "").
+func saveScreenshot(t *testing.T, dir, name string, png []byte) {
+	t.Helper()
+	if d := os.Getenv("NSYSX_SCREENSHOT_DIR"); d != "" {
+		dir = d
+	}
+	if dir == "" {
+		return
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", path, len(png))
+}
