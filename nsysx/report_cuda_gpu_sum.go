@@ -93,13 +93,6 @@ func (ns *namedSamples) addKernels(k *Table, names *kernNames) {
 // memOps feeds every memcpy (inner-joined to the copy-kind enum) and memset
 // into ns, as durations or sizes.
 func (c *Ctx) memOps(ns *namedSamples, size bool) error {
-	val := func(t *Table, i int) (int64, bool) {
-		if size {
-			b := t.Col("bytes")
-			return b.Int(i), !b.IsNull(i)
-		}
-		return dur(t.Col("start"), t.Col("end"), i)
-	}
 	cols := []string{"start", "end"}
 	if size {
 		cols = []string{"bytes"}
@@ -114,26 +107,55 @@ func (c *Ctx) memOps(ns *namedSamples, size bool) error {
 			return err
 		}
 		ck := t.Col("copyKind")
-		for i := 0; i < t.N; i++ {
-			n, ok := names[ck.Int(i)]
-			if !ok || ck.IsNull(i) {
-				continue
+		groups := map[int64]*Agg{} // by copyKind; nil: not a named kind
+		addMemOps(t, size, func(i int) *Agg {
+			if ck.IsNull(i) {
+				return nil
 			}
-			v, ok := val(t, i)
-			ns.add(TextV(n), "MEMORY_OPER", v, ok)
-		}
+			k := ck.Int(i)
+			a, seen := groups[k]
+			if !seen {
+				if n, ok := names[k]; ok {
+					a = ns.group(TextV(n), "MEMORY_OPER")
+				}
+				groups[k] = a
+			}
+			return a
+		})
 	}
 	if c.Has(tMemset) {
 		t, err := c.Load(tMemset, cols...)
 		if err != nil {
 			return err
 		}
-		for i := 0; i < t.N; i++ {
-			v, ok := val(t, i)
-			ns.add(TextV("[CUDA memset]"), "MEMORY_OPER", v, ok)
-		}
+		var a *Agg
+		addMemOps(t, size, func(int) *Agg {
+			if a == nil {
+				a = ns.group(TextV("[CUDA memset]"), "MEMORY_OPER")
+			}
+			return a
+		})
 	}
 	return nil
+}
+
+// addMemOps adds each row of the memcpy or memset table t to the group
+// that group returns for it (none: the row is left out): its bytes when
+// size, else its duration. Groups start at their first row, in table
+// order, as they would with a lookup of every row's name.
+func addMemOps(t *Table, size bool, group func(i int) *Agg) {
+	b, st, en := t.Col("bytes"), t.Col("start"), t.Col("end")
+	for i := 0; i < t.N; i++ {
+		a := group(i)
+		switch {
+		case a == nil:
+		case size:
+			addSample(a, b.Int(i), !b.IsNull(i))
+		default:
+			v, ok := dur(st, en, i)
+			addSample(a, v, ok)
+		}
+	}
 }
 
 func (c *Ctx) skipMemEnum() (*Result, bool) {

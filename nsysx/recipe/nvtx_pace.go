@@ -15,6 +15,7 @@ func init() {
 		Notebook:    paceNotebook,
 		Prepare:     requireName,
 		Map:         mapNVTXPace,
+		MapCost:     0.25, // streams NVTX_EVENTS (pages released behind the scan) and keeps only the rows of --name
 		Reduce:      reducePace,
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nsysx/nsysx/internal/parquetio"
 )
@@ -61,10 +63,9 @@ func WriteParquet(w io.Writer, f *Frame) error {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
 	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
-	ctx := pqarrow.NewArrowWriteContext(context.Background(), &aprops)
 	n := f.Rows()
 	for s := 0; s < n || s == 0; s += maxRowGroup {
-		if err := writeRowGroup(ctx, pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
+		if err := writeRowGroup(&aprops, pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
 			pw.Close()
 			return err
 		}
@@ -75,26 +76,39 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	return nil
 }
 
-// writeRowGroup writes rows [s, e) of every column as one row group.
-func writeRowGroup(ctx context.Context, pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
-	rgw, err := pw.AppendRowGroupChecked()
+// writeRowGroup writes rows [s, e) of every column as one row group. The
+// columns are encoded at once, one goroutine each (up to GOMAXPROCS): a
+// buffered row group gives every column chunk its own page buffer, which
+// Close then copies to the file in column order, so the bytes are those of
+// writing the columns one after another. Each goroutine has its own Arrow
+// write context (the context's scratch buffers are not safe to share).
+func writeRowGroup(aprops *pqarrow.ArrowWriterProperties, pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+	rgw, err := pw.AppendBufferedRowGroupChecked()
 	if err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
 	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, c := range f.Cols {
-		cw, err := rgw.NextColumn()
+		cw, err := rgw.Column(i)
 		if err != nil {
 			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
 		}
-		leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e)
-		if err != nil {
-			return err
-		}
-		err = pqarrow.WriteArrowToColumn(ctx, cw, leaf, def, rep, true)
-		leaf.Release()
-		if err != nil {
-			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
-		}
+		g.Go(func() error {
+			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e)
+			if err != nil {
+				return err
+			}
+			defer leaf.Release()
+			cctx := pqarrow.NewArrowWriteContext(context.Background(), aprops)
+			if err := pqarrow.WriteArrowToColumn(cctx, cw, leaf, def, rep, true); err != nil {
+				return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if err := rgw.Close(); err != nil {
 		return fmt.Errorf("writing parquet: %w", err)

@@ -17,7 +17,8 @@ const statsNotebook = "stats.ipynb"
 // summaryRecipes are the summary recipes of docs/recipes.md §2, one row
 // each: name, display name, mapper (in the recipe's own file), what the
 // statistics are of (Help is "Per-rank and overall statistics of WHAT.")
-// and the options, nil for summaryOptions. cuda_gpu_mem_size_sum has no
+// and the options, nil for summaryOptions, and the map's cost (Recipe.MapCost;
+// 0 for the default of 1). cuda_gpu_mem_size_sum has no
 // filter at all, not even the default time window; nccl_sum has no
 // filter-* option, but the deprecated --start/--end still filter.
 var summaryRecipes = []struct {
@@ -25,17 +26,24 @@ var summaryRecipes = []struct {
 	mapper        func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)
 	of            string
 	options       []string
+	cost          float64
 }{
-	{"cuda_api_sum", "CUDA API Summary", mapAPISum, "CUDA runtime and driver API call durations, by API name", nil},
-	{"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", mapKernSum, "CUDA kernel durations, by kernel (short) name and by device", nil},
-	{"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", mapMemSizeSum, "GPU memcpy/memset sizes, by operation and by device", []string{"input", "csv"}},
-	{"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", mapMemTimeSum, "GPU memcpy/memset durations, by operation and by device", nil},
-	{"mpi_sum", "MPI Summary", mapMPISum, "MPI call durations (point-to-point, start/wait, collectives, other), by function name", nil},
-	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil},
-	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}},
-	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil},
-	{"osrt_sum", "OS Runtime Summary", mapOSRTSum, "OS runtime library call durations, by function name", nil},
+	{"cuda_api_sum", "CUDA API Summary", mapAPISum, "CUDA runtime and driver API call durations, by API name", nil, cudaTableCost},
+	{"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", mapKernSum, "CUDA kernel durations, by kernel (short) name and by device", nil, cudaTableCost},
+	{"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", mapMemSizeSum, "GPU memcpy/memset sizes, by operation and by device", []string{"input", "csv"}, cudaTableCost},
+	{"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", mapMemTimeSum, "GPU memcpy/memset durations, by operation and by device", nil, cudaTableCost},
+	{"mpi_sum", "MPI Summary", mapMPISum, "MPI call durations (point-to-point, start/wait, collectives, other), by function name", nil, cudaTableCost},
+	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil, 0},
+	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}, 0},
+	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil, 0},
+	{"osrt_sum", "OS Runtime Summary", mapOSRTSum, "OS runtime library call durations, by function name", nil, cudaTableCost},
 }
+
+// cudaTableCost is the map cost of a summary of one CUDA (or OS runtime,
+// MPI) table: the table is a part of the export, most of which is NVTX in
+// the profiles of PyTorch training (a real 188 MB capture: NVTX_EVENTS
+// 135 MB, the kernel table 13 MB), so a map holds well under the report's size.
+const cudaTableCost = 0.5
 
 // Each summary recipe writes statsNotebook and merges its parts with
 // StatsReduce.
@@ -47,7 +55,7 @@ func init() {
 		}
 		Register(&Recipe{Name: s.name, DisplayName: s.display, Map: s.mapper, Options: opts,
 			Help:     "Per-rank and overall statistics of " + s.of + ".",
-			Notebook: statsNotebook, Reduce: StatsReduce})
+			Notebook: statsNotebook, Reduce: StatsReduce, MapCost: s.cost})
 	}
 }
 
