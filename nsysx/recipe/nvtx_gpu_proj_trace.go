@@ -3,6 +3,8 @@ package recipe
 import (
 	"context"
 	"slices"
+
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 func init() {
@@ -32,7 +34,7 @@ func checkPerGroup(_ context.Context, _ []*Report, o *Options) (any, error) {
 // mapNVTXProjTrace projects every NVTX range with the hierarchy, grouped
 // per GPU or per stream when asked (docs/recipes.md §2.8).
 func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	nv, err := LoadNVTX(ctx, r.Profile)
+	nv, spans, err := loadTraceNVTX(ctx, r.Profile, o)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +52,22 @@ func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part,
 	if pr == nil {
 		return noData(o, r)
 	}
+	if spans != nil {
+		if err := fillProjText(ctx, r.Profile, spans, nv, pr); err != nil {
+			return nil, err
+		}
+	}
 	return &Part{Frames: map[string]*Frame{"trace": traceFrame(nv, pr)}}, nil
+}
+
+// loadTraceNVTX is the NVTX composite the trace projects: without text
+// (and the table, for fillProjText) unless an NVTX filter needs it.
+func loadTraceNVTX(ctx context.Context, p *nsysx.Profile, o *Options) (*NVTX, *nsysx.Table, error) {
+	if needsNVTXText(o) {
+		nv, err := LoadNVTX(ctx, p)
+		return nv, nil, err
+	}
+	return loadNVTXSpans(ctx, p)
 }
 
 // traceFrame is one rank's trace.parquet rows, numbered 0..n−1.
