@@ -17,7 +17,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
-		MapCost:  3, // the NVTX composite and the projection: peak heap about 3 bytes a byte of SQLite export (train tiled 24 times, GOGC 50)
+		MapCost:  1.5, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak heap about 1 byte a byte of SQLite export (rank0 of /tmp/real/large: 185 MB live of a 189 MB report), with GOGC 50
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
