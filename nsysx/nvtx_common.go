@@ -35,7 +35,8 @@ type nvtxSel struct {
 	pushPop, startEnd bool // types 59/70, types 60/71
 	sameThread        bool // only ranges with endGlobalTid NULL
 	raw               bool // ignore the filter
-	ids               bool // keep rowid and globalTid
+	ids               bool // keep globalTid
+	rowids            bool // keep rowid (the ranges are in rowid order: comparisons use their index)
 }
 
 // nvMax is SQLite's max(max(start), max(end)) over a set of rows: NULL when
@@ -76,7 +77,7 @@ type nvtxData struct {
 	start, end []int64 // end is meaningful unless nvOpen
 	flags      []uint8
 	pair       []int32 // (domain, text) pair: names come from pairNames
-	rowid      []int64 // with sel.ids
+	rowid      []int64 // with sel.rowids
 	gtid       []int64 // with sel.ids
 
 	// pairNames lists each pair's display names "Domain:text": one per

@@ -59,14 +59,15 @@ func (rc *rangeCalls) finish(sp *nvtxSpans) {
 func (rc *rangeCalls) ranges(call int32) []int32 { return rc.list[rc.off[call]:rc.off[call+1]] }
 
 // loadNVTXAndRuntime reads the same-thread ranges of both styles (the set R
-// of docs/stats.md §4.14) while the runtime index is built.
-func (c *Ctx) loadNVTXAndRuntime() (*nvtxData, *runtimeIndex, error) {
+// of docs/stats.md §4.14), with their rowids when asked, while the runtime
+// index is built.
+func (c *Ctx) loadNVTXAndRuntime(rowids bool) (*nvtxData, *runtimeIndex, error) {
 	var d *nvtxData
 	var derr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		d, derr = c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, sameThread: true, ids: true})
+		d, derr = c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, sameThread: true, ids: true, rowids: rowids})
 	}()
 	ri, err := c.runtimeIndex(false)
 	<-done
@@ -89,7 +90,7 @@ func runNVTXKernSum(c *Ctx) (*Result, error) {
 	if r, err := c.setupFilter(); r != nil || err != nil {
 		return r, err
 	}
-	d, ri, err := c.loadNVTXAndRuntime()
+	d, ri, err := c.loadNVTXAndRuntime(false)
 	if err != nil {
 		return nil, err
 	}

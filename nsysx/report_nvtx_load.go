@@ -199,7 +199,10 @@ func (b *nvtxBuilder) reserve(n int) {
 	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
 	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
 	if b.sel.ids {
-		d.rowid, d.gtid = make([]int64, 0, n), make([]int64, 0, n)
+		d.gtid = make([]int64, 0, n)
+	}
+	if b.sel.rowids {
+		d.rowid = make([]int64, 0, n)
 	}
 }
 
@@ -259,8 +262,10 @@ func (b *nvtxBuilder) add(r *nvtxRow) {
 	d.flags = append(d.flags, fl)
 	d.pair = append(d.pair, b.pair(dk, tk))
 	if sel.ids {
-		d.rowid = append(d.rowid, r.rowid)
 		d.gtid = append(d.gtid, r.gtid)
+	}
+	if sel.rowids {
+		d.rowid = append(d.rowid, r.rowid)
 	}
 }
 

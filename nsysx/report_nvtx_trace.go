@@ -24,7 +24,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	if r, err := c.setupFilter(); r != nil || err != nil {
 		return r, err
 	}
-	d, err := c.loadNVTX(nvtxSel{pushPop: true, ids: true})
+	d, err := c.loadNVTX(nvtxSel{pushPop: true, ids: true, rowids: true})
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func (pp *pushPopTrace) sortRows() {
 		if da != db {
 			return da < db
 		}
-		return d.rowid[a] < d.rowid[b]
+		return a < b // rowid order
 	}
 	order := pp.order
 	for k := 1; k < len(order); k++ {

@@ -64,7 +64,7 @@ func (sp *nvtxSpans) before(a, b int32) bool {
 	if sp.eff[a] != sp.eff[b] {
 		return sp.eff[a] > sp.eff[b]
 	}
-	return d.rowid[a] < d.rowid[b]
+	return a < b // rowid order
 }
 
 func (sp *nvtxSpans) sortRanges(rs []int32) {
@@ -203,7 +203,7 @@ func (sp *nvtxSpans) fenwickParents(rs []int32, parent []int32) {
 		if da != db {
 			return da < db
 		}
-		return d.rowid[a] < d.rowid[b]
+		return a < b // rowid order
 	}
 	for k := 0; k < len(rs); {
 		c := rs[k]
