@@ -128,11 +128,8 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := sp.tree()
+		t := sp.tree(!summary)
 		sp.threads = nil
-		if summary {
-			t.order = nil
-		}
 		proj.countChildren(t)
 		if summary {
 			return projSummary(c, d, sp, t, proj), nil

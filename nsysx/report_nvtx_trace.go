@@ -33,7 +33,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	}
 	m, mOK := d.maxPP.value()
 	sp := d.spans(m, mOK)
-	t := sp.tree()
+	t := sp.tree(true)
 	pp := &pushPopTrace{d: d, sp: sp, t: t}
 	pp.children()
 	pp.sortRows()
