@@ -92,8 +92,7 @@ type nvtxTree struct {
 	order  []int32 // every range, parents before their children
 }
 
-//
-// withOrder fills t.order (which the range stacks walk); without it, order
+// tree computes every range's parent and level; withOrder fills t.order (which the range stacks walk); without it, order
 // stays nil.
 func (sp *nvtxSpans) tree(withOrder bool) *nvtxTree {
 	n := sp.d.n
