@@ -135,10 +135,17 @@ type threadProj struct {
 	rows      []int // NVTX rows of the thread, table order
 	byStart   []int // positions into rows, by start (stable)
 	innermost []bool
+	// slot is each range's index into the current group's per-range
+	// lists (projGroup.streams), -1 outside the group: slices instead of
+	// maps keyed by range, reset after each group.
+	slot []int32
 }
 
 func newThreadProj(n *ProjNVTX, rows []int) *threadProj {
-	th := &threadProj{n: n, rows: rows, innermost: make([]bool, len(rows))}
+	th := &threadProj{n: n, rows: rows, innermost: make([]bool, len(rows)), slot: make([]int32, len(rows))}
+	for i := range th.slot {
+		th.slot[i] = -1
+	}
 	var stack []int
 	for i, r := range rows {
 		th.innermost[i] = true
@@ -170,7 +177,7 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return c.Start[g[order[a]]] < c.Start[g[order[b]]] })
 	out := make([][]int, len(g))
-	var active []int
+	var active, arena []int // the members share chunks of arena
 	next := 0
 	for _, gi := range order {
 		cr := g[gi]
@@ -186,12 +193,16 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 			}
 		}
 		active = kept
-		var m []int
+		if len(arena) < len(active) {
+			arena = make([]int, max(stackChunk, len(active)))
+		}
+		m := arena[:0:len(active)]
 		for _, a := range active {
 			if ce <= th.n.End[th.rows[a]] {
 				m = append(m, a)
 			}
 		}
+		arena = arena[len(m):]
 		slices.Sort(m)
 		out[gi] = m
 	}
@@ -201,13 +212,14 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 // projRow is one output row of a group before numbering.
 type projRow struct {
 	start, end int64
-	rng        int // position into th.rows
+	rng        int   // position into th.rows
+	slot       int32 // the range's slot in the group (threadProj.slot)
 }
 
-// groupRows is a group's projected rows with each range's stream set.
+// projGroup is a group's projected rows with each range's stream set.
 type projGroup struct {
 	rows    []projRow
-	streams map[int][]int64 // range → sorted streams
+	streams [][]int64 // per slot: the range's sorted streams
 }
 
 // project computes one group's rows: graph originals in innermost ranges
@@ -217,20 +229,32 @@ type projGroup struct {
 // separate graph rows included.
 func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	mem := th.members(c, g)
-	gr := &projGroup{streams: map[int][]int64{}}
-	type span struct{ s, e int64 }
-	wide := map[int]*span{}
+	gr := &projGroup{}
+	type span struct {
+		s, e int64
+		set  bool
+	}
+	var wide []span   // per slot
+	var inGroup []int // the ranges given a slot
 	var wideOrder []int
 	for gi, cr := range g {
 		for _, r := range mem[gi] {
-			gr.streams[r] = addStream(gr.streams[r], c.Stream[cr])
+			sl := th.slot[r]
+			if sl < 0 {
+				sl = int32(len(inGroup))
+				th.slot[r] = sl
+				inGroup = append(inGroup, r)
+				gr.streams = append(gr.streams, nil)
+				wide = append(wide, span{})
+			}
+			gr.streams[sl] = addStream(gr.streams[sl], c.Stream[cr])
 			if c.Graph != nil && c.Graph[cr] && th.innermost[r] {
-				gr.rows = append(gr.rows, projRow{c.GPUStart[cr], c.GPUEnd[cr], r})
+				gr.rows = append(gr.rows, projRow{c.GPUStart[cr], c.GPUEnd[cr], r, sl})
 				continue
 			}
-			w, ok := wide[r]
-			if !ok {
-				wide[r] = &span{c.GPUStart[cr], c.GPUEnd[cr]}
+			w := &wide[sl]
+			if !w.set {
+				*w = span{c.GPUStart[cr], c.GPUEnd[cr], true}
 				wideOrder = append(wideOrder, r)
 				continue
 			}
@@ -239,7 +263,11 @@ func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	}
 	slices.Sort(wideOrder)
 	for _, r := range wideOrder {
-		gr.rows = append(gr.rows, projRow{wide[r].s, wide[r].e, r})
+		sl := th.slot[r]
+		gr.rows = append(gr.rows, projRow{wide[sl].s, wide[sl].e, r, sl})
+	}
+	for _, r := range inGroup {
+		th.slot[r] = -1
 	}
 	sort.SliceStable(gr.rows, func(i, j int) bool {
 		a, b := gr.rows[i], gr.rows[j]
@@ -316,10 +344,10 @@ func (p *Projection) hierarchy(gr *projGroup, counter *int64) {
 			stack = stack[:len(stack)-1]
 		}
 		stack = append(stack, i)
-		mine := gr.streams[r.rng]
+		mine := gr.streams[r.slot]
 		cur = cur[:0]
 		for _, e := range stack {
-			if intersects(gr.streams[gr.rows[e].rng], mine) {
+			if intersects(gr.streams[gr.rows[e].slot], mine) {
 				cur = append(cur, e)
 			}
 		}
