@@ -58,33 +58,33 @@ func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []str
 	if len(rowids) == 0 {
 		return b.table(), nil
 	}
+	for k := range b.in {
+		b.in[k].off = true // the rows asked for are few and their texts seldom repeat
+	}
 	next := 0
-	keep := func(rowid int64) (bool, bool) {
+	want := func(rowid int64) bool {
 		for next < len(rowids) && rowids[next] < rowid {
 			next++
 		}
-		return next < len(rowids) && rowids[next] == rowid, next >= len(rowids)
+		return next < len(rowids) && rowids[next] == rowid
 	}
+	last := rowids[len(rowids)-1]
 	var err error
 	if len(cols) <= sqlite.MaxFields {
-		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery, Rows: want}
 		err = s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
-			ok, done := keep(rowid)
-			if ok {
-				b.addFields(rowid, f)
-			}
-			if done {
+			b.addFields(rowid, f)
+			if rowid == last {
 				return errRowsDone
 			}
 			return nil
 		})
 	} else {
 		err = s.db.Scan(t, cols, func(rowid int64, vals []sqlite.Value) error {
-			ok, done := keep(rowid)
-			if ok {
+			if want(rowid) {
 				b.addValues(rowid, vals)
 			}
-			if done {
+			if rowid >= last {
 				return errRowsDone
 			}
 			return ctx.Err()
