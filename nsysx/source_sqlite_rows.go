@@ -58,9 +58,10 @@ func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []str
 	if len(rowids) == 0 {
 		return b.table(), nil
 	}
-	for k := range b.in {
-		b.in[k].off = true // the rows asked for are few and their texts seldom repeat
-	}
+	// The texts go into shared chunks, not interned nor one allocation
+	// each: the rows asked for are kept together (the names of a
+	// projection's rows), and their texts seldom repeat.
+	b.chunked = true
 	next := 0
 	want := func(rowid int64) bool {
 		for next < len(rowids) && rowids[next] < rowid {
