@@ -161,8 +161,19 @@ func newThreadProj(n *ProjNVTX, rows []int) *threadProj {
 	for i := range th.byStart {
 		th.byStart[i] = i
 	}
-	sort.SliceStable(th.byStart, func(a, b int) bool { return n.Start[rows[th.byStart[a]]] < n.Start[rows[th.byStart[b]]] })
+	sortStableBy(th.byStart, func(i int) int64 { return n.Start[rows[i]] })
 	return th
+}
+
+// sortStableBy sorts positions stably by key, unless they already are in
+// order (ranges and calls come in table order, mostly by start).
+func sortStableBy(pos []int, key func(int) int64) {
+	for k := 1; k < len(pos); k++ {
+		if key(pos[k]) < key(pos[k-1]) {
+			sort.SliceStable(pos, func(a, b int) bool { return key(pos[a]) < key(pos[b]) })
+			return
+		}
+	}
 }
 
 // members returns, for each CUDA row of g (by position in g), the ranges
@@ -175,7 +186,7 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return c.Start[g[order[a]]] < c.Start[g[order[b]]] })
+	sortStableBy(order, func(i int) int64 { return c.Start[g[i]] })
 	out := make([][]int, len(g))
 	var active, arena []int // the members share chunks of arena
 	next := 0
