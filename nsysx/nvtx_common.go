@@ -78,7 +78,11 @@ type nvtxData struct {
 	flags      []uint8
 	pair       []int32 // (domain, text) pair: names come from pairNames
 	rowid      []int64 // with sel.rowids
-	gtid       []int64 // with sel.ids
+	// tid is each range's thread (with sel.ids): an index into threads,
+	// the distinct globalTids (4 bytes a range instead of 8: a PyTorch
+	// capture holds tens of millions of ranges on a few threads).
+	tid     []int32
+	threads []int64
 
 	// pairNames lists each pair's display names "Domain:text": one per
 	// domain creation row the range joins (usually exactly one).
@@ -86,6 +90,9 @@ type nvtxData struct {
 	// maxima over every row, the push/pop rows and the start/end rows.
 	maxAll, maxPP, maxSE nvMax
 }
+
+// gtid is range i's globalTid (with sel.ids).
+func (d *nvtxData) gtid(i int) int64 { return d.threads[d.tid[i]] }
 
 // name returns range i's display name; multi is set when its domain was
 // created by several threads, which nsys's R-tree reports reject.

@@ -122,7 +122,7 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		m, mOK := d.maxPP.merge(d.maxSE).value()
 		sp := d.spans(m, mOK)
 		if summary {
-			d.gtid = nil // grouped by thread in the spans; the summary shows no thread
+			d.tid = nil // grouped by thread in the spans; the summary shows no thread
 		}
 		proj, err := c.projectRanges(d, sp, ri)
 		if err != nil {

@@ -170,7 +170,8 @@ func gtidPIDTID(d *nvtxData, i int32) (Value, Value) {
 	if d.flags[i]&nvNoTid != 0 {
 		return Null, Null
 	}
-	return IntV(gPID(d.gtid[i])), IntV(gTID(d.gtid[i]))
+	g := d.gtid(int(i))
+	return IntV(gPID(g)), IntV(gTID(g))
 }
 
 // rangeStacks holds each reachable range's RangeStack, ":" followed by the

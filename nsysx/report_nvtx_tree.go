@@ -32,14 +32,14 @@ func (d *nvtxData) spans(m int64, mOK bool) *nvtxSpans {
 			sp.eff[i], sp.effNull[i] = m, !mOK
 		}
 		if d.flags[i]&nvNoTid == 0 && !sp.effNull[i] {
-			counts[d.gtid[i]]++
+			counts[d.gtid(i)]++
 		}
 	}
 	for i := 0; i < d.n; i++ {
 		if d.flags[i]&nvNoTid != 0 || sp.effNull[i] {
 			continue
 		}
-		g := d.gtid[i]
+		g := d.gtid(i)
 		k, ok := sp.byTid[g]
 		if !ok {
 			k = len(sp.threads)
