@@ -61,7 +61,7 @@ func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []str
 	// The texts go into shared chunks, not interned nor one allocation
 	// each: the rows asked for are kept together (the names of a
 	// projection's rows), and their texts seldom repeat.
-	b.chunked = true
+	b.chunked, b.flatArena = true, true
 	next := 0
 	want := func(rowid int64) bool {
 		for next < len(rowids) && rowids[next] < rowid {
