@@ -64,3 +64,38 @@ func TestLoadRows(t *testing.T) {
 		})
 	}
 }
+
+// TestForget: a forgotten table is read again by the next Load, with the
+// same values; the tables not named stay loaded, and Forget() drops all.
+func TestForget(t *testing.T) {
+	ctx := context.Background()
+	p, err := Open(testutil.Profile(t, "train"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	load := func(table string) *Table {
+		t.Helper()
+		tb, err := p.Load(ctx, table, "start", "end")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tb
+	}
+	nv, rt := load("NVTX_EVENTS"), load("CUPTI_ACTIVITY_KIND_RUNTIME")
+	p.Forget("nvtx_events")
+	again := load("NVTX_EVENTS")
+	if again == nv {
+		t.Error("NVTX_EVENTS not read again after Forget")
+	}
+	if again.N != nv.N || again.Col("start").Ints[nv.N-1] != nv.Col("start").Ints[nv.N-1] {
+		t.Errorf("reloaded NVTX_EVENTS: %d rows, want %d", again.N, nv.N)
+	}
+	if load("CUPTI_ACTIVITY_KIND_RUNTIME") != rt {
+		t.Error("the runtime table was dropped too")
+	}
+	p.Forget()
+	if load("CUPTI_ACTIVITY_KIND_RUNTIME") == rt {
+		t.Error("Forget() kept the runtime table")
+	}
+}

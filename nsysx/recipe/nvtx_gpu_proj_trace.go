@@ -52,16 +52,23 @@ func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part,
 	if pr == nil {
 		return noData(o, r)
 	}
-	if spans != nil {
-		if err := fillProjText(ctx, r.Profile, spans, nv, pr); err != nil {
+	var text *Column
+	if spans == nil {
+		text = projText("Text", nv, pr, seq(pr.Len()))
+	} else {
+		// P's inputs are not read again: their tables can go before the
+		// text is read.
+		rowids := spans.RowIDs
+		r.Profile.Forget()
+		if text, err = projRowsText(ctx, r.Profile, rowids, pr); err != nil {
 			return nil, err
 		}
 	}
-	return &Part{Frames: map[string]*Frame{"trace": traceFrame(nv, pr)}}, nil
+	return &Part{Frames: map[string]*Frame{"trace": traceFrame(text, pr)}}, nil
 }
 
 // loadTraceNVTX is the NVTX composite the trace projects: without text
-// (and the table, for fillProjText) unless an NVTX filter needs it.
+// (and the table, for projRowsText) unless an NVTX filter needs it.
 func loadTraceNVTX(ctx context.Context, p *nsysx.Profile, o *Options) (*NVTX, *nsysx.Table, error) {
 	if needsNVTXText(o) {
 		nv, err := LoadNVTX(ctx, p)
@@ -70,15 +77,15 @@ func loadTraceNVTX(ctx context.Context, p *nsysx.Profile, o *Options) (*NVTX, *n
 	return loadNVTXSpans(ctx, p)
 }
 
-// traceFrame is one rank's trace.parquet rows, numbered 0..n−1.
-func traceFrame(nv *NVTX, pr *Projection) *Frame {
-	all := seq(pr.Len())
+// traceFrame is one rank's trace.parquet rows, numbered 0..n−1; text is
+// the rows' Text column.
+func traceFrame(text *Column, pr *Projection) *Frame {
 	parent := NewInts("Parent ID", Int64, pr.Parent, Mask(pr.ParentValid))
 	if !slices.Contains(pr.ParentValid, false) {
 		parent.Valid = nil
 	}
 	f := &Frame{Index: RangeIndex, Cols: []*Column{
-		projText("Text", nv, pr, all),
+		text,
 		NewInts("Start", Int64, pr.Start, nil),
 		NewInts("End", Int64, pr.End, nil),
 		NewInts("PID", Uint64, derive(pr.GlobalTid, pidOf), nil),

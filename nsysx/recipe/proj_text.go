@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -10,7 +11,7 @@ import (
 // The projection recipes that output ranges without looking at every
 // range's text (nvtx_gpu_proj_trace without an NVTX filter) read the NVTX
 // composite in two steps: the columns P needs (loadNVTXSpans), then, once
-// the projection is known, the text of the rows it kept (fillProjText).
+// the projection is known, the text of the rows it kept (projRowsText).
 // A PyTorch capture's NVTX_EVENTS holds a text of its own in nearly every
 // row (1.6 M distinct ones in 1.65 M rows), of which a sixth or so project.
 
@@ -20,7 +21,7 @@ func needsNVTXText(o *Options) bool { return o.FilterNVTX != nil || o.FilterProj
 
 // loadNVTXSpans is the NVTX composite with the columns projNVTX reads
 // (start, end, globalTid, endGlobalTid) and no text; the table is returned
-// for fillProjText.
+// for projRowsText.
 func loadNVTXSpans(ctx context.Context, p *nsysx.Profile) (*NVTX, *nsysx.Table, error) {
 	t, err := loadTable(ctx, p, "NVTX_EVENTS", []string{"start", "end"}, []string{"globalTid", "endGlobalTid"})
 	if err != nil {
@@ -38,16 +39,17 @@ func loadNVTXSpans(ctx context.Context, p *nsysx.Profile) (*NVTX, *nsysx.Table, 
 	return n, t, nil
 }
 
-// fillProjText sets nv.Text and nv.TextValid at the rows pr projects, as
-// LoadNVTX resolves them (StringIds(textId), else the inline text); the
-// other rows' text stays empty. t is the table loadNVTXSpans read.
-func fillProjText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, nv *NVTX, pr *Projection) error {
+// projRowsText is the Text column of every row of pr (NVTXRow's text, as
+// LoadNVTX resolves it: StringIds(textId), else the inline text), read
+// for just those rows. rowids are the rowids of the NVTX composite's rows
+// (the table loadNVTXSpans read).
+func projRowsText(ctx context.Context, p *nsysx.Profile, rowids []int64, pr *Projection) (*Column, error) {
 	rows := slices.Clone(pr.NVTXRow)
 	slices.Sort(rows)
 	rows = slices.Compact(rows)
 	ids := make([]int64, len(rows))
 	for k, r := range rows {
-		ids[k] = t.RowIDs[r]
+		ids[k] = rowids[r]
 	}
 	var cols []string
 	for _, c := range []string{"text", "textId"} {
@@ -57,21 +59,22 @@ func fillProjText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, nv *NVT
 	}
 	tt, err := p.LoadRows(ctx, "NVTX_EVENTS", ids, cols...)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if tt.N != len(ids) {
+		return nil, fmt.Errorf("NVTX_EVENTS: %d of %d projected rows read", tt.N, len(ids))
 	}
 	raw, rawValid := textCol(tt, "text")
 	text, valid := resolveText(ctx, p, tt, raw, rawValid)
-	n := nv.Len()
-	nv.Text = make([]string, n)
-	for k, r := range rows {
-		if k >= tt.N || tt.RowIDs[k] != ids[k] {
-			panic("NVTX_EVENTS: a projected row is missing on reading its text")
-		}
+	out := make([]string, pr.Len())
+	var outValid Mask
+	for i, r := range pr.NVTXRow {
+		k, _ := slices.BinarySearch(rows, r)
 		if !valid.Valid(k) {
-			nv.TextValid = setNull(nv.TextValid, n, r)
+			outValid = setNull(outValid, len(out), i)
 			continue
 		}
-		nv.Text[r] = text[k]
+		out[i] = text[k]
 	}
-	return nil
+	return NewStrings("Text", out, outValid), nil
 }
