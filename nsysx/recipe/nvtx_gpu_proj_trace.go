@@ -17,7 +17,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
-		MapCost:  1.5, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak heap about 1 byte a byte of SQLite export (rank0 of /tmp/real/large: 185 MB live of a 189 MB report), with GOGC 50
+		MapCost:  1.5, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak live about 0.7 byte a byte of SQLite export (rank0 of /tmp/real/large: 135 MB of a 189 MB report), 1.5 with GOGC 50 and slack
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
