@@ -70,7 +70,30 @@ func Project(n *ProjNVTX, c *ProjCUDA, hierarchy bool) *Projection {
 			out.appendGroup(th, c, g, rows, t, hierarchy, &counter)
 		}
 	}
+	out.clip()
 	return out
+}
+
+// clip gives back the columns' spare capacity (up to half of each, as
+// they grew by appending): a trace keeps them, the columns of its frame,
+// until every report is mapped and written.
+func (p *Projection) clip() {
+	p.Start, p.End, p.GlobalTid = clipSpare(p.Start), clipSpare(p.End), clipSpare(p.GlobalTid)
+	for k := range p.Keys {
+		p.Keys[k] = clipSpare(p.Keys[k])
+	}
+	p.NVTXRow = clipSpare(p.NVTXRow)
+	p.RangeID, p.Level, p.Children = clipSpare(p.RangeID), clipSpare(p.Level), clipSpare(p.Children)
+	p.Parent, p.ParentValid, p.Stack = clipSpare(p.Parent), clipSpare(p.ParentValid), clipSpare(p.Stack)
+}
+
+// clipSpare is s, copied to storage of its own length when more than an
+// eighth of its capacity is unused.
+func clipSpare[T any](s []T) []T {
+	if cap(s)-len(s) <= cap(s)/8 {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // byThread lists row positions per globalTid, in row order.
