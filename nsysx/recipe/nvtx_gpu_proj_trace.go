@@ -17,7 +17,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
-		MapCost:  1.5, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak live about 0.7 byte a byte of SQLite export (rank0 of /tmp/real/large: 135 MB of a 189 MB report), 1.5 with GOGC 50 and slack
+		MapCost:  2, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak live about 0.7 byte a byte of SQLite export (rank0 of /tmp/real/large: 135 MB of a 189 MB report); 2 lets two large reports map at once under the 1 GB budget (1.5, three at once, peaked at 1.19-1.31 GB RSS on the eight large reports, 2 at 1.09-1.19)
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
