@@ -35,7 +35,8 @@ type nvtxSel struct {
 	pushPop, startEnd bool // types 59/70, types 60/71
 	sameThread        bool // only ranges with endGlobalTid NULL
 	raw               bool // ignore the filter
-	ids               bool // keep rowid and globalTid
+	ids               bool // keep globalTid
+	rowids            bool // keep rowid (the ranges are in rowid order: comparisons use their index)
 }
 
 // nvMax is SQLite's max(max(start), max(end)) over a set of rows: NULL when
@@ -76,8 +77,12 @@ type nvtxData struct {
 	start, end []int64 // end is meaningful unless nvOpen
 	flags      []uint8
 	pair       []int32 // (domain, text) pair: names come from pairNames
-	rowid      []int64 // with sel.ids
-	gtid       []int64 // with sel.ids
+	rowid      []int64 // with sel.rowids
+	// tid is each range's thread (with sel.ids): an index into threads,
+	// the distinct globalTids (4 bytes a range instead of 8: a PyTorch
+	// capture holds tens of millions of ranges on a few threads).
+	tid     []int32
+	threads []int64
 
 	// pairNames lists each pair's display names "Domain:text": one per
 	// domain creation row the range joins (usually exactly one).
@@ -85,6 +90,9 @@ type nvtxData struct {
 	// maxima over every row, the push/pop rows and the start/end rows.
 	maxAll, maxPP, maxSE nvMax
 }
+
+// gtid is range i's globalTid (with sel.ids).
+func (d *nvtxData) gtid(i int) int64 { return d.threads[d.tid[i]] }
 
 // name returns range i's display name; multi is set when its domain was
 // created by several threads, which nsys's R-tree reports reject.

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -17,13 +18,18 @@ func init() {
 		run: runNVTXGPUProj(true)})
 }
 
-// projRange accumulates the GPU operations attributed to one range.
+// projRange accumulates the GPU operations attributed to one range: 24
+// bytes, as a PyTorch capture projects millions of ranges.
 type projRange struct {
-	start, end int64 // min op start, max op end
-	ops        int64 // distinct correlation ids
+	start, end int64 // min op start, max op end (projNoEnd: no op has an end)
+	ops        int32 // distinct correlation ids (at most the calls, which int32 indexes)
 	child      int32 // children (per the parent relation) that have GPU operations
-	hasEnd     bool
 }
+
+// projNoEnd is projRange.end when none of the range's operations has an end.
+const projNoEnd = math.MinInt64
+
+func (p *projRange) hasEnd() bool { return p.end != projNoEnd }
 
 // projSet holds the projections of the ranges that have GPU operations
 // (a minority of all ranges): at[i] is range i's index in ranges, or -1.
@@ -53,14 +59,32 @@ func (s *projSet) add(i int32, o callOps) *projRange {
 	if k := s.at[i]; k >= 0 {
 		p := &s.ranges[k]
 		p.start = min(p.start, o.start)
-		if o.hasEnd && (!p.hasEnd || o.end > p.end) {
-			p.end, p.hasEnd = o.end, true
+		if o.hasEnd && o.end > p.end {
+			p.end = o.end
 		}
 		return p
 	}
 	s.at[i] = int32(len(s.ranges))
-	s.ranges = append(s.ranges, projRange{start: o.start, end: o.end, hasEnd: o.hasEnd})
+	end := o.end
+	if !o.hasEnd {
+		end = projNoEnd
+	}
+	s.ranges = append(s.ranges, projRange{start: o.start, end: end})
 	return &s.ranges[len(s.ranges)-1]
+}
+
+// reserve sizes the ranges for the distinct ranges of rc's calls, marking
+// them (at = -2, still no projection) on the way: one allocation for
+// millions of projections instead of a doubling array.
+func (s *projSet) reserve(rc *rangeCalls) {
+	n := 0
+	for _, r := range rc.list {
+		if s.at[r] == -1 {
+			s.at[r] = -2
+			n++
+		}
+	}
+	s.ranges = make([]projRange, 0, n)
 }
 
 // countChildren sets each projection's child count.
@@ -88,7 +112,7 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		if !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset) {
 			return c.Skip(c.Path() + " does not contain GPU operation data.")
 		}
-		d, ri, err := c.loadNVTXAndRuntime()
+		d, ri, err := c.loadNVTXAndRuntime(!summary)
 		if err != nil {
 			return nil, err
 		}
@@ -98,17 +122,14 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		m, mOK := d.maxPP.merge(d.maxSE).value()
 		sp := d.spans(m, mOK)
 		if summary {
-			d.gtid = nil // grouped by thread in the spans; the summary shows no thread
+			d.tid = nil // grouped by thread in the spans; the summary shows no thread
 		}
 		proj, err := c.projectRanges(d, sp, ri)
 		if err != nil {
 			return nil, err
 		}
-		t := sp.tree()
+		t := sp.tree(!summary)
 		sp.threads = nil
-		if summary {
-			t.order = nil
-		}
 		proj.countChildren(t)
 		if summary {
 			return projSummary(c, d, sp, t, proj), nil
@@ -140,6 +161,7 @@ func (c *Ctx) projectRanges(d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) (*proj
 	}
 	rc.finish(sp)
 	proj := newProjSet(d.n)
+	proj.reserve(rc)
 	corr := ri.t.Col("correlationId")
 	exact := ri.more != nil // two calls may share a correlation id: count ids, not calls
 	seen := map[[2]int64]struct{}{}
@@ -187,7 +209,7 @@ func callSpans(t *Table, ri *runtimeIndex, rc *rangeCalls, ops []callOps) []call
 
 // projDur returns a range's projected duration, NULL when its ops have no end.
 func (p *projRange) dur() Value {
-	if !p.hasEnd {
+	if !p.hasEnd() {
 		return Null
 	}
 	return IntV(p.end - p.start)
@@ -221,7 +243,7 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *
 	col("Style", TextKind, func(i int32) Value { return TextV(nvtxStyle(d.flags[i])) })
 	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
 	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
-	col("NumGPUOps", IntKind, func(i int32) Value { return IntV(proj.get(i).ops) })
+	col("NumGPUOps", IntKind, func(i int32) Value { return IntV(int64(proj.get(i).ops)) })
 	col("Lvl", IntKind, func(i int32) Value { return reach(i, IntV(int64(t.level[i]))) })
 	col("NumChild", IntKind, func(i int32) Value { return IntV(int64(proj.get(i).child)) })
 	col("RangeId", IntKind, func(i int32) Value { return IntV(d.rowid[i]) })
@@ -284,13 +306,13 @@ func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) []*projG
 			byKey[key] = g
 			gs = append(gs, g)
 		}
-		if p.hasEnd {
+		if p.hasEnd() {
 			g.proj.Add(subInt(p.end, p.start))
 		} else {
 			g.proj.AddNull()
 		}
 		g.rangeTime += sp.eff[i] - d.start[i]
-		g.ops += p.ops
+		g.ops += int64(p.ops)
 		if lv := t.level[i]; lv >= 0 {
 			g.lvlSum += int64(lv)
 			g.lvlN++

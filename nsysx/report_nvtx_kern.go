@@ -17,7 +17,8 @@ type rangeCalls struct {
 	ri     *runtimeIndex
 	callOf []int32 // runtime row -> call, -1 when the row launched nothing
 	rows   []int32 // call -> runtime row
-	off    []int32 // ranges of call i: list[off[i]:off[i+1]]
+	start  []int32 // ranges of call i: list[start[i]:start[i]+count[i]]
+	count  []int32
 	list   []int32
 }
 
@@ -53,20 +54,24 @@ func (rc *rangeCalls) finish(sp *nvtxSpans) {
 		}
 		spans[k] = callSpan{gtid: g.Ints[j], start: st.Ints[j], end: en.Ints[j]}
 	}
-	rc.off, rc.list = sp.enclosing(spans)
+	rc.start, rc.count, rc.list = sp.enclosing(spans)
 }
 
-func (rc *rangeCalls) ranges(call int32) []int32 { return rc.list[rc.off[call]:rc.off[call+1]] }
+func (rc *rangeCalls) ranges(call int32) []int32 {
+	s := rc.start[call]
+	return rc.list[s : s+rc.count[call]]
+}
 
 // loadNVTXAndRuntime reads the same-thread ranges of both styles (the set R
-// of docs/stats.md §4.14) while the runtime index is built.
-func (c *Ctx) loadNVTXAndRuntime() (*nvtxData, *runtimeIndex, error) {
+// of docs/stats.md §4.14), with their rowids when asked, while the runtime
+// index is built.
+func (c *Ctx) loadNVTXAndRuntime(rowids bool) (*nvtxData, *runtimeIndex, error) {
 	var d *nvtxData
 	var derr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		d, derr = c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, sameThread: true, ids: true})
+		d, derr = c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, sameThread: true, ids: true, rowids: rowids})
 	}()
 	ri, err := c.runtimeIndex(false)
 	<-done
@@ -89,7 +94,7 @@ func runNVTXKernSum(c *Ctx) (*Result, error) {
 	if r, err := c.setupFilter(); r != nil || err != nil {
 		return r, err
 	}
-	d, ri, err := c.loadNVTXAndRuntime()
+	d, ri, err := c.loadNVTXAndRuntime(false)
 	if err != nil {
 		return nil, err
 	}

@@ -190,6 +190,8 @@ type nvtxBuilder struct {
 	pairList []uint64  // pair -> domain key + 1 (high half), text (low half)
 	lastDK   nvDomKey
 	lastDV   int32
+	tids     map[int64]int32 // globalTid -> index into d.threads
+	lastT    int32           // the last thread's index
 }
 
 // reserve sizes the range arrays for n rows, so that millions of ranges
@@ -199,7 +201,10 @@ func (b *nvtxBuilder) reserve(n int) {
 	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
 	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
 	if b.sel.ids {
-		d.rowid, d.gtid = make([]int64, 0, n), make([]int64, 0, n)
+		d.tid = make([]int32, 0, n)
+	}
+	if b.sel.rowids {
+		d.rowid = make([]int64, 0, n)
 	}
 }
 
@@ -259,9 +264,30 @@ func (b *nvtxBuilder) add(r *nvtxRow) {
 	d.flags = append(d.flags, fl)
 	d.pair = append(d.pair, b.pair(dk, tk))
 	if sel.ids {
-		d.rowid = append(d.rowid, r.rowid)
-		d.gtid = append(d.gtid, r.gtid)
+		d.tid = append(d.tid, b.thread(r.gtid))
 	}
+	if sel.rowids {
+		d.rowid = append(d.rowid, r.rowid)
+	}
+}
+
+// thread is the index of globalTid g in d.threads, added when new.
+func (b *nvtxBuilder) thread(g int64) int32 {
+	d := b.d
+	if n := len(d.threads); n > 0 && d.threads[b.lastT] == g {
+		return b.lastT
+	}
+	k, ok := b.tids[g]
+	if !ok {
+		if b.tids == nil {
+			b.tids = map[int64]int32{}
+		}
+		k = int32(len(d.threads))
+		b.tids[g] = k
+		d.threads = append(d.threads, g)
+	}
+	b.lastT = k
+	return k
 }
 
 // text interns a range's text: StringIds(textId), else text, else empty.

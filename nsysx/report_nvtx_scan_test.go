@@ -77,7 +77,7 @@ func TestNVTXFastScanMatchesGeneric(t *testing.T) {
 // missing one).
 func sameNVTXData(a, b *nvtxData) bool {
 	return a.n == b.n && slices.Equal(a.start, b.start) && slices.Equal(a.end, b.end) && slices.Equal(a.flags, b.flags) &&
-		slices.Equal(a.pair, b.pair) && slices.Equal(a.rowid, b.rowid) && slices.Equal(a.gtid, b.gtid) &&
+		slices.Equal(a.pair, b.pair) && slices.Equal(a.rowid, b.rowid) && slices.Equal(a.tid, b.tid) && slices.Equal(a.threads, b.threads) &&
 		reflect.DeepEqual(a.pairNames, b.pairNames) && a.maxAll == b.maxAll && a.maxPP == b.maxPP && a.maxSE == b.maxSE
 }
 

@@ -24,7 +24,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	if r, err := c.setupFilter(); r != nil || err != nil {
 		return r, err
 	}
-	d, err := c.loadNVTX(nvtxSel{pushPop: true, ids: true})
+	d, err := c.loadNVTX(nvtxSel{pushPop: true, ids: true, rowids: true})
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	}
 	m, mOK := d.maxPP.value()
 	sp := d.spans(m, mOK)
-	t := sp.tree()
+	t := sp.tree(true)
 	pp := &pushPopTrace{d: d, sp: sp, t: t}
 	pp.children()
 	pp.sortRows()
@@ -92,7 +92,7 @@ func (pp *pushPopTrace) sortRows() {
 		if da != db {
 			return da < db
 		}
-		return d.rowid[a] < d.rowid[b]
+		return a < b // rowid order
 	}
 	order := pp.order
 	for k := 1; k < len(order); k++ {
@@ -170,7 +170,8 @@ func gtidPIDTID(d *nvtxData, i int32) (Value, Value) {
 	if d.flags[i]&nvNoTid != 0 {
 		return Null, Null
 	}
-	return IntV(gPID(d.gtid[i])), IntV(gTID(d.gtid[i]))
+	g := d.gtid(int(i))
+	return IntV(gPID(g)), IntV(gTID(g))
 }
 
 // rangeStacks holds each reachable range's RangeStack, ":" followed by the

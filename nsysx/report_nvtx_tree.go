@@ -32,14 +32,14 @@ func (d *nvtxData) spans(m int64, mOK bool) *nvtxSpans {
 			sp.eff[i], sp.effNull[i] = m, !mOK
 		}
 		if d.flags[i]&nvNoTid == 0 && !sp.effNull[i] {
-			counts[d.gtid[i]]++
+			counts[d.gtid(i)]++
 		}
 	}
 	for i := 0; i < d.n; i++ {
 		if d.flags[i]&nvNoTid != 0 || sp.effNull[i] {
 			continue
 		}
-		g := d.gtid[i]
+		g := d.gtid(i)
 		k, ok := sp.byTid[g]
 		if !ok {
 			k = len(sp.threads)
@@ -64,7 +64,7 @@ func (sp *nvtxSpans) before(a, b int32) bool {
 	if sp.eff[a] != sp.eff[b] {
 		return sp.eff[a] > sp.eff[b]
 	}
-	return d.rowid[a] < d.rowid[b]
+	return a < b // rowid order
 }
 
 func (sp *nvtxSpans) sortRanges(rs []int32) {
@@ -92,9 +92,14 @@ type nvtxTree struct {
 	order  []int32 // every range, parents before their children
 }
 
-func (sp *nvtxSpans) tree() *nvtxTree {
+// tree computes every range's parent and level; withOrder fills t.order (which the range stacks walk); without it, order
+// stays nil.
+func (sp *nvtxSpans) tree(withOrder bool) *nvtxTree {
 	n := sp.d.n
-	t := &nvtxTree{parent: make([]int32, n), level: make([]int32, n), order: make([]int32, 0, n)}
+	t := &nvtxTree{parent: make([]int32, n), level: make([]int32, n)}
+	if withOrder {
+		t.order = make([]int32, 0, n)
+	}
 	for i := range t.parent {
 		t.parent[i], t.level[i] = -1, -2
 	}
@@ -114,7 +119,9 @@ func (sp *nvtxSpans) tree() *nvtxTree {
 	for i := 0; i < n; i++ {
 		if !inThread[i] {
 			t.level[i] = 0
-			t.order = append(t.order, int32(i))
+			if withOrder {
+				t.order = append(t.order, int32(i))
+			}
 		}
 	}
 	for _, rs := range sp.threads {
@@ -128,7 +135,9 @@ func (sp *nvtxSpans) tree() *nvtxTree {
 			default:
 				t.level[r] = -1
 			}
-			t.order = append(t.order, r)
+			if withOrder {
+				t.order = append(t.order, r)
+			}
 		}
 	}
 	return t
@@ -203,7 +212,7 @@ func (sp *nvtxSpans) fenwickParents(rs []int32, parent []int32) {
 		if da != db {
 			return da < db
 		}
-		return d.rowid[a] < d.rowid[b]
+		return a < b // rowid order
 	}
 	for k := 0; k < len(rs); {
 		c := rs[k]
@@ -241,17 +250,18 @@ type callSpan struct {
 
 // enclosing returns, for each call, the ranges of the call's thread that
 // contain it (range start <= call start and effective end >= call end): the
-// ranges of call i are list[off[i]:off[i+1]].
-func (sp *nvtxSpans) enclosing(calls []callSpan) (off []int32, list []int32) {
+// ranges of call i are list[start[i]:start[i]+count[i]] (in the order the
+// threads were swept; every entry of list belongs to one call).
+func (sp *nvtxSpans) enclosing(calls []callSpan) (start, count, list []int32) {
 	byThread := map[int][]int32{}
 	for i, cl := range calls {
 		if k, ok := sp.byTid[cl.gtid]; ok {
 			byThread[k] = append(byThread[k], int32(i))
 		}
 	}
-	// Per call, a slice into a shared buffer; then laid out in call order.
-	start := make([]int32, len(calls))
-	count := make([]int32, len(calls))
+	// Per call, a slice into a shared buffer.
+	start = make([]int32, len(calls))
+	count = make([]int32, len(calls))
 	var buf []int32
 	d := sp.d
 	for k, cs := range byThread {
@@ -290,13 +300,5 @@ func (sp *nvtxSpans) enclosing(calls []callSpan) (off []int32, list []int32) {
 			count[ci] = int32(len(buf)) - start[ci]
 		}
 	}
-	off = make([]int32, len(calls)+1)
-	for i := range calls {
-		off[i+1] = off[i] + count[i]
-	}
-	list = make([]int32, len(buf))
-	for i := range calls {
-		copy(list[off[i]:off[i+1]], buf[start[i]:start[i]+count[i]])
-	}
-	return off, list
+	return start, count, buf
 }

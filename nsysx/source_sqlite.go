@@ -141,6 +141,9 @@ type rowBuilder struct {
 	// chunk is valid only during its callback), instead of interned.
 	chunked bool
 	arena   []byte
+	// flatArena: arena chunks stay 1 MB (LoadRows: the strings are kept,
+	// so a doubling chunk would keep up to half of itself unused).
+	flatArena bool
 }
 
 func newRowBuilder(ts *TableSchema, cols []string, rows int) *rowBuilder {
@@ -216,7 +219,11 @@ func (b *rowBuilder) str(k int, v []byte) string {
 		return string(v)
 	}
 	if len(b.arena)+len(v) > cap(b.arena) {
-		b.arena = make([]byte, 0, max(2*cap(b.arena), len(v), 1<<20)) // the old one stays with its strings
+		next := 2 * cap(b.arena)
+		if b.flatArena {
+			next = 0
+		}
+		b.arena = make([]byte, 0, max(next, len(v), 1<<20)) // the old one stays with its strings
 	}
 	o := len(b.arena)
 	b.arena = append(b.arena, v...)

@@ -3,6 +3,8 @@ package recipe
 import (
 	"context"
 	"slices"
+
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 func init() {
@@ -15,7 +17,7 @@ func init() {
 		Notebook: "trace.ipynb",
 		Prepare:  checkPerGroup,
 		Map:      mapNVTXProjTrace,
-		MapCost:  3, // the NVTX composite and the projection: peak heap about 3 bytes a byte of SQLite export (train tiled 24 times, GOGC 50)
+		MapCost:  2, // the NVTX spans, the CUDA side and the projection, then the projected rows' text: peak live about 0.7 byte a byte of SQLite export (rank0 of /tmp/real/large: 135 MB of a 189 MB report); 2 lets two large reports map at once under the 1 GB budget (1.5, three at once, peaked at 1.19-1.31 GB RSS on the eight large reports, 2 at 1.09-1.19)
 		Reduce:   reduceFrames("trace", "trace"),
 	})
 }
@@ -32,7 +34,7 @@ func checkPerGroup(_ context.Context, _ []*Report, o *Options) (any, error) {
 // mapNVTXProjTrace projects every NVTX range with the hierarchy, grouped
 // per GPU or per stream when asked (docs/recipes.md §2.8).
 func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
-	nv, err := LoadNVTX(ctx, r.Profile)
+	nv, spans, err := loadTraceNVTX(ctx, r.Profile, o)
 	if err != nil {
 		return nil, err
 	}
@@ -50,18 +52,40 @@ func mapNVTXProjTrace(ctx context.Context, r *Report, o *Options, _ any) (*Part,
 	if pr == nil {
 		return noData(o, r)
 	}
-	return &Part{Frames: map[string]*Frame{"trace": traceFrame(nv, pr)}}, nil
+	var text *Column
+	if spans == nil {
+		text = projText("Text", nv, pr, seq(pr.Len()))
+	} else {
+		// P's inputs are not read again: their tables can go before the
+		// text is read.
+		rowids := spans.RowIDs
+		r.Profile.Forget()
+		if text, err = projRowsText(ctx, r.Profile, rowids, pr); err != nil {
+			return nil, err
+		}
+	}
+	return &Part{Frames: map[string]*Frame{"trace": traceFrame(text, pr)}}, nil
 }
 
-// traceFrame is one rank's trace.parquet rows, numbered 0..n−1.
-func traceFrame(nv *NVTX, pr *Projection) *Frame {
-	all := seq(pr.Len())
+// loadTraceNVTX is the NVTX composite the trace projects: without text
+// (and the table, for projRowsText) unless an NVTX filter needs it.
+func loadTraceNVTX(ctx context.Context, p *nsysx.Profile, o *Options) (*NVTX, *nsysx.Table, error) {
+	if needsNVTXText(o) {
+		nv, err := LoadNVTX(ctx, p)
+		return nv, nil, err
+	}
+	return loadNVTXSpans(ctx, p)
+}
+
+// traceFrame is one rank's trace.parquet rows, numbered 0..n−1; text is
+// the rows' Text column.
+func traceFrame(text *Column, pr *Projection) *Frame {
 	parent := NewInts("Parent ID", Int64, pr.Parent, Mask(pr.ParentValid))
 	if !slices.Contains(pr.ParentValid, false) {
 		parent.Valid = nil
 	}
 	f := &Frame{Index: RangeIndex, Cols: []*Column{
-		projText("Text", nv, pr, all),
+		text,
 		NewInts("Start", Int64, pr.Start, nil),
 		NewInts("End", Int64, pr.End, nil),
 		NewInts("PID", Uint64, derive(pr.GlobalTid, pidOf), nil),

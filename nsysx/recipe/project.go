@@ -70,7 +70,30 @@ func Project(n *ProjNVTX, c *ProjCUDA, hierarchy bool) *Projection {
 			out.appendGroup(th, c, g, rows, t, hierarchy, &counter)
 		}
 	}
+	out.clip()
 	return out
+}
+
+// clip gives back the columns' spare capacity (up to half of each, as
+// they grew by appending): a trace keeps them, the columns of its frame,
+// until every report is mapped and written.
+func (p *Projection) clip() {
+	p.Start, p.End, p.GlobalTid = clipSpare(p.Start), clipSpare(p.End), clipSpare(p.GlobalTid)
+	for k := range p.Keys {
+		p.Keys[k] = clipSpare(p.Keys[k])
+	}
+	p.NVTXRow = clipSpare(p.NVTXRow)
+	p.RangeID, p.Level, p.Children = clipSpare(p.RangeID), clipSpare(p.Level), clipSpare(p.Children)
+	p.Parent, p.ParentValid, p.Stack = clipSpare(p.Parent), clipSpare(p.ParentValid), clipSpare(p.Stack)
+}
+
+// clipSpare is s, copied to storage of its own length when more than an
+// eighth of its capacity is unused.
+func clipSpare[T any](s []T) []T {
+	if cap(s)-len(s) <= cap(s)/8 {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // byThread lists row positions per globalTid, in row order.
@@ -135,10 +158,17 @@ type threadProj struct {
 	rows      []int // NVTX rows of the thread, table order
 	byStart   []int // positions into rows, by start (stable)
 	innermost []bool
+	// slot is each range's index into the current group's per-range
+	// lists (projGroup.streams), -1 outside the group: slices instead of
+	// maps keyed by range, reset after each group.
+	slot []int32
 }
 
 func newThreadProj(n *ProjNVTX, rows []int) *threadProj {
-	th := &threadProj{n: n, rows: rows, innermost: make([]bool, len(rows))}
+	th := &threadProj{n: n, rows: rows, innermost: make([]bool, len(rows)), slot: make([]int32, len(rows))}
+	for i := range th.slot {
+		th.slot[i] = -1
+	}
 	var stack []int
 	for i, r := range rows {
 		th.innermost[i] = true
@@ -154,8 +184,19 @@ func newThreadProj(n *ProjNVTX, rows []int) *threadProj {
 	for i := range th.byStart {
 		th.byStart[i] = i
 	}
-	sort.SliceStable(th.byStart, func(a, b int) bool { return n.Start[rows[th.byStart[a]]] < n.Start[rows[th.byStart[b]]] })
+	sortStableBy(th.byStart, func(i int) int64 { return n.Start[rows[i]] })
 	return th
+}
+
+// sortStableBy sorts positions stably by key, unless they already are in
+// order (ranges and calls come in table order, mostly by start).
+func sortStableBy(pos []int, key func(int) int64) {
+	for k := 1; k < len(pos); k++ {
+		if key(pos[k]) < key(pos[k-1]) {
+			sort.SliceStable(pos, func(a, b int) bool { return key(pos[a]) < key(pos[b]) })
+			return
+		}
+	}
 }
 
 // members returns, for each CUDA row of g (by position in g), the ranges
@@ -168,9 +209,9 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return c.Start[g[order[a]]] < c.Start[g[order[b]]] })
+	sortStableBy(order, func(i int) int64 { return c.Start[g[i]] })
 	out := make([][]int, len(g))
-	var active []int
+	var active, arena []int // the members share chunks of arena
 	next := 0
 	for _, gi := range order {
 		cr := g[gi]
@@ -186,12 +227,16 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 			}
 		}
 		active = kept
-		var m []int
+		if len(arena) < len(active) {
+			arena = make([]int, max(stackChunk, len(active)))
+		}
+		m := arena[:0:len(active)]
 		for _, a := range active {
 			if ce <= th.n.End[th.rows[a]] {
 				m = append(m, a)
 			}
 		}
+		arena = arena[len(m):]
 		slices.Sort(m)
 		out[gi] = m
 	}
@@ -201,13 +246,14 @@ func (th *threadProj) members(c *ProjCUDA, g []int) [][]int {
 // projRow is one output row of a group before numbering.
 type projRow struct {
 	start, end int64
-	rng        int // position into th.rows
+	rng        int   // position into th.rows
+	slot       int32 // the range's slot in the group (threadProj.slot)
 }
 
-// groupRows is a group's projected rows with each range's stream set.
+// projGroup is a group's projected rows with each range's stream set.
 type projGroup struct {
 	rows    []projRow
-	streams map[int][]int64 // range → sorted streams
+	streams [][]int64 // per slot: the range's sorted streams
 }
 
 // project computes one group's rows: graph originals in innermost ranges
@@ -217,20 +263,32 @@ type projGroup struct {
 // separate graph rows included.
 func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	mem := th.members(c, g)
-	gr := &projGroup{streams: map[int][]int64{}}
-	type span struct{ s, e int64 }
-	wide := map[int]*span{}
+	gr := &projGroup{}
+	type span struct {
+		s, e int64
+		set  bool
+	}
+	var wide []span   // per slot
+	var inGroup []int // the ranges given a slot
 	var wideOrder []int
 	for gi, cr := range g {
 		for _, r := range mem[gi] {
-			gr.streams[r] = addStream(gr.streams[r], c.Stream[cr])
+			sl := th.slot[r]
+			if sl < 0 {
+				sl = int32(len(inGroup))
+				th.slot[r] = sl
+				inGroup = append(inGroup, r)
+				gr.streams = append(gr.streams, nil)
+				wide = append(wide, span{})
+			}
+			gr.streams[sl] = addStream(gr.streams[sl], c.Stream[cr])
 			if c.Graph != nil && c.Graph[cr] && th.innermost[r] {
-				gr.rows = append(gr.rows, projRow{c.GPUStart[cr], c.GPUEnd[cr], r})
+				gr.rows = append(gr.rows, projRow{c.GPUStart[cr], c.GPUEnd[cr], r, sl})
 				continue
 			}
-			w, ok := wide[r]
-			if !ok {
-				wide[r] = &span{c.GPUStart[cr], c.GPUEnd[cr]}
+			w := &wide[sl]
+			if !w.set {
+				*w = span{c.GPUStart[cr], c.GPUEnd[cr], true}
 				wideOrder = append(wideOrder, r)
 				continue
 			}
@@ -239,7 +297,11 @@ func (th *threadProj) project(c *ProjCUDA, g []int) *projGroup {
 	}
 	slices.Sort(wideOrder)
 	for _, r := range wideOrder {
-		gr.rows = append(gr.rows, projRow{wide[r].s, wide[r].e, r})
+		sl := th.slot[r]
+		gr.rows = append(gr.rows, projRow{wide[sl].s, wide[sl].e, r, sl})
+	}
+	for _, r := range inGroup {
+		th.slot[r] = -1
 	}
 	sort.SliceStable(gr.rows, func(i, j int) bool {
 		a, b := gr.rows[i], gr.rows[j]
@@ -316,10 +378,10 @@ func (p *Projection) hierarchy(gr *projGroup, counter *int64) {
 			stack = stack[:len(stack)-1]
 		}
 		stack = append(stack, i)
-		mine := gr.streams[r.rng]
+		mine := gr.streams[r.slot]
 		cur = cur[:0]
 		for _, e := range stack {
-			if intersects(gr.streams[gr.rows[e].rng], mine) {
+			if intersects(gr.streams[gr.rows[e].slot], mine) {
 				cur = append(cur, e)
 			}
 		}

@@ -61,7 +61,17 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if st != nil && st.release {
 		defer st.flush()
 	}
-	return db.scanTree(t.Root, t.shape(), st, gatedFieldsFn(want, rowidCols, all, g, fn))
+	dec := gatedFieldsFn(want, rowidCols, all, g, fn)
+	if rows := opt.Rows; rows != nil {
+		all := dec
+		dec = func(rowid int64, rec []byte) error {
+			if !rows(rowid) {
+				return nil
+			}
+			return all(rowid, rec)
+		}
+	}
+	return db.scanTree(t.Root, t.shape(), st, dec)
 }
 
 // gate returns the gate of the options, or nil.
@@ -156,6 +166,11 @@ type ScanOptions struct {
 	// cannot be gated (every row is kept). ScanFieldsParts ignores it.
 	Gate      func(v int64) bool
 	GateField int
+	// Rows, when not nil, is asked about each row's rowid before its
+	// record is decoded: a row it refuses is skipped (fn does not see it),
+	// so that reading a few rows of a big table costs little more than
+	// walking its pages. ScanFieldsParts ignores it.
+	Rows func(rowid int64) bool
 }
 
 // checkEvery is how many rows a scan with a Context reads between two
