@@ -146,7 +146,9 @@ func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
 			return err
 		}
 	}
-	return nil
+	// A cell that returned because it was interrupted (it waited on its
+	// ctx) was interrupted, whichever noticed first.
+	return ctx.Err()
 }
 
 // magicArgs splits a magic's argument text into shell words, or keeps it
