@@ -15,10 +15,12 @@ var libraryPackages = []string{
 	"./nsysx/timeline", "./nsysx/compare", "./nsysx/capture", "./plots",
 }
 
-// grpcFree are the packages whose dependencies hold no gRPC: the core
-// library (Parquet is read and written without pqarrow, which imports Arrow
-// Flight; docs/export.md).
-var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare"}
+// grpcFree are the packages whose dependencies hold no gRPC: the library
+// and the command (Parquet is read and written without pqarrow, which
+// imports Arrow Flight; docs/export.md): every nsysx run would otherwise
+// run the initialisers of gRPC, protobuf and Flight and map their pages.
+var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare",
+	"./nsysx/recipe", "./plots", "./cmd/nsysx"}
 
 // deps lists the packages pkgs link (go list -deps, tests excluded).
 func deps(t *testing.T, pkgs ...string) []string {

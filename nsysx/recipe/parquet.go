@@ -1,7 +1,6 @@
 package recipe
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -13,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/nsysx/nsysx/internal/parquetio"
@@ -60,11 +58,9 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
-	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
-	ctx := pqarrow.NewArrowWriteContext(context.Background(), &aprops)
 	n := f.Rows()
 	for s := 0; s < n || s == 0; s += maxRowGroup {
-		if err := writeRowGroup(ctx, pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
+		if err := writeRowGroup(pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
 			pw.Close()
 			return err
 		}
@@ -76,7 +72,7 @@ func WriteParquet(w io.Writer, f *Frame) error {
 }
 
 // writeRowGroup writes rows [s, e) of every column as one row group.
-func writeRowGroup(ctx context.Context, pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
 	rgw, err := pw.AppendRowGroupChecked()
 	if err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
@@ -90,7 +86,7 @@ func writeRowGroup(ctx context.Context, pw *file.Writer, f *Frame, asc *arrow.Sc
 		if err != nil {
 			return err
 		}
-		err = pqarrow.WriteArrowToColumn(ctx, cw, leaf, def, rep, true)
+		err = writeLeaf(cw, leaf, def, rep)
 		leaf.Release()
 		if err != nil {
 			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
