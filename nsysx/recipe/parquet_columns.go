@@ -254,19 +254,23 @@ func readLeaf(pf *file.Reader, ci int) (*leafLevels, error) {
 		if err != nil {
 			return nil, err
 		}
+		b := batch{lv: lv, n: readBatch, repeated: repeated}
+		if md, err := pf.RowGroup(rg).MetaData().ColumnChunk(ci); err == nil {
+			b.n = max(1, min(b.n, md.NumValues()))
+		}
 		switch r := cr.(type) {
 		case *file.Int64ColumnChunkReader:
-			err = readAll(r, lv, repeated, func(v []int64) { lv.ints = append(lv.ints, v...) })
+			err = readAll(r, b, func(v []int64) { lv.ints = append(lv.ints, v...) })
 		case *file.Int32ColumnChunkReader:
-			err = readAll(r, lv, repeated, func(v []int32) {
+			err = readAll(r, b, func(v []int32) {
 				for _, x := range v {
 					lv.ints = append(lv.ints, int64(x))
 				}
 			})
 		case *file.Float64ColumnChunkReader:
-			err = readAll(r, lv, repeated, func(v []float64) { lv.floats = append(lv.floats, v...) })
+			err = readAll(r, b, func(v []float64) { lv.floats = append(lv.floats, v...) })
 		case *file.ByteArrayColumnChunkReader:
-			err = readAll(r, lv, repeated, func(v []parquet.ByteArray) {
+			err = readAll(r, b, func(v []parquet.ByteArray) {
 				for _, x := range v {
 					lv.strs = append(lv.strs, string(x))
 				}
@@ -288,17 +292,26 @@ type batchReader[T any] interface {
 	ReadBatch(n int64, values []T, def, rep []int16) (int64, int, error)
 }
 
+// batch is how readAll reads a column chunk: into lv, n levels at a time
+// (at most the chunk's), with repetition levels when the column repeats.
+type batch struct {
+	lv       *leafLevels
+	n        int64
+	repeated bool
+}
+
 // readAll reads one column chunk, handing its values to put and appending
-// its levels to lv (all maxDef when the column is required).
-func readAll[T any](r batchReader[T], lv *leafLevels, repeated bool, put func([]T)) error {
-	vals := make([]T, readBatch)
-	def := make([]int16, readBatch)
+// its levels to b.lv (all 0 when the column is required).
+func readAll[T any](r batchReader[T], b batch, put func([]T)) error {
+	lv := b.lv
+	vals := make([]T, b.n)
+	def := make([]int16, b.n)
 	var rep []int16
-	if repeated {
-		rep = make([]int16, readBatch)
+	if b.repeated {
+		rep = make([]int16, b.n)
 	}
 	for r.HasNext() {
-		total, nv, err := r.ReadBatch(readBatch, vals, def, rep)
+		total, nv, err := r.ReadBatch(b.n, vals, def, rep)
 		if err != nil {
 			return err
 		}
@@ -311,7 +324,7 @@ func readAll[T any](r batchReader[T], lv *leafLevels, repeated bool, put func([]
 			clear(def[:total])
 		}
 		lv.def = append(lv.def, def[:total]...)
-		if repeated {
+		if b.repeated {
 			lv.rep = append(lv.rep, rep[:total]...)
 		}
 	}

@@ -31,39 +31,46 @@ func writeLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) er
 // writeDenseLeaf is pqarrow's writeDenseArrow for the Frame's leaf types:
 // WriteBatch when there is no NULL, else WriteBatchSpaced with the validity
 // bitmap.
-func writeDenseLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) (err error) {
+func writeDenseLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) error {
 	dense := cw.Descr().SchemaNode().RepetitionType() == parquet.Repetitions.Required || leaf.NullN() == 0
-	nulls, off := leaf.NullBitmapBytes(), int64(leaf.Data().Offset())
+	sp := spacing{dense, leaf.NullBitmapBytes(), int64(leaf.Data().Offset())}
 	switch wr := cw.(type) {
 	case *file.Int32ColumnChunkWriter:
 		if leaf.DataType().ID() == arrow.NULL {
-			_, err = wr.WriteBatchSpacedWithError(nil, def, rep, nulls, 0)
+			_, err := wr.WriteBatchSpacedWithError(nil, def, rep, sp.nulls, 0)
 			return err
 		}
-		data := arrow.Int32Traits.CastFromBytes(valueBytes(leaf))
-		if dense {
-			_, err = wr.WriteBatch(data, def, rep)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(data, def, rep, nulls, off)
-		}
+		return writeTyped(wr, arrow.Int32Traits.CastFromBytes(valueBytes(leaf)), def, rep, sp)
 	case *file.Int64ColumnChunkWriter:
-		data := arrow.Int64Traits.CastFromBytes(valueBytes(leaf))
-		if dense {
-			_, err = wr.WriteBatch(data, def, rep)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(data, def, rep, nulls, off)
-		}
+		return writeTyped(wr, arrow.Int64Traits.CastFromBytes(valueBytes(leaf)), def, rep, sp)
 	case *file.Float64ColumnChunkWriter:
-		data := leaf.(*array.Float64).Float64Values()
-		if dense {
-			_, err = wr.WriteBatch(data, def, rep)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(data, def, rep, nulls, off)
-		}
+		return writeTyped(wr, leaf.(*array.Float64).Float64Values(), def, rep, sp)
 	case *file.ByteArrayColumnChunkWriter:
-		return writeStrings(wr, leaf, def, rep, dense)
-	default:
-		return fmt.Errorf("parquet column %s: cannot write Arrow type %s", cw.Descr().Name(), leaf.DataType())
+		return writeStrings(wr, leaf, def, rep, sp)
+	}
+	return fmt.Errorf("parquet column %s: cannot write Arrow type %s", cw.Descr().Name(), leaf.DataType())
+}
+
+// spacing says how a leaf's values are laid out: dense (no NULL), or with
+// a slot per row and the validity bitmap from offset off.
+type spacing struct {
+	dense bool
+	nulls []byte
+	off   int64
+}
+
+// typedWriter is a column chunk writer of values of type T.
+type typedWriter[T any] interface {
+	WriteBatch(values []T, def, rep []int16) (int64, error)
+	WriteBatchSpacedWithError(values []T, def, rep []int16, valid []byte, off int64) (int64, error)
+}
+
+// writeTyped writes values with WriteBatch when dense, else spaced.
+func writeTyped[T any](w typedWriter[T], data []T, def, rep []int16, sp spacing) (err error) {
+	if sp.dense {
+		_, err = w.WriteBatch(data, def, rep)
+	} else {
+		_, err = w.WriteBatchSpacedWithError(data, def, rep, sp.nulls, sp.off)
 	}
 	return err
 }
@@ -81,34 +88,27 @@ func valueBytes(a arrow.Array) []byte {
 
 // writeStrings writes a large_utf8 leaf as pqarrow does (from the Arrow
 // offsets when the writer takes them).
-func writeStrings(wr *file.ByteArrayColumnChunkWriter, leaf arrow.Array, def, rep []int16, dense bool) (err error) {
+func writeStrings(wr *file.ByteArrayColumnChunkWriter, leaf arrow.Array, def, rep []int16, sp spacing) (err error) {
 	s, ok := leaf.(*array.LargeString)
 	if !ok {
 		return fmt.Errorf("parquet column %s: cannot write Arrow type %s", wr.Descr().Name(), leaf.DataType())
 	}
-	var vals []byte
+	vals := []byte{}
 	if buf := s.Data().Buffers()[2]; buf != nil {
 		vals = buf.Bytes()
-	} else {
-		vals = []byte{}
 	}
 	offsets := s.ValueOffsets()
-	if wr.SupportsArrowOffsets() {
-		if dense {
-			_, err = wr.WriteBatchArrow64(vals, offsets, def, rep)
-		} else {
-			_, err = wr.WriteBatchSpacedArrow64(vals, offsets, def, rep, s.NullBitmapBytes(), int64(s.Data().Offset()))
+	if !wr.SupportsArrowOffsets() {
+		data := make([]parquet.ByteArray, s.Len())
+		for i := range data {
+			data[i] = parquet.ByteArray(vals[offsets[i]:offsets[i+1]])
 		}
-		return err
+		return writeTyped(wr, data, def, rep, sp)
 	}
-	data := make([]parquet.ByteArray, s.Len())
-	for i := range data {
-		data[i] = parquet.ByteArray(vals[offsets[i]:offsets[i+1]])
-	}
-	if dense {
-		_, err = wr.WriteBatch(data, def, rep)
+	if sp.dense {
+		_, err = wr.WriteBatchArrow64(vals, offsets, def, rep)
 	} else {
-		_, err = wr.WriteBatchSpacedWithError(data, def, rep, s.NullBitmapBytes(), int64(s.Data().Offset()))
+		_, err = wr.WriteBatchSpacedArrow64(vals, offsets, def, rep, sp.nulls, sp.off)
 	}
 	return err
 }
