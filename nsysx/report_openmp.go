@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 func init() {
@@ -17,8 +18,8 @@ func init() {
 }
 
 var (
-	reOpenMP  = regexp.MustCompile(`^OPENMP_EVENT_KIND_.+$`)
-	reOpenACC = regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_OPENACC_.+$`)
+	reOpenMP  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^OPENMP_EVENT_KIND_.+$`) })
+	reOpenACC = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^CUPTI_ACTIVITY_KIND_OPENACC_.+$`) })
 )
 
 // durAgg adds a row's duration (or a NULL) to a.
@@ -34,7 +35,7 @@ func durAgg(a *Agg, st, en *Column, i int) {
 // and lists the groups of all tables together (docs/stats.md §4.17): one name in two
 // tables gives two rows.
 func runOpenMPSum(c *Ctx) (*Result, error) {
-	tables, r, err := c.prologueTables(reOpenMP, " does not contain OpenMP event data.")
+	tables, r, err := c.prologueTables(reOpenMP(), " does not contain OpenMP event data.")
 	if r != nil || err != nil {
 		return r, err
 	}
@@ -76,7 +77,7 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 // by name@file:line, or the plain name for events without a source file
 // (§4.18).
 func runOpenACCSum(c *Ctx) (*Result, error) {
-	tables, r, err := c.prologueTables(reOpenACC, " does not contain OpenACC event data.")
+	tables, r, err := c.prologueTables(reOpenACC(), " does not contain OpenACC event data.")
 	if r != nil || err != nil {
 		return r, err
 	}

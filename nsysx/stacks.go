@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // NoStackFrame is the placeholder frame of kernels whose launch call has no
@@ -60,9 +61,9 @@ type KernelStacks struct {
 	Skipped    string        // why there are no stacks ("" when there are)
 }
 
-var runtimeModule = regexp.MustCompile(`^(libcupti|libcuda\.|libcudart|libToolsInjection)`)
+var runtimeModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(libcupti|libcuda\.|libcudart|libToolsInjection)`) })
 
-var pythonModule = regexp.MustCompile(`^(lib)?python[0-9.]*(\.so.*)?$`)
+var pythonModule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(lib)?python[0-9.]*(\.so.*)?$`) })
 
 // KernelStacks sums GPU kernel time by launching call stack.
 func (p *Profile) KernelStacks(ctx context.Context, o StackOptions) (*KernelStacks, error) {
@@ -253,10 +254,10 @@ func shapeStack(frames []StackFrame, o StackOptions) []StackFrame {
 	out := make([]StackFrame, 0, len(frames))
 	for _, f := range frames {
 		base := path.Base(f.Module)
-		if o.NoRuntime && runtimeModule.MatchString(base) {
+		if o.NoRuntime && runtimeModule().MatchString(base) {
 			continue
 		}
-		if o.FoldPython && pythonModule.MatchString(base) {
+		if o.FoldPython && pythonModule().MatchString(base) {
 			if n := len(out); n > 0 && out[n-1].Function == PythonFrame {
 				continue
 			}

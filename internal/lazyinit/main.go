@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -39,6 +40,7 @@ func main() {
 	name := flag.String("var", "loaders", "name of the loader list variable")
 	base := flag.String("tag", "", "build constraint that every file has (files with another one register themselves)")
 	merge := flag.Bool("merge", false, "write the rewritten files into the -list file and remove them")
+	skip := flag.String("skip", "", "comma-separated names of files the patterns match that are left out (with -mod)")
 	flag.Parse()
 	if *list == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: lazyinit [-mod MODULE -dir DIR -pkg NAME] [-tag EXPR] [-merge] -list FILE.go -var NAME FILE...")
@@ -47,7 +49,7 @@ func main() {
 	files, from, origin := flag.Args(), "", ""
 	if *mod != "" {
 		var err error
-		if files, from, origin, err = moduleFiles(*mod, *dir, files); err != nil {
+		if files, from, origin, err = moduleFiles(*mod, *dir, files, strings.Split(*skip, ",")); err != nil {
 			fmt.Fprintln(os.Stderr, "lazyinit:", err)
 			os.Exit(1)
 		}
@@ -59,8 +61,8 @@ func main() {
 }
 
 // moduleFiles finds module mod's directory dir (as the build would use it)
-// and the files there that match the patterns.
-func moduleFiles(mod, dir string, patterns []string) (files []string, from, origin string, err error) {
+// and the files there that match the patterns, but for those named in skip.
+func moduleFiles(mod, dir string, patterns, skip []string) (files []string, from, origin string, err error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", mod).Output()
 	if err != nil {
 		return nil, "", "", fmt.Errorf("go list -m %s: %w", mod, err)
@@ -76,7 +78,9 @@ func moduleFiles(mod, dir string, patterns []string) (files []string, from, orig
 			return nil, "", "", fmt.Errorf("no file matches %s in %s", p, from)
 		}
 		for _, x := range m {
-			files = append(files, filepath.Base(x))
+			if !slices.Contains(skip, filepath.Base(x)) {
+				files = append(files, filepath.Base(x))
+			}
 		}
 	}
 	return files, from, origin, nil

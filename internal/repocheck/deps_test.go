@@ -2,6 +2,7 @@ package repocheck
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,10 +16,17 @@ var libraryPackages = []string{
 	"./nsysx/timeline", "./nsysx/compare", "./nsysx/capture", "./plots",
 }
 
-// grpcFree are the packages whose dependencies hold no gRPC: the core
-// library (Parquet is read and written without pqarrow, which imports Arrow
-// Flight; docs/export.md).
-var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare"}
+// grpcFree are the packages whose dependencies hold no gRPC: the library
+// and the command (Parquet is read and written without pqarrow, which
+// imports Arrow Flight; docs/export.md): every nsysx run would otherwise
+// run the initialisers of gRPC, protobuf and Flight and map their pages.
+var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare",
+	"./nsysx/recipe", "./plots", "./cmd/nsysx"}
+
+// notInCLI are packages whose initialisers cost every nsysx run memory
+// and that no command needs: the kernel's interpreter leaves them out of its
+// standard library (kernel/gointerp/third_party/stdsyms/stdsyms.go says why).
+var notInCLI = []string{"go/types", "go/importer", "expvar", "net/http/pprof", "net/rpc", "testing/slogtest"}
 
 // deps lists the packages pkgs link (go list -deps, tests excluded).
 func deps(t *testing.T, pkgs ...string) []string {
@@ -53,6 +61,11 @@ func TestLibraryDeps(t *testing.T) {
 				t.Errorf("%s links %s", pkg, p)
 				break
 			}
+		}
+	}
+	for _, p := range deps(t, "./cmd/nsysx") {
+		if slices.Contains(notInCLI, p) {
+			t.Errorf("./cmd/nsysx links %s", p)
 		}
 	}
 }

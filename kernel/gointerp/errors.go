@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -18,10 +19,10 @@ import (
 
 // nestedFuncRe matches the name yaegi gives a function literal inside
 // another ("func.func"): go statements put theirs inside one.
-var nestedFuncRe = regexp.MustCompile(`^(?:func\.)+func$`)
+var nestedFuncRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:func\.)+func$`) })
 
 // posRe matches "[file.go:]line:col: message".
-var posRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): ((?s).*)$`)
+var posRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): ((?s).*)$`) })
 
 // sourceLines returns the traceback lines showing a line of the cell with
 // a caret under the column.
@@ -86,7 +87,7 @@ func (e *Engine) translate(err error, r *run, f *ast.File, fset *token.FileSet) 
 	if errors.As(err, &list) && len(list) > 0 {
 		return syntaxError(err, src)
 	}
-	if m := posRe.FindStringSubmatch(msg); m != nil {
+	if m := posRe().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		line, col = src.cellPos(line, col)
@@ -177,7 +178,7 @@ func formatPanic(msg string, src *source, frames []string, topLine int) *kernel.
 	}
 	firstLine := 0
 	for _, fr := range frames {
-		m := panicFrameRe.FindStringSubmatch(fr)
+		m := panicFrameRe().FindStringSubmatch(fr)
 		if m == nil {
 			continue
 		}
@@ -191,7 +192,7 @@ func formatPanic(msg string, src *source, frames []string, topLine int) *kernel.
 			continue
 		}
 		line, col = src.cellPos(line, col)
-		fn = nestedFuncRe.ReplaceAllString(fn, "func")
+		fn = nestedFuncRe().ReplaceAllString(fn, "func")
 		if firstLine == 0 {
 			firstLine = line
 		}
@@ -223,17 +224,19 @@ func indentCol(code string, line int) int {
 }
 
 var (
-	missingPkgRe = regexp.MustCompile(`import "([^"]+)" error: unable to find source related to`)
-	genericSelRe = regexp.MustCompile(`undefined selector:? (slices|maps|cmp)\.(\w+)`)
+	missingPkgRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`import "([^"]+)" error: unable to find source related to`)
+	})
+	genericSelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`undefined selector:? (slices|maps|cmp)\.(\w+)`) })
 )
 
 // hint explains the interpreter's known gaps.
 func hint(msg string) string {
-	if m := missingPkgRe.FindStringSubmatch(msg); m != nil {
+	if m := missingPkgRe().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("package %q is not available: cells can import the Go standard library as of Go 1.22 "+
 			"(yaegi v0.16.1; not iter, unique, weak...) and the packages the kernel provides, nothing else", m[1])
 	}
-	if m := genericSelRe.FindStringSubmatch(msg); m != nil {
+	if m := genericSelRe().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("%s.%s is not available: the interpreter (yaegi v0.16.1) has only part of the generic "+
 			"packages slices, maps and cmp; use package sort (sort.Ints, sort.Slice) or write the loop", m[1], m[2])
 	}

@@ -23,7 +23,7 @@ func (w *switchWriter) Write(p []byte) (int, error) {
 
 // panicFrameRe matches the line yaegi prints to stderr for each function a
 // panic unwinds, e.g. "3:5: panic: main.f(...)".
-var panicFrameRe = regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): panic: (.*?)\n?$`)
+var panicFrameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\S*\.go:)?(\d+):(\d+): panic: (.*?)\n?$`) })
 
 // panicFilter keeps yaegi's panic frame lines out of the cell's stderr and
 // records them for the error traceback: those of the evaluation's
@@ -36,7 +36,7 @@ type panicFilter struct {
 }
 
 func (f *panicFilter) Write(p []byte) (int, error) {
-	if len(p) < 200 && panicFrameRe.Match(p) {
+	if len(p) < 200 && panicFrameRe().Match(p) {
 		id := goid()
 		f.e.mu.Lock()
 		defer f.e.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
@@ -286,7 +287,7 @@ func (e *Engine) globalResult(name string) *nsysx.Result {
 
 // stringCallRe matches the call before an open string literal: X.Stats(",
 // or X.Stats(ctx, " after a context argument.
-var stringCallRe = regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*(?:\w+\s*,\s*)?$`)
+var stringCallRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:(\w+)\.)?(\w+)\(\s*(?:\w+\s*,\s*)?$`) })
 
 // openString returns where the string literal holding the cursor starts
 // (after its quote), or -1.
@@ -317,7 +318,7 @@ func openString(code string, cursor int) int {
 func (e *Engine) Complete(code string, cursor int) kernel.Completion {
 	cursor = max(0, min(cursor, len(code)))
 	if s := openString(code, cursor); s >= 0 {
-		if m := stringCallRe.FindStringSubmatch(code[:s-1]); m != nil {
+		if m := stringCallRe().FindStringSubmatch(code[:s-1]); m != nil {
 			word := code[s:cursor]
 			matches, n := e.completeArg(m[1], m[2], word)
 			if matches != nil {

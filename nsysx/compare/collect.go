@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -180,7 +181,7 @@ func (c *collector) memory() error {
 	})
 }
 
-var digits = regexp.MustCompile(`\d+$`)
+var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+$`) })
 
 // domains reads the NVTX domain names, unfiltered: a domain is created
 // before the window that uses it.
@@ -218,7 +219,7 @@ func (c *collector) nvtx() error {
 		if c.iterRe.MatchString(name) {
 			word := strings.ToLower(c.iterRe.FindStringSubmatch(name)[1])
 			c.cands[word] = append(c.cands[word], [2]int64{r.Int(0), r.Int(1)})
-			name = digits.ReplaceAllString(name, "N")
+			name = digits().ReplaceAllString(name, "N")
 		}
 		if d := domains[[2]int64{r.Int(3) >> 24, r.Int(6)}]; d != "" {
 			name += "@" + d

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -132,9 +133,9 @@ func resolve(r *Recipe, opts []*Opt, name string) (*Opt, error) {
 	return nil, Usagef("unknown option %s%s; run nsysx recipe %s --help", name, nsysx.Suggest(name, names), r.Name)
 }
 
-var numberRE = regexp.MustCompile(`^-(\d+|\d*\.\d+)$`)
+var numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(\d+|\d*\.\d+)$`) })
 
-func isNumber(s string) bool { return numberRE.MatchString(s) }
+func isNumber(s string) bool { return numberRE().MatchString(s) }
 
 // looksLikeOption is argparse's test: a word starting with - that is not a
 // negative number and has no space.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ExpandInputs turns --input arguments into the list of reports, as nsys
@@ -57,12 +58,12 @@ func ExpandInputs(args []string) ([]string, error) {
 	return out, nil
 }
 
-var limitRE = regexp.MustCompile(`^(.*):(\d+)$`)
+var limitRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*):(\d+)$`) })
 
 // splitLimit splits DIR:n; limit is -1 without one. A path that exists as
 // written (a file name with a colon) is never split.
 func splitLimit(a string) (string, int, error) {
-	m := limitRE.FindStringSubmatch(a)
+	m := limitRE().FindStringSubmatch(a)
 	if m == nil {
 		return a, -1, nil
 	}

@@ -1,7 +1,6 @@
 package recipe
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -14,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"golang.org/x/sync/errgroup"
 
@@ -62,10 +60,9 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
-	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem))
 	n := f.Rows()
 	for s := 0; s < n || s == 0; s += maxRowGroup {
-		if err := writeRowGroup(&aprops, pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
+		if err := writeRowGroup(pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
 			pw.Close()
 			return err
 		}
@@ -80,28 +77,31 @@ func WriteParquet(w io.Writer, f *Frame) error {
 // columns are encoded at once, one goroutine each (up to GOMAXPROCS): a
 // buffered row group gives every column chunk its own page buffer, which
 // Close then copies to the file in column order, so the bytes are those of
-// writing the columns one after another. Each goroutine has its own Arrow
-// write context (the context's scratch buffers are not safe to share).
-func writeRowGroup(aprops *pqarrow.ArrowWriterProperties, pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+// writing the columns one after another. writeLeaf keeps no state outside
+// its column writer, so the goroutines share nothing. Every column writer
+// is taken before the first goroutine starts, so an error there leaves
+// nothing running.
+func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
 	rgw, err := pw.AppendBufferedRowGroupChecked()
 	if err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
 	}
+	cws := make([]file.ColumnChunkWriter, len(f.Cols))
+	for i, c := range f.Cols {
+		if cws[i], err = rgw.Column(i); err != nil {
+			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+		}
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, c := range f.Cols {
-		cw, err := rgw.Column(i)
-		if err != nil {
-			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
-		}
 		g.Go(func() error {
 			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e)
 			if err != nil {
 				return err
 			}
 			defer leaf.Release()
-			cctx := pqarrow.NewArrowWriteContext(context.Background(), aprops)
-			if err := pqarrow.WriteArrowToColumn(cctx, cw, leaf, def, rep, true); err != nil {
+			if err := writeLeaf(cws[i], leaf, def, rep); err != nil {
 				return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
 			}
 			return nil

@@ -1,18 +1,12 @@
 package recipe
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // pandasMeta is the part of the pandas metadata ReadParquet needs.
@@ -56,23 +50,12 @@ func ReadParquet(path string) (*Frame, error) {
 			}
 		}
 	}
-	props := pqarrow.ArrowReadProperties{BatchSize: 1 << 16}
-	fr, err := pqarrow.NewFileReader(pf, props, memory.DefaultAllocator)
+	cols, err := readColumns(pf, numpy)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer tbl.Release()
 	f := &Frame{}
-	for i := 0; i < int(tbl.NumCols()); i++ {
-		col := tbl.Column(i)
-		c, err := readColumn(col, numpy[col.Name()])
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
+	for _, c := range cols {
 		if cs, ok := cats[c.Name]; ok && c.Kind == Int64 {
 			c.Kind, c.Cats = Category, cs
 		}
@@ -110,91 +93,6 @@ func setIndex(f *Frame, entries []json.RawMessage) error {
 	return f.Check()
 }
 
-// readColumn converts one Arrow column into a frame column.
-func readColumn(col *arrow.Column, numpyType string) (*Column, error) {
-	arr, err := concat(col.Data())
-	if err != nil {
-		return nil, err
-	}
-	defer arr.Release()
-	c := &Column{Name: col.Name()}
-	n := arr.Len()
-	if arr.NullN() > 0 || numpyType == "Int64" {
-		c.Valid = make([]bool, n)
-		for i := range c.Valid {
-			c.Valid[i] = arr.IsValid(i)
-		}
-	}
-	switch a := arr.(type) {
-	case *array.Int64:
-		c.Kind, c.Ints = Int64, append([]int64(nil), a.Int64Values()...)
-	case *array.Uint64:
-		c.Kind, c.Ints = Uint64, make([]int64, n)
-		for i, v := range a.Uint64Values() {
-			c.Ints[i] = int64(v)
-		}
-	case *array.Uint32:
-		c.Kind, c.Ints = Uint32, make([]int64, n)
-		for i, v := range a.Uint32Values() {
-			c.Ints[i] = int64(v)
-		}
-	case *array.Float64:
-		c.Kind, c.Floats = Float64, append([]float64(nil), a.Float64Values()...)
-		for i := range c.Floats {
-			if a.IsNull(i) {
-				c.Floats[i] = math.NaN()
-			}
-		}
-	case *array.LargeString:
-		c.Kind, c.Strs = String, make([]string, n)
-		for i := range c.Strs {
-			c.Strs[i] = a.Value(i)
-		}
-	case *array.String:
-		c.Kind, c.Strs = String, make([]string, n)
-		for i := range c.Strs {
-			c.Strs[i] = a.Value(i)
-		}
-	case *array.Null:
-		c.Kind, c.Valid = Null, make([]bool, n)
-	case *array.List:
-		return readList(c, a)
-	default:
-		return nil, fmt.Errorf("column %q: unsupported Arrow type %s", c.Name, arr.DataType())
-	}
-	if c.Kind == String && c.Valid != nil {
-		for i, ok := range c.Valid {
-			if !ok {
-				c.Strs[i] = ""
-			}
-		}
-	}
-	return c, nil
-}
-
-func readList(c *Column, a *array.List) (*Column, error) {
-	vals, ok := a.ListValues().(*array.Int64)
-	if !ok {
-		return nil, fmt.Errorf("column %q: unsupported list type %s", c.Name, a.DataType())
-	}
-	c.Kind, c.Lists = ListInt64, make([][]int64, a.Len())
-	for i := range c.Lists {
-		if a.IsNull(i) {
-			continue
-		}
-		s, e := a.ValueOffsets(i)
-		l := make([]int64, 0, e-s)
-		for j := s; j < e; j++ {
-			if vals.IsNull(int(j)) {
-				return nil, fmt.Errorf("column %q row %d: NULL list element", c.Name, i)
-			}
-			l = append(l, vals.Value(int(j)))
-		}
-		c.Lists[i] = l
-	}
-	return c, nil
-}
-
 // categories reads the categories of an int64 categorical column: the
 // values of its dictionary page (pyarrow writes the whole categorical
 // dictionary there, used or not), PLAIN-encoded little-endian int64.
@@ -228,17 +126,4 @@ func categories(pf *file.Reader, name string) ([]int64, error) {
 		out[i] = int64(binary.LittleEndian.Uint64(data[8*i:]))
 	}
 	return out, nil
-}
-
-// concat joins a column's chunks into one array (a new reference).
-func concat(ch *arrow.Chunked) (arrow.Array, error) {
-	if len(ch.Chunks()) == 1 {
-		a := ch.Chunk(0)
-		a.Retain()
-		return a, nil
-	}
-	if len(ch.Chunks()) == 0 {
-		return array.MakeArrayOfNull(memory.DefaultAllocator, ch.DataType(), 0), nil
-	}
-	return array.Concatenate(ch.Chunks(), memory.DefaultAllocator)
 }

@@ -5,7 +5,12 @@
 // interprets Go; the files here are yaegi's, copied by go generate with
 // their init functions turned into loaders (internal/lazyinit); LICENSE is
 // yaegi's (Apache 2.0). debug/elf is left out: its table alone is 1 500
-// lines and no notebook reads ELF files.
+// lines and no notebook reads ELF files. So are packages no notebook has a
+// use for whose own initialisers (which run wherever a package is linked,
+// tables or not) cost every CLI run about 1.5 MB of resident memory: the
+// type checker go/types and go/importer (which needs compiler export data),
+// the HTTP debug endpoints expvar and net/http/pprof (they register
+// handlers at init), net/rpc and net/rpc/jsonrpc, testing/slogtest.
 package stdsyms
 
 import (
@@ -13,7 +18,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ../../../../internal/lazyinit -mod github.com/traefik/yaegi -dir stdlib -pkg stdsyms -tag go1.22 -list loaders_gen.go -var loaders go1_22_[^d]*.go go1_22_database_*.go go1_22_debug_[^e]*.go maptypes.go restricted.go wrapper-composed.go
+//go:generate go run ../../../../internal/lazyinit -mod github.com/traefik/yaegi -dir stdlib -pkg stdsyms -tag go1.22 -list loaders_gen.go -var loaders -skip go1_22_go_types.go,go1_22_go_importer.go,go1_22_expvar.go,go1_22_net_http_pprof.go,go1_22_net_rpc.go,go1_22_net_rpc_jsonrpc.go,go1_22_testing_slogtest.go go1_22_[^d]*.go go1_22_database_*.go go1_22_debug_[^e]*.go maptypes.go restricted.go wrapper-composed.go
 
 // Symbols and MapTypes are the tables, in yaegi's format; they are empty
 // until Load.
