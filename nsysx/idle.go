@@ -177,7 +177,8 @@ type iterRange struct {
 }
 
 // iterationRanges lists the NVTX ranges taken as iterations, in start order,
-// cut to [lo, hi).
+// cut to [lo, hi). It scans NVTX_EVENTS (nothing kept): only the matching
+// ranges' names become strings.
 func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) ([]iterRange, error) {
 	if !c.Has("NVTX_EVENTS") {
 		return nil, nil
@@ -186,27 +187,34 @@ func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) 
 	if c.P.HasColumn("NVTX_EVENTS", "textId") {
 		cols = append(cols, "textId")
 	}
-	t, err := c.LoadRaw("NVTX_EVENTS", cols...)
-	if err != nil {
-		return nil, err
-	}
-	st, en, ty, tx, tid := t.Col("start"), t.Col("end"), t.Col("eventType"), t.Col("text"), t.Col("textId")
 	var out []iterRange
-	for i := 0; i < t.N; i++ {
-		if k := ty.Int(i); k != 59 && k != 60 || st.IsNull(i) || en.IsNull(i) {
-			continue
+	err := c.P.Scan(c.ctx(), "NVTX_EVENTS", nil, cols, func(r ScanRow) error {
+		if k := r.Int(2); k != 59 && k != 60 || r.IsNull(0) || r.IsNull(1) {
+			return nil
 		}
-		name := tx.Str(i)
-		if tx.IsNull(i) && tid != nil && !tid.IsNull(i) {
-			name, _ = c.String(tid.Int(i))
+		var name string
+		text := r.Bytes(3)
+		if r.IsNull(3) && len(cols) > 4 && !r.IsNull(4) {
+			name, _ = c.String(r.Int(4))
+			text = nil
 		}
-		if exact != "" && name != exact || exact == "" && !match.MatchString(name) {
-			continue
+		switch {
+		case text != nil && exact != "" && string(text) != exact,
+			text != nil && exact == "" && !match.Match(text),
+			text == nil && exact != "" && name != exact,
+			text == nil && exact == "" && !match.MatchString(name):
+			return nil
 		}
-		s, e := max(st.Int(i), lo), min(en.Int(i), hi)
-		if s < e {
+		if text != nil {
+			name = string(text)
+		}
+		if s, e := max(r.Int(0), lo), min(r.Int(1), hi); s < e {
 			out = append(out, iterRange{name, s, e})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out, nil

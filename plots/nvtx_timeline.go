@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -105,6 +106,12 @@ func timelineData(ctx context.Context, p *nsysx.Profile, o *Options, resolution 
 	if proj.Skipped != "" {
 		return nil, proj.Skipped, nil
 	}
+	// The report holds all of the profile's NVTX ranges; once the drawn
+	// rows are copied out it is garbage, collected now so that the heap
+	// does not grow to twice the report's size before the next collection.
+	pr := readProjRows(proj)
+	proj = nil
+	runtime.GC()
 	ops, err := loadGPUOps(ctx, p, true)
 	if err != nil {
 		return nil, "", err
@@ -113,14 +120,9 @@ func timelineData(ctx context.Context, p *nsysx.Profile, o *Options, resolution 
 		ops = slices.DeleteFunc(ops, func(op gpuOp) bool { return op.dev != int64(o.Device) })
 	}
 	if !w.set {
-		w.s, w.e = math.MaxInt64, math.MinInt64
+		w.s, w.e = pr.lo, pr.hi
 		for _, op := range ops {
 			w.s, w.e = min(w.s, op.s), max(w.e, op.e)
-		}
-		ps, pd := proj.Col("Projected Start"), proj.Col("Projected Duration")
-		for i := 0; i < proj.Len(); i++ {
-			s := ps.Value(i).I
-			w.s, w.e = min(w.s, s), max(w.e, s+pd.Value(i).I)
 		}
 	}
 	if w.e <= w.s {
@@ -133,7 +135,7 @@ func timelineData(ctx context.Context, p *nsysx.Profile, o *Options, resolution 
 	if resolution != nil {
 		d.Resolution = resolution(w.e - w.s)
 	}
-	d.Lanes = nvtxLanes(proj, d)
+	d.Lanes = pr.lanes(d)
 	gl := gpuLanes(ops, d)
 	if len(d.Lanes) == 0 && len(gl) == 0 {
 		return nil, fmt.Sprintf("no NVTX ranges with GPU work and no GPU operations between %s and %s in %s", fmtTime(w.s), fmtTime(w.e), p.Path), nil
@@ -142,37 +144,103 @@ func timelineData(ctx context.Context, p *nsysx.Profile, o *Options, resolution 
 	return d, "", nil
 }
 
-// nvtxLanes puts the projected ranges overlapping the window on lanes per
-// (PID, TID, level).
-func nvtxLanes(proj *nsysx.Result, d *TimelineData) []Lane {
-	type key struct{ pid, tid, lvl int64 }
-	byKey := map[key][]TimelineBar{}
+// projRow is one projected range with a duration, as the timeline keeps it.
+type projRow struct {
+	s, e int64
+	lane int32 // index in projRows.keys
+	name int32 // index in projRows.names (range labels, distinct)
+}
+
+type laneKey struct{ pid, tid, lvl int64 }
+
+// projRows are the ranges of nvtx_gpu_proj_trace the timeline draws, by lane
+// (per PID, TID and level) and start; lo and hi are the extent of all rows.
+type projRows struct {
+	rows   []projRow
+	keys   []laneKey
+	names  []string
+	lo, hi int64
+}
+
+func readProjRows(proj *nsysx.Result) *projRows {
+	pr := &projRows{lo: math.MaxInt64, hi: math.MinInt64}
 	name, ps, pd := proj.Col("Name"), proj.Col("Projected Start"), proj.Col("Projected Duration")
 	pid, tid, lvl := proj.Col("PID"), proj.Col("TID"), proj.Col("Lvl")
-	pids := map[int64]bool{}
+	lanes, byRaw, byLabel := map[laneKey]int32{}, map[string]int32{}, map[string]int32{}
 	for i := 0; i < proj.Len(); i++ {
 		s := ps.Value(i).I
-		e := s + pd.Value(i).I
-		if e < d.Start || s > d.End || pd.Value(i).IsNull() {
+		pr.lo, pr.hi = min(pr.lo, s), max(pr.hi, s+pd.Value(i).I)
+		if pd.Value(i).IsNull() {
 			continue
 		}
-		k := key{pid.Value(i).I, tid.Value(i).I, min(lvl.Value(i).I, maxNVTXLevels-1)}
-		pids[k.pid] = true
-		byKey[k] = append(byKey[k], TimelineBar{Start: max(s, d.Start), End: min(e, d.End), Name: rangeLabel(name.Text(i)), Count: 1})
-		d.Ranges++
+		k := laneKey{pid.Value(i).I, tid.Value(i).I, min(lvl.Value(i).I, maxNVTXLevels-1)}
+		l, ok := lanes[k]
+		if !ok {
+			l = int32(len(pr.keys))
+			lanes[k], pr.keys = l, append(pr.keys, k)
+		}
+		raw := name.Text(i)
+		n, ok := byRaw[raw]
+		if !ok {
+			label := rangeLabel(raw)
+			if n, ok = byLabel[label]; !ok {
+				n = int32(len(pr.names))
+				byLabel[label], pr.names = n, append(pr.names, label)
+			}
+			byRaw[raw] = n
+		}
+		pr.rows = append(pr.rows, projRow{s: s, e: s + pd.Value(i).I, lane: l, name: n})
 	}
-	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.pid, b.pid), cmp.Compare(a.tid, b.tid), cmp.Compare(a.lvl, b.lvl))
+	pr.rows = slices.Clip(pr.rows)
+	slices.SortStableFunc(pr.rows, func(a, b projRow) int { return cmp.Or(cmp.Compare(a.lane, b.lane), cmp.Compare(a.s, b.s)) })
+	return pr
+}
+
+// lanes puts the ranges overlapping the window on lanes per (PID, TID,
+// level), each merged at d's resolution.
+func (pr *projRows) lanes(d *TimelineData) []Lane {
+	pids := map[int64]bool{} // of the lanes drawn
+	for _, r := range pr.rows {
+		if r.e >= d.Start && r.s <= d.End {
+			pids[pr.keys[r.lane].pid] = true
+		}
+	}
+	order := make([]int32, len(pr.keys))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		x, y := pr.keys[a], pr.keys[b]
+		return cmp.Or(cmp.Compare(x.pid, y.pid), cmp.Compare(x.tid, y.tid), cmp.Compare(x.lvl, y.lvl))
 	})
 	var lanes []Lane
-	for _, k := range keys {
+	var buf []TimelineBar
+	for _, l := range order {
+		from, _ := slices.BinarySearchFunc(pr.rows, l, func(r projRow, l int32) int { return cmp.Compare(r.lane, l) })
+		buf = buf[:0]
+		for _, r := range pr.rows[from:] {
+			if r.lane != l {
+				break
+			}
+			if r.e < d.Start || r.s > d.End {
+				continue
+			}
+			buf = append(buf, TimelineBar{Start: max(r.s, d.Start), End: min(r.e, d.End), Name: pr.names[r.name], Count: 1})
+		}
+		if len(buf) == 0 {
+			continue
+		}
+		d.Ranges += len(buf)
+		k := pr.keys[l]
 		label := fmt.Sprintf("TID %d · L%d", k.tid, k.lvl)
 		if len(pids) > 1 {
 			label = fmt.Sprintf("PID %d TID %d · L%d", k.pid, k.tid, k.lvl)
 		}
-		bars := byKey[k]
-		slices.SortStableFunc(bars, func(a, b TimelineBar) int { return cmp.Compare(a.Start, b.Start) })
-		lanes = append(lanes, Lane{Label: label, Bars: mergeBars(bars, d.Resolution)})
+		bars := mergeBars(buf, d.Resolution)
+		if d.Resolution <= 0 {
+			bars, buf = slices.Clone(buf), buf[:0]
+		}
+		lanes = append(lanes, Lane{Label: label, Bars: bars})
 	}
 	return lanes
 }
