@@ -223,7 +223,7 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			return r, nil
 		}
 		ns := newNamedSamples()
-		if withAPI && c.Has(tRuntime) {
+		if withAPI && c.Has(tRuntime) && !ns.streamAPICalls(c) {
 			t, err := c.Load(tRuntime, "start", "end", "nameId")
 			if err != nil {
 				return nil, err
