@@ -207,20 +207,33 @@ func (k *kernNames) intern(v Value, m map[Value]int32) int32 {
 	return id
 }
 
-// kernelNames resolves each kernel's display name per the base / mangled /
-// nvtx-name options (docs/stats.md §2.8). It returns nil, skip when nvtx-name cannot run.
-func (c *Ctx) kernelNames() (*kernNames, *Result, error) {
+// kernelNameCols are the kernel table's columns kernelNames reads: the
+// name column the options pick, then demangledName (its fallback) when that
+// is another. A report that loads the kernel table for other columns asks
+// for these too, so that the table is read once (the profile keeps the
+// columns it loaded; kernelNames then finds them there).
+func (c *Ctx) kernelNameCols() []string {
 	col := "demangledName"
 	if c.Flag("base") {
 		col = "shortName"
 	} else if c.Flag("mangled") && c.P.HasColumn(tKernel, "mangledName") {
 		col = "mangledName"
 	}
-	kt, err := c.Load(tKernel, col, "demangledName")
+	if col == "demangledName" {
+		return []string{col}
+	}
+	return []string{col, "demangledName"}
+}
+
+// kernelNames resolves each kernel's display name per the base / mangled /
+// nvtx-name options (docs/stats.md §2.8). It returns nil, skip when nvtx-name cannot run.
+func (c *Ctx) kernelNames() (*kernNames, *Result, error) {
+	cols := c.kernelNameCols()
+	kt, err := c.Load(tKernel, cols...)
 	if err != nil {
 		return nil, nil, err
 	}
-	id, dem := kt.Col(col), kt.Col("demangledName")
+	id, dem := kt.Col(cols[0]), kt.Col("demangledName")
 	kn := &kernNames{ids: make([]int32, kt.N)}
 	bySID := map[int64]int32{}
 	byVal := map[Value]int32{}

@@ -40,7 +40,7 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		if gb {
 			cols = append(cols, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ")
 		}
-		k, err := c.Load(tKernel, cols...)
+		k, err := c.Load(tKernel, append(cols, c.kernelNameCols()...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -101,28 +101,7 @@ func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*
 			dims = append(dims, k.Col(n))
 		}
 	}
-	byGeom := map[kernGeomKey]*Agg{}
-	var gkeys []kernGeomKey
-	st, en := k.Col("start"), k.Col("end")
-	for i := 0; i < k.N; i++ {
-		kk := kernGeomKey{name: names.ids[i]}
-		for j, c := range dims {
-			if !c.IsNull(i) {
-				kk.dim[j] = c.Ints[i]
-			}
-		}
-		a := byGeom[kk]
-		if a == nil {
-			a = &Agg{}
-			byGeom[kk] = a
-			gkeys = append(gkeys, kk)
-		}
-		if d, ok := dur(st, en, i); ok {
-			a.Add(d)
-		} else {
-			a.AddNull()
-		}
-	}
+	gkeys, aggs := groupKernGeom(k, names, dims)
 	groups := make(map[kernSumKey]*Agg, len(gkeys))
 	keys := make([]kernSumKey, len(gkeys))
 	for i, g := range gkeys {
@@ -131,7 +110,41 @@ func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*
 			keys[i].grid = fmt.Sprintf("%4d %4d %4d", g.dim[0], g.dim[1], g.dim[2])
 			keys[i].blok = fmt.Sprintf("%4d %4d %4d", g.dim[3], g.dim[4], g.dim[5])
 		}
-		groups[keys[i]] = byGeom[g]
+		groups[keys[i]] = aggs[i]
 	}
 	return groups, keys
+}
+
+// groupKernGeom groups the kernels' durations by name and the dimensions
+// dims (none: by name alone), in first-seen order. Each name remembers its
+// latest group, so that the map is hashed only when a name's launch
+// geometry changes from one of its kernels to the next.
+func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, []*Agg) {
+	byGeom := map[kernGeomKey]int{}
+	var gkeys []kernGeomKey
+	var aggs []*Agg
+	last := make([]int32, len(names.dict)) // per name: its latest group + 1
+	st, en := k.Col("start"), k.Col("end")
+	for i := 0; i < k.N; i++ {
+		kk := kernGeomKey{name: names.ids[i]}
+		for j, c := range dims {
+			if !c.IsNull(i) {
+				kk.dim[j] = c.Ints[i]
+			}
+		}
+		g := int(last[kk.name]) - 1
+		if g < 0 || gkeys[g] != kk {
+			var seen bool
+			if g, seen = byGeom[kk]; !seen {
+				g = len(gkeys)
+				byGeom[kk] = g
+				gkeys = append(gkeys, kk)
+				aggs = append(aggs, &Agg{})
+			}
+			last[kk.name] = int32(g + 1)
+		}
+		d, ok := dur(st, en, i)
+		addSample(aggs[g], d, ok)
+	}
+	return gkeys, aggs
 }

@@ -223,7 +223,7 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			return r, nil
 		}
 		ns := newNamedSamples()
-		if withAPI && c.Has(tRuntime) {
+		if withAPI && c.Has(tRuntime) && !ns.streamAPICalls(c) {
 			t, err := c.Load(tRuntime, "start", "end", "nameId")
 			if err != nil {
 				return nil, err
@@ -231,7 +231,7 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 			ns.addAPICalls(c, t)
 		}
 		if c.Has(tKernel) {
-			k, err := c.Load(tKernel, "start", "end")
+			k, err := c.Load(tKernel, append([]string{"start", "end"}, c.kernelNameCols()...)...)
 			if err != nil {
 				return nil, err
 			}

@@ -105,8 +105,9 @@ func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
 	})
 	totals := make([]Value, len(finals))
 	for i, f := range finals {
-		totals[i] = f.agg.Sum()
-		grand = addInt(grand, f.agg.Total())
+		if totals[i] = f.agg.Sum(); totals[i].Kind == IntKind {
+			grand = addInt(grand, totals[i].I)
+		}
 	}
 	order = make([]int, len(finals))
 	for i := range order {

@@ -153,8 +153,18 @@ func SummaryCols(n string) []string {
 }
 
 // Summary returns the 8 STATS values of a group (Time % against grand).
+// The total, minimum and maximum come from one pass over the values.
 func (a *Agg) Summary(grand int64) []Value {
-	return []Value{Pct(a.Total(), grand), a.Sum(), IntV(a.Count()), R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev())}
+	if len(a.vals) == 0 {
+		return []Value{Pct(0, grand), Null, IntV(a.Count()), Null, Null, Null, Null, R1(a.Stdev())}
+	}
+	total, lo, hi := int64(0), a.vals[0], a.vals[0]
+	for _, v := range a.vals {
+		total = addInt(total, v)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	avg := FloatV(float64(total) / float64(len(a.vals)))
+	return []Value{Pct(total, grand), IntV(total), IntV(a.Count()), R1(avg), R1(a.Median()), IntV(lo), IntV(hi), R1(a.Stdev())}
 }
 
 // sortRows sorts a result's rows stably by less over row indexes.
