@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/bits"
 	"os"
-	"runtime"
 	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
@@ -17,7 +16,8 @@ import (
 // of the big tables once).
 
 // loadPartsMax bounds the ranges of one load; NSYSX_LOAD_PARTS sets it.
-// It is 1 (every table on one core) by default: measured on train x50 on
+// It is 1 (every table on one core) by default, unless the load's context
+// gives it spare cores (WithCores): measured on train x50 on
 // the GPU machine (README, Benchmarks), 4 ranges made the big loads 0-16 %
 // faster on two cores and up to 33 % on sixteen, but raised peak RSS by
 // 2-50 MB (the ranges' own columns, copied into the table's at the end).
@@ -39,7 +39,7 @@ func envInt(name string, def int) int {
 // loadParts loads t into b over several ranges; ok is false when the table
 // is too small, or the process has one core, and nothing was read.
 func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite.Table, b *rowBuilder, est int) (ok bool, err error) {
-	parts := min(runtime.GOMAXPROCS(0), loadPartsMax)
+	parts := coresOf(ctx, loadPartsMax)
 	if parts < 2 || est < loadPartsRows || len(b.cs) > sqlite.MaxFields {
 		return false, nil
 	}

@@ -1,7 +1,10 @@
 package nsysx
 
 import (
+	"context"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,14 +13,15 @@ import (
 )
 
 // TestLoadPartsSameResults: with every load cut into ranges of one leaf or
-// more, the reports and rules that load the big tables give the results
-// of one-core loads, on every test profile.
+// more (the spare cores of WithCores), the reports and rules that load the
+// big tables give the results of one-core loads, on every test profile.
 func TestLoadPartsSameResults(t *testing.T) {
 	reports := []string{"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_trace", "cuda_kern_exec_trace",
 		"cuda_api_gpu_sum", "nvtx_kern_sum", "cuda_api_sync", "cuda_memcpy_async", "gpu_gaps", "gpu_time_util"}
 	run := func(prof string, parts int) []string {
-		defer func(m, r, l int) { loadPartsMax, loadPartsRows, sqlite.MinPartLeaves = m, r, l }(loadPartsMax, loadPartsRows, sqlite.MinPartLeaves)
-		loadPartsMax, loadPartsRows, sqlite.MinPartLeaves = parts, 0, 1
+		defer func(r, l, g int) { loadPartsRows, sqlite.MinPartLeaves = r, l; runtime.GOMAXPROCS(g) }(loadPartsRows, sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+		loadPartsRows, sqlite.MinPartLeaves = 0, 1
+		ctx := WithCores(t.Context(), parts)
 		p, err := Open(testutil.Profile(t, prof))
 		if err != nil {
 			t.Fatal(err)
@@ -25,7 +29,7 @@ func TestLoadPartsSameResults(t *testing.T) {
 		defer p.Close()
 		var out []string
 		for _, rep := range reports {
-			r, err := p.Run(t.Context(), rep, nil)
+			r, err := p.Run(ctx, rep, nil)
 			var s strings.Builder
 			s.WriteString(fmt.Sprint(err))
 			if r != nil {
@@ -48,5 +52,62 @@ func TestLoadPartsSameResults(t *testing.T) {
 				t.Errorf("%s %s: a load in ranges differs from a one-core load", prof, reports[i])
 			}
 		}
+	}
+}
+
+// TestScanPartsMatchesScan: ScanParts over ranges of one leaf or more, the
+// ranges' rows appended in order, gives the rows of one Scan (a column the
+// table lacks included), on every test profile; without spare cores it is
+// one range.
+func TestScanPartsMatchesScan(t *testing.T) {
+	defer func(l, g int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	cols := []string{"start", "end", "nosuchcolumn", "text", "textId", "globalTid"}
+	row := func(r ScanRow) string {
+		var b strings.Builder
+		for i := range cols {
+			fmt.Fprintf(&b, "%v:%d:%q,", r.IsNull(i), r.Int(i), r.Bytes(i))
+		}
+		return b.String()
+	}
+	cut := 0
+	for _, prof := range testutil.Profiles {
+		p, err := Open(testutil.Profile(t, prof))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL"} {
+			if !p.HasTable(table) {
+				continue
+			}
+			var want []string
+			if err := p.Scan(t.Context(), table, nil, cols, func(r ScanRow) error { want = append(want, row(r)); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			for _, cores := range []int{1, 4} {
+				var got [][]string
+				n, err := p.ScanParts(WithCores(t.Context(), cores), table, cols, func(i int) func(ScanRow) error {
+					got = append(got, nil)
+					return func(r ScanRow) error { got[i] = append(got[i], row(r)); return nil }
+				})
+				if err != nil || n != len(got) || (cores == 1 && n != 1) {
+					t.Fatalf("%s %s cores %d: %d ranges, %d collected, %v", prof, table, cores, n, len(got), err)
+				}
+				if n > 1 {
+					cut++
+				}
+				if all := strings.Join(slices.Concat(got...), "\n"); all != strings.Join(want, "\n") {
+					t.Errorf("%s %s cores %d: ScanParts rows differ from Scan's", prof, table, cores)
+				}
+			}
+		}
+		p.Close()
+	}
+	if cut == 0 {
+		t.Error("no table was cut into ranges")
+	}
+	var nilCtx context.Context
+	if _, err := (&Profile{}).ScanParts(nilCtx, "NVTX_EVENTS", cols, nil); err == nil {
+		t.Error("nil context: no error")
 	}
 }

@@ -139,6 +139,7 @@ func load_symbols_nsysx() {
 		"Text":              reflect.ValueOf(nsysx.Text),
 		"TextKind":          reflect.ValueOf(nsysx.TextKind),
 		"TextV":             reflect.ValueOf(nsysx.TextV),
+		"WithCores":         reflect.ValueOf(nsysx.WithCores),
 
 		// type definitions
 		"Agg":                reflect.ValueOf((*nsysx.Agg)(nil)),

@@ -75,24 +75,41 @@ func canScanNVTX(p *nsysx.Profile) bool {
 // that keeps only the rows whose composite text (StringIds(textId) where it
 // resolves, else the inline text) is --name: the same rows, in table order,
 // without loading the composite. EndFloat still looks at every row's end.
+// The pass runs over the table's ranges at once where the map has spare
+// cores (Profile.ScanParts), each range collecting its own rows, appended
+// in range order.
 func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, end []int64, endFloat bool, err error) {
 	if err = p.StringsErr(ctx); err != nil {
 		return nil, nil, false, err
 	}
-	var s Span
+	type part struct {
+		s        Span
+		endFloat bool
+	}
+	var parts []*part
 	cols := []string{"start", "end", "text", "textId"}
-	err = p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(row nsysx.ScanRow) error {
-		if row.IsNull(1) {
-			endFloat = true
+	_, err = p.ScanParts(ctx, "NVTX_EVENTS", cols, func(int) func(nsysx.ScanRow) error {
+		pt := &part{}
+		parts = append(parts, pt)
+		return func(row nsysx.ScanRow) error {
+			if row.IsNull(1) {
+				pt.endFloat = true
+			}
+			if nvtxTextIs(ctx, p, row, o.Name) {
+				pt.s.Start, pt.s.End = append(pt.s.Start, row.Int(0)), append(pt.s.End, row.Int(1))
+				pt.s.EndValid = append(pt.s.EndValid, !row.IsNull(1))
+			}
+			return nil
 		}
-		if nvtxTextIs(ctx, p, row, o.Name) {
-			s.Start, s.End = append(s.Start, row.Int(0)), append(s.End, row.Int(1))
-			s.EndValid = append(s.EndValid, !row.IsNull(1))
-		}
-		return nil
 	})
 	if err != nil {
 		return nil, nil, false, err
+	}
+	var s Span
+	for _, pt := range parts {
+		s.Start, s.End = append(s.Start, pt.s.Start...), append(s.End, pt.s.End...)
+		s.EndValid = append(s.EndValid, pt.s.EndValid...)
+		endFloat = endFloat || pt.endFloat
 	}
 	lo, hi := o.Window()
 	keep := Window(s, seq(s.Len()), lo, hi)

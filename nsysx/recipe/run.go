@@ -168,6 +168,9 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var mu sync.Mutex
 	done := 0
 	mem := newBudget(InFlightBytes)
+	// Fewer reports than cores: each map's loads and scans may cut a big
+	// table across the cores left over (docs/recipes.md §1.3).
+	mctx := nsysx.WithCores(ctx, runtime.GOMAXPROCS(0)/max(1, min(workers, len(reps))))
 	for w := 0; w < workers && w < len(reps); w++ {
 		wg.Add(1)
 		go func() {
@@ -175,7 +178,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 			for i := range jobs {
 				cost := mapCost(r, reportSize(reps[i].Path))
 				mem.acquire(cost)
-				p, err := MapReport(ctx, r, o, reps[i], open, shared)
+				p, err := MapReport(mctx, r, o, reps[i], open, shared)
 				mem.release(cost)
 				gc.update()
 				if err != nil {
