@@ -36,9 +36,9 @@ func coresOf(ctx context.Context, def int) int {
 // in order, before scanning, then the function it returned with each row of
 // range i, on a goroutine of its own. Every row of range i precedes, in
 // rowid order, those of range i+1, so appending the ranges' results in
-// order gives Scan's. It returns the number of ranges. Where the table
-// cannot be cut (not a SQLite export, a small table, one core) it is Scan
-// with one range. The first error of a range, in range order, is returned.
+// order gives Scan's. It returns the number of ranges: one for a small
+// table or without spare cores; for an export that is not SQLite it is
+// Scan, in one range. The first error of a range, in range order, is returned.
 func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, newFn func(part int) func(ScanRow) error) (int, error) {
 	if ctx == nil {
 		return 0, errNilContext
@@ -48,7 +48,7 @@ func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, ne
 	}
 	src, ok := p.src.(*sqliteSource)
 	parts := coresOf(ctx, 1)
-	if !ok || parts < 2 || len(cols) > sqlite.MaxFields {
+	if !ok || len(cols) > sqlite.MaxFields {
 		return 1, p.Scan(ctx, table, nil, cols, newFn(0))
 	}
 	pos := make([]int, len(cols))
