@@ -4,7 +4,7 @@ package sqlite
 
 // releasePages does nothing where MADV_DONTNEED is not available through
 // package syscall.
-func releasePages(data []byte, from, to int64) {}
+func releasePages(data []byte, runs [][2]int64) {}
 
 // faultAround is the span counted for each leaf page in a block of its own
 // (see release_linux.go).

@@ -201,6 +201,7 @@ type stream struct {
 	release      bool
 	releasePages int         // mapped pages between releases
 	runs         [][2]uint32 // first and last page of each run
+	spans        [][2]int64  // the runs' byte ranges, for releasePages
 	pages        int
 }
 
@@ -240,9 +241,11 @@ func (s *stream) block(pg uint32) int64 { return int64(pg-1) * int64(s.db.pageSi
 // flush releases the pages of the runs.
 func (s *stream) flush() {
 	ps := int64(s.db.pageSize)
+	s.spans = s.spans[:0]
 	for _, r := range s.runs {
-		releasePages(s.db.data, int64(r[0]-1)*ps, int64(r[1])*ps)
+		s.spans = append(s.spans, [2]int64{int64(r[0]-1) * ps, int64(r[1]) * ps})
 	}
+	releasePages(s.db.data, s.spans)
 	s.runs, s.pages = s.runs[:0], 0
 }
 
