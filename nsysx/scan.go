@@ -10,19 +10,40 @@ import (
 // ScanRow is one row delivered by Profile.Scan. Column i is the i-th of the
 // columns asked for; a column the table lacks reads as NULL. A ScanRow and the
 // text it returns are valid only during the callback.
-type ScanRow struct{ v rowVals }
+type ScanRow struct {
+	v rowVals
+	f *fieldRow // ScanParts's rows: the decoded fields themselves, not Values
+}
 
 // IsNull reports whether column i is NULL or absent from the table.
-func (r ScanRow) IsNull(i int) bool { return r.v.null(i) }
+func (r ScanRow) IsNull(i int) bool {
+	if r.f != nil {
+		return r.f.null(i)
+	}
+	return r.v.null(i)
+}
 
 // Has reports whether the table has column i.
-func (r ScanRow) Has(i int) bool { return r.v.has(i) }
+func (r ScanRow) Has(i int) bool {
+	if r.f != nil {
+		return r.f.pos[i] >= 0
+	}
+	return r.v.has(i)
+}
 
 // Int returns column i as an integer (0 for NULL).
-func (r ScanRow) Int(i int) int64 { return r.v.int(i) }
+func (r ScanRow) Int(i int) int64 {
+	if r.f != nil {
+		return r.f.int(i)
+	}
+	return r.v.int(i)
+}
 
 // Float returns column i as a float (NaN for NULL).
 func (r ScanRow) Float(i int) float64 {
+	if r.f != nil {
+		return r.f.float(i)
+	}
 	if r.v.null(i) {
 		return math.NaN()
 	}
@@ -34,12 +55,17 @@ func (r ScanRow) Float(i int) float64 {
 }
 
 // Str returns column i as text ("" for NULL); the string is a copy.
-func (r ScanRow) Str(i int) string { return string(r.v.bytes(i)) }
+func (r ScanRow) Str(i int) string { return string(r.Bytes(i)) }
 
 // Bytes returns column i as text bytes (nil for NULL) without copying them:
 // they are valid only during the callback. Comparing them with a string
 // (string(b) == s) allocates nothing.
-func (r ScanRow) Bytes(i int) []byte { return r.v.bytes(i) }
+func (r ScanRow) Bytes(i int) []byte {
+	if r.f != nil {
+		return r.f.bytes(i)
+	}
+	return r.v.bytes(i)
+}
 
 // Scan calls fn for every row of table, in rowid order, that passes f (nil:
 // every row), with the columns cols. Unlike Load it keeps nothing: SQLite
@@ -67,7 +93,7 @@ func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []stri
 				return err
 			}
 		}
-		return fn(ScanRow{v})
+		return fn(ScanRow{v: v})
 	})
 }
 

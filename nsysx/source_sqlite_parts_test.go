@@ -66,7 +66,7 @@ func TestScanPartsMatchesScan(t *testing.T) {
 	row := func(r ScanRow) string {
 		var b strings.Builder
 		for i := range cols {
-			fmt.Fprintf(&b, "%v:%d:%q,", r.IsNull(i), r.Int(i), r.Bytes(i))
+			fmt.Fprintf(&b, "%v:%v:%d:%v:%q:%s,", r.Has(i), r.IsNull(i), r.Int(i), r.Float(i), r.Bytes(i), r.Str(i))
 		}
 		return b.String()
 	}
