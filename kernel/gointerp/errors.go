@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,9 +231,17 @@ var (
 	genericSelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`undefined selector:? (slices|maps|cmp)\.(\w+)`) })
 )
 
+// leftOut are the standard packages kept out of the interpreter
+// (third_party/stdsyms/stdsyms.go says why).
+var leftOut = []string{"go/types", "go/importer", "expvar", "net/http/pprof", "net/rpc", "net/rpc/jsonrpc", "testing/slogtest"}
+
 // hint explains the interpreter's known gaps.
 func hint(msg string) string {
 	if m := missingPkgRe().FindStringSubmatch(msg); m != nil {
+		if slices.Contains(leftOut, m[1]) {
+			return fmt.Sprintf("package %q is not available: nsysx leaves %s out of the interpreter's standard library "+
+				"(their initialisers would run in every nsysx command)", m[1], strings.Join(leftOut, ", "))
+		}
 		return fmt.Sprintf("package %q is not available: cells can import the Go standard library as of Go 1.22 "+
 			"(yaegi v0.16.1; not iter, unique, weak...) and the packages the kernel provides, nothing else", m[1])
 	}

@@ -36,6 +36,7 @@ func TestErrors(t *testing.T) {
 		{"\n\nboom()", "panic", "index out of range"},
 		{"var m map[string]int\nm[\"a\"] = 1", "panic", "assignment to entry in nil map (line 2)"},
 		{"import \"iter\"", "CompileError", `package "iter" is not available`},
+		{"import \"go/types\"", "CompileError", `package "go/types" is not available: nsysx leaves go/types, go/importer`},
 		{"import \"slices\"\nslices.Sort([]int{2, 1})", "CompileError", "slices.Sort is not available"},
 		// a range over an integer variable and one over a slice: the guess fails
 		{"n := 3\nxs := []int{1}\nfor i := range n {\n\t_ = i\n}\nfor i := range xs {\n\t_ = i\n}", "CompileError", "line 3:1: range over an integer or a function"},
