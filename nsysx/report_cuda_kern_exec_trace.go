@@ -3,6 +3,7 @@ package nsysx
 import (
 	"cmp"
 	"slices"
+	"strconv"
 )
 
 // kernExecTrace lists the pairs in API start order, ties by kernel row (and
@@ -55,10 +56,33 @@ func kernExecTrace(c *Ctx, x *kernExec) *Result {
 	t := x.k
 	grid := [3]*Column{t.Col("gridX"), t.Col("gridY"), t.Col("gridZ")}
 	block := [3]*Column{t.Col("blockX"), t.Col("blockY"), t.Col("blockZ")}
-	add("GridXYZ", TextKind, func(k, _ int) Value { return TextV(geometry(grid[0], grid[1], grid[2], k)) })
-	add("BlockXYZ", TextKind, func(k, _ int) Value { return TextV(geometry(block[0], block[1], block[2], k)) })
+	add("GridXYZ", TextKind, func(k, _ int) Value { return TextV(geometry4d(grid, k)) })
+	add("BlockXYZ", TextKind, func(k, _ int) Value { return TextV(geometry4d(block, k)) })
 	add("Kernel Name", TextKind, func(k, _ int) Value { return x.names.at(k) })
 	return res
+}
+
+// geometry4d is geometry's text (printf('%4d %4d %4d'), NULL as 0) without
+// fmt: the trace makes two a row.
+func geometry4d(xyz [3]*Column, i int) string {
+	var b [64]byte
+	out := b[:0]
+	for j, c := range xyz {
+		if j > 0 {
+			out = append(out, ' ')
+		}
+		v := int64(0)
+		if !c.IsNull(i) {
+			v = c.Ints[i]
+		}
+		var n [20]byte
+		d := strconv.AppendInt(n[:0], v, 10)
+		for k := len(d); k < 4; k++ {
+			out = append(out, ' ')
+		}
+		out = append(out, d...)
+	}
+	return string(out)
 }
 
 // colKind is the kind of a loaded column's non-NULL cells.
