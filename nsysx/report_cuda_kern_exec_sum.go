@@ -1,5 +1,11 @@
 package nsysx
 
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
 // execKey is a summary group: launching thread, device and API and kernel
 // names (the last three as dense indexes).
 type execKey struct {
@@ -111,17 +117,47 @@ func kernExecRows(c *Ctx, x *kernExec, keys []execKey, devs []Value, aggs []exec
 		cols = append(cols, p+"Avg:dur_ns", p+"Med:dur_ns", p+"Min:dur_ns", p+"Max:dur_ns", p+"StdDev:dur_ns")
 	}
 	res := NewResult(c.Report.Name, c.Report.Title, append(cols, "API Name", "Kernel Name")...)
-	for g, kk := range keys {
-		gr := &aggs[g]
-		row := []Value{IntV(kk.pid), IntV(kk.tid), devs[kk.dev], IntV(gr[3].Count()), IntV(int64(gr[2].N()))}
+	rows := make([][]Value, len(keys))
+	forEachGroup(len(keys), func(g int) {
+		kk, gr := keys[g], &aggs[g]
+		row := make([]Value, 0, len(res.Cols))
+		row = append(row, IntV(kk.pid), IntV(kk.tid), devs[kk.dev], IntV(gr[3].Count()), IntV(int64(gr[2].N())))
 		for m := range gr {
 			a := &gr[m]
 			row = append(row, R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()))
 		}
-		res.Add(append(row, x.api.dict[kk.api], x.names.dict[kk.ker])...)
+		rows[g] = append(row, x.api.dict[kk.api], x.names.dict[kk.ker])
+	})
+	for _, row := range rows {
+		res.Add(row...)
 	}
 	n := len(res.Cols)
 	sortRows(res, byKeys(0, 1, 2, n-2, n-1))
 	sortRows(res, byKeys(-6))
 	return res
+}
+
+// forEachGroup calls fn(g) for every g < n, on as many goroutines as there
+// are cores; a panic of fn (an *OverflowError) is raised again in the caller.
+func forEachGroup(n int, fn func(g int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var failure any
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			defer func() {
+				if e := recover(); e != nil {
+					once.Do(func() { failure = e })
+				}
+			}()
+			for g := int(next.Add(1) - 1); g < n; g = int(next.Add(1) - 1) {
+				fn(g)
+			}
+		})
+	}
+	wg.Wait()
+	if failure != nil {
+		panic(failure)
+	}
 }

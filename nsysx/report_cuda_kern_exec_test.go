@@ -26,3 +26,25 @@ func TestGeometry4d(t *testing.T) {
 		}
 	}
 }
+
+// forEachGroup visits every group once and raises fn's panic in the caller
+// (RunReport turns an *OverflowError into the report's error).
+func TestForEachGroup(t *testing.T) {
+	seen := make([]int32, 1000)
+	forEachGroup(len(seen), func(g int) { seen[g]++ })
+	for g, n := range seen {
+		if n != 1 {
+			t.Fatalf("group %d visited %d times", g, n)
+		}
+	}
+	defer func() {
+		if _, ok := recover().(*OverflowError); !ok {
+			t.Fatal("the panic of fn did not reach the caller")
+		}
+	}()
+	forEachGroup(10, func(g int) {
+		if g == 7 {
+			panic(&OverflowError{What: "test"})
+		}
+	})
+}
