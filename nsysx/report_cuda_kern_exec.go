@@ -108,14 +108,20 @@ func newAPINames(c *Ctx, rn *Column, pairs []execPair) apiNames {
 		}
 		return x
 	}
+	last := int64(-1) // the previous pair's nameId: launches are mostly of one API
 	for _, p := range pairs {
 		j := int(p.r)
 		if rn.IsNull(j) {
 			if a.null < 0 {
 				a.null = intern(Null)
 			}
-		} else if _, ok := a.ids[rn.Ints[j]]; !ok {
-			a.ids[rn.Ints[j]] = intern(stripV(c.Str(rn, j)))
+			continue
+		}
+		if id := rn.Ints[j]; id != last || len(a.ids) == 0 {
+			if _, ok := a.ids[id]; !ok {
+				a.ids[id] = intern(stripV(c.Str(rn, j)))
+			}
+			last = id
 		}
 	}
 	return a

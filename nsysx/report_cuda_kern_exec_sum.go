@@ -22,30 +22,37 @@ func kernExecSum(c *Ctx, x *kernExec) *Result {
 }
 
 // groupIDs returns the group of each pair, the groups' keys and the
-// devices (by their index in execKey.dev).
+// devices (by their index in execKey.dev). A group is found by one integer:
+// the index of its (thread, device), its API name's and its kernel name's,
+// the first looked up only when they change from the previous pair's.
 func (x *kernExec) groupIDs() ([]int32, []execKey, []Value) {
 	gids := make([]int32, len(x.pairs))
-	threads := map[int64]int32{} // PID and TID bits of globalTid -> thread index
-	groups := map[[4]int32]int32{}
+	threadDevs := map[[2]int64]int64{} // PID and TID bits of globalTid, device -> index
+	groups := map[int64]int32{}
 	var keys []execKey
 	var devs []Value
-	lastDev := int32(-1)
+	na, nk := int64(len(x.api.dict)), int64(len(x.names.dict))
+	lastG, lastDev, td := int64(-1), int32(-1), int64(0)
 	for i, p := range x.pairs {
 		g := x.rg.Ints[p.r] & (1<<48 - 1)
-		t, ok := threads[g]
-		if !ok {
-			t = int32(len(threads))
-			threads[g] = t
+		d := lastDev
+		if v := nv(x.kd, int(p.k)); d < 0 || devs[d] != v {
+			d = devIndex(&devs, v)
 		}
-		if v := nv(x.kd, int(p.k)); lastDev < 0 || devs[lastDev] != v {
-			lastDev = devIndex(&devs, v)
+		if g != lastG || d != lastDev {
+			var ok bool
+			if td, ok = threadDevs[[2]int64{g, int64(d)}]; !ok {
+				td = int64(len(threadDevs))
+				threadDevs[[2]int64{g, int64(d)}] = td
+			}
+			lastG, lastDev = g, d
 		}
-		kk := [4]int32{t, lastDev, x.api.id(int(p.r)), x.names.ids[p.k]}
-		gid, ok := groups[kk]
+		a, kr := x.api.id(int(p.r)), x.names.ids[p.k]
+		gid, ok := groups[(td*na+int64(a))*nk+int64(kr)]
 		if !ok {
 			gid = int32(len(keys))
-			groups[kk] = gid
-			keys = append(keys, execKey{pid: gPID(g), tid: gTID(g), dev: kk[1], api: kk[2], ker: kk[3]})
+			groups[(td*na+int64(a))*nk+int64(kr)] = gid
+			keys = append(keys, execKey{pid: gPID(g), tid: gTID(g), dev: d, api: a, ker: kr})
 		}
 		gids[i] = gid
 	}
