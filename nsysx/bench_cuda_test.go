@@ -10,5 +10,4 @@ func BenchmarkCudaGpuKernSum(b *testing.B)    { benchReport(b, "cuda_gpu_kern_su
 func BenchmarkCudaAPISum(b *testing.B)        { benchReport(b, "cuda_api_sum") }
 func BenchmarkCudaGpuMemTimeSum(b *testing.B) { benchReport(b, "cuda_gpu_mem_time_sum") }
 func BenchmarkCudaKernExecSum(b *testing.B)   { benchReport(b, "cuda_kern_exec_sum") }
-func BenchmarkCudaKernExecTrace(b *testing.B) { benchReport(b, "cuda_kern_exec_trace") }
 func BenchmarkCudaGpuTrace(b *testing.B)      { benchReport(b, "cuda_gpu_trace") }

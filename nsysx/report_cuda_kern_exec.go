@@ -98,16 +98,9 @@ type apiNames struct {
 
 func newAPINames(c *Ctx, rn *Column, pairs []execPair) apiNames {
 	a := apiNames{rn: rn, ids: map[int64]int32{}, null: -1}
+	var d kernNames // its dictionary only: names interned as the kernels' are
 	byName := map[Value]int32{}
-	intern := func(v Value) int32 {
-		x, ok := byName[v]
-		if !ok {
-			x = int32(len(a.dict))
-			a.dict = append(a.dict, v)
-			byName[v] = x
-		}
-		return x
-	}
+	intern := func(v Value) int32 { return d.intern(v, byName) }
 	last := int64(-1) // the previous pair's nameId: launches are mostly of one API
 	for _, p := range pairs {
 		j := int(p.r)
@@ -124,6 +117,7 @@ func newAPINames(c *Ctx, rn *Column, pairs []execPair) apiNames {
 			last = id
 		}
 	}
+	a.dict = d.dict
 	return a
 }
 
