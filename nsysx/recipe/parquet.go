@@ -58,7 +58,8 @@ func WriteParquet(w io.Writer, f *Frame) error {
 		parquet.WithDictionaryDefault(true),
 		parquet.WithAllocator(mem),
 	)
-	pw, err := file.NewParquetWriterWithError(w, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
+	fw := &footerWriter{w: w}
+	pw, err := file.NewParquetWriterWithError(fw, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
@@ -69,7 +70,11 @@ func WriteParquet(w io.Writer, f *Frame) error {
 			return err
 		}
 	}
+	fw.hold = true // the footer
 	if err := pw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	if err := fw.finish(); err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
 	}
 	return nil
