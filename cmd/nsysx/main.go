@@ -39,7 +39,16 @@ func main() {
 			os.Exit(code)
 		}
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	// NSYSX_MEMPROFILE=file writes a heap profile (allocations over the
+	// whole run, and what is live at its end) when the run ends.
+	if f := os.Getenv("NSYSX_MEMPROFILE"); f != "" {
+		if out, err := os.Create(f); err == nil {
+			pprof.Lookup("allocs").WriteTo(out, 0)
+			out.Close()
+		}
+	}
+	os.Exit(code)
 }
 
 type command struct {

@@ -5,9 +5,11 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -56,7 +58,8 @@ func WriteParquet(w io.Writer, f *Frame) error {
 		parquet.WithDictionaryDefault(true),
 		parquet.WithAllocator(mem),
 	)
-	pw, err := file.NewParquetWriterWithError(w, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
+	fw := &footerWriter{w: w}
+	pw, err := file.NewParquetWriterWithError(fw, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
@@ -67,7 +70,11 @@ func WriteParquet(w io.Writer, f *Frame) error {
 			return err
 		}
 	}
+	fw.hold = true // the footer
 	if err := pw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	if err := fw.finish(); err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
 	}
 	return nil
@@ -252,9 +259,15 @@ func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) (arr
 // buildFlat builds rows [s, e) of a scalar column; a float NaN becomes
 // NULL, as pandas writes it.
 func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arrow.Array {
+	if c.Kind == Int64 || c.Kind == Uint64 {
+		return intsView(c, dt, s, e)
+	}
 	b := array.NewBuilder(mem, dt)
 	defer b.Release()
 	b.Reserve(e - s)
+	if sb, ok := b.(*array.LargeStringBuilder); ok {
+		sb.ReserveData(textBytes(c, s, e))
+	}
 	for i := s; i < e; i++ {
 		if c.IsNull(i) {
 			b.AppendNull()
@@ -280,6 +293,47 @@ func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arr
 	return b.NewArray()
 }
 
+// intsView is rows [s, e) of an Int64 or Uint64 column as an Arrow array
+// over the column's own values (the same bits for both types), NULL rows
+// marked in a validity bitmap: no copy of the values, which the column
+// writer only reads (a NULL row's value is never read).
+func intsView(c *Column, dt arrow.DataType, s, e int) arrow.Array {
+	v := c.Ints[s:e]
+	var vals []byte
+	if len(v) > 0 {
+		vals = unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*8)
+	}
+	var bitmap *memory.Buffer
+	nulls := 0
+	if c.Valid != nil {
+		bits := make([]byte, bitutil.BytesForBits(int64(len(v))))
+		for i, ok := range c.Valid[s:e] {
+			if ok {
+				bitutil.SetBit(bits, i)
+			} else {
+				nulls++
+			}
+		}
+		if nulls > 0 {
+			bitmap = memory.NewBufferBytes(bits)
+		}
+	}
+	d := array.NewData(dt, len(v), []*memory.Buffer{bitmap, memory.NewBufferBytes(vals)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// textBytes is the bytes of the non-NULL strings of rows [s, e).
+func textBytes(c *Column, s, e int) int {
+	n := 0
+	for i := s; i < e; i++ {
+		if !c.IsNull(i) {
+			n += len(c.Strs[i])
+		}
+	}
+	return n
+}
+
 // listLeaf flattens rows [s, e) of a list column: the element values and
 // the levels of an optional list of optional elements (NULL list: def 0,
 // empty list: def 1, element: def 3; rep 1 for every element but a list's
@@ -287,7 +341,12 @@ func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arr
 func listLeaf(mem memory.Allocator, c *Column, s, e int) (arrow.Array, []int16, []int16, error) {
 	vb := array.NewInt64Builder(mem)
 	defer vb.Release()
-	var def, rep []int16
+	n := 0 // the levels: one per element, or per NULL or empty list
+	for i := s; i < e; i++ {
+		n += max(len(c.Lists[i]), 1)
+	}
+	vb.Reserve(n)
+	def, rep := make([]int16, 0, n), make([]int16, 0, n)
 	for i := s; i < e; i++ {
 		l := c.Lists[i]
 		switch {

@@ -51,6 +51,7 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	defer startWriteGC()()
 	err = atomicfile.Dir(dir, r.Opts.ForceOverwrite, func(tmp string) error {
 		return r.fill(tmp, filepath.Base(dir), recorded, wo)
 	})
@@ -83,6 +84,20 @@ func (r *Result) outputDir(wo *WriteOptions) (dir string, recorded any, err erro
 		return "", nil, fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrOutputExists, dir)
 	}
 	return dir, name, nil
+}
+
+// startWriteGC keeps Run's collector settings (startGCPercent, gcLimit)
+// while the output is written: the encoders allocate fast, and with the
+// defaults (GOGC=100, no limit) the heap would grow to twice the output
+// frame and the encoders' state, the peak of a large trace run.
+func startWriteGC() (restore func()) {
+	restorePercent := startGCPercent()
+	g := startGCLimit()
+	g.update()
+	return func() {
+		g.stop()
+		restorePercent()
+	}
 }
 
 // fill writes every file into tmp; name is the final directory's base name.

@@ -1,0 +1,52 @@
+package recipe
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+)
+
+// TestParquetEncodingStatsOrder: a chunk whose dictionary overflows has
+// data pages of two encodings; its footer lists them by encoding (PLAIN
+// then RLE_DICTIONARY), as pyarrow writes them (the nsys export
+// testdata/profiles/train_pqtdir/NVTX_EVENTS.parquet has that order), in
+// every chunk of a file of many such columns (arrow-go's own order is that
+// of a Go map, each way half the time).
+func TestParquetEncodingStatsOrder(t *testing.T) {
+	const n, cols = 200_000, 12 // 200k distinct int64 overflow the 1 MB dictionary
+	f := &Frame{Index: RangeIndex}
+	for c := range cols {
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = int64(i*(c+1)) + 7
+		}
+		f.Cols = append(f.Cols, NewInts(fmt.Sprint("c", c), Int64, v, nil))
+	}
+	r, err := file.OpenParquetFile(writeFrame(t, f), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rg := r.MetaData().RowGroup(0)
+	for c := range cols {
+		cc, err := rg.ColumnChunk(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(cc.EncodingStats())
+		if want := "[{PLAIN DICTIONARY_PAGE} {PLAIN DATA_PAGE} {RLE_DICTIONARY DATA_PAGE}]"; got != want {
+			t.Fatalf("column %d: encoding stats %s, want %s", c, got, want)
+		}
+	}
+}
+
+// TestSortEncodingStatsMalformed: a truncated footer is an error, not a
+// panic.
+func TestSortEncodingStatsMalformed(t *testing.T) {
+	for _, b := range [][]byte{{0x4c}, {0x49, 0x1c}, {0x49, 0x1c, 0x19, 0xfc}} {
+		if err := sortEncodingStats(b); err == nil {
+			t.Errorf("% x: no error", b)
+		}
+	}
+}
