@@ -1,6 +1,9 @@
 package recipe
 
-import "context"
+import (
+	"context"
+	"sort"
+)
 
 func init() {
 	registerHeatmap("cuda_gpu_time_util_map", "CUDA GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
@@ -15,6 +18,9 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	a, off, maxT, err := alignmentOf(shared, r)
 	if err != nil {
 		return nil, err
+	}
+	if part, ok := streamCudaUtil(ctx, r, o, a, off, maxT); ok {
+		return part, nil
 	}
 	k, keep, err := filteredKernels(ctx, r, o, nil, kernelPid)
 	if err != nil || len(keep) == 0 {
@@ -43,4 +49,51 @@ func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX, need 
 	}
 	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nv)
 	return k, keep, err
+}
+
+// streamCudaUtil is mapCudaUtil over the kernels streamed by scanKernels:
+// each (pid, device) group collects its shifted ranges as they are read,
+// consolidated as they come (runs) unless --cumulative. ok is false when
+// the scan does not apply: then mapCudaUtil loads.
+func streamCudaUtil(ctx context.Context, r *Report, o *Options, a *Alignment, off, maxT int64) (*Part, bool) {
+	groups := map[devKey]*runs{}
+	var last *runs
+	var lastKey devKey
+	n, ok := scanKernels(ctx, r.Profile, o, "globalPid", func(k kernRow) {
+		key := devKey{pidOf(k.x), k.dev}
+		if last == nil || key != lastKey {
+			if last = groups[key]; last == nil {
+				last = &runs{raw: o.Cumulative}
+				groups[key] = last
+			}
+			lastKey = key
+		}
+		last.add(Interval{k.start + off, k.end + off})
+	})
+	if !ok {
+		return nil, false
+	}
+	if n == 0 {
+		part, _ := noData(o, r)
+		return part, true
+	}
+	keys := make([]devKey, 0, len(groups))
+	for key := range groups {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].pid != keys[b].pid {
+			return uint64(keys[a].pid) < uint64(keys[b].pid)
+		}
+		return uint64(keys[a].dev) < uint64(keys[b].dev)
+	})
+	h := newHeatFrame(a, []string{"Kernel"}, []string{"PID", "Device ID"})
+	for _, key := range keys {
+		v := groups[key].v
+		if !o.Cumulative {
+			v = groups[key].consolidated()
+		}
+		h.add([]int64{key.pid, key.dev}, HeatBins(v, a.BinSize, a.Bins, off, maxT))
+	}
+	return &Part{Frames: map[string]*Frame{"analysis": h.frame()}}, true
 }
