@@ -64,7 +64,7 @@ func streamKernSum(ctx context.Context, r *Report, o *Options) (part *Part, ok b
 			}
 			last, lastG = key, g
 		}
-		s.dur, s.gid = append(s.dur, d), append(s.gid, lastG)
+		s.dur, s.gid = push(s.dur, d), push(s.gid, lastG)
 	})
 	if !ok {
 		return nil, false, nil

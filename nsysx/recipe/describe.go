@@ -95,7 +95,11 @@ func Describe(keys []*Column, vals *Column) *Frame {
 func describeGrouped(vals *Column, order, starts []int, index []*Column) *Frame {
 	ng := len(starts) - 1
 	cols := statColumns(StatNames, ng, func(string) Kind { return vals.Kind }, len(index))
-	var scratch []float64
+	most := 0
+	for g := 0; g < ng; g++ {
+		most = max(most, starts[g+1]-starts[g])
+	}
+	scratch := make([]float64, 0, most)
 	for g := 0; g < ng; g++ {
 		rows := order[starts[g]:starts[g+1]]
 		scratch = describeGroup(cols, g, vals, rows, scratch)

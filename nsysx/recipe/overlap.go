@@ -86,12 +86,12 @@ func (r *runs) add(x Interval) {
 				r.v[n-1].End = max(r.v[n-1].End, x.End)
 				return
 			}
-			r.v = append(r.v, x)
+			r.v = push(r.v, x)
 			return
 		}
 		r.raw = true
 	}
-	r.v = append(r.v, x)
+	r.v = push(r.v, x)
 }
 
 // consolidated is Consolidate of the ranges added.
