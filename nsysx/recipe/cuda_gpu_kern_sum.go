@@ -38,6 +38,36 @@ type kernSumScan struct {
 	dur    []int64
 	gid    []int32
 	groups []kernSumKey
+	index  map[kernSumKey]int32
+	latest []int32 // by small id: its latest group + 1
+}
+
+// group is key's group, a new one when it is the first of its key. Each
+// small id remembers its latest group, so that the map is hashed only when
+// an id's device changes from one of its kernels to the next.
+func (s *kernSumScan) group(key kernSumKey) int32 {
+	small := !key.null && key.id >= 0 && key.id < 1<<16
+	if small && int(key.id) < len(s.latest) {
+		if g := s.latest[key.id] - 1; g >= 0 && s.groups[g] == key {
+			return g
+		}
+	}
+	g, seen := s.index[key]
+	if !seen {
+		if s.index == nil {
+			s.index = map[kernSumKey]int32{}
+		}
+		g = int32(len(s.groups))
+		s.index[key] = g
+		s.groups = append(s.groups, key)
+	}
+	if small {
+		if int(key.id) >= len(s.latest) {
+			s.latest = append(s.latest, make([]int32, int(key.id)+1-len(s.latest))...)
+		}
+		s.latest[key.id] = g + 1
+	}
+	return g
 }
 
 // streamKernSum is mapKernSum over the kernels streamed by scanKernels,
@@ -47,24 +77,10 @@ type kernSumScan struct {
 // kernel (their groups would merge): then mapKernSum loads.
 func streamKernSum(ctx context.Context, r *Report, o *Options) (part *Part, ok bool, err error) {
 	var s kernSumScan
-	index := map[kernSumKey]int32{}
-	last, lastG := kernSumKey{}, int32(-1)
 	n, ok := scanKernels(ctx, r.Profile, o, "shortName", func(k kernRow) {
-		d := k.end - k.start
-		if d <= 0 {
-			return
+		if d := k.end - k.start; d > 0 {
+			s.dur, s.gid = push(s.dur, d), push(s.gid, s.group(kernSumKey{k.x, k.dev, k.xNull}))
 		}
-		key := kernSumKey{k.x, k.dev, k.xNull}
-		if lastG < 0 || key != last {
-			g, seen := index[key]
-			if !seen {
-				g = int32(len(s.groups))
-				index[key] = g
-				s.groups = append(s.groups, key)
-			}
-			last, lastG = key, g
-		}
-		s.dur, s.gid = push(s.dur, d), push(s.gid, lastG)
 	})
 	if !ok {
 		return nil, false, nil
@@ -174,9 +190,14 @@ func (s *kernSumScan) describe(names []string, named []int32) *Part {
 		to[g] = int32(r)
 		pairNames[r], devs[r] = names[named[g]], s.groups[g].dev
 	}
+	index := []*Column{nameIndex(pairNames), NewInts("Device ID", Uint32, devs, nil)}
+	if len(pairs) == len(names) {
+		// One device per name: the groups, and so the statistics, are the
+		// names'.
+		return StatsPart(stats, withIndex(stats, len(StatNames), index))
+	}
 	order, starts = groupOrder(s.gid, to, len(pairs), order)
-	byDev := describeGrouped(dur, order, starts, []*Column{nameIndex(pairNames), NewInts("Device ID", Uint32, devs, nil)})
-	return StatsPart(stats, byDev)
+	return StatsPart(stats, describeGrouped(dur, order, starts, index))
 }
 
 // groupOrder sorts the positions of gid into ng output groups (counting
@@ -205,4 +226,18 @@ func groupOrder(gid, to []int32, ng int, order []int) ([]int, []int) {
 		}
 	}
 	return order, starts
+}
+
+// withIndex is a copy of f's first n columns with the index columns index.
+func withIndex(f *Frame, n int, index []*Column) *Frame {
+	out := &Frame{Index: NamedIndex}
+	all := seq(f.Rows())
+	for _, c := range f.Cols[:n] {
+		out.Cols = append(out.Cols, c.Pick(all))
+	}
+	for _, c := range index {
+		out.Cols = append(out.Cols, c)
+		out.IndexCols = append(out.IndexCols, c.Name)
+	}
+	return out
 }

@@ -66,16 +66,16 @@ var errScanOff = errors.New("scan: load the kernels instead")
 // does not parse as an integer): *off is set for those, and for any other 0
 // that is not an integer (a float or blob), which the load reads as 0 too.
 func exactInt(r nsysx.ScanRow, i int, off *bool) (v int64, valid bool) {
+	if v = r.Int(i); v != 0 {
+		return v, true // NULL reads as 0
+	}
 	if r.IsNull(i) {
 		return 0, false
 	}
-	v = r.Int(i)
-	if v == 0 {
-		if _, err := strconv.ParseInt(string(r.Bytes(i)), 10, 64); err != nil {
-			*off = true
-		}
+	if _, err := strconv.ParseInt(string(r.Bytes(i)), 10, 64); err != nil {
+		*off = true
 	}
-	return v, true
+	return 0, true
 }
 
 // intColumns reports whether table has every column of cols, each INTEGER

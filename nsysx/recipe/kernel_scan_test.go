@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -106,4 +107,61 @@ func TestRunsConsolidate(t *testing.T) {
 			t.Fatalf("ranges %v: runs %v, Consolidate %v", v, c, want)
 		}
 	}
+}
+
+// TestKernSumDescribe: the streamed describe (groups by integers, a
+// counting sort, one device per name shared) equals Describe of per-row
+// name and device columns, on random kernels with several devices per
+// name, NULL names, and one device per name.
+func TestKernSumDescribe(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 200; trial++ {
+		names := []string{"a", "b", "c", "d"}[:1+r.Intn(4)]
+		devs := 1 + r.Intn(3)
+		var s kernSumScan
+		var rowName []string
+		var rowValid Mask
+		var rowDev []int64
+		for i := 0; i < 1+r.Intn(60); i++ {
+			id, dev := int64(r.Intn(len(names)+1)), int64(r.Intn(devs))
+			if trial%3 == 0 {
+				dev = id // one device per name
+			}
+			null := id == int64(len(names)) // NULL id
+			s.dur, s.gid = append(s.dur, 1+r.Int63n(100)), append(s.gid, s.group(kernSumKey{id, dev, null}))
+			if null {
+				rowName, rowValid = append(rowName, ""), append(rowValid, false)
+			} else {
+				rowName, rowValid = append(rowName, names[id]), append(rowValid, true)
+			}
+			rowDev = append(rowDev, dev)
+		}
+		// The names seen, in order, as kernSumScan.names lists them.
+		var seen []string
+		for _, n := range names {
+			if slices.Contains(rowName, n) {
+				seen = append(seen, n)
+			}
+		}
+		named := make([]int32, len(s.groups))
+		for g, key := range s.groups {
+			named[g] = -1
+			if !key.null {
+				named[g] = int32(slices.Index(seen, names[key.id]))
+			}
+		}
+		got := dumpOutput(&Output{Tables: partTables(s.describe(seen, named))})
+		dur := NewInts("duration", Int64, s.dur, nil)
+		name := nameCol("Name", rowName, rowValid, seq(len(rowName)))
+		dev := NewInts("Device ID", Uint32, rowDev, nil)
+		want := dumpOutput(&Output{Tables: partTables(StatsPart(Describe([]*Column{name}, dur), Describe([]*Column{name, dev}, dur)))})
+		if got != want {
+			t.Fatalf("trial %d:\n%s\nwant\n%s", trial, got, want)
+		}
+	}
+}
+
+// partTables is a stats part's frames as tables, in a fixed order.
+func partTables(p *Part) []Table {
+	return []Table{{Name: FrameStats, Frame: p.Frames[FrameStats]}, {Name: FrameStatsByDevice, Frame: p.Frames[FrameStatsByDevice]}}
 }
