@@ -54,12 +54,7 @@ func (s *kernSumScan) group(key kernSumKey) int32 {
 	}
 	g, seen := s.index[key]
 	if !seen {
-		if s.index == nil {
-			s.index = map[kernSumKey]int32{}
-		}
-		g = int32(len(s.groups))
-		s.index[key] = g
-		s.groups = append(s.groups, key)
+		g = s.add(key)
 	}
 	if small {
 		if int(key.id) >= len(s.latest) {
@@ -68,6 +63,16 @@ func (s *kernSumScan) group(key kernSumKey) int32 {
 		s.latest[key.id] = g + 1
 	}
 	return g
+}
+
+// add makes key's group.
+func (s *kernSumScan) add(key kernSumKey) int32 {
+	if s.index == nil {
+		s.index = map[kernSumKey]int32{}
+	}
+	s.index[key] = int32(len(s.groups))
+	s.groups = append(s.groups, key)
+	return s.index[key]
 }
 
 // streamKernSum is mapKernSum over the kernels streamed by scanKernels,
