@@ -82,10 +82,11 @@ func (s *kernSumScan) add(key kernSumKey) int32 {
 // kernel (their groups would merge): then mapKernSum loads.
 func streamKernSum(ctx context.Context, r *Report, o *Options) (part *Part, ok bool, err error) {
 	var s kernSumScan
-	n, ok := scanKernels(ctx, r.Profile, o, "shortName", func(k kernRow) {
+	n, ok := scanKernels(ctx, r.Profile, o, "shortName", func(k kernRow) bool {
 		if d := k.end - k.start; d > 0 {
 			s.dur, s.gid = push(s.dur, d), push(s.gid, s.group(kernSumKey{k.x, k.dev, k.xNull}))
 		}
+		return true
 	})
 	if !ok {
 		return nil, false, nil

@@ -52,23 +52,31 @@ func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX, need 
 }
 
 // streamCudaUtil is mapCudaUtil over the kernels streamed by scanKernels:
-// each (pid, device) group collects its shifted ranges as they are read,
-// consolidated as they come (runs) unless --cumulative. ok is false when
-// the scan does not apply: then mapCudaUtil loads.
+// each (pid, device) group bins its shifted ranges as they are read (no
+// range kept), consolidated as they come unless --cumulative. ok is false
+// when the scan does not apply, or when a group's ranges do not come in
+// start order or one ends before it starts (consolidating them needs them
+// all): then mapCudaUtil loads.
 func streamCudaUtil(ctx context.Context, r *Report, o *Options, a *Alignment, off, maxT int64) (*Part, bool) {
-	groups := map[devKey]*runs{}
-	var last *runs
+	groups := map[devKey]*heatRun{}
+	var last *heatRun
 	var lastKey devKey
-	n, ok := scanKernels(ctx, r.Profile, o, "globalPid", func(k kernRow) {
+	bs := float64(a.BinSize)
+	n, ok := scanKernels(ctx, r.Profile, o, "globalPid", func(k kernRow) bool {
 		key := devKey{pidOf(k.x), k.dev}
 		if last == nil || key != lastKey {
 			if last = groups[key]; last == nil {
-				last = &runs{raw: o.Cumulative}
+				last = &heatRun{bins: make([]float64, a.Bins)}
 				groups[key] = last
 			}
 			lastKey = key
 		}
-		last.add(Interval{k.start + off, k.end + off})
+		x := Interval{k.start + off, k.end + off}
+		if o.Cumulative {
+			addBins(last.bins, x, bs)
+			return true
+		}
+		return last.add(x, bs)
 	})
 	if !ok {
 		return nil, false
@@ -89,11 +97,38 @@ func streamCudaUtil(ctx context.Context, r *Report, o *Options, a *Alignment, of
 	})
 	h := newHeatFrame(a, []string{"Kernel"}, []string{"PID", "Device ID"})
 	for _, key := range keys {
-		v := groups[key].v
-		if !o.Cumulative {
-			v = groups[key].consolidated()
+		g := groups[key]
+		if g.open {
+			addBins(g.bins, g.run, bs)
 		}
-		h.add([]int64{key.pid, key.dev}, HeatBins(v, a.BinSize, a.Bins, off, maxT))
+		rectify(g.bins, bs, off, maxT, true)
+		h.add([]int64{key.pid, key.dev}, g.bins)
 	}
 	return &Part{Frames: map[string]*Frame{"analysis": h.frame()}}, true
+}
+
+// heatRun is one group's bins and its open run: the ranges so far, in start
+// order, consolidated (Consolidate), with the runs before the open one
+// binned as HeatBins bins the consolidated ranges.
+type heatRun struct {
+	bins []float64
+	run  Interval
+	open bool
+}
+
+// add adds range x; false when x comes before the open run's start or
+// ends before it starts.
+func (h *heatRun) add(x Interval, bs float64) bool {
+	if x.End < x.Start || h.open && x.Start < h.run.Start {
+		return false
+	}
+	if h.open && x.Start <= h.run.End {
+		h.run.End = max(h.run.End, x.End)
+		return true
+	}
+	if h.open {
+		addBins(h.bins, h.run, bs)
+	}
+	h.run, h.open = x, true
+	return true
 }

@@ -20,13 +20,14 @@ type kernRow struct {
 // scanKernels streams the kernel table's start, end, deviceId and column x
 // (through Profile.Scan: an export is read page by page, no column is built
 // or kept) and calls fn with every row that passes the time window (Window),
-// in row order; n counts them. It is the load of filteredKernels without the
-// load, for the recipes that need just these columns: ok is false, and fn's
-// results are to be dropped, when it does not apply (an NVTX filter, no
+// in row order; n counts them. It is the load of filteredKernels without
+// the load, for the recipes that need just these columns: ok is false, and
+// fn's results are to be dropped, when fn gives up (returns false), when it
+// does not apply (an NVTX filter, no
 // kernel table, a column missing or not INTEGER in the schema, a failed
 // scan) or when a value would load otherwise (a text the load reads as NULL):
 // the caller then loads.
-func scanKernels(ctx context.Context, p *nsysx.Profile, o *Options, x string, fn func(kernRow)) (n int, ok bool) {
+func scanKernels(ctx context.Context, p *nsysx.Profile, o *Options, x string, fn func(kernRow) bool) (n int, ok bool) {
 	cols := []string{"start", "end", "deviceId", x}
 	if kernelScanOff || o.FilterNVTX != nil || o.FilterProjectedNVTX != nil || !intColumns(p, TableKernel, cols) {
 		return 0, false
@@ -49,7 +50,9 @@ func scanKernels(ctx context.Context, p *nsysx.Profile, o *Options, x string, fn
 			return nil
 		}
 		n++
-		fn(k)
+		if !fn(k) {
+			return errScanOff
+		}
 		return nil
 	})
 	return n, err == nil

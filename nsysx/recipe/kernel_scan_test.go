@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +62,7 @@ func TestKernelScanMatchesLoad(t *testing.T) {
 func TestScanKernelsApplies(t *testing.T) {
 	p := openProfile(t, "rank0")
 	o := Defaults()
-	n, ok := scanKernels(context.Background(), p, o, "shortName", func(kernRow) {})
+	n, ok := scanKernels(context.Background(), p, o, "shortName", func(kernRow) bool { return true })
 	k, err := loadKernel(context.Background(), p, kernelShort)
 	if err != nil {
 		t.Fatal(err)
@@ -72,39 +71,50 @@ func TestScanKernelsApplies(t *testing.T) {
 		t.Fatalf("scan ok %v, %d rows of %d", ok, n, k.Len())
 	}
 	o.FilterNVTX = &NVTXRange{Range: "x"}
-	if _, ok := scanKernels(context.Background(), p, o, "shortName", func(kernRow) {}); ok {
+	if _, ok := scanKernels(context.Background(), p, o, "shortName", func(kernRow) bool { return true }); ok {
 		t.Error("scanned under an NVTX filter")
 	}
 }
 
-// TestRunsConsolidate: runs gives Consolidate of the ranges added, for
-// ranges in start order (consolidated as they come), out of order, with
-// ties, touching ends and ranges that end before they start (appended raw
-// from there on).
-func TestRunsConsolidate(t *testing.T) {
+// TestHeatRunBins: a group's bins made as its ranges come (heatRun) are
+// HeatBins of the consolidated ranges, for random ranges in start order
+// (ties, touching and overlapping ranges, bins outside the session) and
+// ranges out of order that start inside the open run; one that starts
+// before the open run, or ends before it starts, is refused.
+func TestHeatRunBins(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
-	for trial := 0; trial < 3000; trial++ {
-		n := 1 + r.Intn(30)
-		v := make([]Interval, n)
-		s := int64(0)
-		for i := range v {
-			s += int64(r.Intn(6)) // mostly in start order
-			if r.Intn(8) == 0 {
-				s -= int64(r.Intn(10))
+	for trial := 0; trial < 2000; trial++ {
+		bins, bs := 1+r.Intn(12), int64(1+r.Intn(20))
+		h := heatRun{bins: make([]float64, bins)}
+		var v []Interval
+		s := int64(r.Intn(10))
+		for i := 0; i < 1+r.Intn(30); i++ {
+			s += int64(r.Intn(6))
+			x := Interval{s, s + int64(r.Intn(9))}
+			if r.Intn(5) == 0 {
+				x.Start -= int64(r.Intn(4)) // out of order: taken inside the open run
 			}
-			e := s + int64(r.Intn(8))
-			if r.Intn(12) == 0 {
-				e = s - int64(1+r.Intn(5)) // ends before it starts
+			runStart, open := h.run.Start, h.open
+			if !h.add(x, float64(bs)) {
+				if !open || x.Start >= runStart {
+					t.Fatalf("range %v refused (open run from %d)", x, runStart)
+				}
+				continue
 			}
-			v[i] = Interval{s, e}
+			v = append(v, x)
 		}
-		var got runs
-		for _, x := range v {
-			got.add(x)
+		if h.open {
+			addBins(h.bins, h.run, float64(bs))
 		}
-		want := Consolidate(append([]Interval(nil), v...))
-		if c := got.consolidated(); !reflect.DeepEqual(c, want) {
-			t.Fatalf("ranges %v: runs %v, Consolidate %v", v, c, want)
+		off, maxT := int64(r.Intn(5)), int64(r.Intn(int(bs)*bins+5))
+		rectify(h.bins, float64(bs), off, maxT, true)
+		want := HeatBins(Consolidate(v), bs, bins, off, maxT)
+		if fmt.Sprint(h.bins) != fmt.Sprint(want) {
+			t.Fatalf("ranges %v: bins %v, HeatBins %v", v, h.bins, want)
+		}
+		rs := h.run.Start
+		if h.add(Interval{rs - 1, rs + 5}, float64(bs)) || h.add(Interval{rs + 3, rs + 2}, float64(bs)) {
+			t.Fatal("a range out of order or ending before its start was taken")
 		}
 	}
 }

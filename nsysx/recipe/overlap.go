@@ -63,45 +63,6 @@ func Consolidate(v []Interval) []Interval {
 	return out
 }
 
-// runs collects ranges and consolidates them as they come: while they
-// arrive in start order and none ends before it starts, v holds Consolidate
-// of those so far (the last run grows, or a new one follows). Once one does
-// not (or from the start when raw), the ranges are appended as they are and
-// consolidated at the end: Consolidate of the runs so far and the ranges
-// after them is Consolidate of all of them, the runs being the hulls of
-// chains that the later ranges join or leave as they would the chains'
-// ranges (TestRunsConsolidate).
-type runs struct {
-	v         []Interval
-	raw       bool
-	lastStart int64
-}
-
-func (r *runs) add(x Interval) {
-	if !r.raw {
-		n := len(r.v)
-		if x.End >= x.Start && (n == 0 || x.Start >= r.lastStart) {
-			r.lastStart = x.Start
-			if n > 0 && x.Start <= r.v[n-1].End {
-				r.v[n-1].End = max(r.v[n-1].End, x.End)
-				return
-			}
-			r.v = push(r.v, x)
-			return
-		}
-		r.raw = true
-	}
-	r.v = push(r.v, x)
-}
-
-// consolidated is Consolidate of the ranges added.
-func (r *runs) consolidated() []Interval {
-	if r.raw {
-		return Consolidate(r.v)
-	}
-	return r.v
-}
-
 // OverlapPieces returns, for every pair a∈A, b∈B with a.start < b.end and
 // a.end > b.start, the piece [max starts, min ends] when it is longer than
 // zero, tagged with a's position (§1.10 overlap pieces). With b nil, B is A
