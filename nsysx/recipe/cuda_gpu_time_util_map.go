@@ -1,6 +1,9 @@
 package recipe
 
-import "context"
+import (
+	"context"
+	"sort"
+)
 
 func init() {
 	registerHeatmap("cuda_gpu_time_util_map", "CUDA GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
@@ -15,6 +18,9 @@ func mapCudaUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	a, off, maxT, err := alignmentOf(shared, r)
 	if err != nil {
 		return nil, err
+	}
+	if part, ok := streamCudaUtil(ctx, r, o, a, off, maxT); ok {
+		return part, nil
 	}
 	k, keep, err := filteredKernels(ctx, r, o, nil, kernelPid)
 	if err != nil || len(keep) == 0 {
@@ -43,4 +49,86 @@ func filteredKernels(ctx context.Context, r *Report, o *Options, nv *NVTX, need 
 	}
 	keep, err := FilterRows(ctx, r.Profile, o, k.Span(), nv)
 	return k, keep, err
+}
+
+// streamCudaUtil is mapCudaUtil over the kernels streamed by scanKernels:
+// each (pid, device) group bins its shifted ranges as they are read (no
+// range kept), consolidated as they come unless --cumulative. ok is false
+// when the scan does not apply, or when a group's ranges do not come in
+// start order or one ends before it starts (consolidating them needs them
+// all): then mapCudaUtil loads.
+func streamCudaUtil(ctx context.Context, r *Report, o *Options, a *Alignment, off, maxT int64) (*Part, bool) {
+	groups := map[devKey]*heatRun{}
+	var last *heatRun
+	var lastKey devKey
+	bs := float64(a.BinSize)
+	n, ok := scanKernels(ctx, r.Profile, o, "globalPid", func(k kernRow) bool {
+		key := devKey{pidOf(k.x), k.dev}
+		if last == nil || key != lastKey {
+			if last = groups[key]; last == nil {
+				last = &heatRun{bins: make([]float64, a.Bins)}
+				groups[key] = last
+			}
+			lastKey = key
+		}
+		x := Interval{k.start + off, k.end + off}
+		if o.Cumulative {
+			addBins(last.bins, x, bs)
+			return true
+		}
+		return last.add(x, bs)
+	})
+	if !ok {
+		return nil, false
+	}
+	if n == 0 {
+		part, _ := noData(o, r)
+		return part, true
+	}
+	keys := make([]devKey, 0, len(groups))
+	for key := range groups {
+		keys = append(keys, key)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].pid != keys[b].pid {
+			return uint64(keys[a].pid) < uint64(keys[b].pid)
+		}
+		return uint64(keys[a].dev) < uint64(keys[b].dev)
+	})
+	h := newHeatFrame(a, []string{"Kernel"}, []string{"PID", "Device ID"})
+	for _, key := range keys {
+		g := groups[key]
+		if g.open {
+			addBins(g.bins, g.run, bs)
+		}
+		rectify(g.bins, bs, off, maxT, true)
+		h.add([]int64{key.pid, key.dev}, g.bins)
+	}
+	return &Part{Frames: map[string]*Frame{"analysis": h.frame()}}, true
+}
+
+// heatRun is one group's bins and its open run: the ranges so far, in start
+// order, consolidated (Consolidate), with the runs before the open one
+// binned as HeatBins bins the consolidated ranges.
+type heatRun struct {
+	bins []float64
+	run  Interval
+	open bool
+}
+
+// add adds range x; false when x comes before the open run's start or
+// ends before it starts.
+func (h *heatRun) add(x Interval, bs float64) bool {
+	if x.End < x.Start || h.open && x.Start < h.run.Start {
+		return false
+	}
+	if h.open && x.Start <= h.run.End {
+		h.run.End = max(h.run.End, x.End)
+		return true
+	}
+	if h.open {
+		addBins(h.bins, h.run, bs)
+	}
+	h.run, h.open = x, true
+	return true
 }

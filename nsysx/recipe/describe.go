@@ -78,20 +78,35 @@ func statColumns(names []string, n int, valueKind func(name string) Kind, more i
 // kinds.
 func Describe(keys []*Column, vals *Column) *Frame {
 	order, starts := groupRows(keys, vals)
+	firsts := make([]int, len(starts)-1)
+	for g := range firsts {
+		firsts[g] = order[starts[g]]
+	}
+	index := make([]*Column, len(keys))
+	for k, key := range keys {
+		index[k] = key.Pick(firsts)
+	}
+	return describeGrouped(vals, order, starts, index)
+}
+
+// describeGrouped is Describe of vals' rows already grouped, in key order:
+// group g is rows order[starts[g]:starts[g+1]], in row order, and row g of
+// the index columns holds its key.
+func describeGrouped(vals *Column, order, starts []int, index []*Column) *Frame {
 	ng := len(starts) - 1
-	cols := statColumns(StatNames, ng, func(string) Kind { return vals.Kind }, len(keys))
-	var scratch []float64
+	cols := statColumns(StatNames, ng, func(string) Kind { return vals.Kind }, len(index))
+	most := 0
+	for g := 0; g < ng; g++ {
+		most = max(most, starts[g+1]-starts[g])
+	}
+	scratch := make([]float64, 0, most)
 	for g := 0; g < ng; g++ {
 		rows := order[starts[g]:starts[g+1]]
 		scratch = describeGroup(cols, g, vals, rows, scratch)
 	}
-	idx := make([]string, len(keys))
-	for k, key := range keys {
-		firsts := make([]int, ng)
-		for g := range firsts {
-			firsts[g] = order[starts[g]]
-		}
-		cols = append(cols, key.Pick(firsts))
+	idx := make([]string, len(index))
+	for k, key := range index {
+		cols = append(cols, key)
 		idx[k] = key.Name
 	}
 	f := &Frame{Cols: cols, Index: NamedIndex, IndexCols: idx}

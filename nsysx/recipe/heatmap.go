@@ -111,25 +111,31 @@ func binFrac(s, e, bs float64) (sb, eb int, first, last float64) {
 func HeatBins(v []Interval, binSize int64, bins int, offset, maxT int64) []float64 {
 	out := make([]float64, bins)
 	bs := float64(binSize)
-	add := func(k int, x float64) {
-		if k >= 0 && k < bins {
-			out[k] += x
-		}
-	}
 	for _, x := range v {
-		sb, eb, first, last := binFrac(float64(x.Start), float64(x.End), bs)
-		if sb == eb {
-			add(sb, first)
-			continue
-		}
-		add(eb, last)
-		add(sb, first)
-		for k := max(sb+1, 0); k < eb && k < bins; k++ {
-			add(k, 1)
-		}
+		addBins(out, x, bs)
 	}
 	rectify(out, bs, offset, maxT, true)
 	return out
+}
+
+// addBins adds range x's share of each bin of bs ns to out (HeatBins'
+// step for one range).
+func addBins(out []float64, x Interval, bs float64) {
+	add := func(k int, x float64) {
+		if k >= 0 && k < len(out) {
+			out[k] += x
+		}
+	}
+	sb, eb, first, last := binFrac(float64(x.Start), float64(x.End), bs)
+	if sb == eb {
+		add(sb, first)
+		return
+	}
+	add(eb, last)
+	add(sb, first)
+	for k := max(sb+1, 0); k < eb && k < len(out); k++ {
+		add(k, 1)
+	}
 }
 
 // ZeroBins are the bins of no range: 0 inside the session, NaN outside.
