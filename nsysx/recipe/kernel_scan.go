@@ -33,29 +33,51 @@ func scanKernels(ctx context.Context, p *nsysx.Profile, o *Options, x string, fn
 		return 0, false
 	}
 	ws, we := o.Window()
-	off := false
-	err := p.Scan(ctx, TableKernel, nil, cols, func(r nsysx.ScanRow) error {
-		var k kernRow
-		var sOK, eOK bool
-		k.start, sOK = exactInt(r, 0, &off)
-		k.end, eOK = exactInt(r, 1, &off)
-		k.dev = r.Int(2) // its NULL mask is never read: NULL and bad text are 0
-		var xOK bool
-		k.x, xOK = exactInt(r, 3, &off)
-		k.xNull = !xOK
-		if off {
-			return errScanOff
-		}
-		if !sOK || !eOK || k.start < 0 || k.end < ws || we != nil && k.start > *we {
+	// With spare cores the table is read in ranges at once (ScanParts): the
+	// first range's rows go to fn as they come, the later ranges' are kept
+	// and given to fn after it, in order, so fn sees the rows in row order.
+	var later []*[]kernRow
+	_, err := p.ScanParts(ctx, TableKernel, cols, func(i int) func(nsysx.ScanRow) error {
+		keep := func(k kernRow) error {
+			if n++; !fn(k) {
+				return errScanOff
+			}
 			return nil
 		}
-		n++
-		if !fn(k) {
-			return errScanOff
+		if i > 0 {
+			rows := new([]kernRow)
+			later = append(later, rows)
+			keep = func(k kernRow) error { *rows = push(*rows, k); return nil }
 		}
-		return nil
+		off := false
+		return func(r nsysx.ScanRow) error {
+			var k kernRow
+			var sOK, eOK, xOK bool
+			k.start, sOK = exactInt(r, 0, &off)
+			k.end, eOK = exactInt(r, 1, &off)
+			k.dev = r.Int(2) // its NULL mask is never read: NULL and bad text are 0
+			k.x, xOK = exactInt(r, 3, &off)
+			k.xNull = !xOK
+			if off {
+				return errScanOff
+			}
+			if !sOK || !eOK || k.start < 0 || k.end < ws || we != nil && k.start > *we {
+				return nil
+			}
+			return keep(k)
+		}
 	})
-	return n, err == nil
+	if err != nil {
+		return n, false
+	}
+	for _, rows := range later {
+		for _, k := range *rows {
+			if n++; !fn(k) {
+				return n, false
+			}
+		}
+	}
+	return n, true
 }
 
 // kernelScanOff turns scanKernels off (tests: the load path).

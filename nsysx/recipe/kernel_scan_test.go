@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // dumpOutput writes every table of out, column by column, with each
@@ -174,4 +178,32 @@ func TestKernSumDescribe(t *testing.T) {
 // partTables is a stats part's frames as tables, in a fixed order.
 func partTables(p *Part) []Table {
 	return []Table{{Name: FrameStats, Frame: p.Frames[FrameStats]}, {Name: FrameStatsByDevice, Frame: p.Frames[FrameStatsByDevice]}}
+}
+
+// TestScanKernelsInRanges: read in ranges of one leaf page or more at once
+// (a map with spare cores), scanKernels gives fn the rows of a one-range
+// scan, in the same order.
+func TestScanKernelsInRanges(t *testing.T) {
+	defer func(l, g int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	for _, name := range []string{"rank0", "train"} {
+		p := openProfile(t, name)
+		rows := func(ctx context.Context) []kernRow {
+			var out []kernRow
+			if _, ok := scanKernels(ctx, p, Defaults(), "shortName", func(k kernRow) bool { out = append(out, k); return true }); !ok {
+				t.Fatalf("%s: not scanned", name)
+			}
+			return out
+		}
+		ctx := nsysx.WithCores(context.Background(), 4)
+		n, err := p.ScanParts(ctx, TableKernel, []string{"start"}, func(int) func(nsysx.ScanRow) error {
+			return func(nsysx.ScanRow) error { return nil }
+		})
+		if err != nil || n < 2 {
+			t.Fatalf("%s: %d ranges, %v: the test checks nothing", name, n, err)
+		}
+		if one, many := rows(context.Background()), rows(ctx); !slices.Equal(one, many) {
+			t.Errorf("%s: %d rows in ranges, %d in one, or in another order", name, len(many), len(one))
+		}
+	}
 }
