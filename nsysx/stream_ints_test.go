@@ -8,30 +8,37 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// TestScanInts streams INTEGER columns holding every storage class (an
-// integer, NULL, a REAL, a BLOB, a TEXT that is no integer) and requires
-// the values and NULLs that Load gives, row for row; a column that is not
-// INTEGER, a missing one and a missing table do not apply.
-func TestScanInts(t *testing.T) {
+// kTable writes a SQLite export whose table K holds INTEGER columns a and
+// b with a value of every storage class (an integer, NULL, a REAL, a BLOB,
+// a TEXT that is no integer) and a TEXT column c.
+func kTable(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "k.sqlite")
 	db, err := sqlite3.Open(path)
+	if err == nil {
+		err = db.Exec(`CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+			CREATE TABLE K (a INTEGER, b INTEGER NOT NULL, c TEXT);
+			INSERT INTO K VALUES (1, -5, 'x'), (NULL, 7, 'y'), (2.75, -3.5, NULL), (x'00ff', 'abc', 'z'),
+				('nope', 1 << 40, '1'), (-9, 0, 'w')`)
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(db.Exec(`CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); CREATE TABLE K (a INTEGER, b INTEGER NOT NULL, c TEXT);
-		INSERT INTO K VALUES (1, -5, 'x'), (NULL, 7, 'y'), (2.75, -3.5, NULL), (x'00ff', 'abc', 'z'),
-			('nope', 1 << 40, '1'), (-9, 0, 'w')`))
-	must(db.Close())
-	p := openT(t, path)
+	return path
+}
+
+// TestScanInts streams K's INTEGER columns and requires the values and
+// NULLs that Load gives, row for row; a column that is not INTEGER, a
+// missing one and a missing table do not apply.
+func TestScanInts(t *testing.T) {
+	p := openT(t, kTable(t))
 	ctx := context.Background()
 	want, err := p.Load(ctx, "K", "a", "b")
-	must(err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, b := want.Col("a"), want.Col("b")
 	row := 0
 	ok, err := p.ScanInts(ctx, "K", []string{"a", "b"}, func(v []int64, null uint32) error {
