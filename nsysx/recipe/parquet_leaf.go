@@ -2,9 +2,11 @@ package recipe
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -219,3 +221,46 @@ func writeDictDense(cw file.ColumnChunkWriter, d *array.Dictionary, def, rep []i
 	defer dense.Release()
 	return writeDenseLeaf(cw, dense, def, rep)
 }
+
+// writeStringRows writes rows [s, e) of a String column as the byte arrays
+// of its strings, without copying them into an Arrow array first: the
+// pages are those of the Arrow path (writeStrings).
+func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
+	wr, ok := cw.(*file.ByteArrayColumnChunkWriter)
+	if !ok {
+		return fmt.Errorf("parquet column %s: not a byte array column", cw.Descr().Name())
+	}
+	def := make([]int16, e-s)
+	data := make([]parquet.ByteArray, e-s)
+	var bits []byte
+	for i := s; i < e; i++ {
+		if c.IsNull(i) {
+			if bits == nil {
+				bits = make([]byte, bitutil.BytesForBits(int64(e-s)))
+				for k := range i - s {
+					bitutil.SetBit(bits, k)
+				}
+			}
+			continue
+		}
+		def[i-s] = 1
+		if bits != nil {
+			bitutil.SetBit(bits, i-s)
+		}
+		data[i-s] = noBytes
+		if v := c.Strs[i]; v != "" {
+			data[i-s] = unsafe.Slice(unsafe.StringData(v), len(v))
+		}
+	}
+	var err error
+	if bits == nil {
+		_, err = wr.WriteBatch(data, def, nil)
+	} else {
+		_, err = wr.WriteBatchSpacedWithError(data, def, nil, bits, 0)
+	}
+	return err
+}
+
+// noBytes is the value of an empty string (not nil, as the Arrow path
+// gives it).
+var noBytes = []byte{}
