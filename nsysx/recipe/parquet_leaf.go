@@ -224,13 +224,17 @@ func writeDictDense(cw file.ColumnChunkWriter, d *array.Dictionary, def, rep []i
 
 // writeStringRows writes rows [s, e) of a String column as the byte arrays
 // of its strings, without copying them into an Arrow array first: the
-// pages are those of the Arrow path (writeStrings).
-func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
+// pages are those of the Arrow path (writeStrings). ones are e−s
+// definition levels of 1, those of a column without NULLs.
+func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int16) error {
 	wr, ok := cw.(*file.ByteArrayColumnChunkWriter)
 	if !ok {
 		return fmt.Errorf("parquet column %s: not a byte array column", cw.Descr().Name())
 	}
-	def := make([]int16, e-s)
+	def := ones
+	if c.Valid != nil {
+		def = make([]int16, e-s)
+	}
 	data := make([]parquet.ByteArray, e-s)
 	var bits []byte
 	for i := s; i < e; i++ {
@@ -243,7 +247,9 @@ func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
 			}
 			continue
 		}
-		def[i-s] = 1
+		if c.Valid != nil {
+			def[i-s] = 1
+		}
 		if bits != nil {
 			bitutil.SetBit(bits, i-s)
 		}
