@@ -107,8 +107,8 @@ func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, c := range f.Cols {
 		g.Go(func() error {
-			if c.Kind == String && !arrowStrings {
-				if err := writeStringRows(cws[i], c, s, e, ones); err != nil {
+			if direct := directRows(c); direct != nil {
+				if err := direct(cws[i], c, s, e, ones); err != nil {
 					return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
 				}
 				return nil
@@ -133,10 +133,26 @@ func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error
 	return nil
 }
 
-// arrowStrings makes writeRowGroup write String columns through an Arrow
-// array (leafData, writeLeaf) rather than writeStringRows, for the test
-// that both give the same bytes.
-var arrowStrings = false
+// viaArrow makes writeRowGroup write String and list columns through an
+// Arrow array (leafData, writeLeaf) rather than directly (directRows), for
+// the test that both give the same bytes.
+var viaArrow = false
+
+// directRows is how a String or ListInt64 column is written without an
+// Arrow array of its rows (nil: through one).
+func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int16) error {
+	switch {
+	case viaArrow:
+		return nil
+	case c.Kind == String:
+		return writeStringRows
+	case c.Kind == ListInt64:
+		return func(cw file.ColumnChunkWriter, c *Column, s, e int, _ []int16) error {
+			return writeListRows(cw, c, s, e)
+		}
+	}
+	return nil
+}
 
 // schemas returns the Parquet schema pyarrow writes for f and the Arrow
 // schema it stores (with the pandas metadata).

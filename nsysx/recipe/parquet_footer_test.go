@@ -53,12 +53,20 @@ func TestSortEncodingStatsMalformed(t *testing.T) {
 	}
 }
 
-// TestParquetStringRowsAsArrow: String columns written from their strings
-// (writeStringRows) are byte for byte what the Arrow path writes, with
-// NULLs, empty strings and a dictionary that overflows into PLAIN pages.
-func TestParquetStringRowsAsArrow(t *testing.T) {
+// TestParquetDirectRowsAsArrow: String and list columns written directly
+// (writeStringRows, writeListRows, in chunks) are byte for byte what the
+// Arrow path writes, with NULLs, empty strings and lists, rows that span
+// chunks and a dictionary that overflows into PLAIN pages.
+func TestParquetDirectRowsAsArrow(t *testing.T) {
 	const n = 120_000
 	v, valid := make([]string, n), make([]bool, n)
+	lists, lvalid := make([][]int64, n), make([]bool, n)
+	for i := range lists {
+		lvalid[i] = i%13 != 5
+		for k := range i % 4 {
+			lists[i] = append(lists[i], int64(i*k))
+		}
+	}
 	for i := range v {
 		switch {
 		case i%11 == 3:
@@ -73,10 +81,12 @@ func TestParquetStringRowsAsArrow(t *testing.T) {
 	f := &Frame{Index: RangeIndex, Cols: []*Column{
 		NewStrings("Text", v, valid),
 		NewStrings("Dense", slices.Clone(v), nil),
+		{Name: "Stack", Kind: ListInt64, Lists: lists, Valid: lvalid},
+		{Name: "Dense Stack", Kind: ListInt64, Lists: lists},
 	}}
-	write := func(viaArrow bool) []byte {
-		arrowStrings = viaArrow
-		defer func() { arrowStrings = false }()
+	write := func(arrow bool) []byte {
+		viaArrow = arrow
+		defer func() { viaArrow = false }()
 		var b bytes.Buffer
 		if err := WriteParquet(&b, f); err != nil {
 			t.Fatal(err)
@@ -84,6 +94,6 @@ func TestParquetStringRowsAsArrow(t *testing.T) {
 		return b.Bytes()
 	}
 	if got, want := write(false), write(true); !bytes.Equal(got, want) {
-		t.Fatalf("writeStringRows wrote %d bytes that differ from the Arrow path's %d", len(got), len(want))
+		t.Fatalf("the direct writers wrote %d bytes that differ from the Arrow path's %d", len(got), len(want))
 	}
 }
