@@ -134,9 +134,9 @@ func startGCPercent() (restore func()) {
 
 // GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes
 // Run leave the Go runtime's limit alone. At 768 MiB nvtx_gpu_proj_trace
-// over eight 189 MB reports (a live heap of 0.5-0.65 GB at its peak) stays
-// near 0.8-0.95 GB of RSS, for a few more collections (1 GiB let it reach
-// 1.08 GB).
+// over eight 189 MB reports (a live heap of 0.5-0.65 GB at its peak) peaks
+// at 0.84-0.96 GB of RSS with 2 or 16 Ps, for about ten more collections
+// and the same CPU time (1 GiB let it reach 1.08 GB).
 var GCFloor int64 = 768 << 20
 
 // gcLimit keeps the heap of a run close to what it holds live. Many maps in

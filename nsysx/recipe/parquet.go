@@ -99,11 +99,21 @@ func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error
 			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
 		}
 	}
+	ones := make([]int16, e-s) // the definition levels of a column without NULLs, shared
+	for i := range ones {
+		ones[i] = 1
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, c := range f.Cols {
 		g.Go(func() error {
-			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e)
+			if direct := directRows(c); direct != nil {
+				if err := direct(cws[i], c, s, e, ones); err != nil {
+					return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+				}
+				return nil
+			}
+			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e, ones)
 			if err != nil {
 				return err
 			}
@@ -119,6 +129,27 @@ func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error
 	}
 	if err := rgw.Close(); err != nil {
 		return fmt.Errorf("writing parquet: %w", err)
+	}
+	return nil
+}
+
+// viaArrow makes writeRowGroup write String and list columns through an
+// Arrow array (leafData, writeLeaf) rather than directly (directRows), for
+// the test that both give the same bytes.
+var viaArrow = false
+
+// directRows is how a String or ListInt64 column is written without an
+// Arrow array of its rows (nil: through one).
+func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int16) error {
+	switch {
+	case viaArrow:
+		return nil
+	case c.Kind == String:
+		return writeStringRows
+	case c.Kind == ListInt64:
+		return func(cw file.ColumnChunkWriter, c *Column, s, e int, _ []int16) error {
+			return writeListRows(cw, c, s, e)
+		}
 	}
 	return nil
 }
@@ -232,15 +263,19 @@ func codeType(n int) arrow.DataType {
 }
 
 // leafData returns rows [s, e) of c as the leaf array and the definition
-// and repetition levels of its Parquet column.
-func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) (arrow.Array, []int16, []int16, error) {
+// and repetition levels of its Parquet column; ones (e−s levels of 1) are
+// the definition levels of a column that has no NULL.
+func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int, ones []int16) (arrow.Array, []int16, []int16, error) {
 	if c.Kind == ListInt64 {
 		return listLeaf(mem, c, s, e)
 	}
-	def := make([]int16, e-s)
-	for i := s; i < e; i++ {
-		if !c.IsNull(i) && !(c.Kind == Float64 && math.IsNaN(c.Floats[i])) {
-			def[i-s] = 1
+	def := ones
+	if c.Valid != nil || c.Kind == Float64 || c.Kind == Null {
+		def = make([]int16, e-s)
+		for i := s; i < e; i++ {
+			if !c.IsNull(i) && !(c.Kind == Float64 && math.IsNaN(c.Floats[i])) {
+				def[i-s] = 1
+			}
 		}
 	}
 	var arr arrow.Array

@@ -2,9 +2,13 @@ package recipe
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -219,3 +223,110 @@ func writeDictDense(cw file.ColumnChunkWriter, d *array.Dictionary, def, rep []i
 	defer dense.Release()
 	return writeDenseLeaf(cw, dense, def, rep)
 }
+
+// writeStringRows writes rows [s, e) of a String column as the byte arrays
+// of its strings, without copying them into an Arrow array first, a chunk
+// of rows at a time (chunkRows): the pages are those of the Arrow path
+// (writeStrings). ones are at least chunkRows definition levels of 1.
+func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int16) error {
+	wr, ok := cw.(*file.ByteArrayColumnChunkWriter)
+	if !ok {
+		return fmt.Errorf("parquet column %s: not a byte array column", cw.Descr().Name())
+	}
+	spaced := c.Valid != nil && slices.Contains(c.Valid[s:e], false) // as the Arrow path decides, for the whole chunk
+	n := chunkRows(cw, e-s)
+	data := make([]parquet.ByteArray, n)
+	var def []int16
+	var bits []byte
+	if spaced {
+		def, bits = make([]int16, n), make([]byte, bitutil.BytesForBits(int64(n)))
+	}
+	for a := s; a < e; a += n {
+		b := min(a+n, e)
+		data := data[:b-a]
+		clear(bits)
+		for i := a; i < b; i++ {
+			data[i-a] = nil
+			if spaced {
+				def[i-a] = 0
+				if c.IsNull(i) {
+					continue
+				}
+				def[i-a] = 1
+				bitutil.SetBit(bits, i-a)
+			}
+			data[i-a] = noBytes
+			if v := c.Strs[i]; v != "" {
+				data[i-a] = unsafe.Slice(unsafe.StringData(v), len(v))
+			}
+		}
+		var err error
+		if spaced {
+			_, err = wr.WriteBatchSpacedWithError(data, def[:b-a], nil, bits, 0)
+		} else {
+			_, err = wr.WriteBatch(data, ones[:b-a], nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunkRows is how many rows (or levels) of n writeStringRows and
+// writeListRows hand the column writer at once: a multiple of its batch
+// size, so that it cuts the same batches, and so pages, as from one call.
+func chunkRows(cw file.ColumnChunkWriter, n int) int {
+	return min(n, 64*int(cw.Properties().WriteBatchSize()))
+}
+
+// writeListRows writes rows [s, e) of a ListInt64 column as the levels of
+// an optional list of optional elements (NULL list: def 0, empty list:
+// def 1, element: def 3; rep 1 for every element but a list's first) and
+// the element values, a chunk of levels at a time (chunkRows): the calls
+// pqarrow makes for the whole row group, cut where its batches are.
+func writeListRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
+	wr, ok := cw.(*file.Int64ColumnChunkWriter)
+	if !ok {
+		return fmt.Errorf("parquet column %s: not an int64 column", cw.Descr().Name())
+	}
+	n := chunkRows(cw, math.MaxInt)
+	def, rep, vals := make([]int16, 0, n), make([]int16, 0, n), make([]int64, 0, n)
+	put := func(d, r int16) error {
+		def, rep = append(def, d), append(rep, r)
+		if len(def) < n {
+			return nil
+		}
+		_, err := wr.WriteBatch(vals, def, rep)
+		def, rep, vals = def[:0], rep[:0], vals[:0]
+		return err
+	}
+	for i := s; i < e; i++ {
+		var err error
+		switch l := c.Lists[i]; {
+		case c.IsNull(i):
+			err = put(0, 0)
+		case len(l) == 0:
+			err = put(1, 0)
+		default:
+			for j, v := range l {
+				vals = append(vals, v)
+				if err = put(3, min(int16(j), 1)); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(def) == 0 {
+		return nil
+	}
+	_, err := wr.WriteBatch(vals, def, rep)
+	return err
+}
+
+// noBytes is the value of an empty string (not nil, as the Arrow path
+// gives it).
+var noBytes = []byte{}
