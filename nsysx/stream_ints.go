@@ -73,18 +73,23 @@ func intFields(f *sqlite.Fields, v []int64) uint32 {
 // to fn after it, range by range, so that fn sees every row in rowid order,
 // one call at a time.
 func scanIntsParts(ctx context.Context, d directScan, cols []string, parts int, fn func(v []int64, null uint32) error) error {
+	// a range's row and kept rows, written for every row: padded to cache
+	// lines of their own (see partRow)
 	type kept struct {
+		_     [64]byte
+		v     [sqlite.MaxFields]int64
 		vals  []int64
 		nulls []uint32
+		_     [64]byte
 	}
 	var later []*kept
 	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every}
 	_, err := d.db.ScanFieldsParts(d.t, cols, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
-		v := make([]int64, len(cols))
+		k := &kept{}
+		v := k.v[:len(cols)]
 		if i == 0 {
 			return func(_ int64, f *sqlite.Fields) error { return fn(v, intFields(f, v)) }
 		}
-		k := &kept{}
 		later = append(later, k)
 		return func(_ int64, f *sqlite.Fields) error {
 			k.nulls = append(k.nulls, intFields(f, v))

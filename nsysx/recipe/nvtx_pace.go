@@ -83,8 +83,10 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *Options) (start, 
 		return nil, nil, false, err
 	}
 	type part struct {
+		_        [64]byte // its own cache lines (see nsysx's ScanParts)
 		s        Span
 		endFloat bool
+		_        [64]byte
 	}
 	var parts []*part
 	cols := []string{"start", "end", "text", "textId"}

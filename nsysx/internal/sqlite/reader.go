@@ -323,7 +323,12 @@ func (db *DB) scanLeaf(p []byte, hdr, ncell int, pg uint32, lo, hi int64, sh *sh
 				return err
 			}
 		}
-		*scratch = sc
+		// stored only when it grew: ranges scanned at once have their
+		// scratch headers side by side, and a store for every row would
+		// move the cache line between their cores
+		if cap(sc) != cap(*scratch) {
+			*scratch = sc
+		}
 		if err := fn(int64(rowid), rec); err != nil {
 			return err
 		}
