@@ -66,9 +66,9 @@ func (db *DB) leftmostLeaf(root uint32) (depth, ncell int, err error) {
 }
 
 // ScanFieldsParts is ScanFields over up to parts ranges of t's rows at
-// once: it calls newFn(i) for each range i, in order, before scanning, then
-// the function it returned with each row of range i, on a goroutine of
-// its own; every row of range i precedes, in rowid order, those of range
+// once: it calls newFn(i) for each range i, in order, before any range is
+// scanned, then the function it returned with each row of range i, on a
+// goroutine of its own; every row of range i precedes, in rowid order, those of range
 // i+1. It returns the number of ranges; on error, the first range's that
 // failed, in range order.
 func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts int, newFn func(part int) func(rowid int64, f *Fields) error) (n int, err error) {
@@ -93,8 +93,12 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 	sh := t.shape()
 	errs := make([]error, len(ranges))
 	var wg sync.WaitGroup
+	fns := make([]func(int64, []byte) error, len(ranges))
+	for i := range ranges { // every newFn before any scan: its callers may share state
+		fns[i] = fieldsFn(want, rowidCols, all, newFn(i))
+	}
 	for i, r := range ranges {
-		fn := fieldsFn(want, rowidCols, all, newFn(i))
+		fn := fns[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
