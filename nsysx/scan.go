@@ -126,8 +126,19 @@ func (sc *scanner) direct(every int) (d directScan, ok bool) {
 
 // run reads the fields cols of every row into fn, checking ctx as it goes.
 func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64, f *sqlite.Fields) error) error {
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate}
-	return d.db.ScanFields(d.t, cols, opt, fn)
+	return d.db.ScanFields(d.t, cols, d.options(ctx), fn)
+}
+
+// runParts is run over up to parts ranges of the table at once, range i
+// into newFn(i) (sqlite.ScanFieldsParts; ungated). It returns the number
+// of ranges.
+func (d directScan) runParts(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error) (int, error) {
+	return d.db.ScanFieldsParts(d.t, cols, d.options(ctx), parts, newFn)
+}
+
+// options are the scan options of d under ctx.
+func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
+	return sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate}
 }
 
 // scanGatedSQLite is sc.run for a SQLite export without a filter whose

@@ -59,23 +59,18 @@ func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, ne
 			pos[i] = -1
 		}
 	}
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery, AbsentNull: true}
-	return src.db.ScanFieldsParts(src.db.Table(table), cols, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
+	d := directScan{db: src.db, t: src.db.Table(table), every: loadReleaseEvery}
+	return d.runParts(ctx, cols, parts, func(i int) func(int64, *sqlite.Fields) error {
 		fn := newFn(i)
 		st := &partRow{row: fieldRow{pos: pos}}
-		return func(_ int64, f *sqlite.Fields) error {
-			if st.n++; st.n&0xFFFF == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
+		return func(_ int64, f *sqlite.Fields) error { // the scan checks ctx every 65536 rows
 			st.row.Fields = f
 			return fn(ScanRow{f: &st.row})
 		}
 	})
 }
 
-// partRow is a range's row and row count, written for every row: padded
+// partRow is a range's row, written for every row: padded
 // to cache lines of its own, as the ranges' goroutines would otherwise
 // write to the same line (small objects allocated one after the other) and
 // each write would take the line from the other cores. Unpadded, on the
@@ -84,7 +79,6 @@ func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, ne
 type partRow struct {
 	_   [64]byte
 	row fieldRow
-	n   int
 	_   [64]byte
 }
 

@@ -83,8 +83,7 @@ func scanIntsParts(ctx context.Context, d directScan, cols []string, parts int, 
 		_     [64]byte
 	}
 	var later []*kept
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every}
-	_, err := d.db.ScanFieldsParts(d.t, cols, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
+	_, err := d.runParts(ctx, cols, parts, func(i int) func(int64, *sqlite.Fields) error {
 		k := &kept{}
 		v := k.v[:len(cols)]
 		if i == 0 {
