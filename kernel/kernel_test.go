@@ -157,8 +157,11 @@ func TestInterrupt(t *testing.T) {
 	tk := start(t)
 	tk.Execute("n := 0\nimport \"nsysx/cell\"\nimport \"example.com/block\"")
 	for _, code := range []string{"for { n++ }", "block.Wait(cell.Context())"} {
-		id, _ := tk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
-		time.Sleep(300 * time.Millisecond)
+		id, err := tk.StartExecute(code, timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond) // well into the loop or the wait
 		ir, err := tk.Request(wire.Control, "interrupt_request", map[string]any{}, timeout)
 		if err != nil || ir.Content()["status"] != "ok" {
 			t.Fatalf("interrupt: %v", err)

@@ -25,11 +25,11 @@ func TestKernelInterruptReport(t *testing.T) {
 		// compiled call running then finishes in the background
 		fmt.Sprintf("p, _ := nsysx.Open(%q)\nfor i := 0; i < 200; i++ {\n\tp.Stats(ctx, \"nvtx_kern_sum\")\n}", big),
 	} {
-		id, err := wk.Send(wire.Shell, "execute_request", map[string]any{"code": code})
+		id, err := wk.StartExecute(code, wireTimeout)
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(700 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // well into the reports
 		start := time.Now()
 		// not Request: its Collect would drop the cell's idle, which may
 		// come before the interrupt's own

@@ -136,6 +136,28 @@ func (c *Client) Send(ch wire.Channel, msgType string, content any) (string, err
 	return h.MsgID, c.SendRaw(ch, frames)
 }
 
+// StartExecute sends an execute_request for code and waits until the
+// kernel has started the cell (its execute_input on iopub): an interrupt
+// sent after it reaches the cell, never an idle kernel. The iopub
+// messages read meanwhile are dropped; Collect the reply with the id.
+func (c *Client) StartExecute(code string, timeout time.Duration) (string, error) {
+	id, err := c.Send(wire.Shell, "execute_request", map[string]any{"code": code})
+	if err != nil {
+		return "", err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return id, fmt.Errorf("the cell %s did not start within %v", id, timeout)
+		}
+		m, err := c.Recv("iopub", left)
+		if err == nil && m.ParentHeader().MsgID == id && m.Type() == "execute_input" {
+			return id, nil
+		}
+	}
+}
+
 // SendReply sends a message on stdin answering parent (an input_request).
 func (c *Client) SendReply(parent *wire.Message, msgType string, content any) error {
 	h := wire.Header{MsgID: wire.NewID(), Session: c.Session, Username: "test", Date: wire.Now(),
