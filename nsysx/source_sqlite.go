@@ -312,8 +312,9 @@ func (in *interner) str(b []byte) (string, bool) {
 }
 
 // loadReleaseEvery is how many bytes of a table's leaf pages a load reads
-// between two releases of them from the resident set.
-const loadReleaseEvery = 4 << 20
+// between two releases of them from the resident set; NSYSX_RELEASE_MB
+// sets it (for developers measuring what the releases cost).
+var loadReleaseEvery = max(1, envInt("NSYSX_RELEASE_MB", 4)) << 20
 
 // scanReleasing is Scan that drops the table's pages from the process's
 // resident set as it leaves them behind (they stay in the page cache), so

@@ -52,8 +52,9 @@ type Chart struct {
 	// (default equal).
 	colWeights []float64
 	vega       map[string]any
-	text       string // the data as text, for text/plain
-	data       any    // the typed data behind the chart (tests read it)
+	text       string        // the data as text, for text/plain
+	textOf     func() string // or the function that writes it, when only a display needs it
+	data       any           // the typed data behind the chart (tests read it)
 }
 
 // legendItem is one entry of a chart's legend.
@@ -134,7 +135,9 @@ func (c *Chart) VegaLite() ([]byte, error) {
 	if c.vega == nil {
 		return nil, fmt.Errorf("chart %s has no Vega-Lite version (PNG and SVG only)", c.Name)
 	}
-	return json.MarshalIndent(c.vega, "", " ")
+	// compact: a chart of many points is megabytes of data rows, and
+	// indenting them took longer than encoding them
+	return json.Marshal(c.vega)
 }
 
 // Encode writes the chart as a file of format "png", "svg" or "json" (its
@@ -193,9 +196,13 @@ func (c *Chart) Text() string {
 	if c.Note != "" {
 		b.WriteString(c.Note + "\n")
 	}
-	if c.text != "" {
-		b.WriteString("\n" + c.text)
-		if !strings.HasSuffix(c.text, "\n") {
+	text := c.text
+	if c.textOf != nil {
+		text = c.textOf()
+	}
+	if text != "" {
+		b.WriteString("\n" + text)
+		if !strings.HasSuffix(text, "\n") {
 			b.WriteString("\n")
 		}
 	}

@@ -181,11 +181,65 @@ func addLineDots(p *plot.Plot, xys plotter.XYs, col color.Color, width, radius v
 		return err
 	}
 	l.Color, l.Width = col, width
-	p.Add(l)
+	p.Add(extremeBoxes{l})
 	if dots {
 		p.Add(newDots(xys, col, radius))
 	}
 	return nil
+}
+
+// extremeBoxes is a line that gives the plot's layout only the glyph boxes
+// of its extreme points. gonum pads the data area from the left-, right-,
+// top- and bottom-most glyph boxes (of x ≥ 0, x ≤ 1, y ≤ 1, y ≥ 0 in the
+// axes' normalised units), and a line's boxes are all the same square
+// around each point, so those four give the same layout as all of them:
+// a line of thousands of points otherwise allocates a box per point
+// several times over (half of drawing the pace chart's SVG).
+type extremeBoxes struct{ *plotter.Line }
+
+func (l extremeBoxes) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	n := l.XYs.Len()
+	if n <= 4 {
+		return l.Line.GlyphBoxes(p)
+	}
+	// the box of point i, as Line.GlyphBoxes makes it
+	r := 0.5 * l.LineStyle.Width
+	box := func(i int) plot.GlyphBox {
+		x, y := l.XY(i)
+		return plot.GlyphBox{X: p.X.Norm(x), Y: p.Y.Norm(y),
+			Rectangle: vg.Rectangle{Min: vg.Point{X: -r, Y: -r}, Max: vg.Point{X: r, Y: r}}}
+	}
+	// left (least x ≥ 0), right (greatest x ≤ 1), bottom, top; -1: none
+	ext := [4]int{-1, -1, -1, -1}
+	var val [4]float64
+	take := func(k, i int, v float64, less bool) {
+		if ext[k] < 0 || (less && v < val[k]) || (!less && v > val[k]) {
+			ext[k], val[k] = i, v
+		}
+	}
+	for i := 0; i < n; i++ {
+		x, y := l.XY(i)
+		nx, ny := p.X.Norm(x), p.Y.Norm(y)
+		if nx >= 0 {
+			take(0, i, nx, true)
+		}
+		if nx <= 1 {
+			take(1, i, nx, false)
+		}
+		if ny >= 0 {
+			take(2, i, ny, true)
+		}
+		if ny <= 1 {
+			take(3, i, ny, false)
+		}
+	}
+	var out []plot.GlyphBox
+	for _, i := range ext {
+		if i >= 0 {
+			out = append(out, box(i))
+		}
+	}
+	return out
 }
 
 // newDots is a dot of radius at each point, in col.

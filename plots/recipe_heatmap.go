@@ -175,7 +175,7 @@ func heatmapCharts(name string, out *recipe.Output) ([]*Chart, error) {
 	}
 	c.grid = grid
 	c.Height = math.Min(2.6+float64(len(d.Columns)+1)*(0.9+0.28*float64(len(d.Rows))), 30)
-	c.text = heatText(d)
+	c.textOf = func() string { return heatText(d) }
 	c.vega = heatVega(c, d)
 	c.data = d
 	return []*Chart{c}, nil

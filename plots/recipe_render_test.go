@@ -3,12 +3,15 @@ package plots
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // keptDir is a temporary directory for chart files, or with
@@ -80,4 +83,45 @@ func TestRecipeVegaLiteCompiles(t *testing.T) {
 	}
 	files = append(files, vegaLiteFiles(t, recipe.DiffName, diffOutput(t))...)
 	vegaCheck(t, run, files)
+}
+
+// TestExtremeBoxesSameLayout: a plot whose lines give the layout only
+// their extreme glyph boxes (extremeBoxes) draws byte for byte what gonum
+// draws from every point's box, with points inside and outside the axes'
+// ranges and lines of several widths.
+func TestExtremeBoxesSameLayout(t *testing.T) {
+	draw := func(wrap bool) []byte {
+		p := newPlot()
+		for k, width := range []vg.Length{0.5, 1.3, 6} {
+			var xys plotter.XYs
+			for i := 0; i < 500; i++ {
+				xys = append(xys, plotter.XY{X: float64(i) + float64(k)*0.3, Y: math.Sin(float64(i)/17+float64(k)) * float64(10+k)})
+			}
+			l, err := plotter.NewLine(xys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Width = width
+			if wrap {
+				p.Add(extremeBoxes{l})
+			} else {
+				p.Add(l)
+			}
+		}
+		p.X.Min, p.X.Max = 20, 480 // some points left and right of the axis
+		p.Y.Min, p.Y.Max = -9, 11  // and below and above it
+		w, err := p.WriterTo(4*vg.Inch, 3*vg.Inch, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := w.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	all, ext := draw(false), draw(true)
+	if !bytes.Equal(all, ext) {
+		t.Fatalf("extremeBoxes changed the drawing (%d bytes against %d)", len(ext), len(all))
+	}
 }

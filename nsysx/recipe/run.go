@@ -144,10 +144,12 @@ func Finish(ctx context.Context, r *Recipe, o *Options, parts []*Part, failed []
 	for _, p := range kept {
 		res.Files = append(res.Files, p.Stem)
 	}
+	mark("reduce")
 	out, err := r.Reduce(ctx, kept, o, shared)
 	if err != nil {
 		return res, err
 	}
+	mark("reduced")
 	res.Output, res.End = out, time.Now()
 	return res, nil
 }
@@ -227,18 +229,21 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 			part, err = nil, fmt.Errorf("internal error in recipe %s: %v", r.Name, x)
 		}
 	}()
+	mark("map %s: open", rep.Stem)
 	p, err := open(ctx, rep.Path)
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
+	defer func() { p.Close(); mark("map %s: closed", rep.Stem) }()
 	utc, dur, err := Session(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	in := *rep
 	in.Profile = p
+	mark("map %s: opened", rep.Stem)
 	part, err = r.Map(ctx, &in, o, shared)
+	mark("map %s: mapped", rep.Stem)
 	if err != nil || part == nil {
 		return nil, err
 	}

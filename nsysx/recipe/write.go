@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 )
@@ -101,23 +102,24 @@ func startWriteGC() (restore func()) {
 }
 
 // fill writes every file into tmp; name is the final directory's base name.
+// The tables (each with its CSV twin) and the Extra files are written at
+// once, one goroutine each: a small recipe's run otherwise ends with its
+// charts drawn one after the tables while the other cores wait. The error
+// returned is the first in file order.
 func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
-	for _, t := range r.Output.Tables {
-		if err := writeFile(filepath.Join(tmp, t.Name+".parquet"), func(w io.Writer) error {
-			return WriteParquet(w, t.Frame)
-		}); err != nil {
-			return fmt.Errorf("writing %s.parquet: %w", t.Name, err)
-		}
-		if r.Opts.CSV && !t.NoCSV {
-			if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
-				return WriteCSV(w, t.Frame)
-			}); err != nil {
-				return fmt.Errorf("writing %s.csv: %w", t.Name, err)
-			}
-		}
+	tables := r.Output.Tables
+	errs := make([]error, len(tables)+1)
+	var wg sync.WaitGroup
+	for i := range tables {
+		wg.Go(func() { errs[i] = r.writeTable(tmp, &tables[i]) })
 	}
 	if wo.Extra != nil {
-		if err := wo.Extra(tmp); err != nil {
+		wg.Go(func() { errs[len(tables)] = wo.Extra(tmp) })
+	}
+	wg.Wait()
+	mark("tables and extras written")
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
@@ -129,6 +131,24 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 		return fmt.Errorf("writing %s.nsys-analysis: %w", name, err)
 	}
 	return nil // atomicfile.Dir gives tmp its mode
+}
+
+// writeTable writes one output table as Parquet, and as CSV with --csv
+// unless the table is NoCSV.
+func (r *Result) writeTable(tmp string, t *Table) error {
+	if err := writeFile(filepath.Join(tmp, t.Name+".parquet"), func(w io.Writer) error {
+		return WriteParquet(w, t.Frame)
+	}); err != nil {
+		return fmt.Errorf("writing %s.parquet: %w", t.Name, err)
+	}
+	if r.Opts.CSV && !t.NoCSV {
+		if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
+			return WriteCSV(w, t.Frame)
+		}); err != nil {
+			return fmt.Errorf("writing %s.csv: %w", t.Name, err)
+		}
+	}
+	return nil
 }
 
 // writeFile creates path and writes it through a buffer, reporting the
