@@ -1,5 +1,7 @@
 package nsysx
 
+import "github.com/nsysx/nsysx/nsysx/internal/sqlite"
+
 func init() {
 	register(&Report{Name: "cuda_api_sum", Title: "CUDA API Summary", Aliases: []string{"cudaapisum"},
 		Help: "CUDA runtime and driver API calls grouped by function: share of API time, call counts and duration statistics.",
@@ -16,11 +18,67 @@ func runAPISum(c *Ctx) (*Result, error) {
 	if !c.Has(tRuntime) {
 		return c.Skip(c.Path() + " does not contain CUDA trace data.")
 	}
-	t, err := c.Load(tRuntime, "start", "end", "nameId")
+	return summaryByNameID(c, tRuntime, "Num Calls", stripV)
+}
+
+// summaryByNameID is summarizeByID of table's start, end and nameId,
+// streamed from a SQLite export where it can be (streamByID), else loaded.
+func summaryByNameID(c *Ctx, table, countLabel string, name func(Value) Value) (*Result, error) {
+	if aggs, keys, ok := streamByID(c, table, "nameId"); ok {
+		return summarizeGroups(c, aggs, keys, countLabel, name), nil
+	}
+	t, err := c.Load(table, "start", "end", "nameId")
 	if err != nil {
 		return nil, err
 	}
-	return summarizeByID(c, t, "nameId", "Num Calls", stripV)
+	return summarizeByID(c, t, "nameId", countLabel, name)
+}
+
+// streamByID is groupByID of table's durations by idCol, read row by row
+// from a SQLite export without loading the table: the same groups, keys
+// and durations in the same order. ok is false, with nothing returned,
+// when the scan does not apply (intStream) or a row needs the load's
+// conversions or overflows (the load then reports what it reports).
+func streamByID(c *Ctx, table, idCol string) (aggs []Agg, keys []Value, ok bool) {
+	cols := []string{"start", "end", idCol}
+	d, ok := c.intStream(table, cols...)
+	if !ok {
+		return nil, nil, false
+	}
+	byID, null := map[int64]int{}, -1
+	err := d.run(c.ctx(), cols, func(_ int64, f *sqlite.Fields) error {
+		if (f.Text|f.Blob|f.Real)&7 != 0 {
+			return errStreamOff
+		}
+		v, vok := f.I[1]-f.I[0], f.Null&3 == 0
+		if vok && (v < f.I[1]) != (f.I[0] > 0) { // subInt's overflow
+			return errStreamOff
+		}
+		var g int
+		var found bool
+		if f.Null&4 != 0 {
+			g, found = null, null >= 0
+		} else {
+			g, found = byID[f.I[2]]
+		}
+		if !found {
+			g = len(aggs)
+			if f.Null&4 != 0 {
+				null = g
+				keys = append(keys, Null)
+			} else {
+				byID[f.I[2]] = g
+				keys = append(keys, IntV(f.I[2]))
+			}
+			aggs = append(aggs, Agg{})
+		}
+		addSample(&aggs[g], v, vok)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, false
+	}
+	return aggs, keys, true
 }
 
 // summarizeByID groups rows by an integer id column (NULL ids form one group),
@@ -34,6 +92,11 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 			a.AddNull()
 		}
 	})
+	return summarizeGroups(c, aggs, keys, countLabel, name), nil
+}
+
+// summarizeGroups is summarizeByID's result from its groups and their keys.
+func summarizeGroups(c *Ctx, aggs []Agg, keys []Value, countLabel string, name func(Value) Value) *Result {
 	var grand int64
 	for i := range aggs {
 		grand = addInt(grand, aggs[i].Total())
@@ -51,7 +114,7 @@ func summarizeByID(c *Ctx, t *Table, idCol, countLabel string, name func(Value) 
 	sortRows(res, byKeys(9))
 	sortRows(res, byKeys(-2))
 	res.Cols = res.Cols[:9]
-	return res, nil
+	return res
 }
 
 // groupByID hands rows 0..n-1 to add with their group's Agg, grouping by

@@ -22,10 +22,6 @@ func runLibAPISum(table, lib string) func(c *Ctx) (*Result, error) {
 		if r, err := c.prologueNeeding(table, " does not contain "+lib+" data."); r != nil || err != nil {
 			return r, err
 		}
-		t, err := c.Load(table, "start", "end", "nameId")
-		if err != nil {
-			return nil, err
-		}
-		return summarizeByID(c, t, "nameId", "Num Calls", func(v Value) Value { return v })
+		return summaryByNameID(c, table, "Num Calls", func(v Value) Value { return v })
 	}
 }
