@@ -73,8 +73,8 @@ func (b *nvtxBatcher) add(rowid int64, f *sqlite.Fields) error {
 	if b.rf != nil && !b.rf.keep(f.I[nvStart], isNull(nvStart), f.I[nvEnd], isNull(nvEnd), f.I[b.g], isNull(b.g)) {
 		return nil
 	}
-	b.seen++
 	if f.Gated {
+		b.seen++
 		b.addGated(f)
 		return nil
 	}
@@ -91,6 +91,7 @@ func (b *nvtxBatcher) add(rowid int64, f *sqlite.Fields) error {
 		b.hand()
 		b.cur = b.newBatch()
 	}
+	b.seen++ // after hand: the hint's share is of the rows handed over
 	r := nvtxRow{rowid: rowid, start: f.I[nvStart], end: f.I[nvEnd], typ: f.I[nvType], gtid: f.I[nvGtid],
 		textID: f.I[nvTextID], domainID: f.I[nvDomain], null: nvtxNullBits(null)}
 	if !isNull(nvText) {
@@ -135,7 +136,11 @@ func (b *nvtxBatcher) flush() {
 // hand hands the current batch over, the first one with the size hint.
 func (b *nvtxBatcher) hand() {
 	if b.est > 0 {
-		b.cur.hint = int(int64(b.est) * int64(len(b.cur.rows)) / int64(max(b.seen, 1)))
+		kept, seen := int64(len(b.cur.rows)), int64(max(b.seen, 1))
+		b.cur.hint = int(int64(b.est) * kept / seen)
+		if kept < seen { // a share: 2 % more, as growing the arrays past it copies them all
+			b.cur.hint += b.cur.hint / 50
+		}
 		b.est = 0
 	}
 	b.full <- b.cur

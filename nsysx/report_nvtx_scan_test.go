@@ -214,3 +214,26 @@ func TestNVTXScanCancel(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestNVTXReserveHint: the ranges' arrays are sized once from the first
+// batch's hint, so a load of many batches never grows them (growing copies
+// them all and leaves the old ones to the collector): the capacity stays
+// within the hint's 2 % margin of the ranges loaded.
+func TestNVTXReserveHint(t *testing.T) {
+	p, err := Open(fixture(t, "train"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c := &Ctx{Context: context.Background(), P: p, Report: registry["nvtx_sum"]}
+	d, err := c.loadNVTX(nvtxSel{pushPop: true, startEnd: true, ids: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.n <= nvtxBatchRows {
+		t.Fatalf("%d ranges: one batch, the test checks nothing", d.n)
+	}
+	if n, c := len(d.start), cap(d.start); c > n+n/50+1 {
+		t.Errorf("%d ranges in arrays of %d: they grew past the hint", n, c)
+	}
+}
