@@ -29,7 +29,13 @@ const maxDepth = 40
 // the page, the offset of its header (100 on page 1), its cell count, and
 // the range [lo, hi] its rowids must lie in.
 func (db *DB) walkLeaves(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error) error {
-	w := &walker{db: db, leaf: leaf, seen: make([]uint64, db.nPages/64+1), leafDepth: -1}
+	return db.walkLeavesThen(root, leaf, nil)
+}
+
+// walkLeavesThen is walkLeaves that also calls interiorDone (when not nil)
+// with each interior page once its children have been walked.
+func (db *DB) walkLeavesThen(root uint32, leaf func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error, interiorDone func(pg uint32)) error {
+	w := &walker{db: db, leaf: leaf, interiorDone: interiorDone, seen: make([]uint64, db.nPages/64+1), leafDepth: -1}
 	return w.walk(root, 0, math.MinInt64, math.MaxInt64)
 }
 
@@ -42,6 +48,9 @@ type walker struct {
 	// without their being read: the scan that reads them checks they are
 	// leaves (leafParts).
 	collect *[]leafRef
+	// interiorDone, when not nil, gets each interior page after its
+	// children (a releasing scan releases it then: stream.interiorDone).
+	interiorDone func(pg uint32)
 }
 
 func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
@@ -93,6 +102,9 @@ func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
 			}
 			lo = chi + 1
 		}
+	}
+	if w.interiorDone != nil {
+		w.interiorDone(pg)
 	}
 	return nil
 }

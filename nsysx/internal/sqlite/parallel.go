@@ -25,15 +25,23 @@ type leafRef struct {
 var MinPartLeaves = 64
 
 // leafParts lists the leaves of the tree at root and cuts them into up to
-// parts ranges of at least MinPartLeaves leaves.
+// parts ranges of at least MinPartLeaves leaves. The interior pages it
+// reads are released from the resident set afterwards (see EstimateRows).
 func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
 	depth, _, err := db.leftmostLeaf(root)
 	if err != nil {
 		return nil, err
 	}
 	var leaves []leafRef
-	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &leaves}
-	if err := w.walk(root, 0, math.MinInt64, math.MaxInt64); err != nil {
+	var interior [][2]int64 // released after the walk, as EstimateRows does
+	ps := int64(db.pageSize)
+	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &leaves,
+		interiorDone: func(pg uint32) { interior = append(interior, [2]int64{int64(pg-1) * ps, int64(pg) * ps}) }}
+	err = w.walk(root, 0, math.MinInt64, math.MaxInt64)
+	if db.mapped && len(interior) > 0 {
+		releasePages(db.data, interior)
+	}
+	if err != nil {
 		return nil, err
 	}
 	n := min(parts, max(1, len(leaves)/max(1, MinPartLeaves)))

@@ -289,9 +289,13 @@ func child(p []byte, hdr, ncell, i int) (uint32, error) {
 // and page releases).
 func (db *DB) scanTree(root uint32, sh *shape, st *stream, fn func(rowid int64, rec []byte) error) error {
 	var scratch []byte
-	return db.walkLeaves(root, func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
+	var done func(pg uint32)
+	if st != nil && st.release {
+		done = st.interiorDone
+	}
+	return db.walkLeavesThen(root, func(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
 		return db.scanLeaf(p, hdr, ncell, pg, lo, hi, sh, st, &scratch, fn)
-	})
+	}, done)
 }
 
 // scanLeaf calls fn with each record of a leaf page, checking that its
