@@ -10,7 +10,7 @@ import (
 // NSYSX_TIMES=1 (for developers) prints when each step of a run starts and
 // ends, in milliseconds since the package was initialised (about the start
 // of the process), on stderr: the opening, mapping and closing of every
-// report, the reduce and the writes (docs/recipes.md §1.3 uses it to see
+// report, the reduce and the writes (described in docs/recipes.md §1.3: to see
 // where a run's wall time goes).
 var (
 	timesOn    = os.Getenv("NSYSX_TIMES") != ""
