@@ -163,7 +163,9 @@ type projRows struct {
 }
 
 func readProjRows(proj *nsysx.Result) *projRows {
-	pr := &projRows{lo: math.MaxInt64, hi: math.MinInt64}
+	// rows sized once: grown by append, the array was copied as it grew,
+	// the old and new ones both live at the peak of a big profile's plot
+	pr := &projRows{lo: math.MaxInt64, hi: math.MinInt64, rows: make([]projRow, 0, proj.Len())}
 	name, ps, pd := proj.Col("Name"), proj.Col("Projected Start"), proj.Col("Projected Duration")
 	pid, tid, lvl := proj.Col("PID"), proj.Col("TID"), proj.Col("Lvl")
 	lanes, byRaw, byLabel := map[laneKey]int32{}, map[string]int32{}, map[string]int32{}
