@@ -47,12 +47,9 @@ func streamByID(c *Ctx, table, idCol string) (aggs []Agg, keys []Value, ok bool)
 	}
 	byID, null := map[int64]int{}, -1
 	err := d.run(c.ctx(), cols, func(_ int64, f *sqlite.Fields) error {
-		if (f.Text|f.Blob|f.Real)&7 != 0 {
-			return errStreamOff
-		}
-		v, vok := f.I[1]-f.I[0], f.Null&3 == 0
-		if vok && (v < f.I[1]) != (f.I[0] > 0) { // subInt's overflow
-			return errStreamOff
+		v, vok, err := streamDuration(f)
+		if err != nil {
+			return err
 		}
 		var g int
 		var found bool

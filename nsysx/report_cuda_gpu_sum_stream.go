@@ -50,12 +50,9 @@ func (ns *namedSamples) streamAPICalls(c *Ctx) (ok bool) {
 	}
 	byID := map[int64]*Agg{}
 	err := d.run(c.ctx(), []string{"start", "end", "nameId"}, func(_ int64, f *sqlite.Fields) error {
-		if (f.Text|f.Blob|f.Real)&7 != 0 {
-			return errStreamOff
-		}
-		v, vok := f.I[1]-f.I[0], f.Null&3 == 0
-		if vok && (v < f.I[1]) != (f.I[0] > 0) { // subInt's overflow
-			return errStreamOff
+		v, vok, err := streamDuration(f)
+		if err != nil {
+			return err
 		}
 		if f.Null&4 != 0 {
 			ns.add(stripV(Null), "CUDA_API", v, vok)
@@ -74,6 +71,21 @@ func (ns *namedSamples) streamAPICalls(c *Ctx) (ok bool) {
 		return false
 	}
 	return true
+}
+
+// streamDuration is end - start of a streamed row whose fields 0, 1 and 2
+// are start, end and an id, as the load and dur give it (ok false when
+// start or end is NULL), or errStreamOff when one of the three needs the
+// load's conversions (not an INTEGER) or the duration overflows (subInt).
+func streamDuration(f *sqlite.Fields) (v int64, ok bool, err error) {
+	if (f.Text|f.Blob|f.Real)&7 != 0 {
+		return 0, false, errStreamOff
+	}
+	v, ok = f.I[1]-f.I[0], f.Null&3 == 0
+	if ok && (v < f.I[1]) != (f.I[0] > 0) {
+		return 0, false, errStreamOff
+	}
+	return v, ok, nil
 }
 
 // strV is StringIds[id] as a value (NULL when absent), as Str gives it.

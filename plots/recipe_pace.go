@@ -247,7 +247,6 @@ func paceText(d *PaceData) string {
 	return b.String()
 }
 
-// paceVega picks the metric with a drop-down; one line per rank.
 // paceVegaRow is a data row of the progress chart's Vega-Lite spec: a
 // struct, as the chart has one per rank, metric and iteration and
 // encoding/json writes structs several times faster than maps (the fields
@@ -259,6 +258,7 @@ type paceVegaRow struct {
 	Rank      string `json:"rank"`
 }
 
+// paceVega picks the metric with a drop-down; one line per rank.
 func paceVega(c *Chart, d *PaceData, metrics []string) map[string]any {
 	n := 0
 	for _, m := range metrics {

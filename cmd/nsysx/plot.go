@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx"
@@ -111,10 +109,4 @@ func writeChart(c *plots.Chart, format, out string) error {
 // ranges live on train x50, and Go's default let the heap double over
 // them (peak RSS 305-340 MB; 280 MB at 25 %, for 5-10 % more CPU). GOGC
 // set by the user wins.
-func lowGCWhilePlotting() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	old := debug.SetGCPercent(25)
-	return func() { debug.SetGCPercent(old) }
-}
+func lowGCWhilePlotting() (restore func()) { return lowGC(25) }

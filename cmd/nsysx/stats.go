@@ -187,10 +187,19 @@ func (r *cliRun) file(ctx context.Context, prof *nsysx.Profile, res *nsysx.Resul
 // and collecting at 50% heap growth keeps peak memory down for a few percent
 // of CPU. Computing the report keeps Go's default. GOGC set by the user wins.
 func lowGCWhileWriting(res *nsysx.Result) func() {
-	if res.Len() < 100000 || os.Getenv("GOGC") != "" {
+	if res.Len() < 100000 {
 		return func() {}
 	}
-	old := debug.SetGCPercent(50)
+	return lowGC(50)
+}
+
+// lowGC sets the collector's target heap growth to percent, unless the user
+// set GOGC, and returns what restores it.
+func lowGC(percent int) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(old) }
 }
 

@@ -33,14 +33,11 @@ func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
 		return nil, err
 	}
 	var leaves []leafRef
-	var interior [][2]int64 // released after the walk, as EstimateRows does
-	ps := int64(db.pageSize)
+	var interior readPages // released after the walk, as EstimateRows does
 	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &leaves,
-		interiorDone: func(pg uint32) { interior = append(interior, [2]int64{int64(pg-1) * ps, int64(pg) * ps}) }}
+		interiorDone: func(pg uint32) { interior.add(db, pg) }}
 	err = w.walk(root, 0, math.MinInt64, math.MaxInt64)
-	if db.mapped && len(interior) > 0 {
-		releasePages(db.data, interior)
-	}
+	interior.release(db)
 	if err != nil {
 		return nil, err
 	}

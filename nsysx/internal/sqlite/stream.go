@@ -249,6 +249,25 @@ func (s *stream) interiorDone(pg uint32) {
 	}
 }
 
+// readPages collects pages a walk read outside a releasing scan, to be
+// released together (EstimateRows, leafParts).
+type readPages [][2]int64
+
+// add records page pg of db.
+func (r *readPages) add(db *DB, pg uint32) {
+	ps := int64(db.pageSize)
+	*r = append(*r, [2]int64{int64(pg-1) * ps, int64(pg) * ps})
+}
+
+// release drops the recorded pages from the resident set of db's mapping
+// (releasePages), when db is a file mapping. A pointer receiver, so that
+// `defer r.release(db)` releases what was added after the defer.
+func (r *readPages) release(db *DB) {
+	if db.mapped && len(*r) > 0 {
+		releasePages(db.data, *r)
+	}
+}
+
 // block is the fault-around block of page pg (in file offsets).
 func (s *stream) block(pg uint32) int64 { return int64(pg-1) * int64(s.db.pageSize) / faultAround }
 
@@ -265,13 +284,13 @@ func (s *stream) flush() {
 
 // EstimateRows guesses the number of rows of t without reading its leaf
 // pages (but the first): the number of leaves times the cells of the first
-// one. The interior pages it reads are released from the resident set
-// (when Release would release them) before it returns: a fault maps the
-// whole block around a page (faultAround), and a big table's interior
-// pages lie all over the file, so reading them would otherwise leave most
-// of the file resident before a releasing scan even starts. It is meant to size arrays before a scan that releases its pages, for
+// one. It is meant to size arrays before a scan that releases its pages, for
 // which Count would make the whole table resident first. It returns 0 when
-// the tree is damaged.
+// the tree is damaged. The interior pages it reads are released from the
+// resident set (when Release would release them) before it returns: a fault
+// maps the whole block around a page (faultAround), and a big table's
+// interior pages lie all over the file, so reading them would otherwise
+// leave most of the file resident before a releasing scan even starts.
 func (db *DB) EstimateRows(t *Table) (n int) {
 	defer func() {
 		if recover() != nil {
@@ -285,17 +304,12 @@ func (db *DB) EstimateRows(t *Table) (n int) {
 	// leaves counts the leaves under the interior page pg at depth d; a
 	// tree visits each page once at most, a damaged one may loop
 	visits := 0
-	var seen [][2]int64 // the interior pages read, released at the end
-	defer func() {
-		if db.mapped && len(seen) > 0 {
-			releasePages(db.data, seen)
-		}
-	}()
-	ps := int64(db.pageSize)
+	var seen readPages // the interior pages read, released at the end
+	defer seen.release(db)
 	var leaves func(pg uint32, d int) (int, error)
 	leaves = func(pg uint32, d int) (int, error) {
 		p, hdr, ncell, leaf, err := db.btreePage(pg)
-		seen = append(seen, [2]int64{int64(pg-1) * ps, int64(pg) * ps})
+		seen.add(db, pg)
 		if visits++; err == nil && (leaf || visits > db.nPages) {
 			err = ErrCorrupt
 		}
