@@ -14,6 +14,8 @@ shift 3
 # wall time is kept (with the peak RSS of that run), for both tools alike;
 # a command whose first run takes over 20 s runs once.
 REPEAT=${REPEAT:-3}
+# RECIPES (default: all six below) limits the run to the named recipes.
+RECIPES=${RECIPES:-"cuda_gpu_kern_sum nvtx_gpu_proj_trace nccl_gpu_overlap_trace cuda_gpu_time_util_map gpu_time_util nvtx_pace"}
 measure() { # label outdir cmd... -> "label wall_s peak_MB" (best of REPEAT)
   local label=$1 out=$2; shift 2
   local best="" bestkb=0 k
@@ -55,8 +57,7 @@ echo "| recipe | reports | nsys s / peak RSS | nsysx s / peak RSS | ratio | outp
 echo "|---|---|---|---|---|---|"
 for dir in "$@"; do
   warm "$dir"
-  for r in cuda_gpu_kern_sum nvtx_gpu_proj_trace nccl_gpu_overlap_trace cuda_gpu_time_util_map gpu_time_util; do
-    bench "$dir" "$r"
+  for r in $RECIPES; do
+    if [ "$r" = nvtx_pace ]; then bench "$dir" nvtx_pace --name forward; else bench "$dir" "$r"; fi
   done
-  bench "$dir" nvtx_pace --name forward
 done
