@@ -1,6 +1,7 @@
 package nsysx_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // render writes r in an nsys format.
@@ -46,7 +48,17 @@ func goldenSpecs(t *testing.T, prof string) map[string]string {
 // (`nsys analyze -f csv -o BASE`) and, where nsys's console output was kept,
 // the column format with its advice and messages (empty lines removed, as in
 // the goldens). A SKIPPED rule must have an empty golden.
-func TestRuleGolden(t *testing.T) {
+func TestRuleGolden(t *testing.T) { ruleGoldens(t) }
+
+// TestRuleGoldenParts is TestRuleGolden with the gated runtime scans of
+// the rules cut into ranges of one leaf page or more, read at once.
+func TestRuleGoldenParts(t *testing.T) {
+	defer func(l, g int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	ruleGoldens(t)
+}
+
+func ruleGoldens(t *testing.T) {
 	for _, prof := range testutil.Profiles {
 		t.Run(prof, func(t *testing.T) {
 			p := nsysxtest.Open(t, testutil.Profile(t, prof))

@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"bytes"
 	"context"
 	"math"
 
@@ -112,6 +113,9 @@ type directScan struct {
 	// fields after it (sqlite.ScanOptions' Gate).
 	keep func(int64) bool
 	gate int
+	// first gates before any field is decoded: a refused row has none
+	// (sqlite.ScanOptions' GateFirst).
+	first bool
 }
 
 // direct returns the direct scan of sc's table, releasing pages every
@@ -130,7 +134,7 @@ func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64,
 }
 
 // runParts is run over up to parts ranges of the table at once, range i
-// into newFn(i) (sqlite.ScanFieldsParts; ungated). It returns the number
+// into newFn(i) (sqlite.ScanFieldsParts, gated when keep is set). It returns the number
 // of ranges.
 func (d directScan) runParts(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error) (int, error) {
 	return d.db.ScanFieldsParts(d.t, cols, d.options(ctx), parts, newFn)
@@ -138,13 +142,16 @@ func (d directScan) runParts(ctx context.Context, cols []string, parts int, newF
 
 // options are the scan options of d under ctx.
 func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
-	return sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate}
+	return sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate, GateFirst: d.first}
 }
 
 // scanGatedSQLite is sc.run for a SQLite export without a filter whose
 // columns the table all has: the rows whose field gf is an INTEGER that
 // keep refuses are left out as soon as it is decoded (a gated directScan),
-// before any conversion. It is false when it does not apply.
+// before any conversion. It is false when it does not apply. The few rows
+// a gate keeps (a rule's calls among all the runtime calls) are what the
+// rules want, so the scan uses every core it may (gatedCores): each range
+// keeps its own rows, handed to fn in rowid order once all are scanned.
 func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, rowVals)) (bool, error) {
 	d, ok := sc.direct(loadReleaseEvery)
 	if !ok || d.t == nil || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
@@ -157,16 +164,48 @@ func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, 
 		}
 		pos[i] = i
 	}
-	v := rowVals{make([]sqlite.Value, len(sc.cols)), pos}
-	d.keep, d.gate = keep, gf
-	return true, d.run(sc.ctx, sc.cols, func(rowid int64, f *sqlite.Fields) error {
-		if f.Gated {
-			return nil
-		}
-		for k := range v.v {
-			v.v[k] = fieldValue(f, k)
-		}
-		fn(rowid, v)
-		return nil
+	d.keep, d.gate, d.first = keep, gf, true
+	var parts []*keptRows
+	_, err := d.runParts(sc.ctx, sc.cols, gatedCores(sc.ctx), func(int) func(int64, *sqlite.Fields) error {
+		k := &keptRows{n: len(sc.cols)}
+		parts = append(parts, k)
+		return k.add
 	})
+	if err != nil {
+		return true, err
+	}
+	v := rowVals{nil, pos}
+	for _, k := range parts {
+		for i, rowid := range k.rowids {
+			v.v = k.vals[i*k.n : (i+1)*k.n]
+			fn(rowid, v)
+		}
+	}
+	return true, nil
+}
+
+// keptRows are the rows one range of a gated scan kept: their rowids and
+// n values each, texts and blobs copied (they alias the page or a scratch
+// buffer only during the callback).
+type keptRows struct {
+	_      [64]byte // its own cache lines: the ranges append at once
+	n      int
+	rowids []int64
+	vals   []sqlite.Value
+	_      [64]byte
+}
+
+func (k *keptRows) add(rowid int64, f *sqlite.Fields) error {
+	if f.Gated {
+		return nil
+	}
+	k.rowids = append(k.rowids, rowid)
+	for i := range k.n {
+		v := fieldValue(f, i)
+		if v.B != nil {
+			v.B = bytes.Clone(v.B)
+		}
+		k.vals = append(k.vals, v)
+	}
+	return nil
 }

@@ -33,6 +33,18 @@ func coresOf(ctx context.Context, def int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), max(n, def)))
 }
 
+// gatedCores is the number of ranges a gated scan reads at once: the
+// cores WithCores gives ctx where it says, else all of them. A gated scan
+// keeps only the rows its gate lets through, so its ranges cost no memory
+// worth counting, unlike a load's.
+func gatedCores(ctx context.Context) int {
+	n, ok := ctx.Value(coresKey{}).(int)
+	if !ok {
+		n = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(runtime.GOMAXPROCS(0), n))
+}
+
 // ScanParts is Scan without a filter over up to n ranges of the table's
 // rows at once, n from WithCores(ctx): it calls newFn(i) for each range i,
 // in order, before scanning, then the function it returned with each row of

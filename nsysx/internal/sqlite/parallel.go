@@ -71,11 +71,11 @@ func (db *DB) leftmostLeaf(root uint32) (depth, ncell int, err error) {
 }
 
 // ScanFieldsParts is ScanFields over up to parts ranges of t's rows at
-// once: it calls newFn(i) for each range i, in order, before any range is
-// scanned, then the function it returned with each row of range i, on a
-// goroutine of its own; every row of range i precedes, in rowid order, those of range
-// i+1. It returns the number of ranges; on error, the first range's that
-// failed, in range order.
+// once (with opt's Gate, not its Rows): it calls newFn(i) for each range
+// i, in order, before any range is scanned, then the function it returned
+// with each row of range i, on a goroutine of its own; every row of range
+// i precedes, in rowid order, those of range i+1. It returns the number of
+// ranges; on error, the first range's that failed, in range order.
 func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts int, newFn func(part int) func(rowid int64, f *Fields) error) (n int, err error) {
 	defer recoverCorrupt(&err)
 	if len(cols) > MaxFields {
@@ -94,13 +94,17 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 	if err != nil {
 		return 0, err
 	}
+	g, err := opt.gate(want, cols)
+	if err != nil {
+		return 0, err
+	}
 	all := uint32(1)<<len(cols) - 1
 	sh := t.shape()
 	errs := make([]error, len(ranges))
 	var wg sync.WaitGroup
 	fns := make([]func(int64, []byte) error, len(ranges))
 	for i := range ranges { // every newFn before any scan: its callers may share state
-		fns[i] = fieldsFn(want, rowidCols, all, newFn(i))
+		fns[i] = gatedFieldsFn(want, rowidCols, all, g, newFn(i))
 	}
 	for i, r := range ranges {
 		fn := fns[i]

@@ -63,3 +63,65 @@ func TestScanFieldsPartsCorrupt(t *testing.T) {
 		}
 	})
 }
+
+// TestGateFirstPartsMatchesScan: a GateFirst scan in up to three parts
+// passes on, ungated, exactly the rows of a plain Scan whose gated field is
+// not an INTEGER the gate refuses, each with every field; the refused ones
+// come with Gated set. Every table of two real exports, gated on each of
+// its first four columns, keeping odd integers.
+func TestGateFirstPartsMatchesScan(t *testing.T) {
+	defer func(m int) { MinPartLeaves = m }(MinPartLeaves)
+	MinPartLeaves = 1
+	odd := func(v int64) bool { return v%2 != 0 }
+	cut, refused := false, 0
+	eachRealTable(t, func(name string, db *DB, tb *Table, cols []string) {
+		for gf := range min(4, len(cols)) {
+			if tb.Columns[gf].RowidKey {
+				continue // the INTEGER PRIMARY KEY cannot be gated
+			}
+			var want []uint64
+			f := new(Fields)
+			err := db.Scan(tb, cols, func(rowid int64, vals []Value) error {
+				if v := vals[gf]; v.Type == Integer && !odd(v.I) {
+					return nil
+				}
+				for k, v := range vals {
+					f.Set(k, v)
+				}
+				want = append(want, rowDigest(rowid, f, len(cols)))
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*[]uint64
+			opt := ScanOptions{AbsentNull: true, Gate: odd, GateField: gf, GateFirst: true}
+			n, err := db.ScanFieldsParts(tb, cols, opt, 3, func(int) func(int64, *Fields) error {
+				rows := new([]uint64)
+				got = append(got, rows)
+				return func(rowid int64, f *Fields) error {
+					if f.Gated {
+						refused++
+						return nil
+					}
+					*rows = append(*rows, rowDigest(rowid, f, len(cols)))
+					return nil
+				}
+			})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, tb.Name, err)
+			}
+			var all []uint64
+			for _, g := range got {
+				all = append(all, *g...)
+			}
+			cut = cut || n > 1
+			if !sameDigests(all, want) {
+				t.Errorf("%s %s gated on %s: %d rows kept, Scan keeps %d", name, tb.Name, cols[gf], len(all), len(want))
+			}
+		}
+	})
+	if !cut || refused == 0 {
+		t.Fatalf("cut into parts: %v, rows refused: %d", cut, refused)
+	}
+}

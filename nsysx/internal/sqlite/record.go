@@ -284,6 +284,7 @@ func decodeSpan(rec []byte, h header, want []int, col, end int, f *Fields) (head
 type gate struct {
 	col, k int
 	keep   func(int64) bool
+	first  bool // GateFirst
 }
 
 // decodeGated is decodeRecord into f with a gate: the columns up to the
@@ -296,6 +297,10 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 			return errBadHeader
 		}
 	}
+	if g.first && refusedFirst(rec, h, g) {
+		f.Gated = true // every Null bit is set; I is left as it was
+		return nil
+	}
 	h, col, err := decodeSpan(rec, h, want, 0, g.col+1, f)
 	bit := uint32(1) << g.k
 	if err == nil && col == g.col+1 && (f.Null|f.Text|f.Blob|f.Real)&bit == 0 && !g.keep(f.I[g.k]) {
@@ -305,6 +310,29 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 	}
 	nullFrom(want, col, f)
 	return err
+}
+
+// refusedFirst walks the header from h to the gated column and reports
+// whether its field is an INTEGER that the gate refuses; a record that
+// ends first, a field of another class or a corrupt header is not
+// refused (decodeGated then decodes it and finds what is wrong).
+func refusedFirst(rec []byte, h header, g *gate) bool {
+	var st uint64
+	var ok bool
+	for col := 0; col <= g.col; col++ {
+		if !h.more() {
+			return false
+		}
+		if h, st, ok = h.next(rec); !ok {
+			if h, st, ok = h.nextSlow(rec); !ok {
+				return false
+			}
+		}
+	}
+	if st == 0 || st == 7 || st > 9 {
+		return false
+	}
+	return !g.keep(intField(st, rec[h.lo:h.body]))
 }
 
 // decodeValues is decodeRecord into out.

@@ -85,7 +85,7 @@ func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
 	}
 	for c, k := range want {
 		if k == o.GateField {
-			return &gate{col: c, k: k, keep: o.Gate}, nil
+			return &gate{col: c, k: k, keep: o.Gate, first: o.GateFirst}, nil
 		}
 	}
 	return nil, nil // a column the table lacks (AbsentNull): NULL, every row kept
@@ -164,9 +164,14 @@ type ScanOptions struct {
 	// Gated set and without the fields of the table's columns after that
 	// one (NULL), which are not decoded, so that the rows a scan wants
 	// few of cost little more than their header. The INTEGER PRIMARY KEY
-	// cannot be gated (every row is kept). ScanFieldsParts ignores it.
+	// cannot be gated (every row is kept).
 	Gate      func(v int64) bool
 	GateField int
+	// GateFirst asks the gate before any field is decoded: the header is
+	// walked to the gated column, and a row the gate refuses is passed on
+	// with no field at all (every Null bit set, the arrays left as the
+	// previous row had them), not only none after it.
+	GateFirst bool
 	// Rows, when not nil, is asked about each row's rowid before its
 	// record is decoded: a row it refuses is skipped (fn does not see it),
 	// so that reading a few rows of a big table costs little more than
