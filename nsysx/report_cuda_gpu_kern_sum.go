@@ -118,13 +118,14 @@ func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*
 // groupKernGeom groups the kernels' durations by name and the dimensions
 // dims (none: by name alone), in first-seen order. Each name remembers its
 // latest group, so that the map is hashed only when a name's launch
-// geometry changes from one of its kernels to the next.
+// geometry changes from one of its kernels to the next. The groups are
+// found first and their values then stored in one array cut to their
+// sizes (presizedAggs), instead of each group's slice growing by copies.
 func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, []*Agg) {
 	byGeom := map[kernGeomKey]int{}
 	var gkeys []kernGeomKey
-	var aggs []*Agg
 	last := make([]int32, len(names.dict)) // per name: its latest group + 1
-	st, en := k.Col("start"), k.Col("end")
+	of := make([]int32, k.N)               // per kernel: its group
 	for i := 0; i < k.N; i++ {
 		kk := kernGeomKey{name: names.ids[i]}
 		for j, c := range dims {
@@ -139,12 +140,40 @@ func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, [
 				g = len(gkeys)
 				byGeom[kk] = g
 				gkeys = append(gkeys, kk)
-				aggs = append(aggs, &Agg{})
 			}
 			last[kk.name] = int32(g + 1)
 		}
-		d, ok := dur(st, en, i)
-		addSample(aggs[g], d, ok)
+		of[i] = int32(g)
 	}
-	return gkeys, aggs
+	return gkeys, presizedAggs(len(gkeys), of, k.Col("start"), k.Col("end"))
+}
+
+// presizedAggs makes n groups of durations, row i of the columns start and
+// end going to group of[i], in row order: a first pass counts each
+// group's values, a second stores them into one array cut to those sizes.
+func presizedAggs(n int, of []int32, st, en *Column) []*Agg {
+	aggs := make([]Agg, n)
+	count := make([]int, n)
+	for i, g := range of {
+		if st.IsNull(i) || en.IsNull(i) {
+			aggs[g].nulls++
+		} else {
+			count[g]++
+		}
+	}
+	all := make([]int64, 0, len(of))
+	for g := range aggs {
+		aggs[g].vals = all[len(all) : len(all) : len(all)+count[g]]
+		all = all[:len(all)+count[g]]
+	}
+	out := make([]*Agg, n)
+	for g := range aggs {
+		out[g] = &aggs[g]
+	}
+	for i, g := range of {
+		if d, ok := dur(st, en, i); ok {
+			aggs[g].vals = append(aggs[g].vals, d)
+		}
+	}
+	return out
 }
