@@ -23,6 +23,9 @@ func init() {
 // as nsys's overlap sums (docs/recipes.md §1.10, §2.22). Times stay in the
 // report's own base. A report without NCCL kernels yields nothing.
 func mapNCCLOverlap(ctx context.Context, r *Report, o *Options, _ any) (*Part, error) {
+	if noNCCL(ctx, r.Profile) {
+		return noData(o, r)
+	}
 	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort|kernelPid)
 	if err != nil {
 		return nil, err

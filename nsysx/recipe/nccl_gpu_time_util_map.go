@@ -3,6 +3,8 @@ package recipe
 import (
 	"context"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 func init() {
@@ -14,6 +16,33 @@ func init() {
 // with "nccl" (case-sensitive; docs/recipes.md §2.22).
 func isNCCL(k *Kernel, i int) bool {
 	return k.ShortValid.Valid(i) && strings.HasPrefix(k.ShortName[i], "nccl")
+}
+
+// noNCCL reports whether a streamed pass over the kernels' short names
+// (ScanInts: nothing loaded) finds no NCCL kernel, so that a report
+// without any has no data whatever the filters, without loading its
+// kernels. False when the pass does not apply or finds one.
+func noNCCL(ctx context.Context, p *nsysx.Profile) bool {
+	if p.StringsErr(ctx) != nil {
+		return false
+	}
+	seen := map[int64]bool{} // name id: NCCL's
+	ok, err := p.ScanInts(ctx, TableKernel, []string{"shortName"}, func(v []int64, null uint32) error {
+		if null != 0 {
+			return nil
+		}
+		is, done := seen[v[0]]
+		if !done {
+			name, _ := p.String(ctx, v[0])
+			is = strings.HasPrefix(name, "nccl")
+			seen[v[0]] = is
+		}
+		if is {
+			return errScanOff
+		}
+		return nil
+	})
+	return ok && err == nil
 }
 
 // splitNCCL splits rows into NCCL and compute kernels, keeping order.
@@ -36,6 +65,9 @@ func mapNCCLUtil(ctx context.Context, r *Report, o *Options, shared any) (*Part,
 	a, off, maxT, err := alignmentOf(shared, r)
 	if err != nil {
 		return nil, err
+	}
+	if noNCCL(ctx, r.Profile) {
+		return noData(o, r)
 	}
 	k, keep, err := filteredKernels(ctx, r, o, nil, kernelShort|kernelPid)
 	if err != nil {
