@@ -7,7 +7,7 @@ import (
 
 func init() {
 	registerHeatmap("cuda_gpu_time_util_map", "CUDA GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin in which CUDA kernels ran, on a timeline aligned across reports.",
-		[]string{"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"}, mapCudaUtil)
+		[]string{"input", "start", "end", "bins", "disable_alignment", "cumulative", "filter_time", "filter_nvtx"}, 0.25, mapCudaUtil) // the kernels streamed into their bins (nothing kept); the load path (NVTX filters) holds four int64 columns of the kernel table, a small share of the export
 }
 
 // mapCudaUtil bins the filtered kernels, shifted onto the aligned timeline,

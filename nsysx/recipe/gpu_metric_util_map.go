@@ -8,7 +8,7 @@ import (
 
 func init() {
 	registerHeatmap("gpu_metric_util_map", "GPU Metric Utilization Heatmap", "Per GPU, the mean SMs Active, SM Issue and Tensor Active metrics of each time bin, on a timeline aligned across reports.",
-		heatmapOptions, mapMetricUtil)
+		heatmapOptions, 0, mapMetricUtil)
 }
 
 // metricBin accumulates one (GPU, bin) cell of gpu_metric_util_map.

@@ -263,9 +263,9 @@ func (h *heatFrame) frame() *Frame {
 // registerHeatmap registers a heatmap recipe: its notebook is
 // heatmapNotebook, Prepare aligns the reports' sessions, and the parts'
 // analysis frames make its output.
-func registerHeatmap(name, display, help string, options []string,
+func registerHeatmap(name, display, help string, options []string, cost float64,
 	mapper func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)) {
-	Register(&Recipe{Name: name, DisplayName: display, Help: help, Options: options,
+	Register(&Recipe{Name: name, DisplayName: display, Help: help, Options: options, MapCost: cost,
 		Notebook: heatmapNotebook, Prepare: prepareAlignment, Map: mapper, Reduce: analysisReduce})
 }
 

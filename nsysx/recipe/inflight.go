@@ -68,14 +68,25 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-// mapCost is a map's estimated memory for a report of size bytes.
-func mapCost(r *Recipe, size int64) int64 {
+// mapCost is a map's estimated memory for a report of size bytes. Under
+// an NVTX filter every map loads the report's NVTX ranges first, whatever
+// its recipe streams: at least nvtxFilterCost.
+func mapCost(r *Recipe, o *Options, size int64) int64 {
 	c := r.MapCost
 	if c <= 0 {
 		c = 1
 	}
+	if o != nil && (o.FilterNVTX != nil || o.FilterProjectedNVTX != nil) {
+		c = max(c, nvtxFilterCost)
+	}
 	return max(int64(c*float64(size)), InFlightBytes/MaxMapsInFlight)
 }
+
+// nvtxFilterCost is the estimate of a map under an NVTX filter: the NVTX
+// composite it loads peaks at about 3 bytes a byte of SQLite export, as in
+// nvtx_gpu_proj_sum (8 x train30, cuda_gpu_time_util_map --filter-nvtx:
+// 1.7 GB peak RSS with five maps in flight, the estimate then 1 byte a byte).
+const nvtxFilterCost = 3
 
 // budget is a weighted semaphore over estimated bytes.
 type budget struct {

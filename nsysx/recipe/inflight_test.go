@@ -155,3 +155,26 @@ func TestReportSizeRep(t *testing.T) {
 		t.Errorf("with export: %d bytes, want 77", got)
 	}
 }
+
+// TestMapCostNVTXFilter: under an NVTX filter a map is estimated as
+// loading the NVTX composite (nvtxFilterCost bytes a byte), also for a
+// recipe that streams its table; without one, the recipe's own estimate.
+func TestMapCostNVTXFilter(t *testing.T) {
+	const size = 1 << 30 // large enough that the floor does not decide
+	r, err := Lookup("cuda_gpu_time_util_map")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Defaults()
+	if got, want := mapCost(r, o, size), int64(r.MapCost*size); got != want || r.MapCost >= 1 {
+		t.Errorf("no filter: cost %d, want %d (MapCost %v, a streamed map)", got, want, r.MapCost)
+	}
+	o.FilterNVTX = &NVTXRange{}
+	if got := mapCost(r, o, size); got != nvtxFilterCost*size {
+		t.Errorf("--filter-nvtx: cost %d, want %d", got, int64(nvtxFilterCost*size))
+	}
+	o.FilterNVTX, o.FilterProjectedNVTX = nil, &NVTXRange{}
+	if got := mapCost(r, o, size); got != nvtxFilterCost*size {
+		t.Errorf("--filter-projected-nvtx: cost %d, want %d", got, int64(nvtxFilterCost*size))
+	}
+}

@@ -7,7 +7,7 @@ import (
 
 func init() {
 	registerHeatmap("mpi_gpu_time_util_map", "MPI and GPU Time Utilization Heatmap", "Per process, the share of each time bin spent in CUDA kernels, in MPI calls and in both, on a timeline aligned across reports.",
-		heatmapOptions, mapMPIUtil)
+		heatmapOptions, 0, mapMPIUtil)
 }
 
 // mapMPIUtil is mpi_gpu_time_util_map's mapper (docs/recipes.md §2.25): the

@@ -9,7 +9,7 @@ import (
 
 func init() {
 	registerHeatmap("nccl_gpu_time_util_map", "NCCL GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin spent in any kernel, NCCL kernels, compute kernels and both at once.",
-		heatmapOptions, mapNCCLUtil)
+		heatmapOptions, 0, mapNCCLUtil)
 }
 
 // isNCCL says whether kernel row i is an NCCL kernel: its short name starts

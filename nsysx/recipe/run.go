@@ -178,7 +178,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				cost := mapCost(r, reportSize(reps[i].Path))
+				cost := mapCost(r, o, reportSize(reps[i].Path))
 				mem.acquire(cost)
 				p, err := MapReport(mctx, r, o, reps[i], open, shared)
 				mem.release(cost)
