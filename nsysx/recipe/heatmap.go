@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 )
 
 // This file holds what the time-utilization heatmaps share
@@ -62,17 +63,28 @@ func prepareAlignment(ctx context.Context, reps []*Report, o *Options) (any, err
 	utc := make([]int64, len(reps))
 	dur := make([]int64, len(reps))
 	ok := make([]bool, len(reps))
+	// the reports are opened as many at once as the pool maps
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, o.workers())
 	for i, r := range reps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		p, err := r.OpenProfile(ctx)
-		if err != nil {
-			continue
-		}
-		utc[i], dur[i], err = Session(ctx, p)
-		ok[i] = err == nil
-		p.Close()
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if ctx.Err() != nil {
+				return
+			}
+			p, err := r.OpenProfile(ctx)
+			if err != nil {
+				return
+			}
+			utc[i], dur[i], err = Session(ctx, p)
+			ok[i] = err == nil
+			p.Close()
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return Align(utc, dur, ok, o.Bins, o.DisableAlignment), nil
 }

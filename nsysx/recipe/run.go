@@ -154,15 +154,21 @@ func Finish(ctx context.Context, r *Recipe, o *Options, parts []*Part, failed []
 	return res, nil
 }
 
+// workers is the pool's size: --workers, else the CPUs; one under
+// --mode none.
+func (o *Options) workers() int {
+	switch {
+	case o.Mode == "none":
+		return 1
+	case o.Workers > 0:
+		return o.Workers
+	}
+	return runtime.NumCPU()
+}
+
 // mapAll maps every report with a bounded pool; results keep input order.
 func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit) ([]*Part, []*ReportError) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	if o.Mode == "none" {
-		workers = 1
-	}
+	workers := o.workers()
 	parts := make([]*Part, len(reps))
 	errs := make([]*ReportError, len(reps))
 	jobs := make(chan int)
