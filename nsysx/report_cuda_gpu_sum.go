@@ -1,5 +1,7 @@
 package nsysx
 
+import "slices"
+
 func init() {
 	register(&Report{Name: "cuda_gpu_mem_time_sum", Title: "CUDA GPU MemOps Summary (by Time)", Aliases: []string{"gpumemtimesum"},
 		Help: "GPU memory copies and memsets grouped by operation kind, with time statistics.",
@@ -74,19 +76,31 @@ func (ns *namedSamples) addAPICalls(c *Ctx, t *Table) {
 }
 
 // addKernels adds the kernels of k to ns by name, each name's group looked
-// up once.
+// up once. A first pass finds the groups (in the order of their first
+// kernels) and counts their kernels, so that each group's values are
+// allocated once rather than grown by copies.
 func (ns *namedSamples) addKernels(k *Table, names *kernNames) {
 	st, en := k.Col("start"), k.Col("end")
 	byID := make([]*Agg, len(names.dict))
+	count := make([]int, len(names.dict))
+	for _, id := range names.ids[:k.N] {
+		if byID[id] == nil {
+			byID[id] = ns.group(names.dict[id], "CUDA_KERNEL")
+		}
+		count[id]++
+	}
+	need := map[*Agg]int{} // ids that share a name share its group
+	for id, n := range count {
+		if n > 0 {
+			need[byID[id]] += n
+		}
+	}
+	for a, n := range need {
+		a.vals = slices.Grow(a.vals, n)
+	}
 	for i := 0; i < k.N; i++ {
 		d, ok := dur(st, en, i)
-		id := names.ids[i]
-		a := byID[id]
-		if a == nil {
-			a = ns.group(names.dict[id], "CUDA_KERNEL")
-			byID[id] = a
-		}
-		addSample(a, d, ok)
+		addSample(byID[names.ids[i]], d, ok)
 	}
 }
 
