@@ -195,10 +195,7 @@ type keptRows struct {
 	_      [64]byte
 }
 
-func (k *keptRows) add(rowid int64, f *sqlite.Fields) error {
-	if f.Gated {
-		return nil
-	}
+func (k *keptRows) add(rowid int64, f *sqlite.Fields) error { // GateFirst: only kept rows come
 	k.rowids = append(k.rowids, rowid)
 	for i := range k.n {
 		v := fieldValue(f, i)

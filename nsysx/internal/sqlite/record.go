@@ -297,10 +297,6 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 			return errBadHeader
 		}
 	}
-	if g.first && refusedFirst(rec, h, g) {
-		f.Gated = true // every Null bit is set; I is left as it was
-		return nil
-	}
 	h, col, err := decodeSpan(rec, h, want, 0, g.col+1, f)
 	bit := uint32(1) << g.k
 	if err == nil && col == g.col+1 && (f.Null|f.Text|f.Blob|f.Real)&bit == 0 && !g.keep(f.I[g.k]) {
@@ -312,13 +308,18 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 	return err
 }
 
-// refusedFirst walks the header from h to the gated column and reports
+// refusedFirst walks the record's header to the gated column and reports
 // whether its field is an INTEGER that the gate refuses; a record that
 // ends first, a field of another class or a corrupt header is not
 // refused (decodeGated then decodes it and finds what is wrong).
-func refusedFirst(rec []byte, h header, g *gate) bool {
+func refusedFirst(rec []byte, g *gate) bool {
+	h, ok := startHeader(rec)
+	if !ok {
+		if h, ok = startHeaderSlow(rec); !ok {
+			return false
+		}
+	}
 	var st uint64
-	var ok bool
 	for col := 0; col <= g.col; col++ {
 		if !h.more() {
 			return false

@@ -99,7 +99,11 @@ func fieldsFn(want, rowidCols []int, all uint32, fn func(rowid int64, f *Fields)
 // gatedFieldsFn is fieldsFn with a gate (nil: none).
 func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
 	f := new(Fields)
+	first := g != nil && g.first
 	return func(rowid int64, rec []byte) error {
+		if first && refusedFirst(rec, g) {
+			return nil
+		}
 		f.Null, f.Text, f.Blob, f.Real, f.Gated = all, 0, 0, 0, false
 		var err error
 		if g == nil {
@@ -168,9 +172,8 @@ type ScanOptions struct {
 	Gate      func(v int64) bool
 	GateField int
 	// GateFirst asks the gate before any field is decoded: the header is
-	// walked to the gated column, and a row the gate refuses is passed on
-	// with no field at all (every Null bit set, the arrays left as the
-	// previous row had them), not only none after it.
+	// walked to the gated column, and a row the gate refuses is skipped
+	// (fn does not see it), not passed on with Gated set.
 	GateFirst bool
 	// Rows, when not nil, is asked about each row's rowid before its
 	// record is decoded: a row it refuses is skipped (fn does not see it),
