@@ -233,6 +233,7 @@ type memRule struct {
 	what                     string                                          // "memcpy" or "memset", for the SKIPPED text
 	cols                     []string                                        // columns read after memRuleCommon (index memExtra on)
 	keepOp                   func(v rowVals) bool                            // the operation predicate
+	keepFirst                func(v int64) bool                              // when set, a gate on the first of cols that keepOp implies
 	keepAPI                  func(name string) bool                          // the API-name LIKE predicate
 	row                      func(kinds map[int64]string, v rowVals) []Value // the columns between Start and Bytes
 	head                     []string                                        // their names
@@ -345,7 +346,7 @@ func (m *memRule) loadOps(c *Ctx, cols []string, kinds map[int64]string) ([]memO
 	if err != nil {
 		return nil, nil, err
 	}
-	err = sc.run(func(_ int64, v rowVals) {
+	add := func(_ int64, v rowVals) {
 		corr, null := sqlInt(v, memCorr)
 		if null || !m.keepOp(v) {
 			return
@@ -365,8 +366,13 @@ func (m *memRule) loadOps(c *Ctx, cols []string, kinds map[int64]string) ([]memO
 			green, sqlValue(v, memStream))
 		byCorr[corr] = append(byCorr[corr], int32(len(ops)))
 		ops = append(ops, op)
-	})
-	return ops, byCorr, err
+	}
+	if m.keepFirst != nil { // the operations keepOp refuses on their first column are skipped undecoded
+		if ok, err := scanGatedSQLite(sc, memExtra, m.keepFirst, add); ok || err != nil {
+			return ops, byCorr, err
+		}
+	}
+	return ops, byCorr, sc.run(add)
 }
 
 // memMatch is one row of a memory rule's join: an operation and the name

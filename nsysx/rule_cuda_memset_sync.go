@@ -13,8 +13,9 @@ var memsetSyncRule = &memRule{
 	keepOp: func(v rowVals) bool {
 		return sqlIs(v, memExtra, 1) || sqlIs(v, memExtra, 4)
 	},
-	keepAPI: func(s string) bool { return likeASCII(s, "cudaMemset%") && !likeASCII(s, "%async%") },
-	head:    []string{"Memory Kind"},
+	keepFirst: func(kind int64) bool { return kind == 1 || kind == 4 },
+	keepAPI:   func(s string) bool { return likeASCII(s, "cudaMemset%") && !likeASCII(s, "%async%") },
+	head:      []string{"Memory Kind"},
 	row: func(kinds map[int64]string, v rowVals) []Value {
 		return []Value{memKindLabel(kinds, v, memExtra)}
 	},
