@@ -91,12 +91,8 @@ func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
 	return nil, nil // a column the table lacks (AbsentNull): NULL, every row kept
 }
 
-// fieldsFn decodes each record into one Fields and passes it to fn.
-func fieldsFn(want, rowidCols []int, all uint32, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
-	return gatedFieldsFn(want, rowidCols, all, nil, fn)
-}
-
-// gatedFieldsFn is fieldsFn with a gate (nil: none).
+// gatedFieldsFn decodes each record into one Fields and passes it to fn,
+// through the gate g (nil: none).
 func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
 	f := new(Fields)
 	first := g != nil && g.first
