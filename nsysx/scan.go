@@ -150,8 +150,9 @@ func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
 // keep refuses are left out as soon as it is decoded (a gated directScan),
 // before any conversion. It is false when it does not apply. The few rows
 // a gate keeps (a rule's calls among all the runtime calls) are what the
-// rules want, so the scan uses every core it may (gatedCores): each range
-// keeps its own rows, handed to fn in rowid order once all are scanned.
+// rules want, so the scan uses every core it may (gatedCores): the first
+// range hands its rows to fn as it reads them, each later range keeps its
+// own, handed to fn in rowid order once all are scanned.
 func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, rowVals)) (bool, error) {
 	d, ok := sc.direct(loadReleaseEvery)
 	if !ok || d.t == nil || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
@@ -165,8 +166,18 @@ func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, 
 		pos[i] = i
 	}
 	d.keep, d.gate, d.first = keep, gf, true
-	var parts []*keptRows
-	_, err := d.runParts(sc.ctx, sc.cols, gatedCores(sc.ctx), func(int) func(int64, *sqlite.Fields) error {
+	var parts []*keptRows // of the ranges after the first
+	_, err := d.runParts(sc.ctx, sc.cols, gatedCores(sc.ctx), func(i int) func(int64, *sqlite.Fields) error {
+		if i == 0 { // the first range's rows go to fn as they come: nothing else calls fn meanwhile
+			v := rowVals{make([]sqlite.Value, len(sc.cols)), pos}
+			return func(rowid int64, f *sqlite.Fields) error {
+				for k := range v.v {
+					v.v[k] = fieldValue(f, k)
+				}
+				fn(rowid, v)
+				return nil
+			}
+		}
 		k := &keptRows{n: len(sc.cols)}
 		parts = append(parts, k)
 		return k.add
