@@ -134,8 +134,8 @@ func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64,
 }
 
 // runParts is run over up to parts ranges of the table at once, range i
-// into newFn(i) (sqlite.ScanFieldsParts, gated when keep is set). It returns the number
-// of ranges.
+// into newFn(i) (sqlite.ScanFieldsParts, gated when keep is set). It
+// returns the number of ranges.
 func (d directScan) runParts(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error) (int, error) {
 	return d.db.ScanFieldsParts(d.t, cols, d.options(ctx), parts, newFn)
 }
