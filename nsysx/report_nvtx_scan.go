@@ -1,9 +1,11 @@
 package nsysx
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
@@ -175,6 +177,9 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 		bt.g = nvGpid
 	}
 	if bt.keep != nil && sc.rf == nil {
+		if done, err := sc.scanNVTXKeptParts(d, names, bt); done {
+			return err
+		}
 		// the rows kept may be few of the table's: hint from the first batch
 		d.keep, d.gate = bt.keep, nvType
 		bt.est = d.db.EstimateRows(d.t)
@@ -183,3 +188,92 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 	}
 	return d.run(sc.ctx, names, bt.add)
 }
+
+// scanNVTXKeptParts is the gated scan of scanSQLiteNVTX over ranges of the
+// table read at once (gatedCores), for reports that keep few of the rows
+// (nvtx_startend_sum on a profile of push/pop ranges): each range has a
+// batcher of its own, which keeps its batches and the maxima of the rows
+// its gate left out; once all are read the batches go to bt's builder in
+// range order, the last with the ranges' maxima merged. done is false, and
+// the serial gated scan reads the table instead, with one core, when the
+// gate keeps push/pop ranges (most profiles' ranges), or when the ranges
+// keep more than nvtxKeptPartsMax rows between them: the batches would
+// then hold much of the table, which the serial scan streams to the
+// builder as it reads.
+func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatcher) (done bool, err error) {
+	cores := gatedCores(sc.ctx)
+	if cores < 2 || bt.keep(nvtxPushPop) { // push/pop ranges, the common kind, are kept: many rows
+		return false, nil
+	}
+	ctx, cancel := context.WithCancel(sc.ctx)
+	defer cancel()
+	d.keep, d.gate = bt.keep, nvType
+	type part struct {
+		b       *nvtxBatcher
+		batches []*nvtxBatch
+		done    chan struct{}
+	}
+	var parts []*part
+	var kept atomic.Int64
+	newBatch := func() *nvtxBatch {
+		return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+	}
+	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *sqlite.Fields) error {
+		full := make(chan *nvtxBatch, 4)
+		pt := &part{b: &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch(), keep: bt.keep}, done: make(chan struct{})}
+		go func() {
+			for b := range full {
+				pt.batches = append(pt.batches, b)
+			}
+			close(pt.done)
+		}()
+		parts = append(parts, pt)
+		return func(rowid int64, f *sqlite.Fields) error {
+			if !f.Gated && kept.Add(1) > nvtxKeptPartsMax {
+				cancel() // the other ranges stop at their next check
+				return errNVTXKeptMany
+			}
+			return pt.b.add(rowid, f)
+		}
+	})
+	var gated [3]nvMax
+	for _, pt := range parts {
+		if len(pt.b.cur.rows) > 0 {
+			pt.b.full <- pt.b.cur
+		}
+		close(pt.b.full)
+		<-pt.done
+		if g := pt.b.gated; g != nil {
+			for k := range gated {
+				gated[k] = gated[k].merge(g[k])
+			}
+		}
+	}
+	switch {
+	case sc.ctx.Err() != nil:
+		return true, sc.ctx.Err()
+	case errors.Is(err, errNVTXKeptMany) || errors.Is(err, context.Canceled):
+		return false, nil
+	case err != nil:
+		return true, err
+	}
+	var all []*nvtxBatch
+	for _, pt := range parts {
+		all = append(all, pt.batches...)
+	}
+	if len(all) == 0 {
+		all = append(all, newBatch())
+	}
+	all[0].hint = int(kept.Load())
+	all[len(all)-1].gated = &gated
+	for _, b := range all {
+		bt.full <- b
+	}
+	return true, nil
+}
+
+// nvtxKeptPartsMax is the most rows scanNVTXKeptParts collects before it
+// leaves the table to the serial scan (a variable for the tests).
+var nvtxKeptPartsMax int64 = 1 << 14
+
+var errNVTXKeptMany = errors.New("NVTX scan: more rows kept than the parallel gated scan holds")

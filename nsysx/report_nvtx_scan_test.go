@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // fixtureFile returns a testdata/fixtures export, unpacked when gzipped.
@@ -70,6 +72,36 @@ func TestNVTXFastScanMatchesGeneric(t *testing.T) {
 	}
 	if long < 70000 {
 		t.Errorf("longest name %d bytes: overflow pages not followed", long)
+	}
+}
+
+// TestNVTXKeptPartsMatchesGeneric: the gated NVTX scan over ranges of one
+// leaf page or more read at once (scanNVTXKeptParts) loads what the generic
+// reader loads, maxima included, for every selection that gates; also
+// when the ranges keep more rows than it holds (the serial scan takes
+// over), or when it runs on one core.
+func TestNVTXKeptPartsMatchesGeneric(t *testing.T) {
+	defer func(l int, m int64, g int) {
+		sqlite.MinPartLeaves, nvtxKeptPartsMax = l, m
+		runtime.GOMAXPROCS(g)
+	}(sqlite.MinPartLeaves, nvtxKeptPartsMax, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	paths := map[string]string{"long": fixtureFile(t, "nvtx_long"), "edge": fixtureFile(t, "nvtx_edge"),
+		"train": fixture(t, "train"), "bt": fixture(t, "bt"), "sync": fixture(t, "sync")}
+	for _, limit := range []int64{1 << 14, 3} {
+		for _, procs := range []int{4, 1} {
+			runtime.GOMAXPROCS(procs)
+			nvtxKeptPartsMax = limit
+			for name, path := range paths {
+				for _, sel := range []nvtxSel{{pushPop: true, startEnd: true, ids: true}, {startEnd: true}, {pushPop: true}} {
+					fast, slow := loadBoth(t, path, sel, nil)
+					if !sameNVTXData(fast, slow) {
+						t.Errorf("%s %+v (limit %d, %d procs): the ranged scan differs from the generic reader (%d vs %d ranges)",
+							name, sel, limit, procs, fast.n, slow.n)
+					}
+				}
+			}
+		}
 	}
 }
 
