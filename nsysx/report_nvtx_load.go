@@ -78,7 +78,7 @@ func (sc *scanner) scanNVTXTypes(keep func(int64) bool, fn func(*nvtxBatch)) err
 				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
 			}
 		}()
-		bt := &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch(), keep: keep}
+		bt := &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { full <- b }, cur: newBatch(), keep: keep}
 		defer bt.flush()
 		if nvtxFastPath {
 			if scanErr = sc.scanSQLiteNVTX(bt); scanErr != errNoFastPath {

@@ -31,7 +31,7 @@ var errNoFastPath = errors.New("no NVTX fast path")
 // nvtxBatcher fills nvtxBatches and hands the full ones over.
 type nvtxBatcher struct {
 	newBatch func() *nvtxBatch
-	full     chan<- *nvtxBatch
+	send     func(*nvtxBatch) // hands a full batch over
 	cur      *nvtxBatch
 	rf       *rowFilter // applied by add when not nil
 	g        int        // the field the filter's thread test reads
@@ -145,7 +145,7 @@ func (b *nvtxBatcher) hand() {
 		}
 		b.est = 0
 	}
-	b.full <- b.cur
+	b.send(b.cur)
 }
 
 // addText copies a text into the batch buffer (or its own slice when it is
@@ -177,11 +177,11 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 		bt.g = nvGpid
 	}
 	if bt.keep != nil && sc.rf == nil {
+		d.keep, d.gate = bt.keep, nvType
 		if done, err := sc.scanNVTXKeptParts(d, names, bt); done {
 			return err
 		}
 		// the rows kept may be few of the table's: hint from the first batch
-		d.keep, d.gate = bt.keep, nvType
 		bt.est = d.db.EstimateRows(d.t)
 	} else {
 		bt.cur.hint = d.db.EstimateRows(d.t)
@@ -189,7 +189,7 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 	return d.run(sc.ctx, names, bt.add)
 }
 
-// scanNVTXKeptParts is the gated scan of scanSQLiteNVTX over ranges of the
+// scanNVTXKeptParts is the gated scan d of scanSQLiteNVTX over ranges of the
 // table read at once (gatedCores), for reports that keep few of the rows
 // (nvtx_startend_sum on a profile of push/pop ranges): each range has a
 // batcher of its own, which keeps its batches and the maxima of the rows
@@ -207,11 +207,9 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	}
 	ctx, cancel := context.WithCancel(sc.ctx)
 	defer cancel()
-	d.keep, d.gate = bt.keep, nvType
 	type part struct {
 		b       *nvtxBatcher
-		batches []*nvtxBatch
-		done    chan struct{}
+		batches []*nvtxBatch // written by the range's goroutine only
 	}
 	var parts []*part
 	var kept atomic.Int64
@@ -219,14 +217,8 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 		return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
 	}
 	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *sqlite.Fields) error {
-		full := make(chan *nvtxBatch, 4)
-		pt := &part{b: &nvtxBatcher{newBatch: newBatch, full: full, cur: newBatch(), keep: bt.keep}, done: make(chan struct{})}
-		go func() {
-			for b := range full {
-				pt.batches = append(pt.batches, b)
-			}
-			close(pt.done)
-		}()
+		pt := &part{}
+		pt.b = &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { pt.batches = append(pt.batches, b) }, cur: newBatch(), keep: bt.keep}
 		parts = append(parts, pt)
 		return func(rowid int64, f *sqlite.Fields) error {
 			if !f.Gated && kept.Add(1) > nvtxKeptPartsMax {
@@ -239,10 +231,8 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	var gated [3]nvMax
 	for _, pt := range parts {
 		if len(pt.b.cur.rows) > 0 {
-			pt.b.full <- pt.b.cur
+			pt.b.send(pt.b.cur)
 		}
-		close(pt.b.full)
-		<-pt.done
 		if g := pt.b.gated; g != nil {
 			for k := range gated {
 				gated[k] = gated[k].merge(g[k])
@@ -267,7 +257,7 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	all[0].hint = int(kept.Load())
 	all[len(all)-1].gated = &gated
 	for _, b := range all {
-		bt.full <- b
+		bt.send(b)
 	}
 	return true, nil
 }
