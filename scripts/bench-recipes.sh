@@ -2,8 +2,9 @@
 # Side-by-side benchmark of `nsysx recipe` against `nsys recipe` (run on a
 # machine with Nsight Systems and a python with pandas/pyarrow, e.g. the GPU
 # machine). Whole process, best of REPEAT runs each, exports cached (both tools read the exports made
-# beside each report), wall time and peak RSS from /usr/bin/time, every output
-# compared with pqdiff.
+# beside each report), wall time from bash's clock around /usr/bin/time
+# (microseconds: /usr/bin/time's own %e has 10 ms steps), peak RSS from
+# /usr/bin/time, every output compared with pqdiff.
 #   bash scripts/bench-recipes.sh NSYS NSYSX 'PQDIFF COMMAND' SMALL_DIR [LARGE_DIR]
 # SMALL_DIR / LARGE_DIR hold the .nsys-rep files (e.g. rank0/rank1 x4, or one
 # long train.py capture copied as eight ranks).
@@ -21,8 +22,11 @@ measure() { # label outdir cmd... -> "label wall_s peak_MB" (best of REPEAT)
   local best="" bestkb=0 k
   for k in $(seq "$REPEAT"); do
     rm -rf "$out"
-    /usr/bin/time -f "%e %M" -o /tmp/bench.time "$@" >/tmp/bench.out 2>&1 || { echo "$label FAILED: $(tail -3 /tmp/bench.out)"; return 1; }
-    read -r wall kb </tmp/bench.time
+    local t0=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o /tmp/bench.time "$@" >/tmp/bench.out 2>&1 || { echo "$label FAILED: $(tail -3 /tmp/bench.out)"; return 1; }
+    local t1=$EPOCHREALTIME
+    wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+    read -r kb </tmp/bench.time
     if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall bestkb=$kb; fi
     awk -v a="$wall" 'BEGIN { exit !(a > 20) }' && break
   done
@@ -51,7 +55,7 @@ bench() { # dir recipe [extra args]
   fi
   set -- $a $b
   awk -v r="$r" -v n="$(ls "$dir"/*.nsys-rep | wc -l)" -v t1="$2" -v m1="$3" -v t2="$5" -v m2="$6" -v s="$same" \
-    'BEGIN { printf "| %s | %d | %.2f / %d MB | %.2f / %d MB | %.1fx | %s |\n", r, n, t1, m1, t2, m2, t1/(t2>0?t2:0.005), s }'
+    'BEGIN { printf "| %s | %d | %.3f / %d MB | %.3f / %d MB | %.1fx | %s |\n", r, n, t1, m1, t2, m2, t1/(t2>0?t2:0.0005), s }'
 }
 echo "| recipe | reports | nsys s / peak RSS | nsysx s / peak RSS | ratio | outputs |"
 echo "|---|---|---|---|---|---|"
