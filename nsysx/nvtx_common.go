@@ -88,7 +88,26 @@ type nvtxData struct {
 	// domain creation row the range joins (usually exactly one).
 	pairNames [][]string
 	// maxima over every row, the push/pop rows and the start/end rows.
+	// They are used only for open ranges (NULL end); when the load has none
+	// they may leave out the rows its scan skipped, and maxLater, when not
+	// nil, computes them over every row (maxima).
 	maxAll, maxPP, maxSE nvMax
+	maxLater             func() ([3]nvMax, error)
+}
+
+// maxima completes maxAll, maxPP and maxSE over every row of the table, if
+// the load left that for later (maxLater).
+func (d *nvtxData) maxima() error {
+	if d.maxLater == nil {
+		return nil
+	}
+	m, err := d.maxLater()
+	if err != nil {
+		return err
+	}
+	d.maxLater = nil
+	d.maxAll, d.maxPP, d.maxSE = d.maxAll.merge(m[0]), d.maxPP.merge(m[1]), d.maxSE.merge(m[2])
+	return nil
 }
 
 // gtid is range i's globalTid (with sel.ids).

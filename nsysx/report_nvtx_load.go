@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
@@ -38,6 +39,10 @@ type nvtxBatch struct {
 	// gated, in the last batch, when not nil: the maxima (all rows,
 	// push/pop, start/end) of the rows the scan's gate left out.
 	gated *[3]nvMax
+	// maxLater, in the last batch, when not nil: the scan skipped the rows
+	// its gate refused without their maxima, which it computes (nvtxData's
+	// maxLater).
+	maxLater func() ([3]nvMax, error)
 }
 
 const (
@@ -142,6 +147,9 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 			d := b.d
 			d.maxAll, d.maxPP, d.maxSE = d.maxAll.merge(g[0]), d.maxPP.merge(g[1]), d.maxSE.merge(g[2])
 		}
+		if batch.maxLater != nil {
+			b.d.maxLater = batch.maxLater
+		}
 		for i := range batch.rows {
 			b.add(&batch.rows[i])
 		}
@@ -149,6 +157,11 @@ func (c *Ctx) loadNVTX(sel nvtxSel) (*nvtxData, error) {
 		return nil, err
 	}
 	b.finish()
+	if b.d.maxLater != nil && slices.ContainsFunc(b.d.flags, func(fl uint8) bool { return fl&nvOpen != 0 }) {
+		if err := b.d.maxima(); err != nil {
+			return nil, err
+		}
+	}
 	return b.d, nil
 }
 

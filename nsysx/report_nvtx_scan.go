@@ -192,9 +192,11 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 // scanNVTXKeptParts is the gated scan d of scanSQLiteNVTX over ranges of the
 // table read at once (gatedCores), for reports that keep few of the rows
 // (nvtx_startend_sum on a profile of push/pop ranges): each range has a
-// batcher of its own, which keeps its batches and the maxima of the rows
-// its gate left out; once all are read the batches go to bt's builder in
-// range order, the last with the ranges' maxima merged. done is false, and
+// batcher of its own, which keeps its batches; once all are read the
+// batches go to bt's builder in range order. The rows the gate refuses are
+// skipped before any field is decoded (GateFirst), so their maxima are not
+// taken: the last batch carries nvtxMaxima instead, which the load calls
+// only if a range it kept is open (the only use of the maxima). done is false, and
 // the serial gated scan reads the table instead, with one core, when the
 // gate keeps push/pop ranges (most profiles' ranges), or when the ranges
 // keep more than nvtxKeptPartsMax rows between them: the batches would
@@ -216,6 +218,7 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	newBatch := func() *nvtxBatch {
 		return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
 	}
+	d.first = true
 	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *sqlite.Fields) error {
 		pt := &part{}
 		pt.b = &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { pt.batches = append(pt.batches, b) }, cur: newBatch(), keep: bt.keep}
@@ -228,15 +231,9 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 			return pt.b.add(rowid, f)
 		}
 	})
-	var gated [3]nvMax
 	for _, pt := range parts {
 		if len(pt.b.cur.rows) > 0 {
 			pt.b.send(pt.b.cur)
-		}
-		if g := pt.b.gated; g != nil {
-			for k := range gated {
-				gated[k] = gated[k].merge(g[k])
-			}
 		}
 	}
 	switch {
@@ -255,11 +252,37 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 		all = append(all, newBatch())
 	}
 	all[0].hint = int(kept.Load())
-	all[len(all)-1].gated = &gated
+	all[len(all)-1].maxLater = func() ([3]nvMax, error) { return sc.nvtxMaxima(d, names) }
 	for _, b := range all {
 		bt.send(b)
 	}
 	return true, nil
+}
+
+// nvtxMaxima reads start, end and eventType (names' first three columns)
+// of every row of d's table, in ranges on every core the context gives a
+// gated scan, and returns the maxima of every row, the push/pop rows and
+// the start/end rows, as the builder would take them.
+func (sc *scanner) nvtxMaxima(d directScan, names []string) ([3]nvMax, error) {
+	d.keep, d.first = nil, false
+	var parts []*nvtxBatcher
+	_, err := d.runParts(sc.ctx, names[:nvType+1], gatedCores(sc.ctx), func(int) func(int64, *sqlite.Fields) error {
+		b := &nvtxBatcher{}
+		parts = append(parts, b)
+		return func(rowid int64, f *sqlite.Fields) error {
+			f.Gated = true // add reads its fields as it does a row's the gate refused: into the maxima
+			return b.add(rowid, f)
+		}
+	})
+	var m [3]nvMax
+	for _, b := range parts {
+		if g := b.gated; g != nil {
+			for k := range m {
+				m[k] = m[k].merge(g[k])
+			}
+		}
+	}
+	return m, err
 }
 
 // nvtxKeptPartsMax is the most rows scanNVTXKeptParts collects before it

@@ -26,7 +26,9 @@ func fixtureFile(t *testing.T, name string) string {
 }
 
 // loadBoth loads the NVTX ranges with the direct reader and with the generic
-// one.
+// one. A direct load that left its maxima for later must hold no open
+// range; its maxima are then taken, for the comparison, while the profile
+// is open.
 func loadBoth(t *testing.T, path string, sel nvtxSel, f *Filter) (fast, slow *nvtxData) {
 	t.Helper()
 	p, err := Open(path)
@@ -36,6 +38,12 @@ func loadBoth(t *testing.T, path string, sel nvtxSel, f *Filter) (fast, slow *nv
 	defer p.Close()
 	c := &Ctx{Context: context.Background(), P: p, Report: registry["nvtx_sum"], Filter: f}
 	if fast, err = c.loadNVTX(sel); err != nil {
+		t.Fatal(err)
+	}
+	if fast.maxLater != nil && slices.ContainsFunc(fast.flags, func(fl uint8) bool { return fl&nvOpen != 0 }) {
+		t.Errorf("%s %+v: open ranges loaded without their maxima", path, sel)
+	}
+	if err := fast.maxima(); err != nil {
 		t.Fatal(err)
 	}
 	nvtxFastPath = false
@@ -77,9 +85,9 @@ func TestNVTXFastScanMatchesGeneric(t *testing.T) {
 
 // TestNVTXKeptPartsMatchesGeneric: the gated NVTX scan over ranges of one
 // leaf page or more read at once (scanNVTXKeptParts) loads what the generic
-// reader loads, maxima included, for every selection that gates; also
-// when the ranges keep more rows than it holds (the serial scan takes
-// over), or when it runs on one core.
+// reader loads, maxima included (loadBoth), for every selection that
+// gates; also when the ranges keep more rows than it holds (the serial
+// scan takes over), or when it runs on one core.
 func TestNVTXKeptPartsMatchesGeneric(t *testing.T) {
 	defer func(l int, m int64, g int) {
 		sqlite.MinPartLeaves, nvtxKeptPartsMax = l, m

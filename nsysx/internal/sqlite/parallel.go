@@ -100,6 +100,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 	}
 	all := uint32(1)<<len(cols) - 1
 	sh := t.shape()
+	opt = opt.split(len(ranges))
 	errs := make([]error, len(ranges))
 	var wg sync.WaitGroup
 	fns := make([]func(int64, []byte) error, len(ranges))

@@ -72,7 +72,9 @@ func TestReleaseInterleaved(t *testing.T) {
 // the mapping a scan's faults may have mapped, not its leaves: with 4 MB
 // between releases, leaves each in a 2 MB block of its own (a table
 // interleaved with others) are released every 2, leaves of one contiguous
-// run every 1024 (4 MB of pages).
+// run when the 513th enters the second block. A release keeps the block
+// of the leaf being read (and only its pages), counted as one block, and
+// releases every page before it.
 func TestReleaseEveryBlocks(t *testing.T) {
 	db := &DB{pageSize: 4096, mapped: true} // no data: releasePages does nothing
 	for _, c := range []struct {
@@ -81,15 +83,49 @@ func TestReleaseEveryBlocks(t *testing.T) {
 	}{{1024, 2}, {1, 513}} {
 		s := ScanOptions{Release: true, ReleaseEvery: 4 << 20}.stream(db)
 		for i := 0; i < c.flushedAt; i++ {
-			if len(s.runs) == 0 && i > 0 {
+			if s.flushes > 0 {
 				t.Fatalf("step %d: released after %d leaves, want %d", c.step, i, c.flushedAt)
 			}
 			if err := s.leafDone(1+uint32(i)*c.step, 1); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if len(s.runs) != 0 {
-			t.Errorf("step %d: not released after %d leaves", c.step, c.flushedAt)
+		if s.flushes != 1 {
+			t.Fatalf("step %d: %d releases after %d leaves, want 1", c.step, s.flushes, c.flushedAt)
+		}
+		last := 1 + uint32(c.flushedAt-1)*c.step
+		lo := int64(last-1) * 4096 / faultAround * faultAround
+		if len(s.runs) != 1 || s.runs[0] != [2]uint32{last, last} || s.pages != faultAround/4096 {
+			t.Errorf("step %d: kept %v (%d pages), want leaf %d's run, one block", c.step, s.runs, s.pages, last)
+		}
+		released := int64(0)
+		for _, sp := range s.spans {
+			if sp[1] > lo && sp[0] < lo+faultAround {
+				t.Errorf("step %d: released %v, within the block being read", c.step, sp)
+			}
+			released += sp[1] - sp[0]
+		}
+		if want := int64(c.flushedAt-1) * 4096; released != want {
+			t.Errorf("step %d: released %d bytes, want %d (the leaves before the last)", c.step, released, want)
+		}
+		// the next leaf in the same block counts nothing, in the next block it releases
+		if err := s.leafDone(last+1, 1); err != nil || s.flushes != 1 {
+			t.Errorf("step %d: a leaf of the kept block released (%v)", c.step, err)
+		}
+		if err := s.leafDone(last+uint32(faultAround/4096), 1); err != nil || s.flushes != 2 {
+			t.Errorf("step %d: the next block's leaf did not release (%d releases)", c.step, s.flushes)
+		}
+	}
+}
+
+// TestSplitReleaseEvery: ranges scanned at once share the bytes between
+// releases, two blocks each at least.
+func TestSplitReleaseEvery(t *testing.T) {
+	for _, c := range []struct{ every, n, want int }{
+		{0, 1, 16 << 20}, {0, 2, 8 << 20}, {0, 16, 2 * faultAround}, {64 << 20, 4, 16 << 20}, {1 << 20, 1, 2 * faultAround},
+	} {
+		if got := (ScanOptions{ReleaseEvery: c.every}).split(c.n).ReleaseEvery; got != c.want {
+			t.Errorf("every %d over %d ranges: %d, want %d", c.every, c.n, got, c.want)
 		}
 	}
 }

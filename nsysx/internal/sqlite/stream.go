@@ -178,6 +178,22 @@ type ScanOptions struct {
 	Rows func(rowid int64) bool
 }
 
+// defaultReleaseEvery is ScanOptions' ReleaseEvery when it is 0.
+const defaultReleaseEvery = 16 << 20
+
+// split returns the options of one of n ranges scanned at once: the bytes
+// between releases are shared among them, at least two fault-around blocks
+// each (the block a range reads and the one before), so that n ranges keep
+// about as much of the mapping resident as one scan would, not n times it.
+func (o ScanOptions) split(n int) ScanOptions {
+	every := o.ReleaseEvery
+	if every <= 0 {
+		every = defaultReleaseEvery
+	}
+	o.ReleaseEvery = max(every/max(n, 1), 2*faultAround)
+	return o
+}
+
 // checkEvery is how many rows a scan with a Context reads between two
 // checks (a variable for the tests).
 var checkEvery = 1 << 16
@@ -190,7 +206,7 @@ func (o ScanOptions) stream(db *DB) *stream {
 	}
 	every := o.ReleaseEvery
 	if every <= 0 {
-		every = 16 << 20
+		every = defaultReleaseEvery
 	}
 	return &stream{db: db, ctx: o.Context, release: release, releasePages: max(1, every/db.pageSize)}
 }
@@ -207,7 +223,9 @@ type stream struct {
 	releasePages int         // mapped pages between releases
 	runs         [][2]uint32 // first and last page of each run
 	spans        [][2]int64  // the runs' byte ranges, for releasePages
+	keep         [][2]uint32 // scratch of flushBehind
 	pages        int
+	flushes      int // releases so far (for the tests)
 }
 
 // leafDone is called after the cells of each leaf page.
@@ -235,7 +253,7 @@ func (s *stream) leafDone(pg uint32, ncell int) error {
 		s.runs = append(s.runs, [2]uint32{pg, pg})
 	}
 	if s.pages >= s.releasePages {
-		s.flush()
+		s.flushBehind(pg)
 	}
 	return nil
 }
@@ -275,6 +293,40 @@ func (r *readPages) release(db *DB) {
 // block is the fault-around block of page pg (in file offsets).
 func (s *stream) block(pg uint32) int64 { return int64(pg-1) * int64(s.db.pageSize) / faultAround }
 
+// flushBehind releases the pages of the runs but those in leaf pg's
+// fault-around block, which the scan is reading: releasing that block would
+// only have the next leaves fault it in again, and count it again, so that
+// with little between releases (ranges read at once, split) each block
+// would be mapped twice. The block's runs stay, counted as the one block.
+func (s *stream) flushBehind(pg uint32) {
+	ps := int64(s.db.pageSize)
+	lo := s.block(pg) * faultAround
+	hi := lo + faultAround
+	s.spans = s.spans[:0]
+	keep := s.keep[:0]
+	for _, r := range s.runs {
+		a, b := int64(r[0]-1)*ps, int64(r[1])*ps
+		if b <= lo || a >= hi {
+			s.spans = append(s.spans, [2]int64{a, b})
+			continue
+		}
+		if a < lo {
+			s.spans = append(s.spans, [2]int64{a, lo})
+		}
+		if b > hi {
+			s.spans = append(s.spans, [2]int64{hi, b})
+		}
+		keep = append(keep, [2]uint32{uint32(max(a, lo)/ps) + 1, uint32(min(b, hi) / ps)})
+	}
+	releasePages(s.db.data, s.spans)
+	s.runs, s.keep = append(s.runs[:0], keep...), keep
+	s.pages = 0
+	if len(keep) > 0 {
+		s.pages = max(1, faultAround/s.db.pageSize)
+	}
+	s.flushes++
+}
+
 // flush releases the pages of the runs.
 func (s *stream) flush() {
 	ps := int64(s.db.pageSize)
@@ -284,6 +336,7 @@ func (s *stream) flush() {
 	}
 	releasePages(s.db.data, s.spans)
 	s.runs, s.pages = s.runs[:0], 0
+	s.flushes++
 }
 
 // EstimateRows guesses the number of rows of t without reading its leaf
