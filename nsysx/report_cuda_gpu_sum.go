@@ -107,6 +107,9 @@ func (ns *namedSamples) addKernels(k *Table, names *kernNames) {
 // memOps feeds every memcpy (inner-joined to the copy-kind enum) and memset
 // into ns, as durations or sizes.
 func (c *Ctx) memOps(ns *namedSamples, size bool) error {
+	if ok, err := c.streamMemOps(ns, size); ok || err != nil {
+		return err
+	}
 	cols := []string{"start", "end"}
 	if size {
 		cols = []string{"bytes"}

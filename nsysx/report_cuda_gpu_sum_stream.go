@@ -2,6 +2,7 @@ package nsysx
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
@@ -94,4 +95,124 @@ func (c *Ctx) strV(id int64) Value {
 		return TextV(s)
 	}
 	return Null
+}
+
+// memPart is what one range of a streamed memcpy or memset table gives:
+// each operation kind's values (bytes or durations) and NULLs, the kinds in
+// the order of their first rows (a memset's kind is 0).
+type memPart struct {
+	order []int64
+	kinds map[int64]*Agg
+}
+
+func (p *memPart) add(kind, v int64, ok bool) {
+	a := p.kinds[kind]
+	if a == nil {
+		a = &Agg{}
+		p.kinds[kind] = a
+		p.order = append(p.order, kind)
+	}
+	addSample(a, v, ok)
+}
+
+// streamMemOps is memOps over the memcpy and memset tables read row by
+// row, in ranges on every core the context allows (gatedCores: what a
+// range keeps is its values, which the groups keep anyway), without
+// loading them. ns is changed only once both tables are read: ok is false,
+// and ns as it was, when a table cannot be streamed or a row needs the
+// load's conversions; then memOps loads them. Range i's rows precede range
+// i+1's, so appending the ranges' values in order gives each group its
+// values, and the groups their first rows, in table order, as the load does
+// (docs/performance.md, "Memory-operation summaries streamed in ranges").
+func (c *Ctx) streamMemOps(ns *namedSamples, size bool) (ok bool, err error) {
+	cols := []string{"start", "end"}
+	if size {
+		cols = []string{"bytes"}
+	}
+	kindField := len(cols) // copyKind, after cols, in the memcpy table
+	var names map[int64]string
+	var tables [2][]*memPart // memcpy, memset
+	for ti, table := range []string{tMemcpy, tMemset} {
+		if !c.Has(table) {
+			continue
+		}
+		read := cols
+		if table == tMemcpy {
+			read = append(slices.Clone(cols), "copyKind")
+		}
+		d, ok := c.intStream(table, read...)
+		if !ok {
+			return false, nil
+		}
+		if table == tMemcpy {
+			if names, err = c.memcpyNames(); err != nil {
+				return false, err
+			}
+		}
+		_, err := d.runParts(c.ctx(), read, gatedCores(c.ctx()), func(int) func(int64, *sqlite.Fields) error {
+			p := &memPart{kinds: map[int64]*Agg{}}
+			tables[ti] = append(tables[ti], p)
+			return func(_ int64, f *sqlite.Fields) error {
+				var kind int64
+				if table == tMemcpy {
+					switch bit := uint32(1) << kindField; {
+					case f.Null&bit != 0:
+						return nil // no kind, no group
+					case (f.Text|f.Blob|f.Real)&bit != 0:
+						return errStreamOff
+					}
+					kind = f.I[kindField]
+				}
+				if size {
+					if (f.Text|f.Blob|f.Real)&1 != 0 {
+						return errStreamOff
+					}
+					p.add(kind, f.I[0], f.Null&1 == 0)
+					return nil
+				}
+				v, ok, err := streamDuration(f)
+				if err != nil {
+					return err
+				}
+				p.add(kind, v, ok)
+				return nil
+			}
+		})
+		if errors.Is(err, errStreamOff) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+	}
+	for ti, parts := range tables {
+		total := map[int64]int{}
+		for _, p := range parts {
+			for k, a := range p.kinds {
+				total[k] += len(a.vals)
+			}
+		}
+		groups := map[int64]*Agg{} // by kind; nil: not a named kind
+		for _, p := range parts {
+			for _, k := range p.order {
+				a, seen := groups[k]
+				if !seen {
+					switch n, named := names[k]; {
+					case ti == 1:
+						a = ns.group(TextV("[CUDA memset]"), "MEMORY_OPER")
+					case named:
+						a = ns.group(TextV(n), "MEMORY_OPER")
+					}
+					if a != nil {
+						a.vals = slices.Grow(a.vals, total[k])
+					}
+					groups[k] = a
+				}
+				if a != nil {
+					a.vals = append(a.vals, p.kinds[k].vals...)
+					a.nulls += p.kinds[k].nulls
+				}
+			}
+		}
+	}
+	return true, nil
 }

@@ -196,7 +196,8 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 // batches go to bt's builder in range order. The rows the gate refuses are
 // skipped before any field is decoded (GateFirst), so their maxima are not
 // taken: the last batch carries nvtxMaxima instead, which the load calls
-// only if a range it kept is open (the only use of the maxima). done is false, and
+// only if a range it kept is open (the only use of the maxima;
+// docs/performance.md, "NVTX maxima taken late"). done is false, and
 // the serial gated scan reads the table instead, with one core, when the
 // gate keeps push/pop ranges (most profiles' ranges), or when the ranges
 // keep more than nvtxKeptPartsMax rows between them: the batches would

@@ -106,3 +106,12 @@ func dropEmptyLines(s string) string {
 	}
 	return b.String()
 }
+
+// TestMemOpsGoldenParts: the memory-operation summaries, which stream the
+// memcpy and memset tables in ranges (streamMemOps), match nsys's goldens
+// with the tables cut into ranges of one leaf page, read on four cores.
+func TestMemOpsGoldenParts(t *testing.T) {
+	defer func(l, g int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	checkStatsGoldens(t, "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "cuda_gpu_sum", "cuda_api_gpu_sum")
+}

@@ -29,6 +29,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && (os.Args[1] == "stats" || os.Args[1] == "analyze") {
+		deferGC()
+	}
 	// NSYSX_CPUPROFILE=file writes a CPU profile of the run (for developers).
 	if f := os.Getenv("NSYSX_CPUPROFILE"); f != "" {
 		if out, err := os.Create(f); err == nil {

@@ -199,6 +199,7 @@ func lowGC(percent int) (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
+	endDeferGC()
 	old := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(old) }
 }

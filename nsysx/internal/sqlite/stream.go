@@ -184,7 +184,8 @@ const defaultReleaseEvery = 16 << 20
 // split returns the options of one of n ranges scanned at once: the bytes
 // between releases are shared among them, at least two fault-around blocks
 // each (the block a range reads and the one before), so that n ranges keep
-// about as much of the mapping resident as one scan would, not n times it.
+// about as much of the mapping resident as one scan would, not n times it
+// (docs/performance.md, "Ranges read at once share the page-release budget").
 func (o ScanOptions) split(n int) ScanOptions {
 	every := o.ReleaseEvery
 	if every <= 0 {
