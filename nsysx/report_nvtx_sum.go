@@ -1,7 +1,7 @@
 package nsysx
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -42,9 +42,11 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 			cols = append(cols, "Style")
 		}
 		res := NewResult(c.Report.Name, c.Report.Title, append(cols, "Range")...)
-		for _, i := range order {
+		rows := make([][]Value, len(order)) // tens of thousands of groups on a PyTorch capture: on every core
+		forEachGroup(len(order), func(k int) { rows[k] = finals[order[k]].agg.Summary(grand) })
+		for k, i := range order {
 			f := finals[i]
-			row := f.agg.Summary(grand)
+			row := rows[k]
 			if withStyle {
 				row = append(row, TextV(f.style))
 			}
@@ -97,11 +99,11 @@ func mergeNVTXGroups(d *nvtxData, groups []*Agg, withStyle bool) []*nvtxSumGroup
 // returns the row order, Total descending with NULL last, and the grand total
 // of all groups.
 func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
-	sort.Slice(finals, func(i, j int) bool {
-		if c := strings.Compare(finals[i].name, finals[j].name); c != 0 {
-			return c < 0
+	slices.SortFunc(finals, func(a, b *nvtxSumGroup) int { // (name, style) is unique: any sort gives one order
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
 		}
-		return finals[i].style < finals[j].style
+		return strings.Compare(a.style, b.style)
 	})
 	totals := make([]Value, len(finals))
 	for i, f := range finals {
@@ -113,7 +115,12 @@ func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return Compare(totals[order[i]], totals[order[j]]) > 0 })
+	slices.SortFunc(order, func(a, b int) int { // stable: ties in the natural order
+		if c := Compare(totals[b], totals[a]); c != 0 {
+			return c
+		}
+		return a - b
+	})
 	return order, grand
 }
 
