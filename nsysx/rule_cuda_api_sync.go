@@ -1,7 +1,5 @@
 package nsysx
 
-import "slices"
-
 func init() {
 	register(&Report{Name: "cuda_api_sync", Title: "CUDA Synchronization APIs", Aliases: []string{"cuda-sync-api"}, Rule: true,
 		Help: "cudaDeviceSynchronize and cudaStreamSynchronize calls, longest first: places where the host waits for the GPU.",
@@ -43,7 +41,7 @@ func runCudaAPISync(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(calls, func(x, y syncCall) int { return -Compare(x.dur, y.dur) })
+	sortStablePDQ(calls, func(x, y syncCall) int { return -Compare(x.dur, y.dur) })
 	for _, k := range calls[:a.limit(len(calls))] {
 		pid, tid := Null, Null
 		if k.gtid.Kind == IntKind {

@@ -39,3 +39,31 @@ func BenchmarkScanFields(b *testing.B) {
 		b.ReportMetric(float64(rows), "rows/op")
 	}
 }
+
+// BenchmarkScanGatedFirst is the rules' scan of the runtime table: every
+// row gated on nameId before decoding, nearly all refused (one core).
+func BenchmarkScanGatedFirst(b *testing.B) {
+	f := os.Getenv("NSYSX_BENCH_FILE")
+	if f == "" {
+		f = "/tmp/train50.sqlite"
+	}
+	if _, err := os.Stat(f); err != nil {
+		b.Skipf("benchmark profile %s not found: make it with `make bench-data`", f)
+	}
+	db, err := Open(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	t := db.Table("CUPTI_ACTIVITY_KIND_RUNTIME")
+	opt := ScanOptions{Gate: func(v int64) bool { return v == 1 }, GateField: 2, GateFirst: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := 0
+		err := db.ScanFields(t, []string{"start", "end", "nameId", "correlationId"}, opt, func(int64, *Fields) error { rows++; return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(rows), "rows/op")
+	}
+}

@@ -313,6 +313,34 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 // ends first, a field of another class or a corrupt header is not
 // refused (decodeGated then decodes it and finds what is wrong).
 func refusedFirst(rec []byte, g *gate) bool {
+	// most records: a one-byte header size and one-byte serial types up to
+	// the gated column, whose field starts at the header's size plus the
+	// sizes of the fields before it
+	if n := g.col + 2; n <= len(rec) && rec[0] < 0x80 && int(rec[0]) >= n {
+		off := int(rec[0])
+		for _, c := range rec[1 : n-1] {
+			sz := serialSize[c&0x7f]
+			if c >= 0x80 || sz < 0 {
+				return refusedFirstSlow(rec, g)
+			}
+			off += int(sz)
+		}
+		switch st := rec[n-1]; {
+		case st >= 0x80:
+			return refusedFirstSlow(rec, g)
+		case st == 0 || st == 7 || st > 9:
+			return false
+		case off+int(serialSize[st]) > len(rec):
+			return false
+		default:
+			return !g.keep(intField(uint64(st), rec[off:off+int(serialSize[st])]))
+		}
+	}
+	return refusedFirstSlow(rec, g)
+}
+
+// refusedFirstSlow is refusedFirst for any record.
+func refusedFirstSlow(rec []byte, g *gate) bool {
 	h, ok := startHeader(rec)
 	if !ok {
 		if h, ok = startHeaderSlow(rec); !ok {

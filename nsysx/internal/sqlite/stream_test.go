@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
@@ -459,4 +460,51 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestRefusedFirstFastPath: the one-byte-header path of refusedFirst
+// answers as the general walk does, on random records of every serial
+// type (long ones included, which take the general walk), some cut short.
+func TestRefusedFirstFastPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		ncol := 1 + r.IntN(12)
+		var hdr, body []byte
+		for range ncol {
+			var st uint64
+			switch k := r.IntN(10); {
+			case k < 7:
+				st = uint64(r.IntN(10)) // NULL, integers, REAL, 0, 1
+			case k < 9:
+				st = uint64(12 + r.IntN(40)) // short blobs and texts
+			default:
+				st = uint64(12 + r.IntN(400)) // long ones: a two-byte serial type
+			}
+			if st >= 0x80 {
+				hdr = append(hdr, byte(st>>7)|0x80, byte(st&0x7f))
+			} else {
+				hdr = append(hdr, byte(st))
+			}
+			size := 0
+			if st >= 12 {
+				size = int(st-12) / 2
+			} else if st < 10 {
+				size = []int{0, 1, 2, 3, 4, 6, 8, 8, 0, 0}[st]
+			}
+			for range size {
+				body = append(body, byte(r.Uint32()))
+			}
+		}
+		rec := append(append([]byte{byte(len(hdr) + 1)}, hdr...), body...)
+		if r.IntN(5) == 0 {
+			rec = rec[:r.IntN(len(rec)+1)]
+		}
+		if len(rec) == 0 || rec[0] >= 0x80 {
+			continue
+		}
+		g := &gate{col: r.IntN(ncol), keep: func(v int64) bool { return v%3 == 0 }}
+		if fast, slow := refusedFirst(rec, g), refusedFirstSlow(rec, g); fast != slow {
+			t.Fatalf("% x, column %d: refusedFirst %v, the general walk %v", rec, g.col, fast, slow)
+		}
+	}
 }
