@@ -112,7 +112,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = db.scanLeaves(r, sh, opt, fn)
+			errs[i] = db.scanLeaves(r, sh, opt, g, fn)
 		}()
 	}
 	wg.Wait()
@@ -124,10 +124,11 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 	return len(ranges), nil
 }
 
-// scanLeaves scans the leaves r, which must be table leaf pages.
-func (db *DB) scanLeaves(r []leafRef, sh *shape, opt ScanOptions, fn func(int64, []byte) error) (err error) {
+// scanLeaves scans the leaves r, which must be table leaf pages, through
+// the gate g when it is a GateFirst gate (nil: none).
+func (db *DB) scanLeaves(r []leafRef, sh *shape, opt ScanOptions, g *gate, fn func(int64, []byte) error) (err error) {
 	defer recoverCorrupt(&err)
-	st := opt.stream(db)
+	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
 	}

@@ -336,6 +336,9 @@ func (db *DB) scanLeaf(p []byte, hdr, ncell int, pg uint32, lo, hi int64, sh *sh
 		if cap(sc) != cap(*scratch) {
 			*scratch = sc
 		}
+		if st != nil && st.first != nil && refusedFirst(rec, st.first) {
+			continue
+		}
 		if err := fn(int64(rowid), rec); err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if err != nil {
 		return err
 	}
-	st := opt.stream(db)
+	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
 	}
@@ -92,14 +92,11 @@ func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
 }
 
 // gatedFieldsFn decodes each record into one Fields and passes it to fn,
-// through the gate g (nil: none).
+// through the gate g (nil: none). A GateFirst gate's refused records do not
+// come here: the leaf loop skips them (stream.first).
 func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
 	f := new(Fields)
-	first := g != nil && g.first
 	return func(rowid int64, rec []byte) error {
-		if first && refusedFirst(rec, g) {
-			return nil
-		}
 		f.Null, f.Text, f.Blob, f.Real, f.Gated = all, 0, 0, 0, false
 		var err error
 		if g == nil {
@@ -212,11 +209,26 @@ func (o ScanOptions) stream(db *DB) *stream {
 	return &stream{db: db, ctx: o.Context, release: release, releasePages: max(1, every/db.pageSize)}
 }
 
+// withFirst returns s, made if nil, with g as its first gate when g is a
+// GateFirst gate.
+func (s *stream) withFirst(db *DB, g *gate) *stream {
+	if g == nil || !g.first {
+		return s
+	}
+	if s == nil {
+		s = &stream{db: db}
+	}
+	s.first = g
+	return s
+}
+
 // stream is the state of a scan with ScanOptions: rows since the last
 // context check, leaf pages read since the last release, as runs of
 // consecutive page numbers, and the pages of the mapping they may have
-// made resident.
+// made resident; and the gate that the leaf loop asks about each record
+// before passing it on (GateFirst), when not nil.
 type stream struct {
+	first        *gate
 	db           *DB
 	ctx          context.Context
 	rows         int
