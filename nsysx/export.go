@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/parquetio"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
@@ -49,7 +51,7 @@ func NewRecordWriter(w io.Writer, sc *arrow.Schema, format string, mem memory.Al
 	switch format {
 	case "parquet":
 		props := parquet.NewWriterProperties(parquet.WithAllocator(mem),
-			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<20))
+			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithMaxRowGroupLength(1<<18), parquet.WithDictionaryPageSizeLimit(dictPageLimit))
 		fw, err := parquetio.NewWriter(noClose{w}, sc, props)
 		if err != nil {
 			return nil, err
@@ -157,6 +159,9 @@ func streamTable(ctx context.Context, w io.Writer, src *sqliteSource, ts *TableS
 	rw, err := NewRecordWriter(w, tableArrowSchema(ts), format, mem)
 	if err != nil {
 		return err
+	}
+	if parts := exportParts(); parts > 1 && len(ts.Columns) <= sqlite.MaxFields {
+		return streamTableParts(ctx, rw, src, ts, parts)
 	}
 	recs := make(chan arrow.RecordBatch, 1)
 	done := make(chan error, 1)
@@ -285,4 +290,123 @@ func appendColumn(fb array.Builder, c *Column, lo, hi int) {
 	case *array.StringBuilder:
 		b.AppendValues(c.Strs[lo:hi], valid)
 	}
+}
+
+// dictPageLimit is the size a Parquet column chunk's dictionary may reach
+// before the column falls back to plain encoding (Parquet's default is
+// 1 MB). Timestamps and ids, most of an export's columns, are nearly all
+// distinct: their dictionaries grew to the limit in every row group, the
+// hash table resizing all the way, a third of the export's CPU for nothing
+// (plain pages compress as well). 64 KB still holds the dictionaries of the
+// columns with few values (ids of devices, streams, event kinds).
+const dictPageLimit = 64 << 10
+
+// exportParts is the most ranges of a table that streamTable reads at once:
+// half the cores (the other half encode the columns), two at least, four at
+// most, as each range holds a batch being built and one waiting (a
+// variable for the tests). On two cores two ranges take the same time as
+// one reader, with less memory: their batches are a quarter of the size.
+var exportParts = func() int {
+	if n := envInt("NSYSX_EXPORT_PARTS", 0); n > 0 { // for developers: measuring
+		return n
+	}
+	return min(max(runtime.GOMAXPROCS(0)/2, 2), 4)
+}
+
+// partBatchRows is the rows of a batch that a range of streamTableParts
+// builds: a quarter of a serial batch, as up to four ranges each hold one
+// being built and one waiting.
+const partBatchRows = batchRows / 4
+
+// exportPart is one range of a table being exported: its rows go into a
+// batch of their own, handed to the writer in range order.
+type exportPart struct {
+	b   *rowBuilder
+	ab  *array.RecordBuilder
+	ch  chan arrow.RecordBatch
+	ts  *TableSchema
+	ctx context.Context
+}
+
+// send hands the rows gathered so far to the writer as one batch.
+func (p *exportPart) send() error {
+	t := p.b.table()
+	for i, c := range p.ts.Columns {
+		appendColumn(p.ab.Field(i), t.Col(c), 0, t.N)
+	}
+	p.b.reset()
+	rec := p.ab.NewRecordBatch()
+	select {
+	case p.ch <- rec:
+		return nil
+	case <-p.ctx.Done():
+		rec.Release()
+		return p.ctx.Err()
+	}
+}
+
+// streamTableParts is streamTable reading the table in up to parts ranges
+// at once (sqlite's ScanFieldsParts), each range cutting its rows into
+// batches on its own goroutine, the writer taking range 0's batches, then
+// range 1's, and so on: every row in rowid order, in the same columns, as
+// one reader would give them. A range runs at most one batch ahead of the
+// writer, so memory is the ranges' batches and the row group being
+// encoded. The first error (the writer's first) stops the ranges.
+func streamTableParts(ctx context.Context, rw *RecordWriter, src *sqliteSource, ts *TableSchema, parts int) error {
+	t := src.db.Table(ts.Name)
+	if t == nil {
+		rw.Close()
+		return &MissingTableError{Table: ts.Name}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	order := make(chan chan arrow.RecordBatch, parts) // the ranges' batches, in range order
+	scanned := make(chan error, 1)
+	go func() {
+		var ps []*exportPart // filled before any range is read
+		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+		opt.PartDone = func(i int, err error) {
+			p := ps[i]
+			if err == nil && p.b.n > 0 {
+				p.send()
+			}
+			close(p.ch)
+			p.ab.Release()
+		}
+		_, err := src.db.ScanFieldsParts(t, ts.Columns, opt, parts, func(int) func(int64, *sqlite.Fields) error {
+			b := newRowBuilder(ts, ts.Columns, partBatchRows)
+			b.chunked = true
+			p := &exportPart{b: b, ab: array.NewRecordBuilder(memory.DefaultAllocator, rw.schema),
+				ch: make(chan arrow.RecordBatch, 1), ts: ts, ctx: ctx}
+			ps = append(ps, p)
+			order <- p.ch
+			return func(rowid int64, f *sqlite.Fields) error {
+				if b.addFields(rowid, f); b.n == partBatchRows {
+					return p.send()
+				}
+				return nil
+			}
+		})
+		close(order)
+		scanned <- err
+	}()
+	var werr error
+	for ch := range order {
+		for rec := range ch {
+			if werr == nil {
+				if werr = rw.Write(rec); werr != nil {
+					cancel()
+				}
+			}
+			rec.Release()
+		}
+	}
+	err := <-scanned
+	if cerr := rw.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return werr
+	}
+	return err
 }

@@ -2,16 +2,20 @@ package nsysx
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // streamRows is the size of the table TestExportStreamed writes: several
@@ -31,10 +35,8 @@ func streamWant(i int) (a, f, s Value) {
 	return IntV(int64(i) - 1<<40), FloatV(float64(i) / 2), TextV(fmt.Sprintf("name %d", i%300))
 }
 
-// TestExportStreamed exports a SQLite table of several batches (the export
-// streams it batch by batch) and checks every cell read back against values
-// computed here, not by the loader.
-func TestExportStreamed(t *testing.T) {
+// streamDB writes the table of streamWant, T, to a new SQLite file.
+func streamDB(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "s.sqlite")
 	db, err := sqlite3.Open(path)
 	if err != nil {
@@ -68,23 +70,80 @@ func TestExportStreamed(t *testing.T) {
 	must(st.Close())
 	must(db.Exec("COMMIT"))
 	must(db.Close())
-	p := openT(t, path)
-	for _, format := range []string{"parquet", "arrow"} {
-		dir := filepath.Join(t.TempDir(), format)
+	return path
+}
+
+// failAfter is a writer that fails once n bytes are written.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	if f.n -= len(b); f.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(b), nil
+}
+
+// TestExportPartsWriterFails: when the writer fails, the ranges reading
+// the table stop (none is left blocked on its batches) and the writer's
+// error is returned; so is a cancelled context's.
+func TestExportPartsWriterFails(t *testing.T) {
+	defer func(l int) { sqlite.MinPartLeaves = l }(sqlite.MinPartLeaves)
+	sqlite.MinPartLeaves = 1
+	p := openT(t, streamDB(t))
+	ts := p.Schema("T")
+	src := p.src.(*sqliteSource)
+	rw, err := NewRecordWriter(&failAfter{n: 4096}, tableArrowSchema(ts), "arrow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := streamTableParts(context.Background(), rw, src, ts, 4); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("writer failing: %v, want its error", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rw, err = NewRecordWriter(io.Discard, tableArrowSchema(ts), "arrow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := streamTableParts(ctx, rw, src, ts, 4); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+// TestExportStreamed exports a SQLite table of several batches (the export
+// streams it batch by batch) and checks every cell read back against values
+// computed here, not by the loader: read by one reader, and in ranges of
+// one leaf page or more by two and four at once (streamTableParts).
+func TestExportStreamed(t *testing.T) {
+	defer func(f func() int, l int) { exportParts, sqlite.MinPartLeaves = f, l }(exportParts, sqlite.MinPartLeaves)
+	sqlite.MinPartLeaves = 1
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := openT(t, streamDB(t))
+	for _, run := range []struct {
+		format string
+		parts  int
+	}{{"parquet", 1}, {"parquet", 2}, {"parquet", 4}, {"arrow", 1}, {"arrow", 4}} {
+		format := run.format
+		exportParts = func() int { return run.parts }
+		dir := filepath.Join(t.TempDir(), fmt.Sprint(format, run.parts))
 		must(ExportTables(context.Background(), p, dir, format, regexp.MustCompile("^T$"), nil))
 		src, _, err := openDir(dir)
 		must(err)
 		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "s"})
 		must(err)
 		if got.N != streamRows {
-			t.Fatalf("%s: %d rows, want %d", format, got.N, streamRows)
+			t.Fatalf("%s, %d ranges: %d rows, want %d", format, run.parts, got.N, streamRows)
 		}
 		for i := 0; i < streamRows; i++ {
 			a, f, s := streamWant(i)
 			for k, w := range []Value{a, f, s} {
 				g := got.Col([]string{"a", "f", "s"}[k]).value(i)
 				if !sameCell(w, g) {
-					t.Fatalf("%s: row %d column %d = %v, want %v", format, i, k, g, w)
+					t.Fatalf("%s, %d ranges: row %d column %d = %v, want %v", format, run.parts, i, k, g, w)
 				}
 			}
 		}

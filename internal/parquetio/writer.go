@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
+	"golang.org/x/sync/errgroup"
 )
 
 // Writer writes record batches of one schema as row groups of a Parquet
@@ -111,14 +113,30 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 			w.rg = rg
 		}
 		hi := min(rec.NumRows(), lo+w.maxRows-w.rgRows)
-		for i, a := range rec.Columns() {
+		cws := make([]file.ColumnChunkWriter, rec.NumCols())
+		for i := range cws {
 			cw, err := w.rg.Column(i)
 			if err != nil {
 				return err
 			}
-			if err := writeArray(cw, array.NewSlice(a, lo, hi), w.sc.Field(i).Nullable); err != nil {
-				return fmt.Errorf("parquet column %s: %w", w.sc.Field(i).Name, err)
-			}
+			cws[i] = cw
+		}
+		// each column has a chunk writer of its own in a buffered row
+		// group: the columns are encoded at once, on every core
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for i, a := range rec.Columns() {
+			g.Go(func() error {
+				s := array.NewSlice(a, lo, hi)
+				defer s.Release()
+				if err := writeArray(cws[i], s, w.sc.Field(i).Nullable); err != nil {
+					return fmt.Errorf("parquet column %s: %w", w.sc.Field(i).Name, err)
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
 		}
 		w.rgRows += hi - lo
 		lo = hi

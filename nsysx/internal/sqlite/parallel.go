@@ -113,6 +113,9 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 		go func() {
 			defer wg.Done()
 			errs[i] = db.scanLeaves(r, sh, opt, g, fn)
+			if opt.PartDone != nil {
+				opt.PartDone(i, errs[i])
+			}
 		}()
 	}
 	wg.Wait()

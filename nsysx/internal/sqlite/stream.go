@@ -168,6 +168,11 @@ type ScanOptions struct {
 	// walked to the gated column, and a row the gate refuses is skipped
 	// (fn does not see it), not passed on with Gated set.
 	GateFirst bool
+	// PartDone, when not nil, is called by ScanFieldsParts on range i's
+	// goroutine once the range is read, with its error (nil when it read
+	// every row): a range's rows can be handed on in order as they come,
+	// each range closing its own stream.
+	PartDone func(part int, err error)
 	// Rows, when not nil, is asked about each row's rowid before its
 	// record is decoded: a row it refuses is skipped (fn does not see it),
 	// so that reading a few rows of a big table costs little more than
