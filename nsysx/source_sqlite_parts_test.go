@@ -3,6 +3,7 @@ package nsysx
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,14 +15,20 @@ import (
 
 // TestLoadPartsSameResults: with every load cut into ranges of one leaf or
 // more (the spare cores of WithCores), the reports and rules that load the
-// big tables give the results of one-core loads, on every test profile.
+// big tables give the results of one-core loads, on every test profile;
+// so do loads cut by WithLoadParts without spare cores (the CLI's).
 func TestLoadPartsSameResults(t *testing.T) {
 	reports := []string{"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_trace", "cuda_kern_exec_trace",
 		"cuda_api_gpu_sum", "nvtx_kern_sum", "cuda_api_sync", "cuda_memcpy_async", "gpu_gaps", "gpu_time_util"}
-	run := func(prof string, parts int) []string {
+	run := func(prof string, parts int, byLoadParts bool) []string {
 		defer func(r, l, g int) { loadPartsRows, sqlite.MinPartLeaves = r, l; runtime.GOMAXPROCS(g) }(loadPartsRows, sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
 		loadPartsRows, sqlite.MinPartLeaves = 0, 1
 		ctx := WithCores(t.Context(), parts)
+		if byLoadParts {
+			if ctx = WithLoadParts(t.Context(), parts); loadPartsOf(ctx) != parts && os.Getenv("NSYSX_LOAD_PARTS") == "" {
+				t.Fatalf("WithLoadParts(%d): loads cut in %d", parts, loadPartsOf(ctx))
+			}
+		}
 		p, err := Open(testutil.Profile(t, prof))
 		if err != nil {
 			t.Fatal(err)
@@ -46,10 +53,13 @@ func TestLoadPartsSameResults(t *testing.T) {
 		return out
 	}
 	for _, prof := range testutil.Profiles {
-		one, four := run(prof, 1), run(prof, 4)
+		one, four, three := run(prof, 1, false), run(prof, 4, false), run(prof, 3, true)
 		for i := range one {
 			if one[i] != four[i] {
 				t.Errorf("%s %s: a load in ranges differs from a one-core load", prof, reports[i])
+			}
+			if one[i] != three[i] {
+				t.Errorf("%s %s: a load in WithLoadParts's ranges differs from a one-core load", prof, reports[i])
 			}
 		}
 	}

@@ -32,6 +32,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // runReports implements both `stats` and `analyze`; the plan is built by
 // internal/reportplan, as for the kernel's %nsys stats and analyze.
 func runReports(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
+	ctx = nsysx.WithLoadParts(ctx, 2)
 	defs := statsFlags
 	if rules {
 		defs = analyzeFlags
