@@ -16,14 +16,20 @@ func gcSettings() (percent int, limit int64) {
 	return percent, debug.SetMemoryLimit(-1)
 }
 
+// startDeferGC calls deferGC from Go's default settings (no GOGC or
+// GOMEMLIMIT: they turn it off), which the test's end restores.
+func startDeferGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	p, l := debug.SetGCPercent(100), debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { endDeferGC(); debug.SetGCPercent(p); debug.SetMemoryLimit(l) })
+	deferGC()
+}
+
 // TestDeferGC: deferGC turns the collector off under a soft limit of
 // deferGCBytes; the first collection gives back the settings it found.
 func TestDeferGC(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	deferGC()
+	startDeferGC(t)
 	if p, l := gcSettings(); p != -1 || l != deferGCBytes {
 		t.Fatalf("deferred: percent %d, limit %d; want -1, %d", p, l, deferGCBytes)
 	}
@@ -41,11 +47,7 @@ func TestDeferGC(t *testing.T) {
 // TestLowGCEndsDeferral: lowGC during the deferral ends it first, so that
 // its restore gives back Go's settings, not the deferral's.
 func TestLowGCEndsDeferral(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
-	deferGC()
+	startDeferGC(t)
 	restore := lowGC(50)
 	if p, l := gcSettings(); p != 50 || l != math.MaxInt64 {
 		t.Errorf("lowGC(50) while deferred: percent %d, limit %d; want 50 and no limit", p, l)

@@ -9,7 +9,9 @@ import (
 // profile's biggest tables (NSYSX_BENCH_FILE, default /tmp/train50.sqlite:
 // see README "Benchmarks"), as report loads do: the B-tree walk and the
 // record decoding, nothing else.
-func BenchmarkScanFields(b *testing.B) {
+// benchDB opens the benchmark profile (NSYSX_BENCH_FILE, else
+// /tmp/train50.sqlite), closed when the benchmark ends.
+func benchDB(b *testing.B) *DB {
 	f := os.Getenv("NSYSX_BENCH_FILE")
 	if f == "" {
 		f = "/tmp/train50.sqlite"
@@ -21,7 +23,12 @@ func BenchmarkScanFields(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+func BenchmarkScanFields(b *testing.B) {
+	db := benchDB(b)
 	tables := map[string][]string{
 		"NVTX_EVENTS":                 {"start", "end", "globalTid", "textId"},
 		"CUPTI_ACTIVITY_KIND_KERNEL":  {"start", "end", "deviceId", "shortName"},
@@ -43,18 +50,7 @@ func BenchmarkScanFields(b *testing.B) {
 // BenchmarkScanGatedFirst is the rules' scan of the runtime table: every
 // row gated on nameId before decoding, nearly all refused (one core).
 func BenchmarkScanGatedFirst(b *testing.B) {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data`", f)
-	}
-	db, err := Open(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	db := benchDB(b)
 	t := db.Table("CUPTI_ACTIVITY_KIND_RUNTIME")
 	opt := ScanOptions{Gate: func(v int64) bool { return v == 1 }, GateField: 2, GateFirst: true}
 	b.ReportAllocs()
