@@ -181,12 +181,87 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 		if done, err := sc.scanNVTXKeptParts(d, names, bt); done {
 			return err
 		}
+	}
+	if done, err := sc.scanNVTXStreamParts(d, names, bt); done {
+		return err
+	}
+	if bt.keep != nil && sc.rf == nil {
 		// the rows kept may be few of the table's: hint from the first batch
 		bt.est = d.db.EstimateRows(d.t)
 	} else {
 		bt.cur.hint = d.db.EstimateRows(d.t)
 	}
 	return d.run(sc.ctx, names, bt.add)
+}
+
+// nvtxStreamPartsMax is the most ranges scanNVTXStreamParts reads at once:
+// one goroutine builds the ranges from the batches, and past four ranges it
+// is what bounds the load.
+const nvtxStreamPartsMax = 4
+
+// scanNVTXStreamParts is the scan d of scanSQLiteNVTX over up to
+// nvtxStreamPartsMax ranges of the table at once (gatedCores), for a load
+// that keeps many of the rows: each range batches its rows with a batcher
+// of its own (bt's gate, filter and batch pool) on its goroutine, and the
+// batches reach bt's builder in range order, each range running at most
+// two batches ahead of it; a range's last batch carries the maxima of the
+// rows its gate left out. The builder sees the rows in rowid order, as from
+// one scan. done is false, and nothing read, with fewer than two cores or a
+// table too small to cut.
+func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBatcher) (done bool, err error) {
+	cores := min(gatedCores(sc.ctx), nvtxStreamPartsMax)
+	if cores < 2 {
+		return false, nil
+	}
+	ctx, cancel := context.WithCancel(sc.ctx)
+	defer cancel()
+	order := make(chan chan *nvtxBatch, cores) // each range's batches, in range order
+	var parts []*nvtxBatcher                   // filled before any range is read
+	var chans []chan *nvtxBatch
+	scanned := make(chan error, 1)
+	n := 0
+	go func() {
+		var err error
+		n, err = d.runPartsDone(ctx, names, cores, func(i int) func(int64, *sqlite.Fields) error {
+			ch := make(chan *nvtxBatch, 2)
+			b := &nvtxBatcher{newBatch: bt.newBatch, cur: bt.newBatch(), keep: bt.keep, rf: bt.rf, g: bt.g,
+				send: func(b *nvtxBatch) {
+					select {
+					case ch <- b:
+					case <-ctx.Done(): // the load stops: its batches are dropped
+					}
+				}}
+			if i == 0 {
+				if b.keep != nil && b.rf == nil {
+					b.est = d.db.EstimateRows(d.t) // the rows kept may be few: hint from the first batch
+				} else {
+					b.cur.hint = d.db.EstimateRows(d.t)
+				}
+			}
+			parts, chans = append(parts, b), append(chans, ch)
+			order <- ch
+			return b.add
+		}, func(i int, err error) {
+			if err != nil {
+				cancel()
+			} else {
+				parts[i].flush()
+			}
+			close(chans[i])
+		})
+		close(order)
+		scanned <- err
+	}()
+	for ch := range order {
+		for b := range ch {
+			bt.send(b)
+		}
+	}
+	err = <-scanned
+	if n == 0 && err == nil {
+		return false, nil // nothing cut: not expected (one range at least), but read it the usual way
+	}
+	return true, err
 }
 
 // scanNVTXKeptParts is the gated scan d of scanSQLiteNVTX over ranges of the

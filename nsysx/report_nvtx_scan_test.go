@@ -55,8 +55,25 @@ func loadBoth(t *testing.T, path string, sel nvtxSel, f *Filter) (fast, slow *nv
 }
 
 // TestNVTXFastScanMatchesGeneric compares the two NVTX_EVENTS readers on
-// real profiles and on a file of 1 KB pages with overflow chains.
+// real profiles and on a file of 1 KB pages with overflow chains: the
+// direct reader on one core, and over ranges of one leaf page or more read
+// at once (scanNVTXStreamParts).
 func TestNVTXFastScanMatchesGeneric(t *testing.T) {
+	for _, cut := range []bool{false, true} {
+		func() {
+			procs := 1
+			if cut {
+				procs = 4
+				defer func(l int) { sqlite.MinPartLeaves = l }(sqlite.MinPartLeaves)
+				sqlite.MinPartLeaves = 1
+			}
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			nvtxFastScanMatchesGeneric(t)
+		}()
+	}
+}
+
+func nvtxFastScanMatchesGeneric(t *testing.T) {
 	paths := map[string]string{"long": fixtureFile(t, "nvtx_long"), "edge": fixtureFile(t, "nvtx_edge"),
 		"train": fixture(t, "train"), "bt": fixture(t, "bt")}
 	win, _ := ParseTimeFilter("300/1500")

@@ -140,6 +140,14 @@ func (d directScan) runParts(ctx context.Context, cols []string, parts int, newF
 	return d.db.ScanFieldsParts(d.t, cols, d.options(ctx), parts, newFn)
 }
 
+// runPartsDone is runParts with done(i, err) called on range i's goroutine
+// once the range is read (sqlite's ScanOptions.PartDone).
+func (d directScan) runPartsDone(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error, done func(part int, err error)) (int, error) {
+	opt := d.options(ctx)
+	opt.PartDone = done
+	return d.db.ScanFieldsParts(d.t, cols, opt, parts, newFn)
+}
+
 // options are the scan options of d under ctx.
 func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
 	return sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate, GateFirst: d.first}
