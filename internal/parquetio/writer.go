@@ -11,7 +11,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"runtime"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,19 +20,28 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/schema"
-	"golang.org/x/sync/errgroup"
 )
 
 // Writer writes record batches of one schema as row groups of a Parquet
 // file. The Arrow schema is stored base64-encoded under "ARROW:schema", and
 // its metadata as the file's key-value metadata, as pyarrow and pqarrow do,
 // so readers get the same field types and metadata back.
+//
+// Each column of the current row group is encoded by a goroutine of its
+// own, which takes the column's slices of the batches in order: a batch's
+// columns are encoded at once, and a slow column (a text column's
+// dictionary, compression) holds up only itself until the row group ends,
+// not every batch.
 type Writer struct {
 	fw      *file.Writer
 	sc      *arrow.Schema
 	rg      file.BufferedRowGroupWriter
 	rgRows  int64
 	maxRows int64
+	cols    []chan arrow.Array // the current row group's column workers
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	err     error // a column worker's first error
 }
 
 // NewWriter starts a Parquet file of schema sc on w with the given writer
@@ -96,47 +105,27 @@ func EncodeSchema(sc *arrow.Schema) (string, error) {
 }
 
 // Write appends rec, starting a new row group when the current one would
-// pass the maximum row group length.
+// pass the maximum row group length. The columns are encoded after Write
+// returns: an encoding error is returned by a later Write or by Close.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(w.sc) {
 		return fmt.Errorf("record batch schema %s differs from the file's %s", rec.Schema(), w.sc)
+	}
+	if err := w.failed(); err != nil {
+		return err
 	}
 	for lo := int64(0); lo < rec.NumRows(); {
 		if w.rg == nil || w.rgRows >= w.maxRows {
 			if err := w.endRowGroup(); err != nil {
 				return err
 			}
-			rg, err := w.fw.AppendBufferedRowGroupChecked()
-			if err != nil {
+			if err := w.startRowGroup(); err != nil {
 				return err
 			}
-			w.rg = rg
 		}
 		hi := min(rec.NumRows(), lo+w.maxRows-w.rgRows)
-		cws := make([]file.ColumnChunkWriter, rec.NumCols())
-		for i := range cws {
-			cw, err := w.rg.Column(i)
-			if err != nil {
-				return err
-			}
-			cws[i] = cw
-		}
-		// each column has a chunk writer of its own in a buffered row
-		// group: the columns are encoded at once, on every core
-		var g errgroup.Group
-		g.SetLimit(runtime.GOMAXPROCS(0))
 		for i, a := range rec.Columns() {
-			g.Go(func() error {
-				s := array.NewSlice(a, lo, hi)
-				defer s.Release()
-				if err := writeArray(cws[i], s, w.sc.Field(i).Nullable); err != nil {
-					return fmt.Errorf("parquet column %s: %w", w.sc.Field(i).Name, err)
-				}
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
+			w.cols[i] <- array.NewSlice(a, lo, hi) // the worker releases it
 		}
 		w.rgRows += hi - lo
 		lo = hi
@@ -144,12 +133,64 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	return nil
 }
 
+// failed is the first error of a column worker, or nil.
+func (w *Writer) failed() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// startRowGroup appends a row group and starts its column workers.
+func (w *Writer) startRowGroup() error {
+	rg, err := w.fw.AppendBufferedRowGroupChecked()
+	if err != nil {
+		return err
+	}
+	w.rg, w.cols = rg, make([]chan arrow.Array, len(w.sc.Fields()))
+	for i := range w.cols {
+		cw, err := rg.Column(i)
+		if err != nil {
+			w.cols = w.cols[:i]
+			w.endRowGroup()
+			return err
+		}
+		ch := make(chan arrow.Array, 4)
+		w.cols[i] = ch
+		f := w.sc.Field(i)
+		w.wg.Go(func() {
+			for a := range ch {
+				if w.failed() != nil {
+					a.Release() // the file is lost: drain
+					continue
+				}
+				if err := writeArray(cw, a, f.Nullable); err != nil {
+					w.mu.Lock()
+					if w.err == nil {
+						w.err = fmt.Errorf("parquet column %s: %w", f.Name, err)
+					}
+					w.mu.Unlock()
+				}
+			}
+		})
+	}
+	return nil
+}
+
+// endRowGroup waits for the column workers to encode what they were given
+// and closes the row group.
 func (w *Writer) endRowGroup() error {
 	if w.rg == nil {
 		return nil
 	}
+	for _, ch := range w.cols {
+		close(ch)
+	}
+	w.wg.Wait()
 	err := w.rg.Close()
-	w.rg, w.rgRows = nil, 0
+	w.rg, w.rgRows, w.cols = nil, 0, nil
+	if ferr := w.failed(); ferr != nil {
+		return ferr
+	}
 	return err
 }
 
