@@ -31,7 +31,7 @@ var gcDefer struct {
 // first collection, which ends the deferral. (Large enough not to come
 // from the tiny allocator, whose objects may never be cleaned up.)
 type gcSentinel struct {
-	p *int
+	_ *int
 	_ [56]byte
 }
 
