@@ -119,8 +119,8 @@ func (p *memPart) add(kind, v int64, ok bool) {
 // row, in ranges on every core the context allows (gatedCores: what a
 // range keeps is its values, which the groups keep anyway), without
 // loading them. ns is changed only once both tables are read: ok is false,
-// and ns as it was, when a table cannot be streamed or a row needs the
-// load's conversions; then memOps loads them. Range i's rows precede range
+// and ns as it was, when a table cannot be streamed, a row needs the
+// load's conversions or the scan fails; then memOps loads them. Range i's rows precede range
 // i+1's, so appending the ranges' values in order gives each group its
 // values, and the groups their first rows, in table order, as the load does
 // (docs/performance.md, "Memory-operation summaries streamed in ranges").
@@ -178,10 +178,11 @@ func (c *Ctx) streamMemOps(ns *namedSamples, size bool) (ok bool, err error) {
 				return nil
 			}
 		})
-		if errors.Is(err, errStreamOff) {
+		if err != nil {
+			// a row that needs the load's conversions, or a damaged table:
+			// the load reads it again and reports the damage as every
+			// report does, once (the profile keeps a table's load error)
 			return false, nil
-		} else if err != nil {
-			return false, err
 		}
 	}
 	for ti, parts := range tables {

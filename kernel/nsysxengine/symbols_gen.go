@@ -140,6 +140,7 @@ func load_symbols_nsysx() {
 		"TextKind":          reflect.ValueOf(nsysx.TextKind),
 		"TextV":             reflect.ValueOf(nsysx.TextV),
 		"WithCores":         reflect.ValueOf(nsysx.WithCores),
+		"WithLoadParts":     reflect.ValueOf(nsysx.WithLoadParts),
 
 		// type definitions
 		"Agg":                reflect.ValueOf((*nsysx.Agg)(nil)),
