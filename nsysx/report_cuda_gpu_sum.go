@@ -132,9 +132,7 @@ func (c *Ctx) memOps(ns *namedSamples, size bool) error {
 			k := ck.Int(i)
 			a, seen := groups[k]
 			if !seen {
-				if n, ok := names[k]; ok {
-					a = ns.group(TextV(n), "MEMORY_OPER")
-				}
+				a = ns.memOpGroup(names, k)
 				groups[k] = a
 			}
 			return a
@@ -148,10 +146,22 @@ func (c *Ctx) memOps(ns *namedSamples, size bool) error {
 		var a *Agg
 		addMemOps(t, size, func(int) *Agg {
 			if a == nil {
-				a = ns.group(TextV("[CUDA memset]"), "MEMORY_OPER")
+				a = ns.memOpGroup(nil, 0)
 			}
 			return a
 		})
+	}
+	return nil
+}
+
+// memOpGroup is the group of the memcpys of copy kind k, named by names
+// (nil for a kind names lacks), or, when names is nil, of the memsets.
+func (ns *namedSamples) memOpGroup(names map[int64]string, k int64) *Agg {
+	if names == nil {
+		return ns.group(TextV("[CUDA memset]"), "MEMORY_OPER")
+	}
+	if n, ok := names[k]; ok {
+		return ns.group(TextV(n), "MEMORY_OPER")
 	}
 	return nil
 }

@@ -197,11 +197,10 @@ func (c *Ctx) streamMemOps(ns *namedSamples, size bool) (ok bool, err error) {
 			for _, k := range p.order {
 				a, seen := groups[k]
 				if !seen {
-					switch n, named := names[k]; {
-					case ti == 1:
-						a = ns.group(TextV("[CUDA memset]"), "MEMORY_OPER")
-					case named:
-						a = ns.group(TextV(n), "MEMORY_OPER")
+					if ti == 0 {
+						a = ns.memOpGroup(names, k)
+					} else {
+						a = ns.memOpGroup(nil, k)
 					}
 					if a != nil {
 						a.vals = slices.Grow(a.vals, total[k])

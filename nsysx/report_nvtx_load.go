@@ -50,6 +50,11 @@ const (
 	nvtxBatchBytes = 256 << 10
 )
 
+// newNVTXBatch is an empty batch of full capacity.
+func newNVTXBatch() *nvtxBatch {
+	return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+}
+
 // nvtxFastPath enables the direct NVTX_EVENTS reader of SQLite exports
 // (report_nvtx_scan.go); tests turn it off to compare with the generic reader.
 var nvtxFastPath = true
@@ -72,7 +77,7 @@ func (sc *scanner) scanNVTXTypes(keep func(int64) bool, fn func(*nvtxBatch)) err
 			b.rows, b.buf, b.hint, b.gated = b.rows[:0], b.buf[:0], 0, nil
 			return b
 		default:
-			return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+			return newNVTXBatch()
 		}
 	}
 	var scanErr error

@@ -185,13 +185,19 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 	if done, err := sc.scanNVTXStreamParts(d, names, bt); done {
 		return err
 	}
-	if bt.keep != nil && sc.rf == nil {
-		// the rows kept may be few of the table's: hint from the first batch
-		bt.est = d.db.EstimateRows(d.t)
-	} else {
-		bt.cur.hint = d.db.EstimateRows(d.t)
-	}
+	bt.hintFrom(d)
 	return d.run(sc.ctx, names, bt.add)
+}
+
+// hintFrom sizes the builder's arrays from the table of d: its estimated
+// rows, or, when the gate may keep few of them, that estimate scaled by the
+// share the first batch kept.
+func (b *nvtxBatcher) hintFrom(d directScan) {
+	if b.keep != nil && b.rf == nil {
+		b.est = d.db.EstimateRows(d.t)
+	} else {
+		b.cur.hint = d.db.EstimateRows(d.t)
+	}
 }
 
 // nvtxStreamPartsMax is the most ranges scanNVTXStreamParts reads at once:
@@ -206,8 +212,8 @@ const nvtxStreamPartsMax = 4
 // batches reach bt's builder in range order, each range running at most
 // two batches ahead of it; a range's last batch carries the maxima of the
 // rows its gate left out. The builder sees the rows in rowid order, as from
-// one scan. done is false, and nothing read, with fewer than two cores or a
-// table too small to cut.
+// one scan (a table too small to cut is one range). done is false, and
+// nothing read, with fewer than two cores.
 func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBatcher) (done bool, err error) {
 	cores := min(gatedCores(sc.ctx), nvtxStreamPartsMax)
 	if cores < 2 {
@@ -219,10 +225,8 @@ func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBat
 	var parts []*nvtxBatcher                   // filled before any range is read
 	var chans []chan *nvtxBatch
 	scanned := make(chan error, 1)
-	n := 0
 	go func() {
-		var err error
-		n, err = d.runPartsDone(ctx, names, cores, func(i int) func(int64, *sqlite.Fields) error {
+		_, err := d.runPartsDone(ctx, names, cores, func(i int) func(int64, *sqlite.Fields) error {
 			ch := make(chan *nvtxBatch, 2)
 			b := &nvtxBatcher{newBatch: bt.newBatch, cur: bt.newBatch(), keep: bt.keep, rf: bt.rf, g: bt.g,
 				send: func(b *nvtxBatch) {
@@ -232,11 +236,7 @@ func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBat
 					}
 				}}
 			if i == 0 {
-				if b.keep != nil && b.rf == nil {
-					b.est = d.db.EstimateRows(d.t) // the rows kept may be few: hint from the first batch
-				} else {
-					b.cur.hint = d.db.EstimateRows(d.t)
-				}
+				b.hintFrom(d)
 			}
 			parts, chans = append(parts, b), append(chans, ch)
 			order <- ch
@@ -257,11 +257,7 @@ func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBat
 			bt.send(b)
 		}
 	}
-	err = <-scanned
-	if n == 0 && err == nil {
-		return false, nil // nothing cut: not expected (one range at least), but read it the usual way
-	}
-	return true, err
+	return true, <-scanned
 }
 
 // scanNVTXKeptParts is the gated scan d of scanSQLiteNVTX over ranges of the
@@ -291,13 +287,10 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	}
 	var parts []*part
 	var kept atomic.Int64
-	newBatch := func() *nvtxBatch {
-		return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
-	}
 	d.first = true
 	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *sqlite.Fields) error {
 		pt := &part{}
-		pt.b = &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { pt.batches = append(pt.batches, b) }, cur: newBatch(), keep: bt.keep}
+		pt.b = &nvtxBatcher{newBatch: newNVTXBatch, send: func(b *nvtxBatch) { pt.batches = append(pt.batches, b) }, cur: newNVTXBatch(), keep: bt.keep}
 		parts = append(parts, pt)
 		return func(rowid int64, f *sqlite.Fields) error {
 			if !f.Gated && kept.Add(1) > nvtxKeptPartsMax {
@@ -325,7 +318,7 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 		all = append(all, pt.batches...)
 	}
 	if len(all) == 0 {
-		all = append(all, newBatch())
+		all = append(all, newNVTXBatch())
 	}
 	all[0].hint = int(kept.Load())
 	all[len(all)-1].maxLater = func() ([3]nvMax, error) { return sc.nvtxMaxima(d, names) }
