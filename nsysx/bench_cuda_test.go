@@ -11,3 +11,7 @@ func BenchmarkCudaAPISum(b *testing.B)        { benchReport(b, "cuda_api_sum") }
 func BenchmarkCudaGpuMemTimeSum(b *testing.B) { benchReport(b, "cuda_gpu_mem_time_sum") }
 func BenchmarkCudaKernExecSum(b *testing.B)   { benchReport(b, "cuda_kern_exec_sum") }
 func BenchmarkCudaGpuTrace(b *testing.B)      { benchReport(b, "cuda_gpu_trace") }
+func BenchmarkCudaAPIGpuSum(b *testing.B)     { benchReport(b, "cuda_api_gpu_sum") }
+func BenchmarkCudaGpuKernGbSum(b *testing.B)  { benchReport(b, "cuda_gpu_kern_gb_sum") }
+func BenchmarkCudaGpuSum(b *testing.B)        { benchReport(b, "cuda_gpu_sum") }
+func BenchmarkCudaGpuMemSizeSum(b *testing.B) { benchReport(b, "cuda_gpu_mem_size_sum") }

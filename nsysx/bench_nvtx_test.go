@@ -13,6 +13,7 @@ import (
 
 func BenchmarkNVTXSum(b *testing.B)           { benchReport(b, "nvtx_sum") }
 func BenchmarkNVTXPushPopSum(b *testing.B)    { benchReport(b, "nvtx_pushpop_sum") }
+func BenchmarkNVTXStartEndSum(b *testing.B)   { benchReport(b, "nvtx_startend_sum") }
 func BenchmarkNVTXPushPopTrace(b *testing.B)  { benchReport(b, "nvtx_pushpop_trace") }
 func BenchmarkNVTXKernSum(b *testing.B)       { benchReport(b, "nvtx_kern_sum") }
 func BenchmarkNVTXGPUProjSum(b *testing.B)    { benchReport(b, "nvtx_gpu_proj_sum") }

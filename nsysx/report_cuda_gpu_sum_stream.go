@@ -41,37 +41,85 @@ func (c *Ctx) intStream(table string, cols ...string) (directScan, bool) {
 }
 
 // streamAPICalls is addAPICalls over the runtime table read row by row,
-// without loading it (no columns built, copied nor kept). ns must be empty;
-// ok is false, and ns left empty, when the scan does not apply or a row
-// needs the load's conversions: then call addAPICalls.
+// without loading it (no columns built, copied nor kept), in ranges on
+// every core the context allows (gatedCores). ns must be empty; ok is
+// false, and ns left empty, when the scan does not apply or a row needs the
+// load's conversions: then call addAPICalls.
+//
+// Each range groups its rows by stripped name, the groups in the order of
+// their first rows and each group's values in table order; appending the
+// ranges' groups in range order then gives the groups, their order and
+// their values' order of one pass over the table (the order matters to the
+// standard deviation's last bits: docs/performance.md, "CUDA API calls
+// streamed in ranges").
 func (ns *namedSamples) streamAPICalls(c *Ctx) (ok bool) {
-	d, ok := c.intStream(tRuntime, "start", "end", "nameId")
+	cols := []string{"start", "end", "nameId"}
+	d, ok := c.intStream(tRuntime, cols...)
 	if !ok || len(ns.keys) > 0 {
 		return false
 	}
-	byID := map[int64]*Agg{}
-	err := d.run(c.ctx(), []string{"start", "end", "nameId"}, func(_ int64, f *sqlite.Fields) error {
-		v, vok, err := streamDuration(f)
-		if err != nil {
-			return err
-		}
-		if f.Null&4 != 0 {
-			ns.add(stripV(Null), "CUDA_API", v, vok)
+	var parts []*apiPart
+	_, err := d.runParts(c.ctx(), cols, gatedCores(c.ctx()), func(int) func(int64, *sqlite.Fields) error {
+		p := &apiPart{byID: map[int64]*Agg{}, byName: map[Value]*Agg{}}
+		parts = append(parts, p)
+		return func(_ int64, f *sqlite.Fields) error {
+			v, vok, err := streamDuration(f)
+			if err != nil {
+				return err
+			}
+			var a *Agg
+			if f.Null&4 != 0 {
+				a = p.group(stripV(Null))
+			} else if a = p.byID[f.I[2]]; a == nil {
+				a = p.group(stripV(c.strV(f.I[2])))
+				p.byID[f.I[2]] = a
+			}
+			addSample(a, v, vok)
 			return nil
 		}
-		a := byID[f.I[2]]
-		if a == nil {
-			a = ns.group(stripV(c.strV(f.I[2])), "CUDA_API")
-			byID[f.I[2]] = a
-		}
-		addSample(a, v, vok)
-		return nil
 	})
 	if err != nil {
-		*ns = *newNamedSamples()
 		return false
 	}
+	total := map[Value]int{}
+	for _, p := range parts {
+		for i, name := range p.names {
+			total[name] += len(p.aggs[i].vals)
+		}
+	}
+	for _, p := range parts {
+		for i, name := range p.names {
+			a := ns.group(name, "CUDA_API")
+			if a.vals == nil {
+				a.vals = make([]int64, 0, total[name])
+			}
+			a.vals = append(a.vals, p.aggs[i].vals...)
+			a.nulls += p.aggs[i].nulls
+		}
+	}
 	return true
+}
+
+// apiPart is what one range of the streamed runtime calls gives: a group
+// per stripped name, in the order of their first rows, and each nameId's
+// group.
+type apiPart struct {
+	byID   map[int64]*Agg
+	byName map[Value]*Agg
+	names  []Value
+	aggs   []*Agg
+}
+
+// group returns the range's group of name, starting it when it is new.
+func (p *apiPart) group(name Value) *Agg {
+	a := p.byName[name]
+	if a == nil {
+		a = &Agg{}
+		p.byName[name] = a
+		p.names = append(p.names, name)
+		p.aggs = append(p.aggs, a)
+	}
+	return a
 }
 
 // streamDuration is end - start of a streamed row whose fields 0, 1 and 2

@@ -3,9 +3,12 @@ package nsysx
 import (
 	"context"
 	"reflect"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 )
 
 // The streamed runtime calls of cuda_api_gpu_sum (streamAPICalls) give the
@@ -63,5 +66,43 @@ func TestStreamAPICallsGivesUp(t *testing.T) {
 	}
 	if ns2 := newNamedSamples(); ns2.streamAPICalls(c) || len(ns2.keys) != 0 {
 		t.Error("streamed although the table's end column is loaded")
+	}
+}
+
+// TestStreamAPICallsRangesMatchAddAPICalls: read in up to four ranges of a
+// leaf page or more each, the streamed runtime calls give the groups of
+// addAPICalls over the loaded table, in the same order, each with the same
+// values in the same order (the standard deviation's last bits depend on
+// it) and the same NULLs. The profiles' calls of one name under several
+// nameIds (versioned names) make groups fed from several ids in one range.
+func TestStreamAPICallsRangesMatchAddAPICalls(t *testing.T) {
+	defer func(l, procs int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(procs) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	for _, name := range []string{"train", "bt", "sync"} {
+		p, err := Open(testutil.Profile(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Ctx{Context: WithCores(context.Background(), 4), P: p}
+		streamed := newNamedSamples()
+		if !streamed.streamAPICalls(c) {
+			t.Fatalf("%s: the runtime calls were not streamed", name)
+		}
+		tb, err := p.Load(context.Background(), tRuntime, "start", "end", "nameId")
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded := newNamedSamples()
+		loaded.addAPICalls(c, tb)
+		if len(loaded.keys) == 0 || !reflect.DeepEqual(streamed.keys, loaded.keys) {
+			t.Fatalf("%s: groups %v streamed, %v loaded", name, streamed.keys, loaded.keys)
+		}
+		for _, k := range loaded.keys {
+			s, l := streamed.groups[k], loaded.groups[k]
+			if !slices.Equal(s.vals, l.vals) || s.nulls != l.nulls || streamed.cat[k] != loaded.cat[k] {
+				t.Errorf("%s %v: %d values and %d NULLs streamed, %d and %d loaded, or their order differs", name, k, len(s.vals), s.nulls, len(l.vals), l.nulls)
+			}
+		}
+		p.Close()
 	}
 }

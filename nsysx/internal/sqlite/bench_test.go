@@ -63,3 +63,21 @@ func BenchmarkScanGatedFirst(b *testing.B) {
 		b.ReportMetric(float64(rows), "rows/op")
 	}
 }
+
+// BenchmarkScanGatedNVTX is nvtx_startend_sum's scan of NVTX_EVENTS on a
+// profile of push/pop ranges: every record's header walked to eventType,
+// none kept (the benchmark profile has no start/end range).
+func BenchmarkScanGatedNVTX(b *testing.B) {
+	db := benchDB(b)
+	t := db.Table("NVTX_EVENTS")
+	opt := ScanOptions{Gate: func(v int64) bool { return v == 60 }, GateField: 2, GateFirst: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := 0
+		err := db.ScanFields(t, []string{"start", "end", "eventType", "textId"}, opt, func(int64, *Fields) error { rows++; return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(rows), "rows/op")
+	}
+}

@@ -282,9 +282,33 @@ func decodeSpan(rec []byte, h header, want []int, col, end int, f *Fields) (head
 // gate is ScanOptions' Gate: col is the table column of the gated field,
 // k its index among the fields.
 type gate struct {
-	col, k int
-	keep   func(int64) bool
-	first  bool // GateFirst
+	col, k  int
+	keep    func(int64) bool
+	first   bool     // GateFirst
+	refuses []uint64 // refusedTable's bits, once made
+}
+
+// gateTableValues is how many small values (0 to 4095) a GateFirst gate
+// asks keep about once, before the scan, so that the leaf loop looks a
+// refused record's field up in a bit table instead of calling keep: the
+// event types, string ids and memory kinds that the gates test are small
+// numbers. ScanOptions.Gate must therefore answer the same for a value
+// every time (a predicate of the value alone).
+const gateTableValues = 4096
+
+// refusedTable returns the gate's table: bit v is set when keep refuses v,
+// for 0 <= v < gateTableValues.
+func (g *gate) refusedTable() []uint64 {
+	if g.refuses == nil {
+		t := make([]uint64, gateTableValues/64)
+		for v := range gateTableValues {
+			if !g.keep(int64(v)) {
+				t[v>>6] |= 1 << (v & 63)
+			}
+		}
+		g.refuses = t
+	}
+	return g.refuses
 }
 
 // decodeGated is decodeRecord into f with a gate: the columns up to the
