@@ -367,12 +367,6 @@ func (db *DB) scanLeafFirst(p []byte, hdr, ncell int, pg uint32, lo, hi int64, s
 	if touchCells(p, hdr) == 0x5A && ncell < 0 { // never true: keeps the loads
 		return nil
 	}
-	if int(pg) < db.nPages && db.wal == nil {
-		off := int(pg) * db.pageSize
-		if touchPage(db.data[off:off+db.pageSize]) == 0x5A && ncell < 0 {
-			return nil
-		}
-	}
 	maxLocal := db.usable - 35
 	n := g.col + 2 // header bytes through the gated column's serial type
 	for i := 0; i < ncell; i++ {
@@ -593,14 +587,6 @@ func (db *DB) Count(t *Table) (n int, err error) {
 // cell, each waiting behind the previous row's decoding: a quarter less
 // time for a gated scan of NVTX_EVENTS (BenchmarkScanFields covers the
 // decoding loop). Go has no prefetch instruction to say this directly.
-func touchPage(p []byte) byte {
-	var s byte
-	for i := 0; i < len(p); i += 64 {
-		s |= p[i]
-	}
-	return s
-}
-
 func touchCells(p []byte, hdr int) byte {
 	start := int(binary.BigEndian.Uint16(p[hdr+5:])) // the cell content area (0 means 65536)
 	var s byte
