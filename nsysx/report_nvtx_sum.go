@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -95,16 +96,11 @@ func mergeNVTXGroups(d *nvtxData, groups []*Agg, withStyle bool) []*nvtxSumGroup
 	return finals
 }
 
-// nvtxSumOrder sorts finals into the natural order (the GROUP BY key) and
-// returns the row order, Total descending with NULL last, and the grand total
-// of all groups.
+// nvtxSumOrder returns the row order of finals, Total descending with NULL
+// last and ties in the natural order (the GROUP BY key: name, then style),
+// and the grand total of all groups. One sort on the whole key: (name,
+// style) is unique, so any sort gives the one order.
 func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
-	slices.SortFunc(finals, func(a, b *nvtxSumGroup) int { // (name, style) is unique: any sort gives one order
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.style, b.style)
-	})
 	totals := make([]Value, len(finals))
 	for i, f := range finals {
 		if totals[i] = f.agg.Sum(); totals[i].Kind == IntKind {
@@ -115,11 +111,14 @@ func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { // stable: ties in the natural order
+	slices.SortFunc(order, func(a, b int) int {
 		if c := Compare(totals[b], totals[a]); c != 0 {
 			return c
 		}
-		return a - b
+		if c := strings.Compare(finals[a].name, finals[b].name); c != 0 {
+			return c
+		}
+		return strings.Compare(finals[a].style, finals[b].style)
 	})
 	return order, grand
 }
@@ -127,35 +126,69 @@ func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
 // groupDurations returns the durations of the ranges grouped by (pair,
 // style): group pair*2+styleBit. An unclosed range lasts until m, or has a
 // NULL duration when !mOK.
+//
+// It is a counting sort over the ranges cut into one chunk per core: each
+// chunk counts its ranges per group, the counts give every chunk its place
+// in each group (after the earlier chunks'), and each chunk then writes its
+// durations there, so that a group's values keep the ranges' order.
 func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
 	ng := 2 * len(d.pairNames)
-	counts := make([]int32, ng+1)
+	chunks := max(1, min(runtime.GOMAXPROCS(0), d.n/(1<<16)))
+	bounds := func(c int) (int, int) { return d.n * c / chunks, d.n * (c + 1) / chunks }
 	gid := func(i int) int { return int(d.pair[i])*2 + int(d.flags[i]&nvStartEnd) }
-	for i := 0; i < d.n; i++ {
-		counts[gid(i)+1]++
-	}
+	null := func(i int) bool { return !mOK && d.flags[i]&nvOpen != 0 }
+	counts := make([][]int32, chunks) // per chunk: its values per group
+	nulls := make([][]int32, chunks)
+	forEachGroup(chunks, func(c int) {
+		cnt, nl := make([]int32, ng), make([]int32, ng)
+		lo, hi := bounds(c)
+		for i := lo; i < hi; i++ {
+			if null(i) {
+				nl[gid(i)]++
+			} else {
+				cnt[gid(i)]++
+			}
+		}
+		counts[c], nulls[c] = cnt, nl
+	})
+	// counts[c][g] becomes chunk c's first position in group g; start[g]
+	// is group g's first position, start[ng] the number of values
+	start := make([]int32, ng+1)
 	for g := 0; g < ng; g++ {
-		counts[g+1] += counts[g]
+		next := start[g]
+		for c := range chunks {
+			n := counts[c][g]
+			counts[c][g] = next
+			next += n
+		}
+		start[g+1] = next
 	}
-	durs := make([]int64, d.n)
-	pos := append([]int32(nil), counts[:ng]...)
-	nulls := make([]int, ng)
-	for i := 0; i < d.n; i++ {
-		g := gid(i)
-		e := d.end[i]
-		if d.flags[i]&nvOpen != 0 {
-			if !mOK {
-				nulls[g]++
+	durs := make([]int64, start[ng])
+	forEachGroup(chunks, func(c int) {
+		pos := counts[c]
+		lo, hi := bounds(c)
+		for i := lo; i < hi; i++ {
+			if null(i) {
 				continue
 			}
-			e = m
+			g := gid(i)
+			e := d.end[i]
+			if d.flags[i]&nvOpen != 0 {
+				e = m
+			}
+			durs[pos[g]] = subInt(e, d.start[i])
+			pos[g]++
 		}
-		durs[pos[g]] = subInt(e, d.start[i])
-		pos[g]++
-	}
+	})
+	aggs := make([]Agg, ng)
 	out := make([]*Agg, ng)
-	for g := 0; g < ng; g++ {
-		out[g] = &Agg{vals: durs[counts[g]:pos[g]:pos[g]], nulls: nulls[g]}
+	for g := range out {
+		n := 0
+		for c := range chunks {
+			n += int(nulls[c][g])
+		}
+		aggs[g] = Agg{vals: durs[start[g]:start[g+1]:start[g+1]], nulls: n}
+		out[g] = &aggs[g]
 	}
 	return out
 }
