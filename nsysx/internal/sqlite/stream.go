@@ -85,7 +85,11 @@ func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
 	}
 	for c, k := range want {
 		if k == o.GateField {
-			return &gate{col: c, k: k, keep: o.Gate, first: o.GateFirst}, nil
+			g := &gate{col: c, k: k, keep: o.Gate, first: o.GateFirst}
+			if g.first {
+				g.refusedTable() // now: the ranges of ScanFieldsParts share g
+			}
+			return g, nil
 		}
 	}
 	return nil, nil // a column the table lacks (AbsentNull): NULL, every row kept
@@ -234,6 +238,7 @@ func (s *stream) withFirst(db *DB, g *gate) *stream {
 // before passing it on (GateFirst), when not nil.
 type stream struct {
 	first        *gate
+	firstKeys    firstKeys // scanLeafFirst's latest header prefixes
 	db           *DB
 	ctx          context.Context
 	rows         int
