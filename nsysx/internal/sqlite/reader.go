@@ -423,8 +423,8 @@ func (db *DB) scanLeafFirst(p []byte, hdr, ncell int, pg uint32, lo, hi int64, s
 				case keyInt:
 					if e := fk.at + fk.size; e <= size {
 						var v int64
-						if fk.at+8 <= size {
-							v = int64(binary.BigEndian.Uint64(rec[fk.at:])) >> fk.shift
+						if e >= 8 { // the 8 bytes ending with the field, its sign extended
+							v = int64(binary.BigEndian.Uint64(rec[e-8:e])<<fk.shift) >> fk.shift
 						} else {
 							v = intField(fk.st, rec[fk.at:e])
 						}
