@@ -1,6 +1,9 @@
 package nsysx
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 var kernelNameOpts = []Option{
 	{Name: "base", Flag: true, Help: "name kernels by their base (short) function name"},
@@ -121,29 +124,70 @@ func groupKernelDurations(k *Table, names *kernNames, gb bool) (map[kernSumKey]*
 // geometry changes from one of its kernels to the next. The groups are
 // found first and their values then stored in one array cut to their
 // sizes (presizedAggs), instead of each group's slice growing by copies.
+// kernChunkRows is the fewest kernels a chunk of groupKernGeom gets (a
+// variable for the tests).
+var kernChunkRows = 1 << 15
+
 func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, []*Agg) {
-	byGeom := map[kernGeomKey]int{}
-	var gkeys []kernGeomKey
-	last := make([]int32, len(names.dict)) // per name: its latest group + 1
-	of := make([]int32, k.N)               // per kernel: its group
-	for i := 0; i < k.N; i++ {
-		kk := kernGeomKey{name: names.ids[i]}
-		for j, c := range dims {
-			if !c.IsNull(i) {
-				kk.dim[j] = c.Ints[i]
+	// one chunk of the kernels per core, each with groups of its own in
+	// the order of their first kernels; merged in chunk order, the groups
+	// keep the order of one pass, and each chunk's kernels are renumbered
+	chunks := max(1, min(runtime.GOMAXPROCS(0), k.N/kernChunkRows))
+	bounds := func(c int) (int, int) { return k.N * c / chunks, k.N * (c + 1) / chunks }
+	of := make([]int32, k.N) // per kernel: its group (its chunk's, then the report's)
+	local := make([][]kernGeomKey, chunks)
+	forEachGroup(chunks, func(c int) {
+		byGeom := map[kernGeomKey]int{}
+		var gkeys []kernGeomKey
+		last := make([]int32, len(names.dict)) // per name: its latest group + 1
+		lo, hi := bounds(c)
+		for i := lo; i < hi; i++ {
+			kk := kernGeomKey{name: names.ids[i]}
+			for j, c := range dims {
+				if !c.IsNull(i) {
+					kk.dim[j] = c.Ints[i]
+				}
 			}
+			g := int(last[kk.name]) - 1
+			if g < 0 || gkeys[g] != kk {
+				var seen bool
+				if g, seen = byGeom[kk]; !seen {
+					g = len(gkeys)
+					byGeom[kk] = g
+					gkeys = append(gkeys, kk)
+				}
+				last[kk.name] = int32(g + 1)
+			}
+			of[i] = int32(g)
 		}
-		g := int(last[kk.name]) - 1
-		if g < 0 || gkeys[g] != kk {
-			var seen bool
-			if g, seen = byGeom[kk]; !seen {
+		local[c] = gkeys
+	})
+	gkeys := local[0] // the first chunk's groups come first, numbered alike
+	byGeom := make(map[kernGeomKey]int, len(gkeys))
+	for g, kk := range gkeys {
+		byGeom[kk] = g
+	}
+	remap := make([][]int32, chunks)
+	for c := 1; c < chunks; c++ {
+		remap[c] = make([]int32, len(local[c]))
+		for lg, kk := range local[c] {
+			g, seen := byGeom[kk]
+			if !seen {
 				g = len(gkeys)
 				byGeom[kk] = g
 				gkeys = append(gkeys, kk)
 			}
-			last[kk.name] = int32(g + 1)
+			remap[c][lg] = int32(g)
 		}
-		of[i] = int32(g)
+	}
+	if chunks > 1 {
+		forEachGroup(chunks-1, func(c int) {
+			lo, hi := bounds(c + 1)
+			m := remap[c+1]
+			for i := lo; i < hi; i++ {
+				of[i] = m[of[i]]
+			}
+		})
 	}
 	return gkeys, presizedAggs(len(gkeys), of, k.Col("start"), k.Col("end"))
 }
