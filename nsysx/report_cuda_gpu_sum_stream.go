@@ -151,12 +151,19 @@ func (c *Ctx) strV(id int64) Value {
 type memPart struct {
 	order []int64
 	kinds map[int64]*Agg
+	// hint is the capacity of the first kind's values: the range's share
+	// of the table's estimated rows (a memset table has one kind), so that
+	// they do not grow by copies into fresh pages
+	hint int
 }
 
 func (p *memPart) add(kind, v int64, ok bool) {
 	a := p.kinds[kind]
 	if a == nil {
 		a = &Agg{}
+		if len(p.order) == 0 {
+			a.vals = make([]int64, 0, p.hint)
+		}
 		p.kinds[kind] = a
 		p.order = append(p.order, kind)
 	}
@@ -197,8 +204,10 @@ func (c *Ctx) streamMemOps(ns *namedSamples, size bool) (ok bool, err error) {
 				return false, err
 			}
 		}
-		_, err := d.runParts(c.ctx(), read, gatedCores(c.ctx()), func(int) func(int64, *sqlite.Fields) error {
-			p := &memPart{kinds: map[int64]*Agg{}}
+		parts := gatedCores(c.ctx())
+		hint := min(d.db.EstimateRows(d.t)/parts+64, 1<<20) // a little over: a range's share varies
+		_, err := d.runParts(c.ctx(), read, parts, func(int) func(int64, *sqlite.Fields) error {
+			p := &memPart{kinds: map[int64]*Agg{}, hint: hint}
 			tables[ti] = append(tables[ti], p)
 			return func(_ int64, f *sqlite.Fields) error {
 				var kind int64
