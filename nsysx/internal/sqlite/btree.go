@@ -47,7 +47,7 @@ type walker struct {
 	// collect, when not nil, gets the pages at leafDepth (set beforehand)
 	// without their being read: the scan that reads them checks they are
 	// leaves (leafParts).
-	collect *[]leafRef
+	collect *leafChunks
 	// interiorDone, when not nil, gets each interior page after its
 	// children (a releasing scan releases it then: stream.interiorDone).
 	interiorDone func(pg uint32)
@@ -64,7 +64,7 @@ func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
 		w.seen[pg/64] |= 1 << (pg % 64)
 	}
 	if w.collect != nil && depth == w.leafDepth {
-		*w.collect = append(*w.collect, leafRef{pg, lo, hi})
+		w.collect.add(leafRef{pg, lo, hi})
 		return nil
 	}
 	p, hdr, ncell, isLeaf, err := w.db.btreePage(pg)

@@ -20,6 +20,41 @@ type leafRef struct {
 	lo, hi int64
 }
 
+// leafChunks collects a walk's leaves in blocks of leafChunk: a big
+// table's 56 000 leaves appended to one slice would allocate four times
+// their size in the copies of its growth (7.5 MB on train x50's NVTX
+// table: fresh pages to fault in, and enough to start the collector).
+type leafChunks struct {
+	full [][]leafRef
+	cur  []leafRef
+	n    int
+}
+
+const leafChunk = 4096
+
+func (c *leafChunks) add(l leafRef) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]leafRef, 0, leafChunk)
+	}
+	c.cur = append(c.cur, l)
+	c.n++
+}
+
+// all returns the leaves in one slice of their number.
+func (c *leafChunks) all() []leafRef {
+	if len(c.full) == 0 {
+		return c.cur
+	}
+	out := make([]leafRef, 0, c.n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
+}
+
 // MinPartLeaves is the fewest leaf pages a part of ScanFieldsParts gets
 // (a variable for the tests).
 var MinPartLeaves = 64
@@ -32,15 +67,16 @@ func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
 	if err != nil {
 		return nil, err
 	}
-	var leaves []leafRef
+	var chunks leafChunks
 	var interior readPages // released after the walk, as EstimateRows does
-	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &leaves,
+	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &chunks,
 		interiorDone: func(pg uint32) { interior.add(db, pg) }}
 	err = w.walk(root, 0, math.MinInt64, math.MaxInt64)
 	interior.release(db)
 	if err != nil {
 		return nil, err
 	}
+	leaves := chunks.all()
 	n := min(parts, max(1, len(leaves)/max(1, MinPartLeaves)))
 	out := make([][]leafRef, n)
 	for i := range out {
