@@ -228,15 +228,15 @@ func rule(name, title, alias, help string, run func(*Ctx) (*Result, error), extr
 // memRule describes one of the memory-operation rules: its Report, which
 // table, which operations and API names count, and the output columns.
 type memRule struct {
-	name, title, alias, help string                                          // the Report's (see rule)
-	table                    string                                          // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
-	what                     string                                          // "memcpy" or "memset", for the SKIPPED text
-	cols                     []string                                        // columns read after memRuleCommon (index memExtra on)
-	keepOp                   func(v rowVals) bool                            // the operation predicate
-	keepFirst                func(v int64) bool                              // when set, a gate on the first of cols that keepOp implies
-	keepAPI                  func(name string) bool                          // the API-name LIKE predicate
-	row                      func(kinds map[int64]string, v rowVals) []Value // the columns between Start and Bytes
-	head                     []string                                        // their names
+	name, title, alias, help string                                                       // the Report's (see rule)
+	table                    string                                                       // CUPTI_ACTIVITY_KIND_MEMCPY or _MEMSET
+	what                     string                                                       // "memcpy" or "memset", for the SKIPPED text
+	cols                     []string                                                     // columns read after memRuleCommon (index memExtra on)
+	keepOp                   func(v rowVals) bool                                         // the operation predicate
+	keepFirst                func(v int64) bool                                           // when set, a gate on the first of cols that keepOp implies
+	keepAPI                  func(name string) bool                                       // the API-name LIKE predicate
+	row                      func(dst []Value, kinds map[int64]string, v rowVals) []Value // dst with the columns between Start and Bytes
+	head                     []string                                                     // their names
 	advice                   string
 	noRes                    string
 }
@@ -294,14 +294,36 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 	if err := c.needColumns(tRuntime, "correlationId", "nameId"); err != nil {
 		return nil, err
 	}
-	ops, byCorr, err := m.loadOps(c, cols, kinds)
+	// the operations load while the runtime calls are scanned (two
+	// independent reads: the join follows both)
+	var (
+		ops      []memOp
+		byCorr   *opsByCorr
+		opsErr   error
+		opsPanic any
+		done     = make(chan struct{})
+	)
+	opsScan, err := c.filteredScanner(m.table, false, cols...)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := memJoinRuntime(c, byCorr, sid)
-	if err != nil {
-		return nil, err
+	go func() {
+		defer close(done)
+		defer func() { opsPanic = recover() }() // raised again on the report's goroutine, which recovers it
+		ops, byCorr, opsErr = m.loadOps(opsScan, kinds)
+	}()
+	calls, callsErr := memRuntimeCalls(c, sid)
+	<-done
+	if opsPanic != nil {
+		panic(opsPanic)
 	}
+	if opsErr != nil {
+		return nil, opsErr
+	}
+	if callsErr != nil && len(ops) > 0 { // without operations the calls are not needed
+		return nil, callsErr
+	}
+	rows := memJoin(calls, byCorr)
 	sortStablePDQ(rows, func(x, y memMatch) int { return -Compare(ops[x.op].dur, ops[y.op].dur) })
 	rows = rows[:a.limit(len(rows))]
 
@@ -337,15 +359,13 @@ func (m *memRule) prereq(c *Ctx) (*Result, error) {
 	return nil, nil
 }
 
-// loadOps returns the operations that count, in row order, and their
-// indexes by correlationId.
-func (m *memRule) loadOps(c *Ctx, cols []string, kinds map[int64]string) ([]memOp, map[int64][]int32, error) {
+// loadOps returns the operations of sc (the rule's table) that count, in
+// row order, and their indexes by correlationId.
+func (m *memRule) loadOps(sc *scanner, kinds map[int64]string) ([]memOp, *opsByCorr, error) {
 	var ops []memOp
-	byCorr := map[int64][]int32{}
-	sc, err := c.filteredScanner(m.table, false, cols...)
-	if err != nil {
-		return nil, nil, err
-	}
+	byCorr := &opsByCorr{ends: map[int64][2]int32{}}
+	var slab []Value
+	width := len(m.head) + 7 // Start, the rule's columns, Bytes .. Stream ID
 	add := func(_ int64, v rowVals) {
 		corr, null := sqlInt(v, memCorr)
 		if null || !m.keepOp(v) {
@@ -361,10 +381,14 @@ func (m *memRule) loadOps(c *Ctx, cols []string, kinds map[int64]string) ([]memO
 		if green.Kind == IntKind && green.I == 0 {
 			green = Null // NULLIF(greenContextId, 0)
 		}
-		op.vals = append([]Value{sqlValue(v, memStart)}, m.row(kinds, v)...)
-		op.vals = append(op.vals, sqlValue(v, memBytes), pidValue(op.gpid), sqlValue(v, memDev), sqlValue(v, memCtx),
-			green, sqlValue(v, memStream))
-		byCorr[corr] = append(byCorr[corr], int32(len(ops)))
+		if cap(slab)-len(slab) < width {
+			slab = make([]Value, 0, 1024*width) // the operations' cells, a block at a time
+		}
+		k := len(slab)
+		slab = m.row(append(slab, sqlValue(v, memStart)), kinds, v)
+		slab = append(slab, sqlValue(v, memBytes), pidValue(op.gpid), sqlValue(v, memDev), sqlValue(v, memCtx), green, sqlValue(v, memStream))
+		op.vals = slab[k:len(slab):len(slab)]
+		byCorr.add(corr, int32(len(ops)))
 		ops = append(ops, op)
 	}
 	if m.keepFirst != nil { // the operations keepOp refuses on their first column are skipped undecoded
@@ -382,11 +406,17 @@ type memMatch struct {
 	api string
 }
 
-// memJoinRuntime joins the operations to the unfiltered runtime calls whose
-// name is in sid, on correlationId alone, in runtime row order.
-func memJoinRuntime(c *Ctx, byCorr map[int64][]int32, sid map[int64]string) ([]memMatch, error) {
-	var rows []memMatch
-	if len(byCorr) == 0 || len(sid) == 0 {
+// memCall is a runtime call whose name counts: its correlationId and name.
+type memCall struct {
+	corr int64
+	api  string
+}
+
+// memRuntimeCalls returns the unfiltered runtime calls whose name is in sid,
+// in runtime row order (those without a correlationId left out).
+func memRuntimeCalls(c *Ctx, sid map[int64]string) ([]memCall, error) {
+	var calls []memCall
+	if len(sid) == 0 {
 		return nil, nil
 	}
 	rt, err := c.filteredScanner(tRuntime, true, "correlationId", "nameId")
@@ -399,18 +429,48 @@ func memJoinRuntime(c *Ctx, byCorr map[int64][]int32, sid map[int64]string) ([]m
 		if nn || !in.has(name) {
 			return
 		}
-		corr, cn := sqlInt(v, 0)
-		if cn {
-			return
-		}
-		for _, op := range byCorr[corr] {
-			rows = append(rows, memMatch{op, sid[name]})
+		if corr, cn := sqlInt(v, 0); !cn {
+			calls = append(calls, memCall{corr, sid[name]})
 		}
 	}
 	if ok, err := scanGatedSQLite(rt, 1, in.has, add); ok || err != nil {
-		return rows, err
+		return calls, err
 	}
-	return rows, rt.run(add)
+	return calls, rt.run(add)
+}
+
+// memJoin joins the operations (by correlationId) to the calls, on
+// correlationId alone, in call order.
+func memJoin(calls []memCall, byCorr *opsByCorr) []memMatch {
+	var rows []memMatch
+	for _, k := range calls {
+		if e, ok := byCorr.ends[k.corr]; ok {
+			for op := e[0]; op >= 0; op = byCorr.next[op] {
+				rows = append(rows, memMatch{op, k.api})
+			}
+		}
+	}
+	return rows
+}
+
+// opsByCorr indexes operations (numbered in row order) by correlationId:
+// the first and last of each id, and each one's next of the same id (-1
+// for none), so that an id's operations come in row order without a slice
+// of their own (thousands of small allocations in a fresh process).
+type opsByCorr struct {
+	ends map[int64][2]int32
+	next []int32
+}
+
+// add records operation op (the next number) under corr.
+func (b *opsByCorr) add(corr int64, op int32) {
+	b.next = append(b.next, -1)
+	if e, ok := b.ends[corr]; ok {
+		b.next[e[1]] = op
+		b.ends[corr] = [2]int32{e[0], op}
+	} else {
+		b.ends[corr] = [2]int32{op, op}
+	}
 }
 
 // needColumns returns a *MissingColumnError (a SKIPPED report) for the first

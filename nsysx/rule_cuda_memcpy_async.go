@@ -29,7 +29,7 @@ const (
 	memcpyDstDevice
 )
 
-// memcpyKinds gives the Src Kind and Dst Kind labels of a memcpy.
-func memcpyKinds(kinds map[int64]string, v rowVals) []Value {
-	return []Value{memKindLabel(kinds, v, memcpySrcKind), memKindLabel(kinds, v, memcpyDstKind)}
+// memcpyKinds appends the Src Kind and Dst Kind labels of a memcpy to dst.
+func memcpyKinds(dst []Value, kinds map[int64]string, v rowVals) []Value {
+	return append(dst, memKindLabel(kinds, v, memcpySrcKind), memKindLabel(kinds, v, memcpyDstKind))
 }

@@ -16,8 +16,8 @@ var memsetSyncRule = &memRule{
 	keepFirst: func(kind int64) bool { return kind == 1 || kind == 4 },
 	keepAPI:   func(s string) bool { return likeASCII(s, "cudaMemset%") && !likeASCII(s, "%async%") },
 	head:      []string{"Memory Kind"},
-	row: func(kinds map[int64]string, v rowVals) []Value {
-		return []Value{memKindLabel(kinds, v, memExtra)}
+	row: func(dst []Value, kinds map[int64]string, v rowVals) []Value {
+		return append(dst, memKindLabel(kinds, v, memExtra))
 	},
 	advice: adviceSyncAPI,
 	noRes:  noResultSyncAPI,
