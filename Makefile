@@ -40,7 +40,7 @@ bench-data:
 	test -f $(BENCH_FILE) || (gunzip -c testdata/profiles/train.sqlite.gz > /tmp/nsysx-train.sqlite && python3 tools/nsys-tile.py /tmp/nsysx-train.sqlite $(BENCH_FILE) 50)
 
 bench: build bench-data
-	NSYSX_BENCH_FILE=$(BENCH_FILE) $(GO) test -run XXX -bench . -benchtime 3x ./nsysx/
+	NSYSX_BENCH_FILE=$(BENCH_FILE) $(GO) test -run XXX -bench . -benchtime 3x ./nsysx/ ./nsysx/internal/sqlite/
 	bash scripts/bench.sh $(BENCH_FILE)
 
 # Every stats report and analyze rule against nsys, side by side on train tiled
