@@ -170,7 +170,10 @@ type ScanOptions struct {
 	GateField int
 	// GateFirst asks the gate before any field is decoded: the header is
 	// walked to the gated column, and a row the gate refuses is skipped
-	// (fn does not see it), not passed on with Gated set.
+	// (fn does not see it), not passed on with Gated set. The gate is then
+	// asked about the values 0 to 4095 once, before the scan, and its
+	// answers kept (gate.refusedTable): it must answer the same for a
+	// value every time.
 	GateFirst bool
 	// PartDone, when not nil, is called by ScanFieldsParts on range i's
 	// goroutine once the range is read, with its error (nil when it read
