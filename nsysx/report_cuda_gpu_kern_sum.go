@@ -1,9 +1,6 @@
 package nsysx
 
-import (
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 var kernelNameOpts = []Option{
 	{Name: "base", Flag: true, Help: "name kernels by their base (short) function name"},
@@ -132,8 +129,7 @@ func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, [
 	// one chunk of the kernels per core, each with groups of its own in
 	// the order of their first kernels; merged in chunk order, the groups
 	// keep the order of one pass, and each chunk's kernels are renumbered
-	chunks := max(1, min(runtime.GOMAXPROCS(0), k.N/kernChunkRows))
-	bounds := func(c int) (int, int) { return k.N * c / chunks, k.N * (c + 1) / chunks }
+	chunks, bounds := rowChunks(k.N, kernChunkRows)
 	of := make([]int32, k.N) // per kernel: its group (its chunk's, then the report's)
 	local := make([][]kernGeomKey, chunks)
 	forEachGroup(chunks, func(c int) {

@@ -144,6 +144,15 @@ func kernExecRows(c *Ctx, x *kernExec, keys []execKey, devs []Value, aggs []exec
 	return res
 }
 
+// rowChunks cuts rows 0..n-1 into one chunk per core, each of at least
+// minRows rows (one chunk for fewer), and returns their number and the
+// bounds [lo, hi) of chunk c: the chunked groupings (groupKernGeom,
+// nvtxData.groupDurations) walk them with forEachGroup.
+func rowChunks(n, minRows int) (int, func(c int) (lo, hi int)) {
+	chunks := max(1, min(runtime.GOMAXPROCS(0), n/minRows))
+	return chunks, func(c int) (int, int) { return n * c / chunks, n * (c + 1) / chunks }
+}
+
 // forEachGroup calls fn(g) for every g < n, on as many goroutines as there
 // are cores; a panic of fn (an *OverflowError) is raised again in the caller.
 func forEachGroup(n int, fn func(g int)) {

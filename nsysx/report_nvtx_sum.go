@@ -1,7 +1,6 @@
 package nsysx
 
 import (
-	"runtime"
 	"slices"
 	"strings"
 )
@@ -133,8 +132,7 @@ func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
 // durations there, so that a group's values keep the ranges' order.
 func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
 	ng := 2 * len(d.pairNames)
-	chunks := max(1, min(runtime.GOMAXPROCS(0), d.n/(1<<16)))
-	bounds := func(c int) (int, int) { return d.n * c / chunks, d.n * (c + 1) / chunks }
+	chunks, bounds := rowChunks(d.n, 1<<16)
 	gid := func(i int) int { return int(d.pair[i])*2 + int(d.flags[i]&nvStartEnd) }
 	null := func(i int) bool { return !mOK && d.flags[i]&nvOpen != 0 }
 	counts := make([][]int32, chunks) // per chunk: its values per group
