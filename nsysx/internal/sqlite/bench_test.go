@@ -5,21 +5,10 @@ import (
 	"testing"
 )
 
-// BenchmarkScanFields reads four columns of every row of the benchmark
-// profile's biggest tables (NSYSX_BENCH_FILE, default /tmp/train50.sqlite:
-// see README "Benchmarks"), as report loads do: the B-tree walk and the
-// record decoding, nothing else.
-// benchDB opens the benchmark profile (NSYSX_BENCH_FILE, else
-// /tmp/train50.sqlite), closed when the benchmark ends.
+// benchDB opens the benchmark profile (benchPath), closed when the
+// benchmark ends.
 func benchDB(b *testing.B) *DB {
-	f := os.Getenv("NSYSX_BENCH_FILE")
-	if f == "" {
-		f = "/tmp/train50.sqlite"
-	}
-	if _, err := os.Stat(f); err != nil {
-		b.Skipf("benchmark profile %s not found: make it with `make bench-data`", f)
-	}
-	db, err := Open(f)
+	db, err := Open(benchPath(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,6 +16,23 @@ func benchDB(b *testing.B) *DB {
 	return db
 }
 
+// benchPath is the benchmark profile's path (NSYSX_BENCH_FILE, else
+// /tmp/train50.sqlite); the benchmark is skipped when it is missing.
+func benchPath(b *testing.B) string {
+	f := os.Getenv("NSYSX_BENCH_FILE")
+	if f == "" {
+		f = "/tmp/train50.sqlite"
+	}
+	if _, err := os.Stat(f); err != nil {
+		b.Skipf("benchmark profile %s not found: make it with `make bench-data`", f)
+	}
+	return f
+}
+
+// BenchmarkScanFields reads four columns of every row of the benchmark
+// profile's biggest tables (NSYSX_BENCH_FILE, default /tmp/train50.sqlite:
+// see README "Benchmarks"), as report loads do: the B-tree walk and the
+// record decoding, nothing else.
 func BenchmarkScanFields(b *testing.B) {
 	db := benchDB(b)
 	tables := map[string][]string{
@@ -74,5 +80,20 @@ func benchGated(b *testing.B, table string, cols []string, keep int64) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(rows), "rows/op")
+	}
+}
+
+// BenchmarkOpen opens the benchmark profile: the header and the schema
+// (every table's CREATE statement parsed), what every command pays before
+// its first report.
+func BenchmarkOpen(b *testing.B) {
+	f := benchPath(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		db, err := Open(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
 	}
 }

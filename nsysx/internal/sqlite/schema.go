@@ -30,23 +30,19 @@ func parseCreateTable(sql string) (cols []Column, withoutRowid bool) {
 	if end < 0 {
 		return nil, false
 	}
-	withoutRowid = strings.Contains(strings.ToUpper(s[end:]), "WITHOUT ROWID")
-	for _, def := range splitTop(s[open+1 : end]) {
+	withoutRowid = indexFold(s[end:], "WITHOUT ROWID") >= 0
+	defs := splitTop(s[open+1 : end])
+	cols = make([]Column, 0, len(defs))
+	for _, def := range defs {
 		def = strings.TrimSpace(def)
-		if def == "" {
-			continue
-		}
-		up := strings.ToUpper(def)
-		if isConstraint(up) {
+		if def == "" || isConstraint(def) {
 			continue
 		}
 		name, rest := firstToken(def)
-		restUp := strings.ToUpper(strings.TrimSpace(rest))
+		restUp := strings.ToUpper(strings.TrimSpace(rest)) // no copy when already upper case, as nsys writes it
 		decl := restUp
-		for _, kw := range []string{" NOT ", " NULL", " PRIMARY", " DEFAULT", " UNIQUE", " CHECK", " REFERENCES", " COLLATE", " CONSTRAINT", " GENERATED", " AS "} {
-			if k := strings.Index(" "+decl, kw); k >= 0 {
-				decl = strings.TrimSpace(decl[:max(k-1, 0)])
-			}
+		for _, kw := range declEnds {
+			decl = cutKeyword(decl, kw)
 		}
 		if strings.HasPrefix(decl, "NOT") || strings.HasPrefix(decl, "PRIMARY") {
 			decl = ""
@@ -58,13 +54,43 @@ func parseCreateTable(sql string) (cols []Column, withoutRowid bool) {
 	return cols, withoutRowid
 }
 
-func isConstraint(up string) bool {
+// declEnds are the words that end a column's declared type, each with the
+// space before it (the type may also start with one).
+var declEnds = [...]string{" NOT ", " NULL", " PRIMARY", " DEFAULT", " UNIQUE", " CHECK", " REFERENCES", " COLLATE", " CONSTRAINT", " GENERATED", " AS "}
+
+// cutKeyword returns decl up to the keyword kw (which starts with a space:
+// at decl's start it matches without it), trimmed; decl when kw is not in
+// it. Schema parsing runs for every table on every open, so no string is
+// built here.
+func cutKeyword(decl, kw string) string {
+	if strings.HasPrefix(decl, kw[1:]) {
+		return ""
+	}
+	if i := strings.Index(decl, kw); i >= 0 {
+		return strings.TrimSpace(decl[:i])
+	}
+	return decl
+}
+
+// isConstraint says whether a column list entry is a table constraint
+// (SQLite's keywords are ASCII, in any case).
+func isConstraint(def string) bool {
 	for _, kw := range []string{"PRIMARY KEY", "UNIQUE", "CHECK", "FOREIGN KEY", "CONSTRAINT"} {
-		if strings.HasPrefix(up, kw) {
+		if len(def) >= len(kw) && strings.EqualFold(def[:len(kw)], kw) {
 			return true
 		}
 	}
 	return false
+}
+
+// indexFold is strings.Index for an upper-case ASCII word, in any case.
+func indexFold(s, word string) int {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(word)], word) {
+			return i
+		}
+	}
+	return -1
 }
 
 func firstToken(def string) (string, string) {
@@ -118,7 +144,7 @@ func skipQuoted(s string, i int) int {
 }
 
 func splitTop(s string) []string {
-	var out []string
+	out := make([]string, 0, strings.Count(s, ",")+1)
 	depth, last := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -139,29 +165,36 @@ func splitTop(s string) []string {
 }
 
 func stripComments(s string) string {
-	var b strings.Builder
+	if !strings.Contains(s, "--") && !strings.Contains(s, "/*") {
+		return s
+	}
+	// nsys comments every column: runs between comments are copied whole
+	b := make([]byte, 0, len(s))
+	last := 0 // s[last:i] is yet to be copied
 	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '-' && i+1 < len(s) && s[i+1] == '-':
-			for i < len(s) && s[i] != '\n' {
-				i++
+		switch c := s[i]; {
+		case c == '-' && i+1 < len(s) && s[i+1] == '-': // to the end of the line, the newline included
+			b = append(append(b, s[last:i]...), ' ')
+			if j := strings.IndexByte(s[i:], '\n'); j < 0 {
+				i = len(s)
+			} else {
+				i += j
 			}
-			b.WriteByte(' ')
-		case s[i] == '/' && i+1 < len(s) && s[i+1] == '*':
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
+			last = i + 1
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			b = append(append(b, s[last:i]...), ' ')
+			if j := strings.Index(s[i+2:], "*/"); j < 0 {
 				i = len(s)
 			} else {
 				i += j + 3
 			}
-			b.WriteByte(' ')
-		case s[i] == '\'' || s[i] == '"' || s[i] == '`' || s[i] == '[':
-			j := skipQuoted(s, i)
-			b.WriteString(s[i : j+1])
-			i = j
-		default:
-			b.WriteByte(s[i])
+			last = i + 1
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			i = skipQuoted(s, i)
 		}
 	}
-	return b.String()
+	if last < len(s) {
+		b = append(b, s[last:]...)
+	}
+	return string(b)
 }
