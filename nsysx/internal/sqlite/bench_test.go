@@ -2,6 +2,9 @@ package sqlite
 
 import (
 	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -118,4 +121,87 @@ func BenchmarkScanGatedNVTXFresh(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkFloorFresh is the least that reading a big table in GOMAXPROCS
+// ranges at once costs a process: a fresh mapping, the leaves listed, and
+// each leaf's cell area touched once per cache line in its range's
+// goroutine, pages released as ScanFieldsParts releases them, nothing
+// decoded. BenchmarkScanGatedPartsFresh is the same ranges' gated scan as
+// the reports run it (nvtx_startend_sum's of NVTX_EVENTS on eventType, the
+// rules' of the runtime calls on nameId); the difference is what
+// decoding costs (docs/performance.md, "What bounds a gated scan").
+func BenchmarkFloorFresh(b *testing.B) { benchGatedTables(b, false) }
+
+// BenchmarkScanGatedPartsFresh: see BenchmarkFloorFresh.
+func BenchmarkScanGatedPartsFresh(b *testing.B) { benchGatedTables(b, true) }
+
+func benchGatedTables(b *testing.B, scan bool) {
+	for _, c := range []struct {
+		table string
+		cols  []string // the gated column third
+		keep  int64
+	}{
+		{"NVTX_EVENTS", []string{"start", "end", "eventType", "textId"}, 60},
+		{"CUPTI_ACTIVITY_KIND_RUNTIME", []string{"start", "end", "nameId", "correlationId"}, 1},
+	} {
+		b.Run(c.table, func(b *testing.B) { benchPartsFresh(b, c.table, c.cols, c.keep, scan) })
+	}
+}
+
+func benchPartsFresh(b *testing.B, table string, cols []string, keep int64, scan bool) {
+	f := benchPath(b)
+	n := runtime.GOMAXPROCS(0)
+	opt := ScanOptions{Gate: func(v int64) bool { return v == keep }, GateField: 2, GateFirst: true, Release: true}
+	var sink atomic.Uint32
+	for b.Loop() {
+		db, err := Open(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := db.Table(table)
+		if scan {
+			_, err = db.ScanFieldsParts(t, cols, opt, n, func(int) func(int64, *Fields) error {
+				return func(int64, *Fields) error { return nil }
+			})
+		} else {
+			err = touchParts(db, t.Root, n, opt, &sink)
+		}
+		db.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+// touchParts touches the cell area of every leaf of the tree at root, in
+// up to n ranges at once, releasing pages as a scan with opt would.
+func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32) error {
+	ranges, err := db.leafParts(root, n)
+	if err != nil {
+		return err
+	}
+	opt = opt.split(len(ranges))
+	var wg sync.WaitGroup
+	for _, r := range ranges {
+		wg.Go(func() {
+			st := opt.stream(db)
+			var s byte
+			for _, l := range r {
+				p, hdr, ncell, _, err := db.btreePage(l.pg)
+				if err != nil {
+					return
+				}
+				s |= touchCells(p, hdr)
+				if st != nil {
+					st.leafDone(l.pg, ncell)
+				}
+			}
+			if st != nil {
+				st.flush()
+			}
+			sink.Add(uint32(s))
+		})
+	}
+	wg.Wait()
+	return nil
 }
