@@ -33,18 +33,20 @@ func main() {
 		deferGC()
 	}
 	// NSYSX_CPUPROFILE=file writes a CPU profile of the run (for developers).
+	var cpu *os.File
 	if f := os.Getenv("NSYSX_CPUPROFILE"); f != "" {
-		if out, err := os.Create(f); err == nil {
-			pprof.StartCPUProfile(out)
-			code := run(os.Args[1:], os.Stdout, os.Stderr)
-			pprof.StopCPUProfile()
-			out.Close()
-			os.Exit(code)
+		if out, err := os.Create(f); err == nil && pprof.StartCPUProfile(out) == nil {
+			cpu = out
 		}
 	}
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	if cpu != nil {
+		pprof.StopCPUProfile()
+		cpu.Close()
+	}
 	// NSYSX_MEMPROFILE=file writes a heap profile (allocations over the
-	// whole run, and what is live at its end) when the run ends.
+	// whole run, and what is live at its end) when the run ends; with
+	// NSYSX_CPUPROFILE too, both are written.
 	if f := os.Getenv("NSYSX_MEMPROFILE"); f != "" {
 		if out, err := os.Create(f); err == nil {
 			pprof.Lookup("allocs").WriteTo(out, 0)
