@@ -173,6 +173,7 @@ func benchPartsFresh(b *testing.B, table string, cols []string, keep int64, scan
 		}
 	}
 }
+
 // touchParts touches the cell area of every leaf of the tree at root, in
 // up to n ranges at once, releasing pages as a scan with opt would.
 func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32) error {

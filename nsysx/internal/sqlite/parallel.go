@@ -88,20 +88,31 @@ func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
 // leftmostLeaf returns the depth of the leftmost leaf of the tree at root
 // and its cell count.
 func (db *DB) leftmostLeaf(root uint32) (depth, ncell int, err error) {
+	_, _, ncell, depth, err = db.edgeLeaf(root, false)
+	return depth, ncell, err
+}
+
+// edgeLeaf follows the first child pointers (last: the right-most ones)
+// from root down to a leaf: its page, header offset, cell count and depth.
+func (db *DB) edgeLeaf(root uint32, last bool) (p []byte, hdr, ncell, depth int, err error) {
 	pg := root
 	for ; ; depth++ {
 		p, hdr, n, leaf, err := db.btreePage(pg)
 		if err != nil {
-			return 0, 0, err
+			return nil, 0, 0, 0, err
 		}
 		if depth > maxDepth {
-			return 0, 0, fmt.Errorf("%w: B-tree deeper than %d at page %d", ErrCorrupt, maxDepth, pg)
+			return nil, 0, 0, 0, fmt.Errorf("%w: B-tree deeper than %d at page %d", ErrCorrupt, maxDepth, pg)
 		}
 		if leaf {
-			return depth, n, nil
+			return p, hdr, n, depth, nil
 		}
-		if pg, err = child(p, hdr, n, 0); err != nil {
-			return 0, 0, err
+		i := 0
+		if last {
+			i = n // the right-most pointer
+		}
+		if pg, err = child(p, hdr, n, i); err != nil {
+			return nil, 0, 0, 0, err
 		}
 	}
 }

@@ -446,33 +446,19 @@ func (db *DB) rowidRange(root uint32) (lo, hi int64, ok bool) {
 // edgeRowid is the first rowid of the tree at root, or the last one when
 // last is set.
 func (db *DB) edgeRowid(root uint32, last bool) (int64, bool) {
-	pg := root
-	for range maxDepth + 1 {
-		p, hdr, n, leaf, err := db.btreePage(pg)
-		if err != nil || n == 0 {
-			return 0, false
-		}
-		if !leaf {
-			i := 0
-			if last {
-				i = n // the right-most pointer
-			}
-			if pg, err = child(p, hdr, n, i); err != nil {
-				return 0, false
-			}
-			continue
-		}
-		i := 0
-		if last {
-			i = n - 1
-		}
-		off := int(binary.BigEndian.Uint16(p[hdr+8+2*i:]))
-		if off >= len(p) {
-			return 0, false
-		}
-		_, n1 := varint(p[off:])
-		r, n2 := varint(p[off+n1:])
-		return int64(r), n1 > 0 && n2 > 0
+	p, hdr, n, _, err := db.edgeLeaf(root, last)
+	if err != nil || n == 0 {
+		return 0, false
 	}
-	return 0, false
+	i := 0
+	if last {
+		i = n - 1
+	}
+	off := int(binary.BigEndian.Uint16(p[hdr+8+2*i:]))
+	if off >= len(p) {
+		return 0, false
+	}
+	_, n1 := varint(p[off:])
+	r, n2 := varint(p[off+n1:])
+	return int64(r), n1 > 0 && n2 > 0
 }
