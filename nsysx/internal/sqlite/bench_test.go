@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"sync"
@@ -182,14 +183,16 @@ func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32
 		return err
 	}
 	opt = opt.split(len(ranges))
+	errs := make([]error, len(ranges))
 	var wg sync.WaitGroup
-	for _, r := range ranges {
+	for i, r := range ranges {
 		wg.Go(func() {
 			st := opt.stream(db)
 			var s byte
 			for _, l := range r {
 				p, hdr, ncell, _, err := db.btreePage(l.pg)
 				if err != nil {
+					errs[i] = err // a floor of a damaged file would measure nothing
 					return
 				}
 				s |= touchCells(p, hdr)
@@ -204,5 +207,5 @@ func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32
 		})
 	}
 	wg.Wait()
-	return nil
+	return errors.Join(errs...)
 }
