@@ -150,3 +150,66 @@ func TestEstimateRowsReleases(t *testing.T) {
 		t.Errorf("resident: %d KB after Open, %d KB after EstimateRows", before, after)
 	}
 }
+
+// mapped reports whether the page of data holding byte off is mapped into
+// the process (the present bit of /proc/self/pagemap).
+func mapped(t *testing.T, data []byte, off int64) bool {
+	f, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	ps := int64(os.Getpagesize())
+	addr := int64(uintptr(unsafe.Pointer(unsafe.SliceData(data)))) + off
+	var e [8]byte
+	if _, err := f.ReadAt(e[:], addr/ps*8); err != nil {
+		t.Skip(err)
+	}
+	return e[7]&0x80 != 0
+}
+
+// TestWalkReleasesAsItGoes: the pages a walk records (readPages) are
+// released once they span walkReleaseBlocks fault-around blocks, not only
+// at the end of the walk: a big table's interior pages, one to a block all
+// over the file, otherwise had a walk map most of the file at once (860 MB
+// for train x200's NVTX table where the page cache held 2 MB folios).
+func TestWalkReleasesAsItGoes(t *testing.T) {
+	db, err := Open(testutil.Profile(t, "train"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ps := int64(db.pageSize)
+	perBlock := uint32(faultAround / ps)
+	a, b := perBlock+1, 2*perBlock+1 // the first pages of blocks 1 and 2
+	if int64(b)*ps > int64(len(db.data)) {
+		t.Fatalf("the test profile ends before block 2 (%d bytes)", len(db.data))
+	}
+	defer func(n int) { walkReleaseBlocks = n }(walkReleaseBlocks)
+	walkReleaseBlocks = 1
+	var r readPages
+	touch := func(pg uint32) {
+		if db.data[int64(pg-1)*ps] == 0x5A && pg == 0 {
+			t.Log() // keeps the load
+		}
+	}
+	touch(a)
+	r.add(db, a)
+	touch(a + 1)
+	r.add(db, a+1) // the same block: nothing released yet
+	if !mapped(t, db.data, int64(a-1)*ps) {
+		t.Fatalf("page %d was released while its block was still the walk's only one", a)
+	}
+	touch(b)
+	r.add(db, b)
+	if mapped(t, db.data, int64(a-1)*ps) {
+		t.Errorf("page %d still mapped after the walk moved to a second block (walkReleaseBlocks 1)", a)
+	}
+	if !mapped(t, db.data, int64(b-1)*ps) {
+		t.Errorf("page %d, the block the walk is in, was released", b)
+	}
+	r.release(db)
+	if mapped(t, db.data, int64(b-1)*ps) {
+		t.Errorf("page %d still mapped after the final release", b)
+	}
+}

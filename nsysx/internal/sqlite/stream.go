@@ -297,23 +297,51 @@ func (s *stream) interiorDone(pg uint32) {
 	}
 }
 
-// readPages collects pages a walk read outside a releasing scan, to be
-// released together (EstimateRows, leafParts).
-type readPages [][2]int64
+// readPages collects pages a walk read outside a releasing scan
+// (EstimateRows, leafParts) and releases them from the resident set: at the
+// end of the walk, and during it whenever the fault-around blocks it has
+// read since the last release reach walkReleaseBlocks. A big table's
+// interior pages lie all over the file, one to a block, and a fault maps
+// the whole block: released only at the end, the 550 interior pages of
+// train x200's NVTX table mapped 860 MB at once where the page cache held
+// the file in 2 MB folios (TestWalkReleasesAsItGoes). A page released while
+// the walk still reads it (an ancestor whose block went with the others)
+// is just faulted in again, unchanged.
+type readPages struct {
+	spans  [][2]int64
+	blocks int   // distinct blocks added since the last release
+	last   int64 // the block of the last page added
+}
 
-// add records page pg of db.
+// walkReleaseBlocks is how many fault-around blocks a walk's pages may
+// have mapped before they are released (16 MB at 2 MB a block; a variable
+// for the tests).
+var walkReleaseBlocks = defaultReleaseEvery / faultAround
+
+// add records page pg of db, first releasing the pages recorded so far
+// when they reach walkReleaseBlocks blocks.
 func (r *readPages) add(db *DB, pg uint32) {
 	ps := int64(db.pageSize)
-	*r = append(*r, [2]int64{int64(pg-1) * ps, int64(pg) * ps})
+	off := int64(pg-1) * ps
+	if b := off / faultAround; len(r.spans) == 0 || b != r.last {
+		if r.blocks >= walkReleaseBlocks {
+			r.release(db)
+		}
+		r.blocks++
+		r.last = b
+	}
+	r.spans = append(r.spans, [2]int64{off, off + ps})
 }
 
 // release drops the recorded pages from the resident set of db's mapping
-// (releasePages), when db is a file mapping. A pointer receiver, so that
-// `defer r.release(db)` releases what was added after the defer.
+// (releasePages), when db is a file mapping, and forgets them. A pointer
+// receiver, so that `defer r.release(db)` releases what was added after
+// the defer.
 func (r *readPages) release(db *DB) {
-	if db.mapped && len(*r) > 0 {
-		releasePages(db.data, *r)
+	if db.mapped && len(r.spans) > 0 {
+		releasePages(db.data, r.spans)
 	}
+	r.spans, r.blocks = r.spans[:0], 0
 }
 
 // block is the fault-around block of page pg (in file offsets).
