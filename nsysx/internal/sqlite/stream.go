@@ -302,7 +302,7 @@ func (s *stream) interiorDone(pg uint32) {
 // end of the walk, and during it whenever the fault-around blocks it has
 // read since the last release reach walkReleaseBlocks. A big table's
 // interior pages lie all over the file, one to a block, and a fault maps
-// the whole block: released only at the end, the 550 interior pages of
+// the whole block: released only at the end, the 624 interior pages of
 // train x200's NVTX table mapped 860 MB at once where the page cache held
 // the file in 2 MB folios (TestWalkReleasesAsItGoes). A page released while
 // the walk still reads it (an ancestor whose block went with the others)
