@@ -189,15 +189,17 @@ func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32
 		wg.Go(func() {
 			st := opt.stream(db)
 			var s byte
-			for _, l := range r {
-				p, hdr, ncell, _, err := db.btreePage(l.pg)
-				if err != nil {
-					errs[i] = err // a floor of a damaged file would measure nothing
-					return
-				}
-				s |= touchCells(p, hdr)
-				if st != nil {
-					st.leafDone(l.pg, ncell)
+			for _, piece := range r {
+				for _, l := range piece {
+					p, hdr, ncell, _, err := db.btreePage(l.pg)
+					if err != nil {
+						errs[i] = err // a floor of a damaged file would measure nothing
+						return
+					}
+					s |= touchCells(p, hdr)
+					if st != nil {
+						st.leafDone(l.pg, ncell)
+					}
 				}
 			}
 			if st != nil {

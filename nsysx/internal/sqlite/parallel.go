@@ -43,17 +43,29 @@ func (c *leafChunks) add(l leafRef) {
 	c.n++
 }
 
-// all returns the leaves in one slice of their number.
-func (c *leafChunks) all() []leafRef {
-	if len(c.full) == 0 {
-		return c.cur
+// span returns the leaves a to b (in walk order) as pieces of the blocks
+// they were collected in: joining the blocks into one slice first copied
+// 1.3 MB for train x50's NVTX table into fresh pages (page faults, on
+// the one goroutine every range waits for).
+func (c *leafChunks) span(a, b int) leafRange {
+	var r leafRange
+	for a < b {
+		blk, off := c.cur, a%leafChunk
+		if k := a / leafChunk; k < len(c.full) {
+			blk = c.full[k]
+		}
+		end := min(len(blk), off+b-a)
+		if end <= off { // b past the leaves collected: not for the callers here
+			break
+		}
+		r = append(r, blk[off:end])
+		a += end - off
 	}
-	out := make([]leafRef, 0, c.n)
-	for _, f := range c.full {
-		out = append(out, f...)
-	}
-	return append(out, c.cur...)
+	return r
 }
+
+// leafRange is a run of a table's leaves in key order, in pieces.
+type leafRange [][]leafRef
 
 // MinPartLeaves is the fewest leaf pages a part of ScanFieldsParts gets
 // (a variable for the tests).
@@ -62,7 +74,7 @@ var MinPartLeaves = 64
 // leafParts lists the leaves of the tree at root and cuts them into up to
 // parts ranges of at least MinPartLeaves leaves. The interior pages it
 // reads are released from the resident set afterwards (see EstimateRows).
-func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
+func (db *DB) leafParts(root uint32, parts int) ([]leafRange, error) {
 	depth, _, err := db.leftmostLeaf(root)
 	if err != nil {
 		return nil, err
@@ -76,11 +88,11 @@ func (db *DB) leafParts(root uint32, parts int) ([][]leafRef, error) {
 	if err != nil {
 		return nil, err
 	}
-	leaves := chunks.all()
-	n := min(parts, max(1, len(leaves)/max(1, MinPartLeaves)))
-	out := make([][]leafRef, n)
+	total := chunks.n
+	n := min(parts, max(1, total/max(1, MinPartLeaves)))
+	out := make([]leafRange, n)
 	for i := range out {
-		out[i] = leaves[len(leaves)*i/n : len(leaves)*(i+1)/n]
+		out[i] = chunks.span(total*i/n, total*(i+1)/n)
 	}
 	return out, nil
 }
@@ -176,23 +188,25 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 
 // scanLeaves scans the leaves r, which must be table leaf pages, through
 // the gate g when it is a GateFirst gate (nil: none).
-func (db *DB) scanLeaves(r []leafRef, sh *shape, opt ScanOptions, g *gate, fn func(int64, []byte) error) (err error) {
+func (db *DB) scanLeaves(r leafRange, sh *shape, opt ScanOptions, g *gate, fn func(int64, []byte) error) (err error) {
 	defer recoverCorrupt(&err)
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
 	}
 	var scratch []byte
-	for _, l := range r {
-		p, hdr, ncell, leaf, err := db.btreePage(l.pg)
-		if err != nil {
-			return err
-		}
-		if !leaf {
-			return fmt.Errorf("%w: interior page %d at the depth of the leaves", ErrCorrupt, l.pg)
-		}
-		if err := db.scanLeaf(p, hdr, ncell, l.pg, l.lo, l.hi, sh, st, &scratch, fn); err != nil {
-			return err
+	for _, piece := range r {
+		for _, l := range piece {
+			p, hdr, ncell, leaf, err := db.btreePage(l.pg)
+			if err != nil {
+				return err
+			}
+			if !leaf {
+				return fmt.Errorf("%w: interior page %d at the depth of the leaves", ErrCorrupt, l.pg)
+			}
+			if err := db.scanLeaf(p, hdr, ncell, l.pg, l.lo, l.hi, sh, st, &scratch, fn); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

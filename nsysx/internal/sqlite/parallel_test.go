@@ -125,3 +125,34 @@ func TestGateFirstPartsMatchesScan(t *testing.T) {
 		t.Fatalf("cut into parts: %v, rows refused: %d", cut, refused)
 	}
 }
+
+// TestLeafChunksSpan: the ranges cut from the collected blocks hold every
+// leaf once, in order, whatever the cut points are relative to the blocks
+// (the test profiles' tables have fewer leaves than one block).
+func TestLeafChunksSpan(t *testing.T) {
+	for _, n := range []int{0, 1, leafChunk - 1, leafChunk, leafChunk + 1, 3*leafChunk + 17} {
+		var c leafChunks
+		for i := range n {
+			c.add(leafRef{pg: uint32(i + 1)})
+		}
+		for _, parts := range []int{1, 2, 3, 7} {
+			next := uint32(1)
+			for p := range parts {
+				for _, piece := range c.span(n*p/parts, n*(p+1)/parts) {
+					if len(piece) == 0 {
+						t.Fatalf("%d leaves in %d parts: an empty piece in part %d", n, parts, p)
+					}
+					for _, l := range piece {
+						if l.pg != next {
+							t.Fatalf("%d leaves in %d parts: leaf %d where %d comes next (part %d)", n, parts, l.pg, next, p)
+						}
+						next++
+					}
+				}
+			}
+			if int(next-1) != n {
+				t.Errorf("%d leaves in %d parts: %d leaves in the ranges", n, parts, next-1)
+			}
+		}
+	}
+}
