@@ -73,14 +73,15 @@ var MinPartLeaves = 64
 
 // leafParts lists the leaves of the tree at root and cuts them into up to
 // parts ranges of at least MinPartLeaves leaves. The interior pages it
-// reads are released from the resident set afterwards (see EstimateRows).
+// reads are released from the resident set as it goes and at its end
+// (readPages).
 func (db *DB) leafParts(root uint32, parts int) ([]leafRange, error) {
 	depth, _, err := db.leftmostLeaf(root)
 	if err != nil {
 		return nil, err
 	}
 	var chunks leafChunks
-	var interior readPages // released after the walk, as EstimateRows does
+	var interior readPages // released during and after the walk, as in EstimateRows
 	w := &walker{db: db, seen: make([]uint64, db.nPages/64+1), leafDepth: depth, collect: &chunks,
 		interiorDone: func(pg uint32) { interior.add(db, pg) }}
 	err = w.walk(root, 0, math.MinInt64, math.MaxInt64)

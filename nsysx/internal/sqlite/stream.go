@@ -398,7 +398,8 @@ func (s *stream) flush() {
 // one. It is meant to size arrays before a scan that releases its pages, for
 // which Count would make the whole table resident first. It returns 0 when
 // the tree is damaged. The interior pages it reads are released from the
-// resident set (when Release would release them) before it returns: a fault
+// resident set (when Release would release them) as it goes and before it
+// returns (readPages): a fault
 // maps the whole block around a page (faultAround), and a big table's
 // interior pages lie all over the file, so reading them would otherwise
 // leave most of the file resident before a releasing scan even starts.
@@ -415,7 +416,7 @@ func (db *DB) EstimateRows(t *Table) (n int) {
 	// leaves counts the leaves under the interior page pg at depth d; a
 	// tree visits each page once at most, a damaged one may loop
 	visits := 0
-	var seen readPages // the interior pages read, released at the end
+	var seen readPages // the interior pages read, released as the walk goes and at its end
 	defer seen.release(db)
 	var leaves func(pg uint32, d int) (int, error)
 	leaves = func(pg uint32, d int) (int, error) {
