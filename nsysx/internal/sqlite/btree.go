@@ -79,32 +79,77 @@ func (w *walker) walk(pg uint32, depth int, lo, hi int64) error {
 		}
 		return w.leaf(p, hdr, ncell, pg, lo, hi)
 	}
-	for i := 0; i <= ncell; i++ {
-		c, err := child(p, hdr, ncell, i)
-		if err != nil {
+	if w.collect != nil && depth+1 == w.leafDepth {
+		if err := w.collectChildren(p, hdr, ncell, pg, lo, hi); err != nil {
 			return err
 		}
-		clo, chi := lo, hi
-		if i < ncell {
-			if chi, err = interiorKey(p, hdr, i, pg); err != nil {
+	} else {
+		for i := 0; i <= ncell; i++ {
+			c, err := child(p, hdr, ncell, i)
+			if err != nil {
 				return err
 			}
-			if chi < lo || chi > hi {
+			clo, chi := lo, hi
+			if i < ncell {
+				if chi, err = interiorKey(p, hdr, i, pg); err != nil {
+					return err
+				}
+				if chi < lo || chi > hi {
+					return keyOrderErr(pg, chi, lo, hi)
+				}
+			}
+			if err := w.walk(c, depth+1, clo, chi); err != nil {
+				return err
+			}
+			if i < ncell {
+				if chi == math.MaxInt64 {
+					return keyOrderErr(pg, chi, lo, hi-1)
+				}
+				lo = chi + 1
+			}
+		}
+	}
+	if w.interiorDone != nil {
+		w.interiorDone(pg)
+	}
+	return nil
+}
+
+// collectChildren lists the children of interior page pg, which lie at the
+// leaf depth, with the rowid ranges their keys give them: walk's steps for
+// each child with each cell read once and no call a child (leafParts lists
+// the 56 000 leaves of train x50's NVTX table this way, on the goroutine
+// every range waits for).
+func (w *walker) collectChildren(p []byte, hdr, ncell int, pg uint32, lo, hi int64) error {
+	for i := 0; i <= ncell; i++ {
+		c, chi := binary.BigEndian.Uint32(p[hdr+8:]), hi // the right-most child
+		if i < ncell {
+			off := int(binary.BigEndian.Uint16(p[hdr+12+2*i:]))
+			if off+5 > len(p) {
+				return fmt.Errorf("%w: cell offset past page %d", ErrCorrupt, pg)
+			}
+			c = binary.BigEndian.Uint32(p[off:])
+			k, n := varint(p[off+4:])
+			if n == 0 {
+				return fmt.Errorf("%w: bad cell in page %d", ErrCorrupt, pg)
+			}
+			if chi = int64(k); chi < lo || chi > hi {
 				return keyOrderErr(pg, chi, lo, hi)
 			}
 		}
-		if err := w.walk(c, depth+1, clo, chi); err != nil {
-			return err
+		if int(c) <= w.db.nPages && c > 0 {
+			if w.seen[c/64]&(1<<(c%64)) != 0 {
+				return fmt.Errorf("%w: page %d reached twice in one B-tree (pages swapped or duplicated)", ErrCorrupt, c)
+			}
+			w.seen[c/64] |= 1 << (c % 64)
 		}
+		w.collect.add(leafRef{c, lo, chi})
 		if i < ncell {
 			if chi == math.MaxInt64 {
 				return keyOrderErr(pg, chi, lo, hi-1)
 			}
 			lo = chi + 1
 		}
-	}
-	if w.interiorDone != nil {
-		w.interiorDone(pg)
 	}
 	return nil
 }
