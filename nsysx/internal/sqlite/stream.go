@@ -399,10 +399,10 @@ func (s *stream) flush() {
 // which Count would make the whole table resident first. It returns 0 when
 // the tree is damaged. The interior pages it reads are released from the
 // resident set (when Release would release them) as it goes and before it
-// returns (readPages): a fault
-// maps the whole block around a page (faultAround), and a big table's
-// interior pages lie all over the file, so reading them would otherwise
-// leave most of the file resident before a releasing scan even starts.
+// returns (readPages): a fault maps the whole block around a page
+// (faultAround), and a big table's interior pages lie all over the file, so
+// reading them would otherwise leave most of the file resident before a
+// releasing scan even starts.
 func (db *DB) EstimateRows(t *Table) (n int) {
 	defer func() {
 		if recover() != nil {
