@@ -37,6 +37,44 @@ type Conn struct {
 
 	closed         int32
 	onCloseErrorCB func(c *Conn)
+
+	maxMsgSize int64                            // the most bytes one message may take (nsysx)
+	logf       func(format string, args ...any) // where a dropped connection is logged, or nil (nsysx)
+}
+
+// DefaultMaxMsgSize is the limit of a received message when none is given
+// (nsysx): 256 MiB. A message counts its frames' bytes and
+// frameOverhead bytes per frame.
+const DefaultMaxMsgSize = 256 << 20
+
+// frameOverhead is what one received frame costs besides its bytes (its
+// slice header and a share of the frames' slice), counted against the
+// limit so that a message of many empty frames is bounded too (nsysx).
+const frameOverhead = 64
+
+// readChunk is the largest frame body allocated before its bytes arrive;
+// a larger one grows as they do, so that a header declaring a large frame
+// costs memory only for what is actually sent (nsysx).
+const readChunk = 1 << 20
+
+// ErrMsgTooLarge is the error (wrapped) of a read that met a message over
+// the connection's limit; the connection is closed (nsysx).
+var ErrMsgTooLarge = errors.New("zmq4: message too large")
+
+// ConnOption configures a Conn opened by Open (nsysx).
+type ConnOption func(c *Conn)
+
+// ConnMaxMsgSize sets the most bytes a received message may take (its
+// frames' bytes plus 64 a frame); a larger one is not read and the
+// connection is closed. n <= 0 means DefaultMaxMsgSize (nsysx).
+func ConnMaxMsgSize(n int64) ConnOption {
+	return func(c *Conn) { c.maxMsgSize = n }
+}
+
+// ConnLogf sets where the Conn logs the one line that says it dropped a
+// peer for a message over the limit (nsysx).
+func ConnLogf(logf func(format string, args ...any)) ConnOption {
+	return func(c *Conn) { c.logf = logf }
 }
 
 func (c *Conn) Close() error {
@@ -64,7 +102,9 @@ func (c *Conn) Write(p []byte) (int, error) {
 // Open opens a ZMTP connection over rw with the given security, socket type and identity.
 // An optional onCloseErrorCB can be provided to inform the caller when this Conn is closed.
 // Open performs a complete ZMTP handshake.
-func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
+// opts (nsysx) set the limit of a received message, that of the
+// handshake's commands too.
+func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), opts ...ConnOption) (*Conn, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -82,6 +122,12 @@ func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		Meta:           make(Metadata),
 		topics:         make(map[string]struct{}),
 		onCloseErrorCB: onCloseErrorCB,
+	}
+	for _, opt := range opts {
+		opt(conn)
+	}
+	if conn.maxMsgSize <= 0 {
+		conn.maxMsgSize = DefaultMaxMsgSize
 	}
 	conn.Meta[sysSockType] = string(conn.typ)
 	conn.Meta[sysSockID] = conn.id.String()
@@ -375,6 +421,7 @@ func (c *Conn) read() Msg {
 
 		hasMore = true
 		isCmd   = false
+		total   int64 // the message's size so far, as maxMsgSize counts it (nsysx)
 	)
 
 	for hasMore {
@@ -413,8 +460,16 @@ func (c *Conn) read() Msg {
 			return msg
 		}
 
-		body := make([]byte, size)
-		_, msg.err = io.ReadFull(c.rw, body)
+		// nsysx: the message's size is bounded before anything is
+		// allocated; a peer over the limit is dropped.
+		if size+frameOverhead > uint64(c.maxMsgSize-total) {
+			msg.err = c.tooLarge(total, size)
+			return msg
+		}
+		total += int64(size) + frameOverhead
+
+		var body []byte
+		body, msg.err = readBody(c.rw, int(size))
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -437,6 +492,41 @@ func (c *Conn) read() Msg {
 		msg.Type = CmdMsg
 	}
 	return msg
+}
+
+// tooLarge drops the connection of a frame of size bytes that takes its
+// message over the limit, total bytes read before it: the stream cannot be
+// resynchronised (nsysx).
+func (c *Conn) tooLarge(total int64, size uint64) error {
+	err := fmt.Errorf("%w: a frame of %d bytes, the limit is %d", ErrMsgTooLarge, size, c.maxMsgSize)
+	if total > 0 {
+		err = fmt.Errorf("%w: a frame of %d bytes after %d (each frame counts %d more), the limit is %d",
+			ErrMsgTooLarge, size, total, frameOverhead, c.maxMsgSize)
+	}
+	if c.logf != nil {
+		c.logf("dropped the connection from %s: %v", c.rw.RemoteAddr(), err)
+	}
+	c.rw.Close()
+	c.SetClosed()
+	return err
+}
+
+// readBody reads a frame body of size bytes: at most readChunk is
+// allocated before bytes arrive, then the buffer doubles as they fill it
+// (nsysx).
+func readBody(r io.Reader, size int) ([]byte, error) {
+	body := make([]byte, min(size, readChunk))
+	read := 0
+	for {
+		if _, err := io.ReadFull(r, body[read:]); err != nil {
+			return nil, err
+		}
+		if len(body) == size {
+			return body, nil
+		}
+		read = len(body)
+		body = append(body, make([]byte, min(size-read, read))...)
+	}
 }
 
 func (conn *Conn) subscribe(msg Msg) {

@@ -74,6 +74,16 @@ func WithAutomaticReconnect(automaticReconnect bool) Option {
 	}
 }
 
+// WithMaxMsgSize sets the most bytes a received message may take (its
+// frames' bytes plus 64 a frame, DefaultMaxMsgSize when n <= 0): a peer
+// that sends a larger one is dropped, with a line on the socket's logger
+// (nsysx).
+func WithMaxMsgSize(n int64) Option {
+	return func(s *socket) {
+		s.maxMsgSize = n
+	}
+}
+
 /*
 // TODO(sbinet)
 

@@ -41,6 +41,7 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
+	maxMsgSize    int64 // the limit of a received message, 0 for DefaultMaxMsgSize (nsysx)
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -221,10 +222,12 @@ func (sck *socket) accept() {
 				continue
 			}
 
-			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn)
+			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.connOptions()...)
 			if err != nil {
 				// FIXME(sbinet): maybe bubble up this error to application code?
-				sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+				if !errors.Is(err, ErrMsgTooLarge) { // the Conn logged it (nsysx)
+					sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+				}
 				continue
 			}
 
@@ -267,7 +270,7 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn)
+	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.connOptions()...)
 	if err != nil {
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
@@ -282,6 +285,11 @@ connect:
 	}
 	sck.addConn(zconn)
 	return nil
+}
+
+// connOptions are the options of the socket's connections (nsysx).
+func (sck *socket) connOptions() []ConnOption {
+	return []ConnOption{ConnMaxMsgSize(sck.maxMsgSize), ConnLogf(sck.log.Printf)}
 }
 
 func (sck *socket) addConn(c *Conn) {
