@@ -1,8 +1,10 @@
 package wire_test
 
 import (
+	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nsysx/nsysx/kernel/internal/wiretest"
 	"github.com/nsysx/nsysx/kernel/wire"
@@ -89,5 +91,44 @@ func TestMaxMessageEnv(t *testing.T) {
 			t.Errorf("env %q, option %d: dropped %v, want %v; log:\n%s", c.env, c.opt, dropped, c.drop, logs)
 		}
 		stop()
+	}
+}
+
+// A peer that connects and never completes the handshake does not keep
+// others from connecting to the same socket, and is dropped after the
+// handshake's time limit.
+func TestStalledHandshake(t *testing.T) {
+	srv, _, _, _, stop := startServerWith(t, "k", wire.Options{})
+	defer stop()
+	info := srv.Info()
+	var stalled []net.Conn
+	for _, port := range []int{info.ShellPort, info.ControlPort, info.StdinPort, info.IOPubPort, info.HBPort} {
+		c, err := net.Dial("tcp", info.Addr(port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		stalled = append(stalled, c)
+	}
+	dialed := make(chan error, 1)
+	go func() {
+		c, err := wiretest.DialReady(info, timeout)
+		if err == nil {
+			c.Close()
+		}
+		dialed <- err
+	}()
+	select {
+	case err := <-dialed:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(timeout):
+		t.Fatal("a client could not connect while other connections stalled their handshakes")
+	}
+	for i, c := range stalled {
+		if !wiretest.WaitClosed(c, timeout) {
+			t.Errorf("stalled connection %d not dropped", i)
+		}
 	}
 }

@@ -222,18 +222,35 @@ func (sck *socket) accept() {
 				continue
 			}
 
-			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.connOptions()...)
-			if err != nil {
-				// FIXME(sbinet): maybe bubble up this error to application code?
-				if !errors.Is(err, ErrMsgTooLarge) { // the Conn logged it (nsysx)
-					sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
-				}
-				continue
-			}
-
-			sck.addConn(zconn)
+			go sck.open(conn) // nsysx: was done here, so one stalled peer kept all others out
 		}
 	}
+}
+
+// handshakeTimeout bounds the handshake of an accepted connection (nsysx).
+const handshakeTimeout = 5 * time.Second
+
+// open performs the handshake of an accepted connection, within
+// handshakeTimeout, and adds it to the socket; a connection that fails is
+// closed. Each runs on its own goroutine, so that a peer that stalls does
+// not hold up the others (nsysx).
+func (sck *socket) open(conn net.Conn) {
+	stop := context.AfterFunc(sck.ctx, func() { conn.Close() })
+	defer stop()
+	conn.SetDeadline(time.Now().Add(handshakeTimeout))
+	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.connOptions()...)
+	if err == nil {
+		err = conn.SetDeadline(time.Time{})
+	}
+	if err != nil {
+		// FIXME(sbinet): maybe bubble up this error to application code?
+		if !errors.Is(err, ErrMsgTooLarge) && sck.ctx.Err() == nil { // the Conn logged it (nsysx)
+			sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+		}
+		conn.Close()
+		return
+	}
+	sck.addConn(zconn)
 }
 
 // Dial connects a remote endpoint to the Socket.
@@ -295,6 +312,10 @@ func (sck *socket) connOptions() []ConnOption {
 func (sck *socket) addConn(c *Conn) {
 	sck.mu.Lock()
 	defer sck.mu.Unlock()
+	if sck.ctx.Err() != nil { // nsysx: closed while the handshake ran (Close closes what it finds under mu)
+		c.Close()
+		return
+	}
 	sck.conns = append(sck.conns, c)
 	if len(c.Peer.Meta[sysSockID]) == 0 {
 		switch c.typ {
