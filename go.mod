@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
-	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/klauspost/compress v1.19.2
 	github.com/ncruces/go-sqlite3 v0.37.0
@@ -12,6 +11,7 @@ require (
 	golang.org/x/image v0.30.0
 	golang.org/x/net v0.60.0
 	golang.org/x/sync v0.25.0
+	golang.org/x/text v0.44.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -24,7 +24,6 @@ require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/apache/thrift v0.24.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
@@ -36,7 +35,6 @@ require (
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/exp v0.0.0-20260508232706-74f9aab9d74a // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260819154853-08b0e4226688 // indirect
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

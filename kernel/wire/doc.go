@@ -1,5 +1,7 @@
 // Package wire implements the transport side of the Jupyter messaging
-// protocol (version 5.4) on top of github.com/go-zeromq/zmq4.
+// protocol (version 5.4) on top of zmq4 (github.com/go-zeromq/zmq4 v0.17.0,
+// copied into third_party/zmq4 with a bound on the size of received
+// messages: docs/kernel-security.md).
 //
 // It parses connection files, binds the five kernel sockets (shell, control
 // and stdin ROUTERs, the iopub PUB and the heartbeat echo), frames and signs

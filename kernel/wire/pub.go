@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
+	"github.com/nsysx/nsysx/kernel/wire/third_party/zmq4"
 )
 
 // publisher is the iopub PUB socket: every subscriber has a bounded queue
@@ -35,9 +35,9 @@ type subscriber struct {
 	busy   atomic.Int32
 }
 
-func newPublisher(addr string, logf func(string, ...any)) (*publisher, error) {
+func newPublisher(addr string, logf func(string, ...any), maxMsg int64) (*publisher, error) {
 	p := &publisher{logf: logf, subs: map[*subscriber]struct{}{}}
-	raw, err := listenRaw(addr, zmq4.Pub, p.serve, logf)
+	raw, err := listenRaw(addr, "iopub", zmq4.Pub, p.serve, logf, maxMsg)
 	if err != nil {
 		return nil, err
 	}

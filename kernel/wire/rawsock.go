@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
-	"github.com/go-zeromq/zmq4/security/null"
+	"github.com/nsysx/nsysx/kernel/wire/third_party/zmq4"
+	"github.com/nsysx/nsysx/kernel/wire/third_party/zmq4/security/null"
 )
 
 // rawListener accepts ZMTP connections of one socket type and serves each
@@ -16,10 +16,12 @@ import (
 // writer goroutine on Close and queues without bound, and both need exact
 // control of the goroutines they start.
 type rawListener struct {
-	ln    net.Listener
-	typ   zmq4.SocketType
-	serve func(*zmq4.Conn)
-	logf  func(format string, args ...any)
+	ln     net.Listener
+	name   string
+	typ    zmq4.SocketType
+	serve  func(*zmq4.Conn)
+	logf   func(format string, args ...any)
+	maxMsg int64 // the limit of a received message (zmq4.ConnMaxMsgSize)
 
 	wg     sync.WaitGroup
 	mu     sync.Mutex
@@ -29,12 +31,12 @@ type rawListener struct {
 
 const handshakeTimeout = 5 * time.Second
 
-func listenRaw(addr string, typ zmq4.SocketType, serve func(*zmq4.Conn), logf func(string, ...any)) (*rawListener, error) {
+func listenRaw(addr, name string, typ zmq4.SocketType, serve func(*zmq4.Conn), logf func(string, ...any), maxMsg int64) (*rawListener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	l := &rawListener{ln: ln, typ: typ, serve: serve, logf: logf, conns: map[net.Conn]struct{}{}}
+	l := &rawListener{ln: ln, name: name, typ: typ, serve: serve, logf: logf, maxMsg: maxMsg, conns: map[net.Conn]struct{}{}}
 	l.wg.Add(1)
 	go l.accept()
 	return l, nil
@@ -79,9 +81,14 @@ func (l *rawListener) handle(nc net.Conn) {
 		l.logf("%s connection: %v", l.typ, err)
 		return
 	}
-	zc, err := zmq4.Open(nc, null.Security(), l.typ, zmq4.SocketIdentity(NewID()), true, nil)
+	zc, err := zmq4.Open(nc, null.Security(), l.typ, zmq4.SocketIdentity(NewID()), true, nil,
+		zmq4.ConnMaxMsgSize(l.maxMsg), zmq4.ConnLogf(func(format string, args ...any) {
+			l.logf(l.name+": "+format, args...)
+		}))
 	if err != nil {
-		l.logf("%s handshake: %v", l.typ, err)
+		if !errors.Is(err, zmq4.ErrMsgTooLarge) { // the Conn logged it
+			l.logf("%s handshake: %v", l.typ, err)
+		}
 		return
 	}
 	if err := nc.SetDeadline(time.Time{}); err != nil {

@@ -8,10 +8,11 @@ import (
 	"log"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
+	"github.com/nsysx/nsysx/kernel/wire/third_party/zmq4"
 )
 
 // Channel names the socket a request arrived on.
@@ -36,6 +37,11 @@ type Options struct {
 	Log io.Writer
 	// Username goes into the headers the kernel sends (default "kernel").
 	Username string
+	// MaxMessageSize is the most bytes a received message may take (its
+	// frames' bytes plus 64 a frame); a peer that sends a larger one is
+	// dropped, with a line on Log. 0: NSYSX_KERNEL_MAX_MESSAGE, else
+	// DefaultMaxMessageSize.
+	MaxMessageSize int64
 }
 
 // Server owns the five kernel sockets.
@@ -73,6 +79,10 @@ func Listen(info ConnectionInfo, opts Options) (s *Server, err error) {
 	if opts.Username == "" {
 		opts.Username = "kernel"
 	}
+	maxMsg, err := maxMessageSize(opts)
+	if err != nil {
+		return nil, err
+	}
 	s = &Server{
 		info: info, signer: NewSigner(info.Key), session: NewID(), user: opts.Username,
 		log:     log.New(opts.Log, "nsysx kernel: ", log.LstdFlags),
@@ -84,9 +94,9 @@ func Listen(info ConnectionInfo, opts Options) (s *Server, err error) {
 			s.closeSockets()
 		}
 	}()
-	zlog := log.New(opts.Log, "zmq4: ", log.LstdFlags)
 	bind := func(port *int, name string) (zmq4.Socket, error) {
-		sock := zmq4.NewRouter(s.sockCtx, zmq4.WithLogger(zlog), zmq4.WithTimeout(10*time.Second))
+		sock := zmq4.NewRouter(s.sockCtx, zmq4.WithLogger(log.New(s.socketLog(name), "", 0)),
+			zmq4.WithTimeout(10*time.Second), zmq4.WithMaxMsgSize(maxMsg))
 		if err := sock.Listen("tcp://" + info.Addr(*port)); err != nil {
 			return nil, fmt.Errorf("binding %s: %w", name, err)
 		}
@@ -102,11 +112,11 @@ func Listen(info ConnectionInfo, opts Options) (s *Server, err error) {
 	if s.stdin, err = bind(&s.info.StdinPort, "stdin"); err != nil {
 		return nil, err
 	}
-	if s.iopub, err = newPublisher(info.Addr(info.IOPubPort), s.log.Printf); err != nil {
+	if s.iopub, err = newPublisher(info.Addr(info.IOPubPort), s.log.Printf, maxMsg); err != nil {
 		return nil, fmt.Errorf("binding iopub: %w", err)
 	}
 	s.info.IOPubPort = s.iopub.raw.port()
-	if s.hb, err = listenRaw(info.Addr(info.HBPort), zmq4.Rep, serveHeartbeat, s.log.Printf); err != nil {
+	if s.hb, err = listenRaw(info.Addr(info.HBPort), "heartbeat", zmq4.Rep, serveHeartbeat, s.log.Printf, maxMsg); err != nil {
 		return nil, fmt.Errorf("binding heartbeat: %w", err)
 	}
 	s.info.HBPort = s.hb.port()
@@ -121,6 +131,21 @@ func (s *Server) Session() string { return s.session }
 
 // Logf writes a diagnostic line to the server's log.
 func (s *Server) Logf(format string, args ...any) { s.log.Printf(format, args...) }
+
+// socketLog is where zmq4 logs for the socket name: a line on the
+// server's log after the name.
+func (s *Server) socketLog(name string) io.Writer {
+	return lineWriter(func(line string) { s.log.Printf("%s: %s", name, line) })
+}
+
+// lineWriter hands each write, a log line, to a function without its
+// newline.
+type lineWriter func(line string)
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
 
 func (s *Server) header(msgType string) Header {
 	return Header{MsgID: NewID(), Session: s.session, Username: s.user, Date: Now(),

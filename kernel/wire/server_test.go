@@ -46,8 +46,17 @@ func (h *echoHandler) Handle(ctx context.Context, r *wire.Request) {
 
 func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *wiretest.Buffer, func()) {
 	t.Helper()
+	_, c, h, logs, stop := startServerWith(t, key, wire.Options{})
+	return c, h, logs, stop
+}
+
+// startServerWith is startServer with opts (their Log is replaced) that
+// also returns the server.
+func startServerWith(t *testing.T, key string, opts wire.Options) (*wire.Server, *wiretest.Client, *echoHandler, *wiretest.Buffer, func()) {
+	t.Helper()
 	logs := &wiretest.Buffer{}
-	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: key}, wire.Options{Log: logs})
+	opts.Log = logs
+	srv, err := wire.Listen(wire.ConnectionInfo{IP: "127.0.0.1", Key: key}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +82,7 @@ func startServer(t *testing.T, key string) (*wiretest.Client, *echoHandler, *wir
 		c.Close()
 		wiretest.CheckNoLeaks(t)
 	}
-	return c, h, logs, stop
+	return srv, c, h, logs, stop
 }
 
 func TestServerRoundTrip(t *testing.T) {

@@ -9,9 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-zeromq/zmq4"
-
 	"github.com/nsysx/nsysx/kernel/wire"
+	"github.com/nsysx/nsysx/kernel/wire/third_party/zmq4"
 )
 
 // Client talks to a kernel like a Jupyter frontend.
