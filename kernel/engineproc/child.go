@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/nsysx/nsysx/kernel"
 )
@@ -43,8 +44,10 @@ type child struct {
 	k   *kernel.Kernel
 	eng kernel.Engine
 
-	wmu sync.Mutex
-	enc *json.Encoder
+	wmu     sync.Mutex
+	enc     *json.Encoder
+	stream  event       // stream bytes not sent yet (Op "" when none)
+	flusher *time.Timer // sends them streamDelay after the first
 
 	mu      sync.Mutex
 	cancels map[uint64]context.CancelFunc
@@ -111,10 +114,58 @@ func serve(in io.Reader, out io.Writer, eng kernel.Engine) error {
 	return nil
 }
 
+// Stream writes are gathered into one event of up to streamMax bytes, sent
+// streamDelay after the first write, or before any other event (so the
+// order of outputs holds): a cell printing many short lines does not cost
+// one event each.
+const (
+	streamMax   = 32 << 10
+	streamDelay = 2 * time.Millisecond
+)
+
 // send writes one event; events of all requests share the pipe, in order.
 func (c *child) send(ev event) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if err := c.flushLocked(); err != nil {
+		return err
+	}
+	return c.enc.Encode(ev)
+}
+
+// write adds stream bytes of request id.
+func (c *child) write(id uint64, op string, p []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.stream.Op != "" && (c.stream.ID != id || c.stream.Op != op || len(c.stream.Bytes)+len(p) > streamMax) {
+		if err := c.flushLocked(); err != nil {
+			return err
+		}
+	}
+	if c.stream.Op == "" {
+		c.stream = event{Op: op, ID: id}
+		if c.flusher == nil {
+			c.flusher = time.AfterFunc(streamDelay, c.flush)
+		} else {
+			c.flusher.Reset(streamDelay)
+		}
+	}
+	c.stream.Bytes = append(c.stream.Bytes, p...)
+	return nil
+}
+
+func (c *child) flush() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.flushLocked()
+}
+
+func (c *child) flushLocked() error {
+	if c.stream.Op == "" {
+		return nil
+	}
+	ev := c.stream
+	c.stream = event{}
 	return c.enc.Encode(ev)
 }
 
@@ -190,7 +241,7 @@ func (w streamWriter) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if err := w.o.c.send(event{Op: w.op, ID: w.o.id, Bytes: p}); err != nil {
+	if err := w.o.c.write(w.o.id, w.op, p); err != nil {
 		return 0, err
 	}
 	return len(p), nil
