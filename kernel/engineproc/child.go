@@ -24,12 +24,12 @@ import (
 // writes their output on file descriptor 4, until the parent closes its
 // end (or dies). It ignores SIGINT: interrupts come as messages.
 func Serve(newEngine func() (kernel.Engine, error)) error {
-	signal.Ignore(syscall.SIGINT)
-	log.SetOutput(io.Discard) // see kernel.Run: yaegi logs before the compile panics the engine recovers
 	var st syscall.Stat_t
 	if syscall.Fstat(3, &st) != nil || syscall.Fstat(4, &st) != nil {
 		return errors.New("file descriptors 3 and 4 are not open: the engine process is started by the kernel, not by hand")
 	}
+	signal.Ignore(syscall.SIGINT)
+	log.SetOutput(io.Discard) // see kernel.Run: yaegi logs before the compile panics the engine recovers
 	in, out := os.NewFile(3, "engine-requests"), os.NewFile(4, "engine-events")
 	defer out.Close()
 	eng, err := newEngine()
@@ -70,7 +70,6 @@ func serve(in io.Reader, out io.Writer, eng kernel.Engine) error {
 		return err
 	}
 	dec := json.NewDecoder(bufio.NewReaderSize(in, 64<<10))
-	var wg sync.WaitGroup
 	for {
 		var r request
 		if err := dec.Decode(&r); err != nil {
@@ -91,12 +90,16 @@ func serve(in io.Reader, out io.Writer, eng kernel.Engine) error {
 			if ch != nil {
 				ch <- r
 			}
+		case opExecute:
+			// the cancel is known before the next request is read: an
+			// interrupt right after it finds it
+			ctx, cancel := context.WithCancel(context.Background())
+			c.mu.Lock()
+			c.cancels[r.ID] = cancel
+			c.mu.Unlock()
+			go c.handle(ctx, r)
 		default:
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				c.handle(r)
-			}()
+			go c.handle(context.Background(), r)
 		}
 	}
 	c.mu.Lock()
@@ -170,8 +173,8 @@ func (c *child) flushLocked() error {
 }
 
 // handle answers one request (a cell, completion, inspection, ...) with
-// its done event.
-func (c *child) handle(r request) {
+// its done event; ctx is a cell's.
+func (c *child) handle(ctx context.Context, r request) {
 	done := event{Op: evDone, ID: r.ID}
 	defer func() {
 		if p := recover(); p != nil { // a magic's bug must not end the engine
@@ -182,15 +185,13 @@ func (c *child) handle(r request) {
 	}()
 	switch r.Op {
 	case opExecute:
-		ctx, cancel := context.WithCancel(context.Background())
-		c.mu.Lock()
-		c.cancels[r.ID] = cancel
-		c.mu.Unlock()
 		defer func() {
 			c.mu.Lock()
-			delete(c.cancels, r.ID)
+			if cancel := c.cancels[r.ID]; cancel != nil {
+				cancel()
+				delete(c.cancels, r.ID)
+			}
 			c.mu.Unlock()
-			cancel()
 		}()
 		done.Err = toWire(c.k.RunCell(ctx, r.Code, newOutput(c, r.ID)))
 	case opComplete:
