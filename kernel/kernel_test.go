@@ -37,17 +37,7 @@ func start(t *testing.T) *wiretest.Kernel {
 	return wiretest.Serve(t, eng, timeout)
 }
 
-func stdout(res *wiretest.Result) string {
-	var b strings.Builder
-	for _, m := range res.OfType("stream") {
-		var c struct{ Name, Text string }
-		_ = m.DecodeContent(&c)
-		if c.Name == "stdout" {
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
-}
+func stdout(res *wiretest.Result) string { return res.Stream("stdout") }
 
 func TestKernelInfo(t *testing.T) {
 	tk := start(t)
@@ -478,38 +468,20 @@ func TestInterruptDeadlockAbandoned(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(100 * time.Millisecond)
-		if _, err := tk.Send(wire.Control, "interrupt_request", map[string]any{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tk.Recv(wire.Control, timeout); err != nil {
-			t.Fatal(err)
-		}
-		if res, err := tk.Collect(wire.Shell, id, timeout); err != nil || res.Content()["ename"] != "Interrupted" {
+		if res, err := tk.InterruptCell(id, timeout); err != nil || res.Content()["ename"] != "Interrupted" {
 			t.Fatalf("%q: %v %v", c.stuck, err, res)
 		}
 		res := tk.Execute("n++\nn")
 		if got := wiretest.ResultText(t, res); got != "42" {
 			t.Errorf("%q: next cell gave %s, want 42 (variables kept)", c.stuck, got)
 		}
-		if got := stderrText(res); strings.Count(got, said) != 1 {
+		if got := res.Stream("stderr"); strings.Count(got, said) != 1 {
 			t.Errorf("%q: next cell's stderr %q does not say once that the cell was abandoned", c.stuck, got)
 		}
 		res = tk.Execute("n--")
-		if got := stderrText(res); got != "" {
+		if got := res.Stream("stderr"); got != "" {
 			t.Errorf("%q: the abandon is said again: %q", c.stuck, got)
 		}
 		tk.Execute(c.free) // lets the abandoned goroutine end (no leak at shutdown)
 	}
-}
-
-func stderrText(res *wiretest.Result) string {
-	var b strings.Builder
-	for _, m := range res.OfType("stream") {
-		var c struct{ Name, Text string }
-		_ = m.DecodeContent(&c)
-		if c.Name == "stderr" {
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
 }

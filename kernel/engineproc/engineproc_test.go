@@ -88,18 +88,6 @@ func serve(t *testing.T) *wiretest.Kernel {
 	return wiretest.Serve(t, start(t), timeout)
 }
 
-func stream(res *wiretest.Result, name string) string {
-	var b strings.Builder
-	for _, m := range res.OfType("stream") {
-		var c struct{ Name, Text string }
-		_ = m.DecodeContent(&c)
-		if c.Name == name {
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
-}
-
 // Each of these cells ends the process it runs in: Go cannot recover them.
 // The kernel stays up, says what happened and that the variables were
 // lost, and the next cell runs in a fresh engine.
@@ -138,7 +126,7 @@ func TestProcessKillingCells(t *testing.T) {
 			if got := wiretest.ResultText(t, tk.Execute("y := 6\ny * 7")); got != "42" {
 				t.Errorf("fresh engine: %s", got)
 			}
-			if got := stream(tk.Execute("%opened"), "stdout"); got != "a.sqlite\n" {
+			if got := tk.Execute("%opened").Stream("stdout"); got != "a.sqlite\n" {
 				t.Errorf("%%open in the fresh engine: %q", got)
 			}
 		})
@@ -152,7 +140,7 @@ func TestProcessKillingCells(t *testing.T) {
 func TestSupervisedKernel(t *testing.T) {
 	tk := serve(t)
 	res := tk.Execute("import \"fmt\"\nimport \"nsysx/cell\"\nx := 20\nfmt.Println(\"héllo\", x)\ncell.DisplayID(\"p\", \"10%\")\ncell.Update(\"p\", \"100%\")\nint64(1<<62 + 1)")
-	if got := stream(res, "stdout"); got != "héllo 20\n" {
+	if got := res.Stream("stdout"); got != "héllo 20\n" {
 		t.Errorf("stdout %q", got)
 	}
 	if got := wiretest.ResultText(t, res); got != "4611686018427387905" {
@@ -197,7 +185,7 @@ func TestSupervisedKernel(t *testing.T) {
 			t.Errorf("is_complete(%q) = %v", code, c)
 		}
 	}
-	if out := stream(tk.Execute("%help"), "stdout"); !strings.Contains(out, "%timeit") || !strings.Contains(out, "%open") {
+	if out := tk.Execute("%help").Stream("stdout"); !strings.Contains(out, "%timeit") || !strings.Contains(out, "%open") {
 		t.Errorf("%%help: %q", out)
 	}
 	if res := tk.Execute("fmt.Println?"); len(res.Content()["payload"].([]any)) != 1 {
@@ -211,21 +199,15 @@ func TestSupervisedKernel(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(200 * time.Millisecond)
-		if _, err := tk.Send(wire.Control, "interrupt_request", map[string]any{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tk.Recv(wire.Control, timeout); err != nil {
-			t.Fatal(err)
-		}
-		if res, err := tk.Collect(wire.Shell, id, timeout); err != nil || res.Content()["ename"] != "Interrupted" {
+		if res, err := tk.InterruptCell(id, timeout); err != nil || res.Content()["ename"] != "Interrupted" {
 			t.Fatalf("%q: %v %v", code, err, res)
 		}
 		res := tk.Execute("n > 0")
 		if got := wiretest.ResultText(t, res); got != "true" {
 			t.Errorf("%q: state after interrupt: %s", code, got)
 		}
-		if abandoned := strings.Count(stream(res, "stderr"), "abandoned"); abandoned != strings.Count(code, "mu.Lock")/2 {
-			t.Errorf("%q: %d abandon notes: %q", code, abandoned, stream(res, "stderr"))
+		if abandoned := strings.Count(res.Stream("stderr"), "abandoned"); abandoned != strings.Count(code, "mu.Lock")/2 {
+			t.Errorf("%q: %d abandon notes: %q", code, abandoned, res.Stream("stderr"))
 		}
 	}
 	tk.Execute("mu.Unlock()")
@@ -241,7 +223,7 @@ func TestDeathWhileIdle(t *testing.T) {
 	if got := wiretest.ResultText(t, res); got != "2" {
 		t.Errorf("result %s", got)
 	}
-	if e := stream(res, "stderr"); !strings.Contains(e, "died while no cell ran") || !strings.Contains(e, "exited with status 2") {
+	if e := res.Stream("stderr"); !strings.Contains(e, "died while no cell ran") || !strings.Contains(e, "exited with status 2") {
 		t.Errorf("stderr %q", e)
 	}
 }
