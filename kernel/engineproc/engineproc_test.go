@@ -93,6 +93,8 @@ func serve(t *testing.T) *wiretest.Kernel {
 // lost, and the next cell runs in a fresh engine.
 func TestProcessKillingCells(t *testing.T) {
 	tk := serve(t)
+	dir := t.TempDir()
+	tk.Execute("%cd " + dir) // run again after a restart, before the %open
 	for _, c := range []struct{ name, code, cause string }{
 		{"stack overflow", "func f(n int) int { return f(n+1) + 1 }\nf(0)", "overflowed its stack"},
 		{"concurrent map writes", "import \"time\"\nm := map[int]int{}\nfor g := 0; g < 4; g++ {\n\tgo func() {\n\t\tfor i := 0; ; i++ {\n\t\t\tm[i%64] = i\n\t\t}\n\t}()\n}\ntime.Sleep(30 * time.Second)",
@@ -115,8 +117,8 @@ func TestProcessKillingCells(t *testing.T) {
 			if !strings.Contains(ev, c.cause) || !strings.Contains(ev, "variables were lost") || !strings.Contains(ev, "fresh engine") {
 				t.Errorf("evalue %q does not say %q, that the variables were lost and a fresh engine started", ev, c.cause)
 			}
-			if !strings.Contains(ev, "%open a.sqlite") {
-				t.Errorf("evalue %q does not say the profiles were re-opened", ev)
+			if !strings.Contains(ev, "%cd "+dir+"; %open a.sqlite") {
+				t.Errorf("evalue %q does not say that %%cd and %%open ran again", ev)
 			}
 			res = tk.Execute("x")
 			if rc := res.Content(); rc["status"] != "error" || !strings.Contains(rc["evalue"].(string), "undefined: x") ||
@@ -128,6 +130,9 @@ func TestProcessKillingCells(t *testing.T) {
 			}
 			if got := tk.Execute("%opened").Stream("stdout"); got != "a.sqlite\n" {
 				t.Errorf("%%open in the fresh engine: %q", got)
+			}
+			if got := tk.Execute("import \"fmt\"\nimport \"os\"\nwd, _ := os.Getwd()\nfmt.Println(wd)").Stream("stdout"); got != dir+"\n" {
+				t.Errorf("working directory of the fresh engine: %q, want %q", got, dir)
 			}
 		})
 	}

@@ -42,7 +42,7 @@ type Supervisor struct {
 	banner   string // of the first engine
 	notice   string // said on the stderr of the next cell: a death while idle
 	restarts []time.Time
-	opens    []string // %open lines of cells that succeeded, re-run after a restart
+	opens    []string // %open and %cd lines of cells that succeeded, run again after a restart
 	closed   bool
 }
 
@@ -270,8 +270,8 @@ func (s *Supervisor) engine() (p *proc, notice string, err error) {
 	return s.proc, notice, nil
 }
 
-// restart starts a fresh engine and re-opens the profiles opened with
-// %open (s.mu held).
+// restart starts a fresh engine and runs the %cd and %open lines again,
+// so that the profiles opened are bound again (s.mu held).
 func (s *Supervisor) restart() (*proc, error) {
 	p, _, err := s.start()
 	if err != nil {
@@ -282,9 +282,9 @@ func (s *Supervisor) restart() (*proc, error) {
 	if len(s.opens) > 0 {
 		var b strings.Builder
 		if err := p.runCell(context.Background(), strings.Join(s.opens, "\n"), kernel.TextOutput{W: &b}); err != nil {
-			s.notice += "Re-opening the profiles failed: " + err.Error() + "\n"
+			s.notice += "Running %open again failed: " + err.Error() + "\n"
 		} else {
-			s.notice += "Re-opened in the fresh engine: " + strings.Join(s.opens, "; ") + "\n"
+			s.notice += "Run again in the fresh engine: " + strings.Join(s.opens, "; ") + "\n"
 		}
 	}
 	return p, nil
@@ -364,17 +364,21 @@ func (s *Supervisor) died(p *proc) error {
 	return &kernel.Error{Name: "EngineDied", Value: msg, Traceback: tb}
 }
 
-// noteOpens remembers the %open lines of a cell that succeeded.
+// noteOpens remembers the %open and %cd lines of a cell that succeeded,
+// in order (a relative %open depends on the %cd before it); an %open
+// already remembered is not added again.
 func (s *Supervisor) noteOpens(code string) {
 	for _, line := range strings.Split(code, "\n") {
 		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "%open ") || strings.HasPrefix(line, "%open\t") {
-			s.mu.Lock()
-			if !slices.Contains(s.opens, line) {
-				s.opens = append(s.opens, line)
-			}
-			s.mu.Unlock()
+		name, _, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+		if name != "%open" && name != "%cd" {
+			continue
 		}
+		s.mu.Lock()
+		if name == "%cd" || !slices.Contains(s.opens, line) {
+			s.opens = append(s.opens, line)
+		}
+		s.mu.Unlock()
 	}
 }
 
