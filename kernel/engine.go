@@ -112,3 +112,13 @@ type MagicRegistrar interface {
 type Bannerer interface {
 	Banner() string
 }
+
+// CellEngine is implemented by an engine that runs whole cells, magics
+// included, elsewhere: the supervisor of an engine process
+// (kernel/engineproc). The kernel then gives it every cell unsplit, leaves
+// completion, inspection and is_complete to it (magics' too) and registers
+// no magics itself: the kernel in the engine process has them.
+type CellEngine interface {
+	Engine
+	RunCell(ctx context.Context, code string, out Output) error
+}

@@ -124,6 +124,9 @@ func (k *Kernel) RunCell(ctx context.Context, code string, out Output) error {
 
 // runCell runs the code and line magics of a cell in order, or its cell magic.
 func (k *Kernel) runCell(ctx context.Context, code string, out Output) error {
+	if ce, ok := k.engine.(CellEngine); ok {
+		return ce.RunCell(ctx, code, out)
+	}
 	for _, seg := range splitCell(code) {
 		if err := ctx.Err(); err != nil {
 			return err

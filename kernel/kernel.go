@@ -37,6 +37,9 @@ type Kernel struct {
 // engine implements MagicRegistrar, the engine's magics.
 func New(engine Engine) (*Kernel, error) {
 	k := &Kernel{engine: engine, magics: NewMagics(), InterruptGrace: 2 * time.Second}
+	if _, ok := engine.(CellEngine); ok {
+		return k, nil // its kernel has the magics
+	}
 	registerBuiltins(k.magics, engine)
 	if r, ok := engine.(MagicRegistrar); ok {
 		if err := r.RegisterMagics(k.magics); err != nil {
@@ -207,6 +210,9 @@ func (k *Kernel) complete(r *wire.Request) {
 // Complete returns the completions at byte offset cursor of code: magic
 // names, flags and arguments, else the engine's.
 func (k *Kernel) Complete(code string, cursor int) Completion {
+	if _, ok := k.engine.(CellEngine); ok {
+		return k.engine.Complete(code, cursor)
+	}
 	if comp, ok := k.completeMagic(code, cursor); ok {
 		return comp
 	}
@@ -216,6 +222,9 @@ func (k *Kernel) Complete(code string, cursor int) Completion {
 // Inspect returns the help for the name at byte offset cursor of code: a
 // magic's, else the engine's.
 func (k *Kernel) Inspect(code string, cursor, detail int) Inspection {
+	if _, ok := k.engine.(CellEngine); ok {
+		return k.engine.Inspect(code, cursor, detail)
+	}
 	if in, ok := k.inspectMagic(code, cursor); ok {
 		return in
 	}
@@ -236,25 +245,36 @@ func (k *Kernel) isComplete(r *wire.Request) {
 	if !decode(r, &c) {
 		return
 	}
-	status, indent := "complete", "" // a cell magic, or only line magics
-	segs := splitCell(c.Code)
-	if len(segs) == 0 || !segs[0].cell {
-		// the Go code between the line magics decides
-		var code []string
-		for _, seg := range segs {
-			if seg.magic == "" {
-				code = append(code, strings.TrimLeft(seg.body, "\n"))
-			}
-		}
-		if len(code) > 0 || len(segs) == 0 {
-			status, indent = k.engine.IsComplete(strings.Join(code, "\n"))
-		}
-	}
+	status, indent := k.IsComplete(c.Code)
 	reply := wire.IsCompleteReply{Status: status}
 	if status == "incomplete" {
 		reply.Indent = &indent
 	}
 	r.Reply(reply)
+}
+
+// IsComplete says whether code is a complete cell ("complete",
+// "incomplete", "invalid", "unknown") and for "incomplete" the indent of
+// the next line: a cell magic, or only line magics, is complete; the Go
+// code between line magics decides otherwise.
+func (k *Kernel) IsComplete(code string) (status, indent string) {
+	if _, ok := k.engine.(CellEngine); ok {
+		return k.engine.IsComplete(code)
+	}
+	status = "complete"
+	segs := splitCell(code)
+	if len(segs) == 0 || !segs[0].cell {
+		var lines []string
+		for _, seg := range segs {
+			if seg.magic == "" {
+				lines = append(lines, strings.TrimLeft(seg.body, "\n"))
+			}
+		}
+		if len(lines) > 0 || len(segs) == 0 {
+			status, indent = k.engine.IsComplete(strings.Join(lines, "\n"))
+		}
+	}
+	return status, indent
 }
 
 // byteOffset converts a code-point index into a byte offset of s.

@@ -37,17 +37,7 @@ func start(t *testing.T) *wiretest.Kernel {
 	return wiretest.Serve(t, eng, timeout)
 }
 
-func stdout(res *wiretest.Result) string {
-	var b strings.Builder
-	for _, m := range res.OfType("stream") {
-		var c struct{ Name, Text string }
-		_ = m.DecodeContent(&c)
-		if c.Name == "stdout" {
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
-}
+func stdout(res *wiretest.Result) string { return res.Stream("stdout") }
 
 func TestKernelInfo(t *testing.T) {
 	tk := start(t)
@@ -454,5 +444,44 @@ func TestRunSilencesStandardLogger(t *testing.T) {
 	}
 	if log.Writer() != logs {
 		t.Error("the standard logger was not restored")
+	}
+}
+
+// An interrupted cell blocked for ever in a Go call (a second Lock of a
+// mutex, a WaitGroup nothing finishes) is abandoned: the next cell runs
+// beside it, says so once, and the session's variables are kept.
+func TestInterruptDeadlockAbandoned(t *testing.T) {
+	eng, err := gointerp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.AbandonAfter = 500 * time.Millisecond
+	tk := wiretest.Serve(t, eng, timeout)
+	tk.Execute("import \"sync\"\nvar mu sync.Mutex\nvar wg sync.WaitGroup\nn := 41")
+	const said = "it is abandoned"
+	for _, c := range []struct{ stuck, free string }{
+		{"mu.Lock()\nmu.Lock()", "mu.Unlock()"},
+		{"wg.Add(1)\nwg.Wait()", "wg.Done()"},
+	} {
+		id, err := tk.StartExecute(c.stuck, timeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if res, err := tk.InterruptCell(id, timeout); err != nil || res.Content()["ename"] != "Interrupted" {
+			t.Fatalf("%q: %v %v", c.stuck, err, res)
+		}
+		res := tk.Execute("n++\nn")
+		if got := wiretest.ResultText(t, res); got != "42" {
+			t.Errorf("%q: next cell gave %s, want 42 (variables kept)", c.stuck, got)
+		}
+		if got := res.Stream("stderr"); strings.Count(got, said) != 1 {
+			t.Errorf("%q: next cell's stderr %q does not say once that the cell was abandoned", c.stuck, got)
+		}
+		res = tk.Execute("n--")
+		if got := res.Stream("stderr"); got != "" {
+			t.Errorf("%q: the abandon is said again: %q", c.stuck, got)
+		}
+		tk.Execute(c.free) // lets the abandoned goroutine end (no leak at shutdown)
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
 
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/kernel/engineproc"
 	"github.com/nsysx/nsysx/kernel/nsysxengine"
 )
 
@@ -41,6 +44,9 @@ func runKernel(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if args[0] == "install" {
 		return kernelInstall(args[1:], stdout, stderr)
 	}
+	if len(args) == 1 && args[0] == engineCommand {
+		return serveEngine(stderr)
+	}
 	conn := ""
 	switch {
 	case len(args) == 2 && (args[0] == "-f" || args[0] == "--connection-file"):
@@ -62,12 +68,39 @@ func serveKernel(ctx context.Context, conn string, stderr io.Writer) int {
 	signal.Ignore(syscall.SIGINT)
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
-	eng, err := nsysxengine.New()
+	exe, err := os.Executable()
+	if err != nil {
+		return fail(stderr, "kernel", err)
+	}
+	eng, err := engineproc.Start(engineproc.Options{
+		Command: func() *exec.Cmd { return exec.Command(exe, "kernel", engineCommand) },
+		Log:     stderr,
+	})
 	if err != nil {
 		return fail(stderr, "kernel", err)
 	}
 	if err := kernel.Run(ctx, conn, eng); err != nil && !errors.Is(err, context.Canceled) {
 		return fail(stderr, "kernel", err)
+	}
+	return 0
+}
+
+// engineCommand is the hidden `nsysx kernel engine`: the engine process
+// that runs the cells of a kernel, started and supervised by it
+// (kernel/engineproc), never by a user.
+const engineCommand = "engine"
+
+// serveEngine runs the engine process.
+func serveEngine(stderr io.Writer) int {
+	err := engineproc.Serve(func() (kernel.Engine, error) {
+		eng, err := nsysxengine.New()
+		if err != nil {
+			return nil, err
+		}
+		return eng, nil
+	})
+	if err != nil {
+		return fail(stderr, "kernel engine", err)
 	}
 	return 0
 }

@@ -251,12 +251,11 @@ func valueString(v reflect.Value) string {
 
 // global reads a cell variable or constant, unless a cell is running.
 func (e *Engine) global(name string) (reflect.Value, bool) {
-	select {
-	case e.sem <- struct{}{}:
-		defer func() { <-e.sem }()
-	default:
+	release, ok := e.tryAcquire()
+	if !ok {
 		return reflect.Value{}, false
 	}
+	defer release()
 	v, ok := e.interp.Globals()[name]
 	return v, ok && v.IsValid()
 }

@@ -25,9 +25,17 @@ type Engine struct {
 	interp *interp.Interpreter
 	stdout *switchWriter
 	stderr *panicFilter
-	sem    chan struct{} // held while an evaluation goroutine runs
+
+	// AbandonAfter is how long after an interrupt the next evaluation
+	// waits for an interrupted one that does not stop (blocked in a Go
+	// call: a second sync.Mutex.Lock, a WaitGroup.Wait that nothing ends)
+	// before it abandons it and runs beside it (see acquire).
+	AbandonAfter time.Duration
 
 	mu         sync.Mutex
+	sem        chan struct{} // held while an evaluation goroutine runs; a new one after an abandon
+	stopped    time.Time     // when an interrupted evaluation was left running, zero when none is
+	stuck      chan struct{} // closed when that evaluation ends
 	run        *run
 	imports    map[string]string // local name -> path
 	names      map[string]bool   // identifiers declared by cells
@@ -55,7 +63,7 @@ var idleRun = &run{ctx: context.Background(), out: kernel.TextOutput{W: io.Disca
 
 // New returns an engine with the standard library available.
 func New() (*Engine, error) {
-	e := &Engine{sem: make(chan struct{}, 1), run: idleRun, imports: map[string]string{}, names: map[string]bool{},
+	e := &Engine{sem: make(chan struct{}, 1), AbandonAfter: 3 * time.Second, run: idleRun, imports: map[string]string{}, names: map[string]bool{},
 		goFrames: map[uint64][]string{}}
 	e.stdout = &switchWriter{e: e, stderr: false}
 	e.stderr = &panicFilter{e: e, w: &switchWriter{e: e, stderr: true}}
@@ -95,8 +103,8 @@ func newInterpreter(opts interp.Options) *interp.Interpreter {
 // Use adds compiled packages to the interpreter, in yaegi's format
 // ("import/path/name" -> symbol -> value, as produced by yaegi extract).
 func (e *Engine) Use(symbols map[string]map[string]reflect.Value) error {
-	e.sem <- struct{}{}
-	defer func() { <-e.sem }()
+	release, _ := e.acquire(context.Background(), kernel.TextOutput{W: io.Discard})
+	defer release()
 	if err := e.interp.Use(symbols); err != nil {
 		return err
 	}
@@ -133,20 +141,60 @@ func (e *Engine) started() {
 	})
 }
 
-// acquire waits until no evaluation goroutine runs (an interrupted cell
-// blocked in compiled code may still be finishing).
-func (e *Engine) acquire(ctx context.Context, out kernel.Output) error {
+// tryAcquire takes the evaluation slot if it is free and returns the
+// function that frees it.
+func (e *Engine) tryAcquire() (release func(), ok bool) {
+	e.mu.Lock()
+	sem := e.sem
+	e.mu.Unlock()
 	select {
-	case e.sem <- struct{}{}:
-		return nil
+	case sem <- struct{}{}:
+		return func() { <-sem }, true
 	default:
+		return nil, false
 	}
-	fmt.Fprintln(out.Stderr(), "waiting for the previous, interrupted cell to stop (it is blocked in a Go call)...")
-	select {
-	case e.sem <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+}
+
+// acquire waits until no evaluation goroutine runs (an interrupted cell
+// blocked in compiled code may still be finishing) and returns the
+// function that frees the slot. An interrupted evaluation that has not
+// stopped AbandonAfter after its interrupt is abandoned: it keeps the old
+// slot and goes on in the background (if what blocks it ever returns,
+// yaegi's stop ends it at its next interpreted step), the engine takes a
+// new slot and says so once, on out's stderr. Yaegi holds its own lock
+// only while it compiles, so the two may run side by side; the session's
+// variables are kept.
+func (e *Engine) acquire(ctx context.Context, out kernel.Output) (release func(), err error) {
+	for {
+		if release, ok := e.tryAcquire(); ok {
+			return release, nil
+		}
+		e.mu.Lock()
+		sem, stopped := e.sem, e.stopped
+		e.mu.Unlock()
+		var abandon <-chan time.Time
+		if !stopped.IsZero() {
+			t := time.NewTimer(time.Until(stopped.Add(e.AbandonAfter)))
+			defer t.Stop()
+			abandon = t.C
+		}
+		select {
+		case sem <- struct{}{}:
+			return func() { <-sem }, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-abandon:
+			e.mu.Lock()
+			if e.sem == sem && e.stuck != nil {
+				e.sem, e.stopped, e.stuck = make(chan struct{}, 1), time.Time{}, nil
+				e.mu.Unlock()
+				fmt.Fprintf(out.Stderr(), "The interrupted cell did not stop within %v (it is blocked in a Go call, such as a second "+
+					"sync.Mutex.Lock or a WaitGroup.Wait that nothing ends): it is abandoned and stays blocked in the background; "+
+					"this cell runs beside it and the session's variables are kept.\n", e.AbandonAfter)
+			} else {
+				e.mu.Unlock()
+			}
+		}
 	}
 }
 
@@ -161,7 +209,8 @@ func (e *Engine) eval(ctx context.Context, out kernel.Output, src *source) (*run
 
 // evalFunc runs do (an evaluation) on its own goroutine; see eval.
 func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, do func() (reflect.Value, error)) (*run, reflect.Value, error) {
-	if err := e.acquire(ctx, out); err != nil {
+	release, err := e.acquire(ctx, out)
+	if err != nil {
 		return nil, reflect.Value{}, err
 	}
 	r := &run{ctx: ctx, out: out, started: make(chan struct{}), src: src}
@@ -170,11 +219,17 @@ func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, d
 	e.mu.Unlock()
 	var (
 		v    reflect.Value
-		err  error
 		done = make(chan struct{})
 	)
 	go func() {
-		defer func() { <-e.sem }()
+		defer release()
+		defer func() {
+			e.mu.Lock()
+			if e.stuck == done {
+				e.stopped, e.stuck = time.Time{}, nil
+			}
+			e.mu.Unlock()
+		}()
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
@@ -203,6 +258,11 @@ func (e *Engine) evalFunc(ctx context.Context, out kernel.Output, src *source, d
 	select {
 	case <-done:
 	case <-time.After(200 * time.Millisecond):
+		e.mu.Lock()
+		if e.stuck == nil { // else an earlier one is still stuck: keep its time
+			e.stopped, e.stuck = time.Now(), done
+		}
+		e.mu.Unlock()
 	}
 	return r, reflect.Value{}, ctx.Err()
 }

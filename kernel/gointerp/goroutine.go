@@ -16,7 +16,7 @@ import (
 )
 
 // yaegi runs a go statement of a cell as a real goroutine that nothing
-// recovers: a panic there would end the kernel process and every notebook
+// recovers: a panic there would end the engine process and every notebook
 // variable with it. So the engine rewrites go statements (goEdits) to start
 // their call through Engine.guard, which recovers the panic and reports it
 // (goPanic):

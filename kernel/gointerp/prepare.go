@@ -35,11 +35,12 @@ func (e *Engine) Prepare(ctx context.Context, code string) (func(context.Context
 	edits = append(edits, goEdits(f, fset, len(stmtWrapper))...)
 	src := newSource(code, g.src, stmtWrapper, edits)
 	out := kernel.TextOutput{W: io.Discard}
-	if err := e.acquire(ctx, out); err != nil {
+	release, err := e.acquire(ctx, out)
+	if err != nil {
 		return nil, err
 	}
 	prog, err := e.interp.Compile(src.text)
-	<-e.sem
+	release()
 	if err != nil {
 		return nil, e.translate(err, &run{src: src, started: make(chan struct{})}, f, fset)
 	}

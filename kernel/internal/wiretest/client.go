@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,6 +242,32 @@ func (r *Result) OfType(t string) []*wire.Message {
 		}
 	}
 	return out
+}
+
+// Stream returns the text of the stream messages called name ("stdout",
+// "stderr").
+func (r *Result) Stream(name string) string {
+	var b strings.Builder
+	for _, m := range r.OfType("stream") {
+		var c struct{ Name, Text string }
+		_ = m.DecodeContent(&c)
+		if c.Name == name {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// InterruptCell sends an interrupt_request, waits for its reply and then
+// collects the execute reply of the cell id (started with StartExecute).
+func (c *Client) InterruptCell(id string, timeout time.Duration) (*Result, error) {
+	if _, err := c.Send(wire.Control, "interrupt_request", map[string]any{}); err != nil {
+		return nil, err
+	}
+	if ir, err := c.Recv(wire.Control, timeout); err != nil || ir.Type() != "interrupt_reply" {
+		return nil, fmt.Errorf("interrupt: %v %v", ir, err)
+	}
+	return c.Collect(wire.Shell, id, timeout)
 }
 
 // Request sends a request and waits for its reply and its idle status.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package engineproc_test
+
+const raceEnabled = false
