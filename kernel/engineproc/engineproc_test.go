@@ -24,6 +24,17 @@ const timeout = 60 * time.Second
 // childEnv makes the test binary the engine process.
 const childEnv = "NSYSX_ENGINEPROC_TEST_CHILD"
 
+// Run by hand, the engine process says it is not to be, and runs nothing.
+func TestServeByHand(t *testing.T) {
+	err := engineproc.Serve(func() (kernel.Engine, error) {
+		t.Error("the engine was made")
+		return nil, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "not by hand") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Serve outside a kernel: %v", err)
+	}
+}
+
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		// a smaller stack limit than Go's 1 GB, so that the stack
