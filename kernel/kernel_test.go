@@ -451,6 +451,14 @@ func TestRunSilencesStandardLogger(t *testing.T) {
 // mutex, a WaitGroup nothing finishes) is abandoned: the next cell runs
 // beside it, says so once, and the session's variables are kept.
 func TestInterruptDeadlockAbandoned(t *testing.T) {
+	if raceEnabled {
+		// The abandoned evaluation read yaegi's frame before it blocked and
+		// the next cell resizes it: nothing orders the two (yaegi does not
+		// synchronise its state between goroutines, kernel/README.md, Known
+		// limits), so the race detector reports yaegi's code.
+		// scripts/test.sh runs this test without -race.
+		t.Skip("runs without -race (scripts/test.sh): yaegi's state is not synchronised with an abandoned evaluation")
+	}
 	eng, err := gointerp.New()
 	if err != nil {
 		t.Fatal(err)

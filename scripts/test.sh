@@ -15,4 +15,6 @@ go test -count=1 -timeout 10m ./cmd/nsysx-beam ./nsysx/recipe/beamrecipe
 # a goroutine of an earlier cell running beside the next cell: yaegi's own
 # state is not synchronised there, so this one runs without -race
 go test -count=1 -timeout 5m -run 'TestGoroutinePanicAfterItsCell' ./kernel/gointerp
+# the same for an interrupted cell abandoned beside the next one
+go test -count=1 -timeout 5m -run 'TestInterruptDeadlockAbandoned' ./kernel
 go test -race -count=1 -timeout 45m $(go list ./... | grep -v -e /plots -e /cmd/nsysx-beam -e /nsysx/recipe/beamrecipe)

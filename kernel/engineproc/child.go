@@ -19,15 +19,20 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 )
 
+// engineEnv marks the engine process started by a Supervisor.
+const engineEnv = "NSYSX_KERNEL_ENGINE"
+
 // Serve is the engine process: it runs the cells the parent sends on
 // file descriptor 3 with a kernel over the engine newEngine returns, and
 // writes their output on file descriptor 4, until the parent closes its
 // end (or dies). It ignores SIGINT: interrupts come as messages.
 func Serve(newEngine func() (kernel.Engine, error)) error {
-	var st syscall.Stat_t
-	if syscall.Fstat(3, &st) != nil || syscall.Fstat(4, &st) != nil {
-		return errors.New("file descriptors 3 and 4 are not open: the engine process is started by the kernel, not by hand")
+	// Only a Supervisor gives the pipes as file descriptors 3 and 4; in
+	// another process they may be anything (the Go runtime's own epoll).
+	if os.Getenv(engineEnv) != "1" {
+		return errors.New("the engine process is started by the kernel (`nsysx kernel -f`), not by hand")
 	}
+	os.Unsetenv(engineEnv) // not for the programs cells start
 	signal.Ignore(syscall.SIGINT)
 	log.SetOutput(io.Discard) // see kernel.Run: yaegi logs before the compile panics the engine recovers
 	in, out := os.NewFile(3, "engine-requests"), os.NewFile(4, "engine-events")

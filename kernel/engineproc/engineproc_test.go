@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"reflect"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +25,17 @@ const timeout = 60 * time.Second
 
 // childEnv makes the test binary the engine process.
 const childEnv = "NSYSX_ENGINEPROC_TEST_CHILD"
+
+// Run by hand, the engine process says it is not to be, and runs nothing.
+func TestServeByHand(t *testing.T) {
+	err := engineproc.Serve(func() (kernel.Engine, error) {
+		t.Error("the engine was made")
+		return nil, nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "not by hand") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Serve outside a kernel: %v", err)
+	}
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
@@ -52,6 +65,12 @@ func newEngine() (kernel.Engine, error) {
 		return nil, err
 	}
 	e.AbandonAfter = 500 * time.Millisecond
+	// die.Kill() does what the system's out-of-memory killer does
+	if err := e.Use(map[string]map[string]reflect.Value{"example.com/die/die": {
+		"Kill": reflect.ValueOf(func() { syscall.Kill(os.Getpid(), syscall.SIGKILL); select {} }),
+	}}); err != nil {
+		return nil, err
+	}
 	return testEngine{e}, nil
 }
 
@@ -101,6 +120,7 @@ func TestProcessKillingCells(t *testing.T) {
 			"concurrent map"},
 		{"os.Exit in a library", "import \"flag\"\nfs := flag.NewFlagSet(\"tool\", flag.ExitOnError)\nfs.Parse([]string{\"-nope\"})", "exited with status 2"},
 		{"allocation larger than memory", "b := make([]byte, 1<<45)\nb[1<<44] = 1", "out of memory"},
+		{"SIGKILL", "import \"example.com/die\"\ndie.Kill()", "was killed by SIGKILL"},
 	} {
 		if raceEnabled && c.name == "allocation larger than memory" {
 			c.cause = "fatal error: too many address space collisions for -race mode" // the race runtime's words for it

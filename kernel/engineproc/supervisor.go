@@ -22,7 +22,7 @@ import (
 type Options struct {
 	// Command returns the engine process's command, a program that calls
 	// Serve (`nsysx kernel engine`). The supervisor sets its ExtraFiles,
-	// Stdout and Stderr.
+	// Stdout and Stderr and adds NSYSX_KERNEL_ENGINE=1 to its environment.
 	Command func() *exec.Cmd
 	// Log receives the engine process's stdout and stderr (what compiled
 	// code prints there, a fatal error's goroutine dump) and one line per
@@ -102,6 +102,7 @@ func (s *Supervisor) start() (*proc, string, error) {
 	p := &proc{cmd: cmd, enc: json.NewEncoder(reqW), reqs: reqW, calls: map[uint64]*call{},
 		exited: make(chan struct{}), tail: &tailBuffer{max: 64 << 10}, started: time.Now()}
 	cmd.ExtraFiles = []*os.File{reqR, evW}
+	cmd.Env = append(cmd.Environ(), engineEnv+"=1")
 	cmd.Stdout = s.opts.Log
 	cmd.Stderr = io.MultiWriter(p.tail, s.opts.Log)
 	if err := cmd.Start(); err != nil {
