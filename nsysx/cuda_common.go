@@ -61,9 +61,12 @@ func (c *Ctx) prologueNeeding(table, missing string) (*Result, error) {
 	return c.setupFilter()
 }
 
+// skipNoStrings is the SKIPPED result of a profile without names: its
+// StringIds table absent or empty (stringids.Missing). A table that cannot
+// be read fails the report later, when a name is looked up.
 func (c *Ctx) skipNoStrings() (*Result, bool) {
-	if !c.P.HasTable(tStrings) {
-		r, _ := c.Skip(c.Path() + " file does not contain StringIds table.")
+	if msg := c.P.noStrings(c.Context); msg != "" {
+		r, _ := c.Skip(msg)
 		return r, true
 	}
 	return nil, false
