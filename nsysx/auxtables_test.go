@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -51,5 +52,19 @@ func TestEmptyStringIdsSkipped(t *testing.T) {
 			}
 			t.Errorf("%s: want SKIPPED %q, got %v %q", c.spec, want, err, skipped)
 		}
+	}
+}
+
+// NVTX texts may be inline: with StringIds empty, sync's nvtx_sum is still
+// the one nsys wrote for the intact file.
+func TestEmptyStringIdsInlineNVTX(t *testing.T) {
+	path := sqlitecopy.Profile(t, "sync", t.TempDir(), "empty.sqlite", "DELETE FROM StringIds")
+	want, _ := testutil.Golden(t, "sync", "nvtx_sum.csv")
+	res, err := runOnFile(t, path, "nvtx_sum", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := testutil.Diff(statsCSV(t, res), want); d != "" {
+		t.Errorf("nvtx_sum: %s", d)
 	}
 }

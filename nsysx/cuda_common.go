@@ -3,6 +3,8 @@ package nsysx
 import (
 	"sort"
 	"unicode/utf8"
+
+	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 const (
@@ -66,6 +68,16 @@ func (c *Ctx) prologueNeeding(table, missing string) (*Result, error) {
 // be read fails the report later, when a name is looked up.
 func (c *Ctx) skipNoStrings() (*Result, bool) {
 	if msg := c.P.noStrings(c.Context); msg != "" {
+		r, _ := c.Skip(msg)
+		return r, true
+	}
+	return nil, false
+}
+
+// skipNoStringsTable is skipNoStrings for reports whose names may be inline
+// (NVTX texts): SKIPPED only when StringIds is absent.
+func (c *Ctx) skipNoStringsTable() (*Result, bool) {
+	if msg := stringids.Missing(c.Path(), c.Has(tStrings), -1); msg != "" {
 		r, _ := c.Skip(msg)
 		return r, true
 	}
