@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/nsysx/nsysx/nsysx/internal/checked"
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx/internal/order"
 )
 

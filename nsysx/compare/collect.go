@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
-	"github.com/nsysx/nsysx/nsysx/internal/checked"
 )
 
 // Kind is what a row counts.

@@ -3,8 +3,8 @@ package recipe
 import (
 	"fmt"
 
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
-	"github.com/nsysx/nsysx/nsysx/internal/checked"
 )
 
 // Integer sums and durations are exact or fail the recipe, as stats'
