@@ -71,7 +71,9 @@ func binnedChart[R any](ctx context.Context, ps []*nsysx.Profile, o *Options, na
 	}
 	var bn *binning
 	if note == "" {
-		bn, note = makeBinning(ctx, ps, ops, wins, o.bins(defBins))
+		if bn, note, err = makeBinning(ctx, ps, ops, wins, o.bins(defBins)); err != nil {
+			return nil, TimeBins{}, nil, err
+		}
 	}
 	if note != "" {
 		return noData(name, title, sub, note), TimeBins{}, nil, nil

@@ -3,6 +3,7 @@ package plots
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
@@ -31,5 +32,22 @@ func TestNCCLOverflow(t *testing.T) {
 			t.Logf("%s: NCCL %d ns", r.Label, r.NCCLTime)
 		}
 		t.Errorf("want an overflow error, got %v", err)
+	}
+}
+
+// A session table that exists but cannot be read fails the binned charts
+// with an error naming it, instead of charts aligned without it.
+func TestBinnedUnreadableSession(t *testing.T) {
+	for _, table := range []string{"TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS"} {
+		path, page := sqlitecopy.DamageTable(t, "sync", t.TempDir(), "sync.sqlite", table)
+		p, err := nsysx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = GPUUtil(context.Background(), []*nsysx.Profile{p}, nil)
+		p.Close()
+		if err == nil || !strings.Contains(err.Error(), table) {
+			t.Errorf("%s (root page %d) unreadable: want an error naming it, got %v", table, page, err)
+		}
 	}
 }
