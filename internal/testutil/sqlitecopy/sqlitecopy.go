@@ -46,26 +46,13 @@ func Profile(t testing.TB, name, dir, as string, stmts ...string) string {
 // RootPage is a table's root page number in the SQLite file at path.
 func RootPage(t testing.TB, path, table string) int {
 	t.Helper()
-	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	st, _, err := conn.Prepare("SELECT rootpage FROM sqlite_master WHERE name = ?")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	st.BindText(1, table)
-	if !st.Step() {
-		t.Fatalf("no table %s: %v", table, st.Err())
-	}
-	return st.ColumnInt(0)
+	return int(Int64(t, path, "SELECT rootpage FROM sqlite_master WHERE name = ?", table))
 }
 
-// Int64 is the integer the SQL query gives (its first column, first row)
-// on the SQLite file at path: the independent answer a test compares with.
-func Int64(t testing.TB, path, query string) int64 {
+// Int64 is the integer the SQL query gives (its first column, first row;
+// args bound to its parameters as text) on the SQLite file at path: the
+// independent answer a test compares with.
+func Int64(t testing.TB, path, query string, args ...string) int64 {
 	t.Helper()
 	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
 	if err != nil {
@@ -77,8 +64,11 @@ func Int64(t testing.TB, path, query string) int64 {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	for i, a := range args {
+		st.BindText(i+1, a)
+	}
 	if !st.Step() {
-		t.Fatalf("%s: no row: %v", query, st.Err())
+		t.Fatalf("%s %v: no row: %v", query, args, st.Err())
 	}
 	return st.ColumnInt64(0)
 }
