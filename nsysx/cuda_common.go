@@ -3,6 +3,8 @@ package nsysx
 import (
 	"sort"
 	"unicode/utf8"
+
+	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 const (
@@ -61,9 +63,22 @@ func (c *Ctx) prologueNeeding(table, missing string) (*Result, error) {
 	return c.setupFilter()
 }
 
+// skipNoStrings is the SKIPPED result of a profile without names: its
+// StringIds table absent or empty (stringids.Missing). A table that cannot
+// be read fails the report later, when a name is looked up.
 func (c *Ctx) skipNoStrings() (*Result, bool) {
-	if !c.P.HasTable(tStrings) {
-		r, _ := c.Skip(c.Path() + " file does not contain StringIds table.")
+	if msg := c.P.noStrings(c.Context); msg != "" {
+		r, _ := c.Skip(msg)
+		return r, true
+	}
+	return nil, false
+}
+
+// skipNoStringsTable is skipNoStrings for reports whose names may be inline
+// (NVTX texts): SKIPPED only when StringIds is absent.
+func (c *Ctx) skipNoStringsTable() (*Result, bool) {
+	if msg := stringids.Missing(c.Path(), c.Has(tStrings), -1); msg != "" {
+		r, _ := c.Skip(msg)
 		return r, true
 	}
 	return nil, false

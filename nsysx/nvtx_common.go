@@ -220,9 +220,10 @@ func nvtxInternalError(c *Ctx, table string) error {
 }
 
 // nvtxPrereq runs the checks every NVTX report starts with: StringIds and
-// NVTX_EVENTS present.
+// NVTX_EVENTS present (StringIds may be empty: a range's text may be
+// inline).
 func (c *Ctx) nvtxPrereq() (*Result, bool) {
-	if r, skip := c.skipNoStrings(); skip {
+	if r, skip := c.skipNoStringsTable(); skip {
 		return r, true
 	}
 	if !c.Has(tNVTX) {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 // ErrNotExport is returned (wrapped) by Open for a readable file or directory
@@ -333,6 +335,19 @@ func (p *Profile) String(ctx context.Context, id int64) (string, bool) {
 	t, _ := p.strings(ctx)
 	s, ok := t[id]
 	return s, ok
+}
+
+// noStrings is stringids.Missing for p: the SKIPPED message when StringIds
+// is absent or holds no names, "" otherwise, and when it cannot be read
+// (StringsErr says why).
+func (p *Profile) noStrings(ctx context.Context) string {
+	n := -1
+	if p.HasTable(tStrings) {
+		if m, err := p.strings(ctx); err == nil {
+			n = len(m)
+		}
+	}
+	return stringids.Missing(p.Path, p.HasTable(tStrings), n)
 }
 
 // StringsErr loads StringIds under ctx, if not yet loaded, and reports an

@@ -103,18 +103,24 @@ func (g *gpuTrace) load(c *Ctx) error {
 			return err
 		}
 	}
-	g.devNames = gpuDeviceNames(c, g.srcs)
+	if g.devNames, err = gpuDeviceNames(c, g.srcs); err != nil {
+		return err
+	}
 	g.order = gpuTraceOrder(g.srcs)
 	return nil
 }
 
-// gpuDeviceNames names each device of the tables: "NAME (id)".
-func gpuDeviceNames(c *Ctx, srcs [3]*Table) map[int64]Value {
+// gpuDeviceNames names each device of the tables: "NAME (id)". A
+// TARGET_INFO_GPU that cannot be read fails the report (the prologue
+// skips it when the table is absent).
+func gpuDeviceNames(c *Ctx, srcs [3]*Table) (map[int64]Value, error) {
 	gpus := map[int64]string{}
-	if g, err := c.LoadRaw("TARGET_INFO_GPU", "id", "name"); err == nil {
-		for i := 0; i < g.N; i++ {
-			gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
-		}
+	g, err := c.LoadRaw("TARGET_INFO_GPU", "id", "name")
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < g.N; i++ {
+		gpus[g.Col("id").Int(i)] = g.Col("name").Str(i)
 	}
 	devNames := map[int64]Value{}
 	for _, t := range srcs {
@@ -130,7 +136,7 @@ func gpuDeviceNames(c *Ctx, srcs [3]*Table) map[int64]Value {
 			}
 		}
 	}
-	return devNames
+	return devNames, nil
 }
 
 // gpuCell is a cell function: source w (0 kernel, 1 memcpy, 2 memset), its table and row.

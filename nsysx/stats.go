@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx/internal/order"
 )
 
@@ -56,8 +57,8 @@ func (e *OverflowError) Error() string {
 
 // addInt is a+b, panicking with an *OverflowError when it wraps.
 func addInt(a, b int64) int64 {
-	s := a + b
-	if (s > a) != (b > 0) {
+	s, ok := checked.Add(a, b)
+	if !ok {
 		panic(&OverflowError{What: "a sum of durations or sizes"})
 	}
 	return s
@@ -65,8 +66,8 @@ func addInt(a, b int64) int64 {
 
 // subInt is e-s (a duration), panicking with an *OverflowError when it wraps.
 func subInt(e, s int64) int64 {
-	d := e - s
-	if (d < e) != (s > 0) {
+	d, ok := checked.Sub(e, s)
+	if !ok {
 		panic(&OverflowError{What: "a duration (end - start)"})
 	}
 	return d

@@ -56,7 +56,7 @@ type binnedGPU struct {
 // both charts have. Where there is nothing to draw (check, when set, says
 // why given the loaded operations) it is noData's chart, without rows.
 func binnedChart[R any](ctx context.Context, ps []*nsysx.Profile, o *Options, name, title string, defBins int,
-	check func(ops [][]gpuOp, labels []string) string, row func(bn *binning, g binnedGPU) R) (*Chart, TimeBins, []R, error) {
+	check func(ops [][]gpuOp, labels []string) string, row func(bn *binning, g binnedGPU) (R, error)) (*Chart, TimeBins, []R, error) {
 	if o == nil {
 		o = &Options{}
 	}
@@ -71,7 +71,9 @@ func binnedChart[R any](ctx context.Context, ps []*nsysx.Profile, o *Options, na
 	}
 	var bn *binning
 	if note == "" {
-		bn, note = makeBinning(ctx, ps, ops, wins, o.bins(defBins))
+		if bn, note, err = makeBinning(ctx, ps, ops, wins, o.bins(defBins)); err != nil {
+			return nil, TimeBins{}, nil, err
+		}
 	}
 	if note != "" {
 		return noData(name, title, sub, note), TimeBins{}, nil, nil
@@ -84,7 +86,11 @@ func binnedChart[R any](ctx context.Context, ps []*nsysx.Profile, o *Options, na
 			if len(labels) > 1 {
 				label = labels[i] + " · " + label
 			}
-			rows = append(rows, row(bn, binnedGPU{GPULane{label, labels[i], k.pid, k.dev}, i, m[k]}))
+			r, err := row(bn, binnedGPU{GPULane{label, labels[i], k.pid, k.dev}, i, m[k]})
+			if err != nil {
+				return nil, TimeBins{}, nil, err
+			}
+			rows = append(rows, r)
 		}
 	}
 	c := newChart(name, title)

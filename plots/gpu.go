@@ -119,27 +119,36 @@ type session struct {
 	ok       bool  // both known
 }
 
-func sessionOf(ctx context.Context, p *nsysx.Profile) session {
+// sessionOf reads p's session times: not ok when a table, a column or a
+// value is absent; Load's error (naming the table) when a table cannot be
+// read.
+func sessionOf(ctx context.Context, p *nsysx.Profile) (session, error) {
 	var s session
 	if !p.HasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") || !p.HasColumn("ANALYSIS_DETAILS", "duration") {
-		return s
+		return s, nil
 	}
-	a, err1 := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
-	b, err2 := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
-	if err1 != nil || err2 != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
-		return s
+	a, err := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	if err != nil {
+		return s, err
 	}
-	return session{utc: a.Col("utcEpochNs").Int(0), duration: b.Col("duration").Int(0), ok: true}
+	b, err := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
+	if err != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
+		return s, err
+	}
+	return session{utc: a.Col("utcEpochNs").Int(0), duration: b.Col("duration").Int(0), ok: true}, nil
 }
 
 // alignment returns each profile's offset on the common timeline and its
 // end there (offset + duration): offsets are the session start times minus
 // the earliest. A profile without session times gets offset 0 and ends at
 // its last operation.
-func alignment(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64) {
+func alignment(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp) (offsets, ends []int64, err error) {
 	utc, dur, ok := make([]int64, len(ps)), make([]int64, len(ps)), make([]bool, len(ps))
 	for i, p := range ps {
-		s := sessionOf(ctx, p)
+		s, err := sessionOf(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
 		utc[i], dur[i], ok[i] = s.utc, s.duration, s.ok
 	}
 	a := recipe.Align(utc, dur, ok, 1, false) // the heatmap recipes' alignment
@@ -151,7 +160,7 @@ func alignment(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp) (offsets
 			}
 		}
 	}
-	return offsets, ends
+	return offsets, ends, nil
 }
 
 // devKey identifies a GPU of a process.
@@ -231,9 +240,12 @@ type binning struct {
 	ops           [][]gpuOp // clipped to the window when there is one
 }
 
-func makeBinning(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp, wins []window, bins int) (*binning, string) {
+func makeBinning(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp, wins []window, bins int) (*binning, string, error) {
 	bn := &binning{bins: bins, ops: ops}
-	bn.offsets, bn.ends = alignment(ctx, ps, ops)
+	var err error
+	if bn.offsets, bn.ends, err = alignment(ctx, ps, ops); err != nil {
+		return nil, "", err
+	}
 	if wins[0].set {
 		bn.ops = make([][]gpuOp, len(ps))
 		for i := range ps {
@@ -253,10 +265,10 @@ func makeBinning(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp, wins [
 		maxEnd = max(maxEnd, e)
 	}
 	if maxEnd <= 0 {
-		return nil, "the window holds no time"
+		return nil, "the window holds no time", nil
 	}
 	bn.size = (maxEnd + int64(bins) - 1) / int64(bins)
-	return bn, ""
+	return bn, "", nil
 }
 
 // spans returns the operations of profile i that keep (all when nil) as

@@ -31,9 +31,9 @@ type UtilData struct {
 // Range/Start/End for a window (bins then cover the window in each
 // profile's own time), Device.
 func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
-	c, bins, rows, err := binnedChart(ctx, ps, o, "gpu-util", "GPU utilisation over time", 30, nil, func(bn *binning, g binnedGPU) UtilRow {
+	c, bins, rows, err := binnedChart(ctx, ps, o, "gpu-util", "GPU utilisation over time", 30, nil, func(bn *binning, g binnedGPU) (UtilRow, error) {
 		merged := consolidate(bn.spans(g.i, g.ops, nil))
-		return UtilRow{GPULane: g.GPULane, Kernels: len(g.ops), Busy: total(merged), Values: bn.heat(g.i, merged)}
+		return UtilRow{GPULane: g.GPULane, Kernels: len(g.ops), Busy: total(merged), Values: bn.heat(g.i, merged)}, nil
 	})
 	if err != nil || c.Note != "" {
 		return c, err

@@ -149,7 +149,7 @@ func kernelDurations(ctx context.Context, p *nsysx.Profile, name string) ([]floa
 			match[id] = ok
 		}
 		if ok {
-			out = append(out, float64(en.Int(i)-st.Int(i)))
+			out = append(out, float64(en.Int(i))-float64(st.Int(i))) // no int64 wrap at extreme times
 		}
 	}
 	return out, nil

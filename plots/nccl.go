@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
 	"gonum.org/v1/plot"
 )
@@ -68,17 +69,20 @@ func noNCCL(ops [][]gpuOp, labels []string) string {
 }
 
 // ncclRow is the row of GPU g: the kernel counts and times, the busy times
-// and the bins.
-func ncclRow(bn *binning, g binnedGPU) NCCLRow {
+// and the bins. A kernel time past 64 bits is an *nsysx.OverflowError (the
+// ops' times are not negative: end - start cannot wrap, their sum can).
+func ncclRow(bn *binning, g binnedGPU) (NCCLRow, error) {
 	row := NCCLRow{GPULane: g.GPULane}
 	i, ops := g.i, g.ops
 	for _, op := range ops {
+		sum, n := &row.ComputeTime, &row.ComputeKernels
 		if op.nccl {
-			row.NCCLKernels++
-			row.NCCLTime += op.e - op.s
-		} else {
-			row.ComputeKernels++
-			row.ComputeTime += op.e - op.s
+			sum, n = &row.NCCLTime, &row.NCCLKernels
+		}
+		*n++
+		var ok bool
+		if *sum, ok = checked.Add(*sum, op.e-op.s); !ok {
+			return row, fmt.Errorf("NCCL chart of %s: %w", g.Label, &nsysx.OverflowError{What: "a sum of kernel durations"})
 		}
 	}
 	all := consolidate(bn.spans(i, ops, nil))
@@ -87,7 +91,7 @@ func ncclRow(bn *binning, g binnedGPU) NCCLRow {
 	ov := intersect(nc, co)
 	row.NCCLBusy, row.ComputeBusy, row.Overlap = total(nc), total(co), total(ov)
 	row.All, row.NCCL, row.Compute, row.Shared = bn.heat(i, all), bn.heat(i, nc), bn.heat(i, co), bn.heat(i, ov)
-	return row
+	return row, nil
 }
 
 func ncclPanel(d *NCCLData, r *NCCLRow, last bool) *plot.Plot {

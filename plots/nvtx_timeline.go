@@ -451,11 +451,11 @@ func timelineText(d *TimelineData) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "window %d–%d ns\n", d.Start, d.End)
 	for _, l := range d.Lanes {
-		var busy int64
+		var busy float64 // in floats: no int64 wrap at extreme times
 		for _, x := range l.Bars {
-			busy += x.End - x.Start
+			busy += float64(x.End) - float64(x.Start)
 		}
-		fmt.Fprintf(&b, "%-28s %6d bars, %s covered\n", l.Label, len(l.Bars), fmtDur(float64(busy)))
+		fmt.Fprintf(&b, "%-28s %6d bars, %s covered\n", l.Label, len(l.Bars), fmtDur(busy))
 	}
 	return b.String()
 }

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 )
 
 // TestBadInput: every kind of unreadable input gives one clear error line, a
@@ -96,7 +95,7 @@ func writeInput(t *testing.T, dir, name string, b []byte) string {
 // reports printed the same line 4 times, analyze's rules 4 times).
 func TestBadTableOnce(t *testing.T) {
 	good, data := syncProfile(t)
-	root := rootPage(t, good, "CUPTI_ACTIVITY_KIND_MEMCPY")
+	root := sqlitecopy.RootPage(t, good, "CUPTI_ACTIVITY_KIND_MEMCPY")
 	ps := int(data[16])<<8 | int(data[17])
 	bad := bytes.Clone(data)
 	copy(bad[(root-1)*ps:root*ps], bytes.Repeat([]byte{0xff}, ps))
@@ -108,25 +107,6 @@ func TestBadTableOnce(t *testing.T) {
 			t.Errorf("%v: exit %d, want one line naming page %d:\n%s", args, code, root, stderr)
 		}
 	}
-}
-
-// rootPage reads a table's root page from sqlite_master with SQLite.
-func rootPage(t *testing.T, path, table string) int {
-	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	st, _, err := conn.Prepare("SELECT rootpage FROM sqlite_master WHERE name = ?")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	st.BindText(1, table)
-	if !st.Step() {
-		t.Fatalf("no table %s: %v", table, st.Err())
-	}
-	return st.ColumnInt(0)
 }
 
 func hashPath(t *testing.T, p string) []byte {

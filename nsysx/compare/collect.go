@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -117,14 +118,47 @@ func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *reg
 	}
 	c.d.iters = pickIterations(c.cands)
 	c.d.assign()
+	addSummaries(c.d)
+	if err := c.d.checkTotals(); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Path, err)
+	}
 	return c.d, nil
+}
+
+// checkTotals fails when a name's total time does not fit in 64 bits
+// (crafted or corrupt times): the sums of side are then exact.
+func (d *data) checkTotals() error {
+	for k, g := range d.groups {
+		var t int64
+		for _, v := range g.durs {
+			var ok bool
+			if t, ok = checked.Add(t, v); !ok {
+				return fmt.Errorf("the total time of %s %q: %w", k.kind, k.name, &nsysx.OverflowError{What: "a sum of durations"})
+			}
+		}
+	}
+	return nil
+}
+
+// span is a row's end - start (columns 1 and 0), or an error when the
+// difference does not fit in 64 bits.
+func span(r nsysx.ScanRow) (int64, error) {
+	d, ok := checked.Sub(r.Int(1), r.Int(0))
+	if !ok {
+		return 0, &nsysx.OverflowError{What: "a duration (end - start)"}
+	}
+	return d, nil
 }
 
 func (c *collector) api() error {
 	cols := []string{"start", "end", "globalTid", "correlationId", "nameId"}
 	return c.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
+		d, err := span(r)
+		if err != nil {
+			return err
+		}
 		name := nsysx.StripAPIVersion(c.str(r.Int(4), "CUDA API"))
-		c.group(API, name).add(r.Int(1)-r.Int(0), r.Int(0))
+		c.group(API, name).add(d, r.Int(0))
 		if corr := r.Int(3); corr != 0 {
 			c.launch[corrKey(r.Int(2), corr)] = r.Int(0)
 		}
@@ -143,11 +177,15 @@ func (c *collector) gpuAt(r nsysx.ScanRow, gpid, corr int) int64 {
 func (c *collector) kernels() error {
 	cols := []string{"start", "end", "globalPid", "correlationId", "demangledName", "shortName"}
 	return c.scan("CUPTI_ACTIVITY_KIND_KERNEL", cols, func(r nsysx.ScanRow) error {
+		d, err := span(r)
+		if err != nil {
+			return err
+		}
 		name := c.str(r.Int(4), "")
 		if name == "" {
 			name = c.str(r.Int(5), "kernel")
 		}
-		c.group(Kernel, name).add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		c.group(Kernel, name).add(d, c.gpuAt(r, 2, 3))
 		return nil
 	})
 }
@@ -165,18 +203,26 @@ func (c *collector) memory() error {
 	}
 	cols := []string{"start", "end", "globalPid", "correlationId", "copyKind"}
 	err := c.scan("CUPTI_ACTIVITY_KIND_MEMCPY", cols, func(r nsysx.ScanRow) error {
+		d, err := span(r)
+		if err != nil {
+			return err
+		}
 		l := labels[r.Int(4)]
 		if l == "" {
 			l = "Unknown"
 		}
-		c.group(Memory, "[CUDA memcpy "+l+"]").add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		c.group(Memory, "[CUDA memcpy "+l+"]").add(d, c.gpuAt(r, 2, 3))
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return c.scan("CUPTI_ACTIVITY_KIND_MEMSET", cols[:4], func(r nsysx.ScanRow) error {
-		c.group(Memory, "[CUDA memset]").add(r.Int(1)-r.Int(0), c.gpuAt(r, 2, 3))
+		d, err := span(r)
+		if err != nil {
+			return err
+		}
+		c.group(Memory, "[CUDA memset]").add(d, c.gpuAt(r, 2, 3))
 		return nil
 	})
 }
@@ -224,7 +270,11 @@ func (c *collector) nvtx() error {
 		if d := domains[[2]int64{r.Int(3) >> 24, r.Int(6)}]; d != "" {
 			name += "@" + d
 		}
-		c.group(NVTX, name).add(r.Int(1)-r.Int(0), r.Int(0))
+		d, err := span(r)
+		if err != nil {
+			return err
+		}
+		c.group(NVTX, name).add(d, r.Int(0))
 		return nil
 	})
 }

@@ -128,8 +128,6 @@ func Profiles(ctx context.Context, before, after *nsysx.Profile, o *Options) (*C
 	if !opt.NoIterations && c.ItersBefore >= 2 && c.ItersAft >= 2 {
 		c.Basis = "iterations"
 	}
-	addSummaries(d[0])
-	addSummaries(d[1])
 	c.Rows = c.rows(d)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -47,4 +47,8 @@
 // operations, then NVTX ranges and API functions by the size of their change.
 // Summary rows ([all kernels], [all GPU work], [all CUDA API calls]) come
 // first in their groups.
+//
+// Durations and totals are exact: a duration (end - start) or a name's total
+// time past 64 bits fails the comparison with an *nsysx.OverflowError
+// instead of wrapping to a negative average.
 package compare

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 // Mask marks the non-NULL rows of a composite column; a nil Mask means no
@@ -98,14 +99,30 @@ func strs(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([
 	return out, m
 }
 
-// idText is strs once the string table is known to have loaded (its error,
-// if any, is returned instead).
+// idText is strs once the string table is known to have loaded and to
+// hold names (namesErr is returned instead).
 func idText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([]string, Mask, error) {
-	if err := p.StringsErr(ctx); err != nil {
+	if err := namesErr(ctx, p); err != nil {
 		return nil, nil, err
 	}
 	v, m := strs(ctx, p, t, name)
 	return v, m, nil
+}
+
+// noNamesError is a report without names to resolve (stringids.Missing):
+// MapReport skips it with the message, as stats SKIPs its reports.
+type noNamesError struct{ msg string }
+
+func (e *noNamesError) Error() string { return "SKIPPED: " + e.msg }
+
+// namesErr is StringsErr (StringIds cannot be read), or a *noNamesError
+// when StringIds is absent or holds no names.
+func namesErr(ctx context.Context, p *nsysx.Profile) error {
+	msg, err := stringids.Check(ctx, p, p.Path, func(t *nsysx.Table) int { return t.N })
+	if err == nil && msg != "" {
+		err = &noNamesError{msg}
+	}
+	return err
 }
 
 // eventCols are the start, end and globalTid columns of an event table,

@@ -83,7 +83,7 @@ func (s *kernSumScan) add(key kernSumKey) int32 {
 func streamKernSum(ctx context.Context, r *Report, o *Options) (part *Part, ok bool, err error) {
 	var s kernSumScan
 	n, ok := scanKernels(ctx, r.Profile, o, "shortName", func(k kernRow) bool {
-		if d := k.end - k.start; d > 0 {
+		if d := span(k.end, k.start); d > 0 {
 			s.dur, s.gid = push(s.dur, d), push(s.gid, s.group(kernSumKey{k.x, k.dev, k.xNull}))
 		}
 		return true
@@ -91,7 +91,7 @@ func streamKernSum(ctx context.Context, r *Report, o *Options) (part *Part, ok b
 	if !ok {
 		return nil, false, nil
 	}
-	if err := r.Profile.StringsErr(ctx); err != nil {
+	if err := namesErr(ctx, r.Profile); err != nil {
 		return nil, true, err
 	}
 	if n == 0 {

@@ -197,7 +197,8 @@ type num struct {
 }
 
 // minMaxSum returns the extremes and the sum of vals' rows in vals' kind:
-// integers exactly (uint64 compared unsigned), floats with a compensated
+// integers exactly (uint64 compared unsigned; a sum past 64 bits panics
+// with an *nsysx.OverflowError, overflow.go), floats with a compensated
 // sum.
 func minMaxSum(vals *Column, rows []int) (lo, hi, sum num) {
 	switch vals.Kind {
@@ -222,14 +223,14 @@ func minMaxSum(vals *Column, rows []int) (lo, hi, sum num) {
 			if uint64(v) > uint64(hi.i) {
 				hi.i = v
 			}
-			sum.i += v
+			sum.i = addUint(sum.i, v)
 		}
 	default:
 		lo.i, hi.i = math.MaxInt64, math.MinInt64
 		for _, i := range rows {
 			v := vals.Ints[i]
 			lo.i, hi.i = min(lo.i, v), max(hi.i, v)
-			sum.i += v
+			sum.i = addInt(sum.i, v)
 		}
 	}
 	return lo, hi, sum

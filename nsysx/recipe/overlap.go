@@ -123,7 +123,7 @@ func OverlapSum(a, b []Interval) []float64 {
 	}
 	sums := make([]int64, len(a))
 	for _, k := range keys {
-		sums[k.row] += merged[k].End - merged[k].Start
+		sums[k.row] = addInt(sums[k.row], span(merged[k].End, merged[k].Start))
 	}
 	out := make([]float64, len(a))
 	for i, s := range sums {

@@ -31,11 +31,11 @@ func ComputePace(start, end []int64, endFloat bool) *PaceSeries {
 	}
 	var prevEnd, da, ea int64
 	for i := range n {
-		p.Duration[i] = end[i] - start[i]
-		p.Delta[i] = start[i] - prevEnd
+		p.Duration[i] = span(end[i], start[i])
+		p.Delta[i] = span(start[i], prevEnd)
 		prevEnd = end[i]
-		da += p.Duration[i]
-		ea += p.Delta[i]
+		da = addInt(da, p.Duration[i])
+		ea = addInt(ea, p.Delta[i])
 		p.DurationAccum[i], p.DeltaAccum[i] = da, ea
 	}
 	return p

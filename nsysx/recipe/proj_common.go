@@ -78,7 +78,7 @@ func projDurations(pr *Projection) ([]int, *Column) {
 	var rows []int
 	var d []int64
 	for i := range pr.Start {
-		if v := pr.End[i] - pr.Start[i]; v > 0 {
+		if v := span(pr.End[i], pr.Start[i]); v > 0 {
 			rows = append(rows, i)
 			d = append(d, v)
 		}

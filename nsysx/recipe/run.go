@@ -145,13 +145,28 @@ func Finish(ctx context.Context, r *Recipe, o *Options, parts []*Part, failed []
 		res.Files = append(res.Files, p.Stem)
 	}
 	mark("reduce")
-	out, err := r.Reduce(ctx, kept, o, shared)
+	out, err := reduce(ctx, r, kept, o, shared)
 	if err != nil {
 		return res, err
 	}
 	mark("reduced")
 	res.Output, res.End = out, time.Now()
 	return res, nil
+}
+
+// reduce is r's Reduce, a sum past 64 bits (overflow.go) returned as its
+// error.
+func reduce(ctx context.Context, r *Recipe, parts []*Part, o *Options, shared any) (out *Output, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			oe, ok := overflowErr(r, x)
+			if !ok {
+				panic(x)
+			}
+			out, err = nil, oe
+		}
+	}()
+	return r.Reduce(ctx, parts, o, shared)
 }
 
 // workers is the pool's size: --workers, else the CPUs; one under
@@ -233,6 +248,9 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 	defer func() {
 		if x := recover(); x != nil {
 			part, err = nil, fmt.Errorf("internal error in recipe %s: %v", r.Name, x)
+			if oe, ok := overflowErr(r, x); ok {
+				err = oe
+			}
 		}
 	}()
 	mark("map %s: open", rep.Stem)
@@ -250,6 +268,13 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 	mark("map %s: opened", rep.Stem)
 	part, err = r.Map(ctx, &in, o, shared)
 	mark("map %s: mapped", rep.Stem)
+	var nn *noNamesError
+	if errors.As(err, &nn) { // SKIPPED, as stats' reports are: a notice, no data
+		if o.Log != nil {
+			o.Log(nn.Error())
+		}
+		return nil, nil
+	}
 	if err != nil || part == nil {
 		return nil, err
 	}

@@ -92,7 +92,7 @@ func filteredPositive(ctx context.Context, r *Report, o *Options, s Span, nv *NV
 func positive(s Span, keep []int) []int {
 	out := keep[:0:0]
 	for _, i := range keep {
-		if s.End[i]-s.Start[i] > 0 {
+		if span(s.End[i], s.Start[i]) > 0 {
 			out = append(out, i)
 		}
 	}
@@ -112,7 +112,7 @@ func durations(s Span, rows []int, asFloat bool) *Column {
 	}
 	v := make([]int64, len(rows))
 	for k, i := range rows {
-		v[k] = s.End[i] - s.Start[i]
+		v[k] = span(s.End[i], s.Start[i])
 	}
 	return NewInts("duration", Int64, v, nil)
 }
@@ -141,7 +141,10 @@ func apiSum(ctx context.Context, r *Report, o *Options, table string) (*Part, er
 	if err != nil || !ok {
 		return noDataOr(o, r, err)
 	}
-	names, valid := strs(ctx, r.Profile, t, "nameId")
+	names, valid, err := idText(ctx, r.Profile, t, "nameId")
+	if err != nil {
+		return nil, err
+	}
 	name := nameCol("Name", names, valid, rows)
 	return StatsPart(Describe([]*Column{name}, durations(s, rows, false)), nil), nil
 }

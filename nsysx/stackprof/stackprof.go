@@ -36,8 +36,12 @@ func Build(ctx context.Context, p *nsysx.Profile, o nsysx.StackOptions) (*profil
 	}
 	b := newBuilder()
 	b.prof.Comments = []string{"nsysx: GPU kernel time by launching call stack of " + p.Base()}
-	b.prof.TimeNanos = firstInt(ctx, p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
-	b.prof.DurationNanos = firstInt(ctx, p, "ANALYSIS_DETAILS", "duration")
+	if b.prof.TimeNanos, err = firstInt(ctx, p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs"); err != nil {
+		return nil, err
+	}
+	if b.prof.DurationNanos, err = firstInt(ctx, p, "ANALYSIS_DETAILS", "duration"); err != nil {
+		return nil, err
+	}
 	for _, s := range ks.Stacks {
 		locs := make([]*profile.Location, len(s.Frames))
 		for i, f := range s.Frames {
@@ -122,14 +126,15 @@ func (b *builder) mapping(module string) *profile.Mapping {
 	return m
 }
 
-// firstInt is the first row's value of table.col, 0 when absent.
-func firstInt(ctx context.Context, p *nsysx.Profile, table, col string) int64 {
+// firstInt is the first row's value of table.col, 0 when absent; a table
+// that cannot be read is Load's error (naming it).
+func firstInt(ctx context.Context, p *nsysx.Profile, table, col string) (int64, error) {
 	if !p.HasColumn(table, col) {
-		return 0
+		return 0, nil
 	}
 	t, err := p.Load(ctx, table, col)
 	if err != nil || t.N == 0 || t.Col(col).IsNull(0) {
-		return 0
+		return 0, err
 	}
-	return t.Col(col).Int(0)
+	return t.Col(col).Int(0), nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/pprof/profile"
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/stackprof"
 )
@@ -115,5 +116,18 @@ func TestNoStacksSkipped(t *testing.T) {
 	var se *stackprof.SkippedError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "--cudabacktrace") {
 		t.Fatalf("got %v, want a SKIPPED error naming --cudabacktrace", err)
+	}
+}
+
+// A session table that exists but cannot be read fails the export with an
+// error naming it, instead of a profile without its start or duration.
+func TestUnreadableSessionTable(t *testing.T) {
+	for _, table := range []string{"TARGET_INFO_SESSION_START_TIME", "ANALYSIS_DETAILS"} {
+		path, page := sqlitecopy.DamageTable(t, "bt", t.TempDir(), "bt.sqlite", table)
+		p := nsysxtest.Open(t, path)
+		_, err := stackprof.Build(context.Background(), p, nsysx.StackOptions{Kernels: true})
+		if err == nil || !strings.Contains(err.Error(), table) {
+			t.Errorf("%s (root page %d) unreadable: want an error naming it, got %v", table, page, err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 // Synthetic trace ids start at lane<<22: Linux pids and tids stay below 2^22.
@@ -52,13 +53,24 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 			return nil, &nsysx.SkipError{Msg: msg}
 		}
 	}
-	if err := p.StringsErr(ctx); err != nil {
+	// StringIds unreadable: its error; absent or empty: SKIPPED, as stats does.
+	msg, err := stringids.Check(ctx, p, p.Path, func(t *nsysx.Table) int { return t.N })
+	if err != nil {
 		return nil, err
 	}
+	if msg != "" {
+		return nil, &nsysx.SkipError{Msg: msg}
+	}
 	w := &walker{ctx: ctx, p: p, f: f, sink: sink, tracks: map[[3]int64]*Track{}, domains: map[[2]int64]string{}}
-	w.procNames = lookupTable(ctx, p, "PROCESSES", "pid", "name")
-	w.gpuNames = lookupTable(ctx, p, "TARGET_INFO_GPU", "id", "name")
-	w.memcpyNames = lookupTable(ctx, p, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
+	if w.procNames, err = lookupTable(ctx, p, "PROCESSES", "pid", "name"); err != nil {
+		return nil, err
+	}
+	if w.gpuNames, err = lookupTable(ctx, p, "TARGET_INFO_GPU", "id", "name"); err != nil {
+		return nil, err
+	}
+	if w.memcpyNames, err = lookupTable(ctx, p, "ENUM_CUDA_MEMCPY_OPER", "id", "label"); err != nil {
+		return nil, err
+	}
 	w.threadNames = map[int64]string{}
 	if p.HasColumn("ThreadNames", "globalTid") && p.HasColumn("ThreadNames", "nameId") {
 		t, err := p.Load(ctx, "ThreadNames", "globalTid", "nameId")
