@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
@@ -343,11 +344,46 @@ func (p *Profile) String(ctx context.Context, id int64) (string, bool) {
 func (p *Profile) noStrings(ctx context.Context) string {
 	n := -1
 	if p.HasTable(tStrings) {
-		if m, err := p.strings(ctx); err == nil {
+		if t := p.strTab.Load(); t != nil {
+			if t.err == nil {
+				n = len(t.m)
+			}
+		} else if has, ok, err := p.firstRow(ctx, tStrings); ok {
+			if err == nil && !has {
+				n = 0
+			}
+		} else if m, err := p.strings(ctx); err == nil {
 			n = len(m)
 		}
 	}
 	return stringids.Missing(p.Path, p.HasTable(tStrings), n)
+}
+
+// errFirstRow stops firstRow's scan at its first row.
+var errFirstRow = errors.New("first row")
+
+// firstRow reports whether table holds a row, reading the SQLite export only
+// up to its first record (a report that needs no names must not pay for
+// reading every name to learn that there are some). ok is false, and nothing
+// is read, when the profile is not a SQLite export or lacks the table.
+func (p *Profile) firstRow(ctx context.Context, table string) (has, ok bool, err error) {
+	src, isSQLite := p.src.(*sqliteSource)
+	ts := p.tables[lower(table)]
+	if !isSQLite || ts == nil || len(ts.Columns) == 0 {
+		return false, false, nil
+	}
+	d := directScan{db: src.db, t: src.db.Table(ts.Name), every: loadReleaseEvery}
+	if d.t == nil {
+		return false, false, nil
+	}
+	err = d.run(ctx, ts.Columns[:1], func(int64, *sqlite.Fields) error {
+		has = true
+		return errFirstRow
+	})
+	if errors.Is(err, errFirstRow) {
+		err = nil
+	}
+	return has, true, err
 }
 
 // StringsErr loads StringIds under ctx, if not yet loaded, and reports an
