@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/procgroup"
 )
 
@@ -82,7 +83,8 @@ func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o
 	if o.Progress != nil {
 		o.Progress(fmt.Sprintf("exporting %s to %s with nsys (once)...", rep, out))
 	}
-	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*.sqlite")
+	removeStaleExports(out, o)
+	f, err := atomicfile.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*.sqlite")
 	if err != nil {
 		return "", err
 	}
@@ -96,6 +98,19 @@ func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o
 		return "", fmt.Errorf("nsys export of %s wrote an unusable file (%v); nothing was kept", rep, err)
 	}
 	return out, os.Rename(tmp, out)
+}
+
+// removeStaleExports removes the partial exports to out that killed runs
+// left (nsysx killed with SIGKILL cannot remove its own): exactly our
+// temporary names for out, owned by this user, untouched for the export
+// timeout (atomicfile.StaleAfter without one). It runs under out's export
+// lock, so no cooperating run is writing one of them.
+func removeStaleExports(out string, o OpenOptions) {
+	age := exportTimeout(o)
+	if age <= 0 {
+		age = atomicfile.StaleAfter
+	}
+	atomicfile.RemoveStale(filepath.Dir(out), filepath.Base(out), ".sqlite", age)
 }
 
 // runExport runs `nsys export` to tmp in its own process group, with a
