@@ -49,6 +49,9 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 	}
 	res, err := recipe.Run(ctx, r, o, open)
 	log.bar.done()
+	if ctx.Err() != nil { // a signal: the reports it stopped are not failures
+		return fail(stderr, "recipe", ctx.Err())
+	}
 	failedAll := res != nil && len(res.Failed) == len(o.Input) && len(o.Input) > 0
 	switch {
 	case failedAll && errors.Is(err, recipe.ErrNoData), err != nil && o.Strict && res != nil && len(res.Failed) > 0:
