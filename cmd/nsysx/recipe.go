@@ -42,6 +42,9 @@ func recipeFail(stderr io.Writer, err error) int {
 }
 
 func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
+	if _, err := nsysx.ExportTimeoutEnv(); err != nil {
+		return recipeFail(stderr, recipe.Usagef("%v", err))
+	}
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
