@@ -118,9 +118,9 @@ func TestOutputModesFollowUmask(t *testing.T) {
 	}
 	for p, want := range map[string]os.FileMode{
 		strings.TrimSuffix(rep, ".nsys-rep") + ".sqlite": 0o640,
-		out:                                      0o750,
-		filepath.Join(out, "StringIds.parquet"):  0o640,
-		csv + "_cuda_gpu_kern_sum.csv":           0o640,
+		out:                                     0o750,
+		filepath.Join(out, "StringIds.parquet"): 0o640,
+		csv + "_cuda_gpu_kern_sum.csv":          0o640,
 	} {
 		st, err := os.Stat(p)
 		if err != nil {
