@@ -36,6 +36,9 @@ func runGPUGaps(c *Ctx) (*Result, error) {
 	if skip != nil || err != nil {
 		return skip, err
 	}
+	if err := checkRuleRange("gap", gap); err != nil {
+		return nil, err
+	}
 	g := strconv.FormatInt(gap, 10)
 	res := newRuleResult(c, a,
 		"The following are ranges where a GPU is idle for more than "+g+"ms. Addressing these gaps might improve application performance."+suggestGaps,

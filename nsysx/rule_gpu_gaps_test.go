@@ -1,6 +1,8 @@
 package nsysx
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -68,10 +70,14 @@ func TestGPUGapsStrict(t *testing.T) {
 	}
 	// Equal durations rank by start; gap=0 keeps any positive gap.
 	wantRows(t, analyze(t, p, "gpu_gaps:gap=0"), fmt.Sprintf("1,%d,%d,7,0,1\n2,%d,200,7,0,1\n", 1*ms+1, 300+1*ms, 1*ms))
-	// Negative gaps are allowed too (every positive gap counts).
-	wantRows(t, analyze(t, p, "gpu_gaps:gap=-5"), fmt.Sprintf("1,%d,%d,7,0,1\n2,%d,200,7,0,1\n", 1*ms+1, 300+1*ms, 1*ms))
-	// Gaps far beyond int64 ns compare as reals.
-	wantRows(t, analyze(t, p, "gpu_gaps:gap=99999999999999"), "")
+	// The largest gap the recipe takes (RuleOptionRange) finds none.
+	wantRows(t, analyze(t, p, "gpu_gaps:gap=2147483647"), "")
+	// Negative gaps and gaps beyond it are refused, as by the recipe.
+	for _, bad := range []string{"gap=-5", "gap=2147483648", "gap=99999999999999"} {
+		if _, err := p.Analyze(context.Background(), "gpu_gaps:"+bad); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), "value must be between 0 and 2147483647") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
 }
 
 // Ops with equal ends rank in union order: kernels, then memcpys, then

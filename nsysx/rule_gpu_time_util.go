@@ -2,7 +2,6 @@ package nsysx
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -42,9 +41,13 @@ func runGPUTimeUtil(c *Ctx) (*Result, error) {
 	if skip != nil || err != nil {
 		return skip, err
 	}
-	// nsys checks the range after its setup (and so after the filter).
-	if chunks != 0 && (chunks < 1 || chunks > 1000) {
-		return nil, fmt.Errorf("%w: argument --chunks: value must be between 1 and 1000", ErrBadOption)
+	// nsys checks the range after its setup (and so after the filter);
+	// the ranges are the recipe's too (RuleOptionRange).
+	if err := checkRuleRange("chunks", chunks); err != nil {
+		return nil, err
+	}
+	if err := checkRuleRange("threshold", threshold); err != nil {
+		return nil, err
 	}
 	th := strconv.FormatInt(threshold, 10)
 	res := newRuleResult(c, a,

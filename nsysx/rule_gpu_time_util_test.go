@@ -27,12 +27,15 @@ func TestGPUTimeUtilSpecExample(t *testing.T) {
 	wantRows(t, analyze(t, p, "gpu_time_util:rows=0"), "")
 }
 
-// chunks=0 is accepted and gives nothing; outside 1..1000 is nsys's error.
+// chunks outside 1..1000 and a negative threshold are errors, the ranges
+// the recipe accepts (RuleOptionRange; nsys's analyze took chunks=0
+// and gave nothing).
 func TestGPUTimeUtilChunksOption(t *testing.T) {
 	p := (&fx{}).kernels([5]any{1000, 1100, gpid(7), 0, 1}).profile(t)
-	wantRows(t, analyze(t, p, "gpu_time_util:chunks=0"), "")
 	analyze(t, p, "gpu_time_util:chunks=1000")
-	for _, bad := range []string{"chunks=1001", "chunks=-1", "chunks=x", "threshold=1.5", "rows=ten"} {
+	analyze(t, p, "gpu_time_util:chunks=1:threshold=0")
+	analyze(t, p, "gpu_time_util:threshold=2147483647")
+	for _, bad := range []string{"chunks=0", "chunks=1001", "chunks=-1", "chunks=x", "threshold=1.5", "threshold=-1", "threshold=2147483648", "rows=ten"} {
 		_, err := p.Analyze(context.Background(), "gpu_time_util:"+bad)
 		if !errors.Is(err, ErrBadOption) {
 			t.Errorf("%s: err %v", bad, err)

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/nsysx/nsysx/internal/atomicfile"
 )
 
 // compressedExt returns ".gz" or ".zst" when path names a compressed
@@ -39,24 +41,25 @@ func Decompressed(ctx context.Context, path string) (string, error) {
 
 // decompressed returns an uncompressed copy of a .gz or .zst export in the
 // cache directory that .nsys-rep exports use. It is written once and
-// reused while its modification time equals the compressed file's (the
-// copy is stamped with it); the compressed file is only read.
+// reused while the compressed file has the same content key (contentKey,
+// part of the copy's name): a file replaced by another profile with the
+// same modification time (cp -p, tar, rsync -t) gets its own copy. Older
+// copies of the same path are removed; the compressed file is only read.
 func decompressed(ctx context.Context, path string, o OpenOptions) (string, error) {
-	st, err := os.Stat(path)
+	key, err := contentKey(path)
 	if err != nil {
 		return "", err
 	}
-	out := decompressedPath(path)
-	if cst, err := os.Stat(out); err == nil && cst.ModTime().Equal(st.ModTime()) {
+	out := decompressedPath(path, key)
+	if _, err := os.Stat(out); err == nil {
 		return out, nil
 	}
-	if o.Progress != nil {
-		o.Progress(fmt.Sprintf("decompressing %s to %s (once)...", path, out))
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+	dir := filepath.Dir(out)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp-*")
+	atomicfile.RemoveStale(dir, filepath.Base(out), "", atomicfile.StaleAfter)
+	tmp, err := atomicfile.CreateTemp(dir, "."+filepath.Base(out)+".partial-*")
 	if err != nil {
 		return "", err
 	}
@@ -68,10 +71,65 @@ func decompressed(ctx context.Context, path string, o OpenOptions) (string, erro
 	if err := tmp.Close(); err != nil {
 		return "", err
 	}
-	if err := os.Chtimes(tmp.Name(), st.ModTime(), st.ModTime()); err != nil {
+	if err := os.Rename(tmp.Name(), out); err != nil {
 		return "", err
 	}
-	return out, os.Rename(tmp.Name(), out)
+	removeOtherCopies(out)
+	if o.Progress != nil { // after, so that a failure is one line
+		o.Progress(fmt.Sprintf("decompressed %s to %s (once)", path, out))
+	}
+	return out, nil
+}
+
+// keyPart is how much of each end of a compressed file contentKey reads.
+const keyPart = 64 << 10
+
+// contentKey identifies the content of the compressed file path without
+// reading all of it: a hash of its size and its first and last keyPart
+// bytes (the whole file when it is at most twice that). The end of a gzip
+// file holds the CRC-32 and length of everything it decompresses to, and
+// a zstd frame ends with a checksum of its content, so two profiles that
+// differ anywhere differ there (docs/outputs.md §4).
+func contentKey(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n", st.Size())
+	if st.Size() <= 2*keyPart {
+		_, err = io.Copy(h, f)
+	} else if _, err = io.Copy(h, io.NewSectionReader(f, 0, keyPart)); err == nil {
+		_, err = io.Copy(h, io.NewSectionReader(f, st.Size()-keyPart, keyPart))
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// removeOtherCopies removes the cached copies of the same compressed path
+// that other contents left (their names differ from out's only in the
+// content key). A process that has one open keeps reading it.
+func removeOtherCopies(out string) {
+	dir, base := filepath.Split(out)
+	stem := strings.TrimSuffix(base, ".sqlite")
+	prefix := stem[:strings.LastIndexByte(stem, '-')+1]
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if n != base && strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".sqlite") && len(n) == len(base) {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
 }
 
 // decompressTo writes the decompressed content of path to w.
@@ -120,12 +178,13 @@ func (c ctxReader) Read(b []byte) (int, error) {
 }
 
 // decompressedPath is the cache file of a compressed export: its name
-// without the compression suffix and a hash of its absolute path.
-func decompressedPath(path string) string {
+// without the compression suffix, a hash of its absolute path and its
+// content key.
+func decompressedPath(path, key string) string {
 	abs, _ := filepath.Abs(path)
 	h := sha256.Sum256([]byte(abs))
 	name := filepath.Base(path)
 	name = name[:len(name)-len(compressedExt(name))]
 	name = strings.TrimSuffix(name, ".sqlite")
-	return filepath.Join(cacheDir(), name+"-"+hex.EncodeToString(h[:6])+".sqlite")
+	return filepath.Join(cacheDir(), name+"-"+hex.EncodeToString(h[:6])+"-"+key+".sqlite")
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -70,4 +72,46 @@ func writeZstd(t *testing.T, name string) string {
 	t.Helper()
 	zw, _ := zstd.NewWriter(nil)
 	return testutil.WriteTemp(t, name+".sqlite.zst", zw.EncodeAll(testutil.ReadFile(t, testutil.Profile(t, name)), nil))
+}
+
+// The cache of a compressed export is keyed on its content: a file
+// replaced by another profile with the same path and modification time
+// (cp -p, tar, rsync -t) gives the second profile's results, not the
+// first's cached copy. The copy is as readable as a plain created file
+// (0666 less the umask, not 0600).
+func TestOpenCompressedReplacedSameMtime(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "p.sqlite.gz")
+	stamp := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, name := range []string{"sync", "train", "sync"} {
+		b := testutil.ReadFile(t, filepath.Join(testutil.Root(), "testdata", "profiles", name+".sqlite.gz"))
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+		_, rows := goldenCSV(t, name, "cuda_gpu_kern_sum.csv")
+		p, err := nsysx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
+		p.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] {
+			t.Errorf("%s at %s: %d rows, first total %s; nsys: %d rows, %s", name, path, r.Len(), r.Col("Total Time").String(0), len(rows), rows[0][1])
+		}
+		copies, _ := filepath.Glob(filepath.Join(os.Getenv("NSYSX_CACHE_DIR"), "p-*.sqlite"))
+		if len(copies) != 1 {
+			t.Fatalf("cache holds %v, want one copy of %s", copies, path)
+		}
+		if st, _ := os.Stat(copies[0]); st.Mode().Perm() != 0o644 {
+			t.Errorf("the cached copy has mode %v, want 0644 under umask 022", st.Mode().Perm())
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/procgroup"
 )
 
@@ -82,20 +83,38 @@ func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o
 	if o.Progress != nil {
 		o.Progress(fmt.Sprintf("exporting %s to %s with nsys (once)...", rep, out))
 	}
-	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*.sqlite")
+	removeStaleExports(out, o)
+	f, err := atomicfile.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".partial-*.sqlite")
 	if err != nil {
 		return "", err
 	}
 	f.Close()
 	tmp := f.Name()
 	defer os.Remove(tmp) // gone after a successful rename
-	if err := runExport(ctx, nsys, rep, tmp, exportTimeout(o)); err != nil {
+	timeout, err := exportTimeout(o)
+	if err != nil {
+		return "", err
+	}
+	if err := runExport(ctx, nsys, rep, tmp, timeout); err != nil {
 		return "", err
 	}
 	if err := validExport(tmp, true); err != nil {
 		return "", fmt.Errorf("nsys export of %s wrote an unusable file (%v); nothing was kept", rep, err)
 	}
 	return out, os.Rename(tmp, out)
+}
+
+// removeStaleExports removes the partial exports to out that killed runs
+// left (nsysx killed with SIGKILL cannot remove its own): exactly our
+// temporary names for out, owned by this user, untouched for the export
+// timeout (atomicfile.StaleAfter without one). It runs under out's export
+// lock, so no cooperating run is writing one of them.
+func removeStaleExports(out string, o OpenOptions) {
+	age, _ := exportTimeout(o)
+	if age <= 0 {
+		age = atomicfile.StaleAfter
+	}
+	atomicfile.RemoveStale(filepath.Dir(out), filepath.Base(out), ".sqlite", age)
 }
 
 // runExport runs `nsys export` to tmp in its own process group, with a
@@ -122,15 +141,34 @@ func runExport(ctx context.Context, nsys, rep, tmp string, timeout time.Duration
 	return nil
 }
 
-// exportTimeout is o.ExportTimeout, else $NSYSX_EXPORT_TIMEOUT (a Go
-// duration such as 30m), else 0: no limit.
-func exportTimeout(o OpenOptions) time.Duration {
+// exportTimeout is o.ExportTimeout, else $NSYSX_EXPORT_TIMEOUT, else 0:
+// no limit.
+func exportTimeout(o OpenOptions) (time.Duration, error) {
 	if o.ExportTimeout > 0 {
-		return o.ExportTimeout
+		return o.ExportTimeout, nil
 	}
-	d, err := time.ParseDuration(os.Getenv("NSYSX_EXPORT_TIMEOUT"))
-	if err != nil || d < 0 {
-		return 0
-	}
-	return d
+	return ExportTimeoutEnv()
 }
+
+// ExportTimeoutEnv reads $NSYSX_EXPORT_TIMEOUT, the default limit of an
+// nsys export: a Go duration such as 30m; 0 when unset or empty (no
+// limit). Any other value is an error (ErrBadOption) naming it, as a bad
+// --export-timeout is.
+func ExportTimeoutEnv() (time.Duration, error) {
+	v := os.Getenv("NSYSX_EXPORT_TIMEOUT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, badValue(fmt.Sprintf("NSYSX_EXPORT_TIMEOUT: %q is not a duration such as 90s, 10m or 1h", v))
+	}
+	return d, nil
+}
+
+// badValue is an error that reads as its message alone and matches
+// ErrBadOption.
+type badValue string
+
+func (b badValue) Error() string        { return string(b) }
+func (b badValue) Is(target error) bool { return target == ErrBadOption }

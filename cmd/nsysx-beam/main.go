@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -116,7 +117,7 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 	}
 	initBeam()
 	defaultWorkerBinary()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out, err := beamrecipe.Run(ctx, r, o, "")
 	if err != nil {
@@ -202,6 +203,8 @@ func report(out *beamrecipe.Outcome, o *recipe.Options, stdout, stderr io.Writer
 			fmt.Fprintf(stderr, "nsysx-beam recipe: %s\n", f)
 		}
 		return 1
+	case out.Refused:
+		return fail(stderr, recipe.Usagef("%s", out.Err))
 	case out.Err != "":
 		return fail(stderr, errors.New(out.Err))
 	}

@@ -80,7 +80,15 @@ func TestRecipeRun(t *testing.T) {
 		}
 	}
 	code, _, stderr = runCLI("recipe", "cuda_gpu_kern_sum", "--input", in, "--output", out)
-	if code != 1 || !strings.Contains(stderr, "exists") {
-		t.Errorf("second run into %s: exit %d, %q (want 1, exists)", out, code, stderr)
+	if code != 2 || !strings.Contains(stderr, "exists") {
+		t.Errorf("second run into %s: exit %d, %q (want 2, exists)", out, code, stderr)
+	}
+	// --force-overwrite never replaces the directory that holds the input.
+	code, _, stderr = runCLI("recipe", "cuda_gpu_kern_sum", "--input", in, "--output", dir, "--force-overwrite")
+	if code != 2 || !strings.Contains(stderr, dir+" holds the input") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("--output %s holding the input: exit %d, %q (want 2)", dir, code, stderr)
+	}
+	if _, err := os.Stat(in); err != nil {
+		t.Errorf("the input: %v", err)
 	}
 }

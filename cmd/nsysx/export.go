@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/cliflags"
@@ -65,7 +66,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(stderr, "export", err)
 	}
 	bar := newProgress(stderr, "exporting tables", o.quiet)
-	err = atomicfile.Dir(out, overwrite, func(tmp string) error {
+	inputs := append(slices.Clone(p.Args), prof.Path)
+	err = atomicfile.Dir(out, atomicfile.DirOptions{Force: overwrite, Inputs: inputs}, func(tmp string) error {
 		if err := nsysx.ExportTables(ctx, prof, tmp, typ, re, bar.update); err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"os"
 	"runtime/pprof"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -126,14 +127,14 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	return code
 }
 
-// exitCode is the exit status for err: 2 for a usage error, 130 after
-// SIGINT or SIGTERM, else 1.
+// exitCode is the exit status for err: 2 for a usage error or an output
+// that may not be written over, 130 after SIGINT or SIGTERM, else 1.
 func exitCode(err error) int {
 	if interrupted.Err() != nil && errors.Is(err, context.Canceled) {
 		return 130
 	}
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, nsysx.ErrBadOption) || isUnknown(err) {
+	if errors.As(err, &ue) || errors.Is(err, nsysx.ErrBadOption) || isUnknown(err) || errors.Is(err, atomicfile.ErrExists) {
 		return 2
 	}
 	return 1

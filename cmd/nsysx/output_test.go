@@ -68,13 +68,19 @@ func TestExportAtomic(t *testing.T) {
 }
 
 // `export` into a directory that is not empty, and `plot` onto an existing
-// file, follow stats's rule: refused unless --force-overwrite.
+// file, follow stats's rule: refused unless --force-overwrite, and for a
+// directory only when it is an export of nsysx (a directory of the user's
+// is refused even with it, exit 2).
 func TestOutputOverwriteRule(t *testing.T) {
 	dir := t.TempDir()
 	in := testutil.Profile(t, "sync")
+	mine := filepath.Join(dir, "mine_pqtdir")
+	os.Mkdir(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "mine.txt"), []byte("keep"), 0o644)
 	out := filepath.Join(dir, "x_pqtdir")
-	os.Mkdir(out, 0o755)
-	os.WriteFile(filepath.Join(out, "mine.txt"), []byte("keep"), 0o644)
+	if _, errOut, code := runCLI(t, "export", "-q", "-t", "parquet", "--tables", "KERNEL", "-o", out, in); code != 0 {
+		t.Fatal(errOut)
+	}
 	png := filepath.Join(dir, "k.png")
 	os.WriteFile(png, []byte("mine"), 0o644)
 	if _, merr := runMagic(t, "export -q -t parquet -o "+out+" "+in); !strings.Contains(merr, "--force-overwrite") {
@@ -97,6 +103,13 @@ func TestOutputOverwriteRule(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(png); len(b) < 100 {
 		t.Error("plot --force-overwrite did not write the chart")
+	}
+	_, errOut, code := runCLI(t, "export", "-q", "--force-overwrite", "-t", "parquet", "-o", mine, in)
+	if code != 2 || !strings.Contains(errOut, mine+" is not an output directory") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("export --force-overwrite into the user's directory: exit %d, %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mine, "mine.txt")); string(b) != "keep" {
+		t.Error("export --force-overwrite touched the user's directory")
 	}
 	// An empty directory is no obstacle, as before.
 	empty := filepath.Join(dir, "empty_pqtdir")

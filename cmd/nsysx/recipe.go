@@ -30,16 +30,21 @@ func runRecipe(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return runRecipeOpts(ctx, r, o, stdout, stderr)
 }
 
-// recipeFail prints the error and returns 2 for a usage error, else 1.
+// recipeFail prints the error and returns 2 for a usage error or an
+// output that may not be written over, else 1 (130 when interrupted, as
+// fail).
 func recipeFail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "nsysx recipe: %v\n", err)
-	if errors.Is(err, recipe.ErrUsage) {
+	if errors.Is(err, recipe.ErrUsage) || errors.Is(err, recipe.ErrOutputExists) {
+		fmt.Fprintf(stderr, "nsysx recipe: %v\n", err)
 		return 2
 	}
-	return 1
+	return fail(stderr, "recipe", err)
 }
 
 func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, stdout, stderr io.Writer) int {
+	if _, err := nsysx.ExportTimeoutEnv(); err != nil {
+		return recipeFail(stderr, recipe.Usagef("%v", err))
+	}
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
@@ -47,6 +52,9 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 	}
 	res, err := recipe.Run(ctx, r, o, open)
 	log.bar.done()
+	if ctx.Err() != nil { // a signal: the reports it stopped are not failures
+		return fail(stderr, "recipe", ctx.Err())
+	}
 	failedAll := res != nil && len(res.Failed) == len(o.Input) && len(o.Input) > 0
 	switch {
 	case failedAll && errors.Is(err, recipe.ErrNoData), err != nil && o.Strict && res != nil && len(res.Failed) > 0:
@@ -63,7 +71,7 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 	case err != nil:
 		return recipeFail(stderr, err)
 	}
-	dir, err := writeRecipe(res)
+	dir, err := writeRecipe(ctx, res)
 	if err != nil {
 		return recipeFail(stderr, err)
 	}
@@ -78,6 +86,6 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 // writeRecipe writes the output directory (temporary sibling, renamed into
 // place), with the charts and the nsysx-kernel notebook, and returns its
 // path.
-func writeRecipe(res *recipe.Result) (string, error) {
-	return res.Write(&recipe.WriteOptions{Extra: plots.RecipeExtra(res)})
+func writeRecipe(ctx context.Context, res *recipe.Result) (string, error) {
+	return res.Write(&recipe.WriteOptions{Extra: plots.RecipeExtra(res), Context: ctx})
 }

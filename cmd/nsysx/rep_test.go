@@ -168,3 +168,75 @@ func TestProfileCommand(t *testing.T) {
 		t.Errorf("no command: exit %d", code)
 	}
 }
+
+// SIGTERM (or SIGINT) to `nsysx recipe` stops the nsys it started for a
+// .nsys-rep and what that started, and removes the partial export (the
+// recipe used to ignore SIGTERM: nsys ran on, the partials stayed).
+func TestRecipeRepExportSignal(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		_, pidfile := testutil.FakeNsys(t, `: > "$out"; `+hangingNsys)
+		rep := repIn(t)
+		out := filepath.Join(filepath.Dir(rep), "res")
+		c, buf := cliProcess(t, "recipe", "cuda_gpu_kern_sum", "--input", rep, "--output", out)
+		pids := testutil.WaitPids(t, pidfile, 2)
+		c.Process.Signal(sig)
+		if code := waitExit(t, c); code != 130 || !strings.Contains(buf.String(), "nsysx recipe: interrupted\n") || strings.Contains(buf.String(), "canceled") {
+			t.Errorf("%v: exit %d, output %q", sig, code, buf.String())
+		}
+		testutil.NoneAlive(t, pids)
+		if left := testutil.DirNames(t, filepath.Dir(rep)); len(left) != 1 {
+			t.Errorf("%v: left %q beside the report", sig, left)
+		}
+	}
+}
+
+// A partial export that a killed nsysx left (SIGKILL cannot be handled) is
+// removed by the next run that exports the same report, when it is
+// exactly of our naming, the user's own, and older than the export
+// timeout; files that only look alike, or are recent, are kept.
+func TestRepExportStalePartials(t *testing.T) {
+	t.Setenv("NSYSX_CACHE_DIR", t.TempDir())
+	testutil.FakeNsys(t, `cp "`+testutil.Profile(t, "sync")+`" "$out"`)
+	rep := repIn(t)
+	dir := filepath.Dir(rep)
+	old := time.Now().Add(-2 * time.Hour)
+	for _, n := range []string{".run.sqlite.partial-123.sqlite", ".run.sqlite.partial-7.sqlite", "mine.sqlite.partial-1.sqlite",
+		".run.sqlite.partial-x.sqlite", ".other.sqlite.partial-5.sqlite", ".run.sqlite.partial-9.sqlite.bak", "recent"} {
+		p := filepath.Join(dir, n)
+		os.WriteFile(p, []byte("x"), 0o644)
+		if n != "recent" {
+			os.Chtimes(p, old, old)
+		}
+	}
+	os.Rename(filepath.Join(dir, "recent"), filepath.Join(dir, ".run.sqlite.partial-55.sqlite"))
+	if _, errOut, code := runCLI(t, "stats", "-q", "--export-timeout", "1h", "-r", "cuda_gpu_kern_sum", rep); code != 0 {
+		t.Fatal(errOut)
+	}
+	want := ".other.sqlite.partial-5.sqlite .run.sqlite.partial-55.sqlite .run.sqlite.partial-9.sqlite.bak .run.sqlite.partial-x.sqlite mine.sqlite.partial-1.sqlite run.nsys-rep run.sqlite"
+	if got := strings.Join(testutil.DirNames(t, dir), " "); got != want {
+		t.Errorf("left %s\nwant %s", got, want)
+	}
+}
+
+// The temporary directory of an export or recipe that was killed is
+// removed by the next run writing the same output once it is stale.
+func TestStaleOutputPartials(t *testing.T) {
+	dir := t.TempDir()
+	in := testutil.Profile(t, "sync")
+	old := time.Now().Add(-2 * time.Hour)
+	for _, n := range []string{".x_pqtdir.partial-42", ".x_pqtdir.partial-43", ".y_pqtdir.partial-1"} {
+		os.MkdirAll(filepath.Join(dir, n), 0o755)
+		os.WriteFile(filepath.Join(dir, n, "StringIds.parquet"), []byte("half"), 0o644)
+		if n != ".x_pqtdir.partial-43" {
+			os.Chtimes(filepath.Join(dir, n, "StringIds.parquet"), old, old)
+			os.Chtimes(filepath.Join(dir, n), old, old)
+		}
+	}
+	if _, errOut, code := runCLI(t, "export", "-q", "-t", "parquet", "--tables", "StringIds", "-o", filepath.Join(dir, "x_pqtdir"), in); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got := strings.Join(testutil.DirNames(t, dir), " "); got != ".x_pqtdir.partial-43 .y_pqtdir.partial-1 x_pqtdir" {
+		t.Errorf("left %s", got)
+	}
+}

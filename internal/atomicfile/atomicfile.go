@@ -4,30 +4,31 @@
 // directory is filled as a hidden temporary sibling and renamed at the
 // end. An interrupted or failed run leaves at most the hidden temporary
 // (".NAME.partial-*"), never a truncated file or half a directory under
-// the name asked for. Every output that nsysx writes goes through here:
-// `stats -o`, `export`, `plot -o`, recipe output directories, the
-// kernel's files.
+// the name asked for; a temporary left by a killed run is removed by a
+// later run once it is stale (RemoveStale). Every output that nsysx writes
+// goes through here: `stats -o`, `export`, `plot -o`, recipe output
+// directories, the kernel's files.
+//
+// What an existing directory may be replaced with (--force-overwrite) is
+// decided by CheckDir (replace.go): only an output directory of nsysx or
+// nsys, never one that holds an input or files nsysx did not write.
 package atomicfile
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
 
-// ErrExists is returned (wrapped) when an output exists and overwriting
-// was not asked for.
-var ErrExists = errors.New("output directory exists")
-
 // WriteFile writes path with write, through a temporary file in path's
 // directory that is renamed to path on success and removed on failure.
 // An existing path is replaced (callers apply their overwrite rule
-// first); its mode is 0644.
+// first); its mode is a plain os.Create's, 0666 less the umask.
 func WriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-*")
+	RemoveStale(filepath.Dir(path), filepath.Base(path), "", StaleAfter)
+	f, err := CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-*")
 	if err != nil {
 		return err
 	}
@@ -37,9 +38,6 @@ func WriteFile(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}
 	return err
@@ -47,18 +45,20 @@ func WriteFile(path string, write func(io.Writer) error) error {
 
 // Dir makes the directory dir with fill, which writes into a temporary
 // sibling directory that is renamed to dir when fill succeeds, and
-// removed when it fails. An existing dir that is not empty is replaced
-// only with force; without it Dir fails with ErrExists before fill runs.
-// An empty dir is replaced.
-func Dir(dir string, force bool, fill func(tmp string) error) error {
-	if !force && !emptyOrMissing(dir) {
-		return fmt.Errorf("%w and is not empty: %s (pass --force-overwrite to replace it)", ErrExists, dir)
+// removed when it fails. Dir adds the manifest (Manifest) that marks the
+// directory as nsysx's. A missing or empty dir is replaced; any other is
+// replaced only as CheckDir allows, which is checked before fill runs and
+// again before the old directory is moved away.
+func Dir(dir string, o DirOptions, fill func(tmp string) error) error {
+	if err := CheckDir(dir, o); err != nil {
+		return err
 	}
 	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if err := os.MkdirAll(parent, 0o777); err != nil {
 		return fmt.Errorf("creating %s: %w", parent, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".partial-")
+	RemoveStale(parent, filepath.Base(dir), "", StaleAfter)
+	tmp, err := MkdirTemp(parent, "."+filepath.Base(dir)+".partial-*")
 	if err != nil {
 		return fmt.Errorf("creating the output directory: %w", err)
 	}
@@ -66,39 +66,27 @@ func Dir(dir string, force bool, fill func(tmp string) error) error {
 		os.RemoveAll(tmp)
 		return err
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := writeManifest(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
-	if !force {
-		os.Remove(dir) // empty (checked above): the rename replaces it
-	}
-	if err := Publish(tmp, dir, force); err != nil {
+	if err := publish(tmp, dir, o); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
 	return nil
 }
 
-// emptyOrMissing says whether dir does not exist or is an empty directory.
-func emptyOrMissing(dir string) bool {
-	f, err := os.Open(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
+// publish renames tmp to dir. An existing empty dir is replaced; any other
+// only as CheckDir allows: it is first moved aside, restored if the rename
+// fails, removed after.
+func publish(tmp, dir string, o DirOptions) error {
+	if err := CheckDir(dir, o); err != nil {
+		return err
 	}
+	st, err := os.Lstat(dir)
 	if err != nil {
-		return false
-	}
-	defer f.Close()
-	_, err = f.Readdirnames(1)
-	return err == io.EOF
-}
-
-// Publish renames tmp to dir. An existing dir is replaced only with force:
-// it is first moved aside, restored if the rename fails, removed after.
-func Publish(tmp, dir string, force bool) error {
-	if _, err := os.Lstat(dir); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("checking %s: %w", dir, err)
 		}
 		if err := os.Rename(tmp, dir); err != nil {
@@ -106,8 +94,11 @@ func Publish(tmp, dir string, force bool) error {
 		}
 		return nil
 	}
-	if !force {
-		return fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrExists, dir)
+	if st.IsDir() && os.Remove(dir) == nil { // empty: the rename replaces it
+		if err := os.Rename(tmp, dir); err != nil {
+			return fmt.Errorf("publishing %s: %w", dir, err)
+		}
+		return nil
 	}
 	old := tmp + ".old"
 	if err := os.Rename(dir, old); err != nil {

@@ -48,9 +48,13 @@ func CheckExport(p *Parsed) error {
 }
 
 // ExportTimeout reads --export-timeout (see ParseTimeout); 0 when not
-// given, which leaves the library's default.
+// given, which leaves the library's default ($NSYSX_EXPORT_TIMEOUT, whose
+// bad value is refused here as a bad flag is).
 func ExportTimeout(p *Parsed) (time.Duration, error) {
 	if !p.Has("--export-timeout") {
+		if _, err := nsysx.ExportTimeoutEnv(); err != nil {
+			return 0, Usagef("%v", err)
+		}
 		return 0, nil
 	}
 	return ParseTimeout(p.Last("--export-timeout"))

@@ -72,7 +72,7 @@ func (e *Engine) exportTables(ctx context.Context, p *parsedArgs, typ, dir strin
 	var tables int
 	start := time.Now()
 	_, err = interruptible(ctx, &e.bg, func() (struct{}, error) {
-		return struct{}{}, atomicfile.Dir(dir, force, func(tmp string) error {
+		return struct{}{}, atomicfile.Dir(dir, atomicfile.DirOptions{Force: force, Inputs: []string{prof.Path}}, func(tmp string) error {
 			err := nsysx.ExportTables(ctx, prof, tmp, typ, re, func(done, total int) {
 				tables = total
 				if ctx.Err() == nil {

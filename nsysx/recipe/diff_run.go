@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -55,13 +56,16 @@ func readRecipeDir(dir string) (*recipeDir, error) {
 		return nil, fmt.Errorf("%s: %w (its .nsys-analysis names no recipe; a diff output cannot be diffed)", dir, ErrNotRecipeOutput)
 	}
 	d.recipe = meta.RecipeName
+	if !slices.Contains(CompatRecipes(), d.recipe) {
+		return nil, fmt.Errorf("%s is an output of %s: diff compares the outputs of %s", dir, d.recipe, strings.Join(CompatRecipes(), ", "))
+	}
 	for _, t := range []struct {
 		name string
 		dst  **Frame
 	}{{"rank_stats", &d.rank}, {"all_stats", &d.all}, {"files", &d.files}} {
 		p := filepath.Join(dir, t.name+".parquet")
 		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("%s: no %s.parquet: diff compares the outputs of %s, not of %s", dir, t.name, strings.Join(CompatRecipes(), ", "), d.recipe)
+			return nil, fmt.Errorf("%s: no %s.parquet, which every output of %s has: the directory is incomplete", dir, t.name, d.recipe)
 		}
 		if *t.dst, err = ReadParquet(p); err != nil {
 			return nil, err

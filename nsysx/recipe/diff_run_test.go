@@ -159,11 +159,22 @@ func TestDiffErrors(t *testing.T) {
 	kern := goldenRecipeDir("train+fixed", "cuda_gpu_kern_sum")
 	badJSON := t.TempDir()
 	os.WriteFile(filepath.Join(badJSON, "x.nsys-analysis"), []byte("{"), 0o644)
+	kernNoRank := t.TempDir()
+	for _, f := range []string{"cuda_gpu_kern_sum.nsys-analysis", "all_stats.parquet", "files.parquet"} {
+		b, err := os.ReadFile(filepath.Join(kern, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(kernNoRank, f), b, 0o644)
+	}
 	tests := []struct{ a, b, want string }{
 		{kern, goldenRecipeDir("rank0+rank1", "nccl_sum"), "is the output of cuda_gpu_kern_sum and"},
 		{kern, empty, "not a recipe output directory (no .nsys-analysis file)"},
-		{noStats, noStats, "no rank_stats.parquet"},
+		{noStats, noStats, "is an output of cuda_gpu_time_util_map: diff compares the outputs of cuda_api_sum, cuda_gpu_kern_sum,"},
 		{kern, badJSON, "not valid JSON"},
+		// An output of a recipe diff takes, with a table missing: the
+		// error used to list cuda_gpu_kern_sum as accepted, then refuse it.
+		{kern, kernNoRank, "no rank_stats.parquet, which every output of cuda_gpu_kern_sum has: the directory is incomplete"},
 	}
 	for _, tc := range tests {
 		_, err := runDiffOn(t, tc.a, tc.b, 0, false)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 // Opt is one recipe option: its .nsys-analysis key, its command-line flag,
@@ -66,8 +68,8 @@ var optTable = []*Opt{
 		Help: "required: the NVTX range or kernel name whose instances make the iterations",
 		set:  func(o *Options, v []string) error { o.Name = v[0]; return nil }},
 	{Key: "bins", Flag: "--bins", Meta: "N", Default: "30", Nsys: true,
-		Help: "number of time bins",
-		set:  func(o *Options, v []string) error { return setIntRange(&o.Bins, "--bins", v[0], 1, noMax) }},
+		Help: fmt.Sprintf("number of time bins (1 to %d)", MaxBins),
+		set:  func(o *Options, v []string) error { return setIntRange(&o.Bins, "--bins", v[0], 1, MaxBins) }},
 	boolOpt(Opt{Key: "disable_alignment", Flag: "--disable-alignment", Nsys: true,
 		Help: "do not align the reports' sessions on their UTC start times"}, func(o *Options) *bool { return &o.DisableAlignment }),
 	boolOpt(Opt{Key: "cumulative", Flag: "--cumulative", Nsys: true,
@@ -95,13 +97,13 @@ var optTable = []*Opt{
 		}},
 	{Key: "threshold", Flag: "--threshold", Meta: "PCT", Default: "50", Nsys: true,
 		Help: "report chunks where the GPU is in use less than this percentage of the time",
-		set:  func(o *Options, v []string) error { return setIntRange(&o.Threshold, "--threshold", v[0], 0, 100) }},
+		set:  func(o *Options, v []string) error { return setRuleRange(&o.Threshold, "threshold", v[0]) }},
 	{Key: "chunks", Flag: "--chunks", Meta: "N", Default: "30", Nsys: true,
 		Help: "number of equal-duration chunks per GPU and process (1 to 1000)",
-		set:  func(o *Options, v []string) error { return setIntRange(&o.Chunks, "--chunks", v[0], 1, 1000) }},
+		set:  func(o *Options, v []string) error { return setRuleRange(&o.Chunks, "chunks", v[0]) }},
 	{Key: "gap", Flag: "--gap", Meta: "MS", Default: "500", Nsys: true,
 		Help: "minimum GPU gap to report, in milliseconds",
-		set:  func(o *Options, v []string) error { return setIntRange(&o.Gap, "--gap", v[0], 0, noMax) }},
+		set:  func(o *Options, v []string) error { return setRuleRange(&o.Gap, "gap", v[0]) }},
 	boolOpt(Opt{Key: "print_compat_recipes", Flag: "--print-compat-recipes", Group: "input", Nsys: true,
 		Help: "list the recipes whose outputs diff can compare"}, func(o *Options) *bool { return &o.PrintCompat }),
 	{Key: "tolerance", Flag: "--tolerance", Meta: "T", Default: "0", Nsys: true,
@@ -257,6 +259,18 @@ func setInt64P(dst **int64, flag, s string) error {
 const noMax = 1 << 31
 
 // setIntRange parses an integer in [lo, hi].
+// MaxBins is the most --bins a heatmap recipe takes: every bin costs
+// memory per GPU and rank, and 100 000 bins already resolve a day-long
+// session to the second (--bins 100000000 ran to 13 GB; nsys takes any).
+const MaxBins = 100_000
+
+// setRuleRange sets an option that a rule shares with its recipe, in the
+// range both accept (nsysx.RuleOptionRange).
+func setRuleRange(dst *int, key, s string) error {
+	lo, hi, _ := nsysx.RuleOptionRange(key)
+	return setIntRange(dst, "--"+key, s, int(lo), int(hi))
+}
+
 func setIntRange(dst *int, flag, s string, lo, hi int) error {
 	n, err := parseInt(flag, s)
 	if err != nil {

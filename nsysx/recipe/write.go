@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,10 +24,15 @@ type WriteOptions struct {
 	// Extra, when set, writes further files (notebooks, charts, helper
 	// modules) into dir, the not yet published output directory.
 	Extra func(dir string) error
+	// Context, when set and done before the output is published (a
+	// signal), stops the write: the temporary directory is removed,
+	// nothing is published, and Write returns the context's error.
+	Context context.Context
 }
 
-// ErrOutputExists is returned (wrapped) when the output directory exists
-// and --force-overwrite was not given.
+// ErrOutputExists is matched (errors.Is) by the error when the output
+// directory exists and --force-overwrite was not given, or when it may
+// not be replaced even with it (atomicfile.CheckDir).
 var ErrOutputExists = atomicfile.ErrExists
 
 // Write writes the run's output directory (docs/recipes.md §1.6) and
@@ -40,7 +46,10 @@ var ErrOutputExists = atomicfile.ErrExists
 // An existing --output is replaced only with --force-overwrite; without it
 // Write fails with ErrOutputExists. (nsys itself only warns and writes to
 // the default name instead; nsysx refuses, as `nsysx stats` does, so that
-// the result is never somewhere the user did not ask for.)
+// the result is never somewhere the user did not ask for.) Even with it,
+// only an output directory of nsysx or nsys that holds nothing else and
+// none of the run's inputs is replaced (atomicfile.CheckDir,
+// docs/outputs.md); anything else fails with ErrOutputExists too.
 func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if wo == nil {
 		wo = &WriteOptions{}
@@ -53,7 +62,7 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 		return "", err
 	}
 	defer startWriteGC()()
-	err = atomicfile.Dir(dir, r.Opts.ForceOverwrite, func(tmp string) error {
+	err = atomicfile.Dir(dir, r.dirOptions(), func(tmp string) error {
 		return r.fill(tmp, filepath.Base(dir), recorded, wo)
 	})
 	if err != nil {
@@ -81,10 +90,18 @@ func (r *Result) outputDir(wo *WriteOptions) (dir string, recorded any, err erro
 	if wo.WorkDir != "" && !filepath.IsAbs(dir) {
 		dir = filepath.Join(wo.WorkDir, dir)
 	}
-	if _, err := os.Lstat(dir); err == nil && !r.Opts.ForceOverwrite {
+	if err := atomicfile.CheckDir(dir, r.dirOptions()); err != nil {
+		return "", nil, err
+	}
+	if _, err := os.Lstat(dir); err == nil && !r.Opts.ForceOverwrite { // empty: nsys refuses it too
 		return "", nil, fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", ErrOutputExists, dir)
 	}
 	return dir, name, nil
+}
+
+// dirOptions are what atomicfile.Dir may replace for this run.
+func (r *Result) dirOptions() atomicfile.DirOptions {
+	return atomicfile.DirOptions{Force: r.Opts.ForceOverwrite, Inputs: r.Opts.Input}
 }
 
 // startWriteGC keeps Run's collector settings (startGCPercent, gcLimit)
@@ -122,6 +139,9 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 		if err != nil {
 			return err
 		}
+	}
+	if wo.Context != nil && wo.Context.Err() != nil {
+		return wo.Context.Err()
 	}
 	js, err := r.analysisJSON(recorded)
 	if err != nil {

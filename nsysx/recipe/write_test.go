@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
@@ -43,7 +44,7 @@ func TestWriteDefaultNameAndContents(t *testing.T) {
 	if want := filepath.Join(wd, "cuda_gpu_kern_sum-1"); dir != want {
 		t.Fatalf("dir %s, want %s", dir, want)
 	}
-	want := []string{"all_stats.csv", "all_stats.parquet", "cuda_gpu_kern_sum-1.nsys-analysis", "files.csv", "files.parquet",
+	want := []string{atomicfile.Manifest, "all_stats.csv", "all_stats.parquet", "cuda_gpu_kern_sum-1.nsys-analysis", "files.csv", "files.parquet",
 		"rank_stats.csv", "rank_stats.parquet", "rank_stats_by_device.parquet", "stats.ipynb"}
 	if got := testutil.DirNames(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("files %q, want %q", got, want)
@@ -71,39 +72,82 @@ func TestWriteDefaultNameAndContents(t *testing.T) {
 	}
 }
 
+// An existing output is replaced only with --force-overwrite, and only
+// when it is a recipe output: a directory of the user's is never touched,
+// with or without it.
 func TestWriteRefusesExistingWithoutForce(t *testing.T) {
 	wd := t.TempDir()
-	old := filepath.Join(wd, "out")
-	if err := os.MkdirAll(old, 0o755); err != nil {
+	mine := filepath.Join(wd, "mine")
+	if err := os.MkdirAll(mine, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(old, "keep.txt"), []byte("x"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(mine, "keep.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res := goldenResult(t)
-	res.Opts.Output = "out"
+	res.Opts.Output = "mine"
+	for _, force := range []bool{false, true} {
+		res.Opts.ForceOverwrite = force
+		_, err := res.Write(&WriteOptions{WorkDir: wd})
+		if !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), mine) || !strings.Contains(err.Error(), "not an output directory") {
+			t.Fatalf("force %v: err = %v, want ErrOutputExists naming %s", force, err, mine)
+		}
+		if got := testutil.DirNames(t, mine); strings.Join(got, " ") != "keep.txt" {
+			t.Errorf("force %v: the user's directory changed: %q", force, got)
+		}
+	}
+	// A recipe output of an earlier run: refused without --force-overwrite,
+	// replaced with it.
+	res.Opts.Output, res.Opts.ForceOverwrite = "out", false
+	if _, err := res.Write(&WriteOptions{WorkDir: wd}); err != nil {
+		t.Fatal(err)
+	}
 	_, err := res.Write(&WriteOptions{WorkDir: wd})
 	if !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "--force-overwrite") {
 		t.Fatalf("err = %v, want ErrOutputExists naming --force-overwrite", err)
 	}
-	if got := testutil.DirNames(t, old); strings.Join(got, " ") != "keep.txt" {
-		t.Errorf("existing directory changed: %q", got)
-	}
 	res.Opts.ForceOverwrite = true
+	res.Output.Tables = res.Output.Tables[:1]
 	dir, err := res.Write(&WriteOptions{WorkDir: wd})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := testutil.DirNames(t, dir)
-	if strings.Contains(strings.Join(got, " "), "keep.txt") || !strings.Contains(strings.Join(got, " "), "out.nsys-analysis") {
+	got := strings.Join(testutil.DirNames(t, dir), " ")
+	if got != atomicfile.Manifest+" out.nsys-analysis rank_stats.parquet" {
 		t.Errorf("after --force-overwrite: %q", got)
 	}
-	if got := testutil.DirNames(t, wd); strings.Join(got, " ") != "out" {
-		t.Errorf("work dir holds %q, want only out", got)
+	if got := testutil.DirNames(t, wd); strings.Join(got, " ") != "mine out" {
+		t.Errorf("work dir holds %q, want only mine and out", got)
 	}
 	js, _ := os.ReadFile(filepath.Join(dir, "out.nsys-analysis"))
 	if !strings.Contains(string(js), `"output": "out",`) || !strings.Contains(string(js), `"force_overwrite": true,`) {
 		t.Errorf("analysis:\n%s", js)
+	}
+}
+
+// A recipe never replaces a directory that holds one of its inputs, even
+// an output of its own (nsysx recipe --input d/u/x.sqlite --output d
+// --force-overwrite deleted d/u and the input).
+func TestWriteKeepsInputs(t *testing.T) {
+	wd := t.TempDir()
+	res := goldenResult(t)
+	res.Opts.Output, res.Opts.ForceOverwrite = "d", true
+	d, err := res.Write(&WriteOptions{WorkDir: wd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(d, "x.sqlite")
+	if err := os.WriteFile(in, []byte("profile"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := testutil.DirNames(t, d)
+	res.Opts.Input = []string{in}
+	_, err = res.Write(&WriteOptions{WorkDir: wd})
+	if !errors.Is(err, ErrOutputExists) || !strings.Contains(err.Error(), "holds the input "+in) {
+		t.Fatalf("err = %v, want a refusal naming the input", err)
+	}
+	if got := testutil.DirNames(t, d); strings.Join(got, " ") != strings.Join(before, " ") {
+		t.Errorf("the output holding the input changed: %q, was %q", got, before)
 	}
 }
 

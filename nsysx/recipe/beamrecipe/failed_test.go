@@ -103,3 +103,31 @@ func TestBeamFilesystem(t *testing.T) {
 	// paths here, local ones for the pool.
 	compareDirs(t, pdir, got, "input", "output")
 }
+
+// On a Beam filesystem, --force-overwrite writes over an earlier output
+// of nsysx but never over a directory of the user's files (the rule of a
+// local output, atomicfile.CheckListing).
+func TestBeamFilesystemOverwrite(t *testing.T) {
+	ctx := context.Background()
+	fs, err := filesystem.New(ctx, "memfs://ow/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filesystem.Write(ctx, fs, "memfs://ow/mine/notes.txt", []byte("mine"))
+	r, _ := recipe.Lookup("nvtx_sum")
+	args := append(recipeArgs(r, testutil.Links(t, "rank0")), "--force-overwrite")
+	args[len(args)-2] = "memfs://ow/mine"
+	out := runBeam(t, r, args, t.TempDir())
+	if !out.Refused || !strings.Contains(out.Err, "memfs://ow/mine is not an output directory") {
+		t.Errorf("over the user's directory: %+v", out)
+	}
+	if b, err := filesystem.Read(ctx, fs, "memfs://ow/mine/notes.txt"); err != nil || string(b) != "mine" {
+		t.Errorf("the user's file: %q, %v", b, err)
+	}
+	args[len(args)-2] = "memfs://ow/res"
+	for i := range 2 {
+		if out := runBeam(t, r, args, t.TempDir()); out.Err != "" || out.Dir != "memfs://ow/res" {
+			t.Errorf("run %d into an output of nsysx: %+v", i+1, out)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
@@ -150,9 +151,11 @@ func opener(forceExport bool, dir string) recipe.Opener {
 }
 
 // publishRemote copies the files of the local output directory dir into
-// the remote directory out. An out that already holds files is replaced
-// only with force.
-func publishRemote(ctx context.Context, dir, out string, force bool) error {
+// the remote directory out. An out that already holds files is written
+// over only as a local one would be replaced (atomicfile.CheckListing):
+// with --force-overwrite, when it is an output of nsysx or nsys that holds
+// nothing else and none of the inputs.
+func publishRemote(ctx context.Context, dir, out string, o atomicfile.DirOptions) error {
 	fs, err := filesystem.New(ctx, out)
 	if err != nil {
 		return err
@@ -163,8 +166,13 @@ func publishRemote(ctx context.Context, dir, out string, force bool) error {
 	if err != nil {
 		return fmt.Errorf("listing %s: %w", out, err)
 	}
-	if len(old) > 0 && !force {
-		return fmt.Errorf("%w: %s (pass --force-overwrite to replace it)", recipe.ErrOutputExists, out)
+	listing := make([]atomicfile.Entry, len(old))
+	for i, n := range old {
+		listing[i] = atomicfile.Entry{Name: path.Base(n), Regular: true}
+	}
+	manifest := func() ([]byte, error) { return filesystem.Read(ctx, fs, out+"/"+atomicfile.Manifest) }
+	if err := atomicfile.CheckListing(out, o, listing, manifest); err != nil {
+		return err
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -177,6 +185,25 @@ func publishRemote(ctx context.Context, dir, out string, force bool) error {
 		}
 		if err := filesystem.Write(ctx, fs, out+"/"+e.Name(), b); err != nil {
 			return fmt.Errorf("writing %s/%s: %w", out, e.Name(), err)
+		}
+	}
+	return removeOld(ctx, fs, dir, old)
+}
+
+// removeOld removes the files of the replaced output (old, checked by
+// atomicfile.CheckListing) that the new one (dir) does not have, where the
+// filesystem can remove files.
+func removeOld(ctx context.Context, fs filesystem.Interface, dir string, old []string) error {
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return nil
+	}
+	for _, o := range old {
+		if _, err := os.Lstat(filepath.Join(dir, path.Base(o))); err == nil {
+			continue
+		}
+		if err := rm.Remove(ctx, o); err != nil {
+			return fmt.Errorf("removing the old %s: %w", o, err)
 		}
 	}
 	return nil

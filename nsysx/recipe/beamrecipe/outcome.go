@@ -12,7 +12,10 @@ type Outcome struct {
 	NoData bool     // no report had data: nothing was written
 	Failed []string // the reports that failed, each "path: why", in input order
 	Err    string   // why the run failed ("" when it did not)
-	Inputs int      // how many reports were given
+	// Refused says that Err is an output that may not be written over
+	// (recipe.ErrOutputExists): a usage error.
+	Refused bool `json:",omitempty"`
+	Inputs  int  // how many reports were given
 }
 
 func writeOutcome(ctx context.Context, path string, o *Outcome) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -239,7 +240,7 @@ func finishRun(ctx context.Context, cfg *config, res *recipe.Result, err error) 
 	default:
 		out.Dir, err = write(ctx, cfg, res)
 		if err != nil {
-			out.Err = err.Error()
+			out.Err, out.Refused = err.Error(), errors.Is(err, recipe.ErrOutputExists)
 		}
 	}
 	return writeOutcome(ctx, cfg.Status, out)
@@ -261,7 +262,7 @@ func write(ctx context.Context, cfg *config, res *recipe.Result) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if err := publishRemote(ctx, dir, cfg.Opts.Output, cfg.Opts.ForceOverwrite); err != nil {
+	if err := publishRemote(ctx, dir, cfg.Opts.Output, atomicfile.DirOptions{Force: cfg.Opts.ForceOverwrite, Inputs: cfg.Opts.Input}); err != nil {
 		return "", err
 	}
 	return cfg.Opts.Output, nil
