@@ -22,9 +22,11 @@ lint:
 intro:
 	bash scripts/quickstart.sh
 
-# The classic Notebook server on the notebooks (after `make intro`).
+# The classic Notebook server on the notebooks (after `make intro`), landing
+# on the course's file list; as root too (scripts/notebooks.sh). More
+# server options: make notebooks NOTEBOOK_ARGS='--port=9999'
 notebooks:
-	cd notebooks && jupyter notebook --no-browser --NotebookApp.default_url=/tree/README.md
+	bash scripts/notebooks.sh $(NOTEBOOK_ARGS)
 
 deps:
 	bash scripts/install-test-deps.sh
