@@ -15,13 +15,16 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 )
 
-// The README's examples run as written. Every ```sh block runs line by line
-// in bash, in a directory holding the test profiles under the names the
-// README uses (train.sqlite, sync.sqlite, rank0.sqlite, ...), with this
-// test binary as `nsysx` on PATH; every ```go block is a notebook: its
-// blank-line-separated parts are cells, run in order by the nsysx kernel
-// engine in that directory. A block that cannot run here is marked by an
-// HTML comment on the line before it,
+// The README's examples run as written, from a fresh clone's root. Every
+// ```sh block runs line by line in bash, in a directory that holds what a
+// clone's root holds for them (testdata/, the compressed profiles the
+// README names, as they are shipped), with this test binary as `nsysx` on
+// PATH; each line must exit 0 and print something (unless its result is
+// a file), and a recipe must not print "No output generated.". Every
+// ```go block is a notebook: its blank-line-separated parts are cells, run
+// in order by the nsysx kernel engine in that directory; a cell must not
+// fail. A block that cannot run here is marked by an HTML comment on the
+// line before it,
 //
 //	<!-- not-run: needs nsys -->
 //
@@ -94,20 +97,13 @@ func TestReadmeExamples(t *testing.T) {
 	t.Logf("%d of %d README blocks ran", ran, len(blocks))
 }
 
-// readmeDir is a directory with the profiles the README names and a
-// bin/nsysx that is this test binary acting as the CLI.
+// readmeDir is a directory standing for a fresh clone's root: the
+// repository's testdata/ (nothing unpacked beside it) and a bin/nsysx that
+// is this test binary acting as the CLI.
 func readmeDir(t *testing.T) string {
 	dir := t.TempDir()
-	for _, p := range []string{"train", "sync", "rank0", "rank1", "fixed", "bt"} {
-		if err := os.Symlink(testutil.Profile(t, p), filepath.Join(dir, p+".sqlite")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root := testutil.Root()
-	for _, l := range [][2]string{{"testdata/profiles/train_pqtdir", "train_pqtdir"}, {"testdata", "testdata"}} {
-		if err := os.Symlink(filepath.Join(root, l[0]), filepath.Join(dir, l[1])); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(dir, "testdata")); err != nil {
+		t.Fatal(err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -145,10 +141,24 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 			"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
 		out, err := cmd.CombinedOutput()
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil:
 			t.Errorf("README.md:%d: `%s`: %v\n%s", b.line+1+i, cmdline, err, tail(out))
+		case strings.Contains(string(out), "No output generated."):
+			t.Errorf("README.md:%d: `%s` found no data to work on:\n%s", b.line+1+i, cmdline, tail(out))
+		case len(bytes.TrimSpace(out)) == 0 && !writesFile(cmdline):
+			t.Errorf("README.md:%d: `%s` printed nothing", b.line+1+i, cmdline)
 		}
 	}
+}
+
+// writesFile reports whether a command line's result is a file: its
+// standard output redirected, or an -o other than the console.
+func writesFile(cmdline string) bool {
+	if i := strings.Index(cmdline, " #"); i >= 0 {
+		cmdline = cmdline[:i]
+	}
+	return strings.Contains(cmdline, " > ") || (strings.Contains(cmdline, " -o ") && !strings.Contains(cmdline, " -o - "))
 }
 
 // runNotebookBlock runs a ```go block's cells in one kernel.
