@@ -149,4 +149,25 @@ func TestNotebooksLanding(t *testing.T) {
 		t.Fatal(err)
 	}
 	saveScreenshot(t, je.dir, "landing.png", png)
+
+	// the first notebook of the course as the Notebook renders its
+	// exercises: one numbered list, each item's solution a code block
+	want := solutions(t, readNotebook(t, course[0]))
+	openNotebook(ctx, t, br, s.url(course[0]))
+	var ex struct {
+		Lists int
+		Pre   []string
+	}
+	if err := br.Eval(ctx, `(() => {
+		const h = Array.from(document.querySelectorAll('.text_cell_render h2')).find(e => e.textContent.startsWith('Exercises'));
+		if (!h) return {Lists: -1, Pre: []};
+		const cell = h.parentElement, ols = Array.from(cell.children).filter(e => e.tagName === 'OL');
+		const items = ols.length ? Array.from(ols[0].children).filter(e => e.tagName === 'LI') : [];
+		return {Lists: ols.length, Pre: items.map(li => { const p = li.querySelector('details pre'); return p ? p.textContent.replace(/\n$/, '') : null; })};
+	})()`, &ex); err != nil {
+		t.Fatal(err)
+	}
+	if ex.Lists != 1 || strings.Join(ex.Pre, "\n--\n") != strings.Join(want, "\n--\n") {
+		t.Errorf("%s's exercises in the Notebook: %d numbered lists, solutions\n%q\nwant 1 list and\n%q", course[0], ex.Lists, ex.Pre, want)
+	}
 }
