@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // compareDirs compares two output directories: the same file names, each

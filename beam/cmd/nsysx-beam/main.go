@@ -41,7 +41,7 @@ import (
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/beamrecipe"
+	"github.com/nsysx/nsysx/beam/beamrecipe"
 )
 
 // nsysVersion is the Nsight Systems whose recipes nsysx reproduces.
