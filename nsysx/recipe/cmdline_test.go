@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // TestEveryRecipeOption: every option key a recipe declares is in the

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on

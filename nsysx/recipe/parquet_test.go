@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // goldenParquet lists every Parquet file nsys wrote in the recipe goldens.
