@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // goldenResult is a Result whose tables are the golden cuda_gpu_kern_sum

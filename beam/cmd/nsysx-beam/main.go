@@ -38,10 +38,10 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/nsysx/nsysx/beam/beamrecipe"
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/beam/beamrecipe"
 )
 
 // nsysVersion is the Nsight Systems whose recipes nsysx reproduces.
