@@ -131,31 +131,28 @@ func (st *stage) setup(enc []byte) error {
 type mapFn struct {
 	Config []byte
 	stage
-	tmp string
 }
 
-func (f *mapFn) Setup() error {
-	if err := f.setup(f.Config); err != nil {
-		return err
-	}
-	var err error
-	f.tmp, err = os.MkdirTemp("", "nsysx-beam-map-")
-	return err
-}
-
-func (f *mapFn) Teardown() error { return os.RemoveAll(f.tmp) }
+func (f *mapFn) Setup() error { return f.setup(f.Config) }
 
 func (f *mapFn) ProcessElement(ctx context.Context, in []byte, emit func([]byte)) error {
 	if err := f.setup(f.Config); err != nil {
 		return err
 	}
+	// the local copy of a remote report goes into a directory of this
+	// element's own, removed here: Beam does not promise to call Teardown
+	tmp, err := os.MkdirTemp("", "nsysx-beam-map-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	var m mapped
 	if err := decode(in, &m); err != nil {
 		return err
 	}
 	o := f.cfg.Opts
 	rep := &recipe.Report{Path: m.Path, Stem: recipe.Stem(m.Path), Pos: m.Pos}
-	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, f.tmp), f.cfg.Shared)
+	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, tmp), f.cfg.Shared)
 	if err != nil {
 		m.Err = err.Error()
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
+func TestMain(m *testing.M) { testutil.MainTemp(m) }
+
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb)
