@@ -28,15 +28,25 @@ import (
 //
 //	<!-- not-run: needs nsys -->
 //
-// whose reason is logged. Other blocks (no info string, ```text) are prose.
+// whose reason is logged. A block of sample output is checked against the
+// command it shows, named by an HTML comment on the line before it,
+//
+//	<!-- output-of: nsysx stats -q -r gpu_idle_breakdown testdata/profiles/sync.sqlite.gz -->
+//
+// its lines must be lines of that output in the same order ("..." stands
+// for rows left out). Other blocks (no info string, ```text) are prose.
 
 // readmeBlock is one fenced code block of README.md.
 type readmeBlock struct {
 	lang, body, notRun string
+	outputOf           string // the command whose output a sample block shows
 	line               int
 }
 
-var notRunRe = regexp.MustCompile(`^<!--\s*not-run:\s*(.*?)\s*-->$`)
+var (
+	notRunRe   = regexp.MustCompile(`^<!--\s*not-run:\s*(.*?)\s*-->$`)
+	outputOfRe = regexp.MustCompile(`^<!--\s*output-of:\s*(.*?)\s*-->$`)
+)
 
 // readmeBlocks returns the README's ```sh and ```go blocks.
 func readmeBlocks(t *testing.T, text string) []readmeBlock {
@@ -56,6 +66,9 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 		if m := notRunRe.FindStringSubmatch(prev); m != nil {
 			b.notRun = m[1]
 		}
+		if m := outputOfRe.FindStringSubmatch(prev); m != nil {
+			b.outputOf = m[1]
+		}
 		var body []string
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
 			body = append(body, lines[i])
@@ -64,7 +77,7 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 			t.Fatalf("README.md:%d: unclosed code block", b.line)
 		}
 		b.body, prev = strings.Join(body, "\n"), ""
-		if b.lang == "sh" || b.lang == "go" {
+		if b.lang == "sh" || b.lang == "go" || b.outputOf != "" {
 			out = append(out, b)
 		}
 	}
@@ -88,9 +101,12 @@ func TestReadmeExamples(t *testing.T) {
 			continue
 		}
 		ran++
-		if b.lang == "sh" {
+		switch {
+		case b.outputOf != "":
+			checkSampleBlock(t, dir, b)
+		case b.lang == "sh":
 			runShellBlock(t, dir, b)
-		} else {
+		default:
 			runNotebookBlock(t, dir, b)
 		}
 	}
@@ -149,6 +165,36 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 		case len(bytes.TrimSpace(out)) == 0 && !writesFile(cmdline):
 			t.Errorf("README.md:%d: `%s` printed nothing", b.line+1+i, cmdline)
 		}
+	}
+}
+
+// checkSampleBlock runs the command a sample output block names and checks
+// that the block's lines (but its "..." lines, which stand for rows left
+// out) are lines of the output, in the order shown.
+func checkSampleBlock(t *testing.T, dir string, b readmeBlock) {
+	cmd := exec.Command("bash", "-c", b.outputOf)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), cliAsTestEnv+"=1", "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"),
+		"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("README.md:%d: `%s`: %v", b.line, b.outputOf, err)
+		return
+	}
+	lines := strings.Split(string(out), "\n")
+	at := 0
+	for _, want := range strings.Split(b.body, "\n") {
+		if strings.TrimSpace(want) == "..." {
+			continue
+		}
+		for at < len(lines) && strings.TrimRight(lines[at], " ") != strings.TrimRight(want, " ") {
+			at++
+		}
+		if at == len(lines) {
+			t.Errorf("README.md:%d: the sample line\n%s\nis not in the output of `%s` (in this order):\n%s", b.line, want, b.outputOf, tail(out))
+			return
+		}
+		at++
 	}
 }
 
