@@ -13,6 +13,7 @@ type Outcome struct {
 	Failed []string // the reports that failed, each "path: why", in input order
 	Err    string   // why the run failed ("" when it did not)
 	Inputs int      // how many reports were given
+	Graph  string   // --runner dot: the file the pipeline's graph was written to (nothing ran)
 }
 
 func writeOutcome(ctx context.Context, path string, o *Outcome) error {

@@ -3,16 +3,20 @@ package beamrecipe
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/plots"
 )
 
 // The DoFns are registered in init, as Beam requires: a worker binary (a
@@ -53,7 +57,7 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		reps := recipe.NewReports(o, opener(o.ForceExport, tmp))
+		reps := recipe.NewReports(o, opener(o.ForceExport, tmp, workDir))
 		if cfg.Shared, err = recipe.PrepareReports(ctx, r, o, reps); err != nil {
 			return nil, err
 		}
@@ -70,6 +74,9 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 	}
 	if err := beamx.Run(ctx, p); err != nil {
 		return nil, fmt.Errorf("beam pipeline: %w", err)
+	}
+	if strings.EqualFold(*runners.Runner, "dot") { // the graph is written, no stage ran
+		return &Outcome{Graph: flag.Lookup("dot_file").Value.String(), Inputs: len(o.Input)}, nil
 	}
 	return readOutcome(ctx, status)
 }
@@ -152,7 +159,7 @@ func (f *mapFn) ProcessElement(ctx context.Context, in []byte, emit func([]byte)
 	}
 	o := f.cfg.Opts
 	rep := &recipe.Report{Path: m.Path, Stem: recipe.Stem(m.Path), Pos: m.Pos}
-	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, tmp), f.cfg.Shared)
+	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, tmp, f.cfg.WorkDir), f.cfg.Shared)
 	if err != nil {
 		m.Err = err.Error()
 	}
@@ -242,19 +249,20 @@ func finishRun(ctx context.Context, cfg *config, res *recipe.Result, err error) 
 	return writeOutcome(ctx, cfg.Status, out)
 }
 
-// write writes the result with recipe's writers: straight into a local
+// write writes the result with recipe's writers and, as `nsysx recipe`
+// does, the charts and the notebook the .nsys-analysis names: straight into a local
 // output directory, or into a local one that is then copied to a Beam
 // filesystem.
 func write(ctx context.Context, cfg *config, res *recipe.Result) (string, error) {
 	if !IsRemote(cfg.Opts.Output) {
-		return res.Write(&recipe.WriteOptions{WorkDir: cfg.WorkDir})
+		return res.Write(&recipe.WriteOptions{WorkDir: cfg.WorkDir, Extra: plots.RecipeExtra(res)})
 	}
 	tmp, err := os.MkdirTemp("", "nsysx-beam-out-")
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	dir, err := res.Write(&recipe.WriteOptions{WorkDir: tmp})
+	dir, err := res.Write(&recipe.WriteOptions{WorkDir: tmp, Extra: plots.RecipeExtra(res)})
 	if err != nil {
 		return "", err
 	}

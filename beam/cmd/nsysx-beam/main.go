@@ -195,6 +195,9 @@ func defaultWorkerBinary() {
 // status: 0 written or no data, 1 failed, 2 usage.
 func report(out *beamrecipe.Outcome, o *recipe.Options, stdout, stderr io.Writer) int {
 	switch {
+	case out.Graph != "":
+		fmt.Fprintf(stdout, "Wrote the pipeline graph to %s (--runner dot: nothing ran)\n", out.Graph)
+		return 0
 	case out.NoData && len(out.Failed) == out.Inputs && out.Inputs > 0:
 		return fail(stderr, fmt.Errorf("no report could be read (%d failed)", len(out.Failed)))
 	case out.Err != "" && o.Strict && len(out.Failed) > 0:
