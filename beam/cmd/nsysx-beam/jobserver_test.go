@@ -64,7 +64,9 @@ func TestPrismJobServerLoopback(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want, got := filepath.Join(dir, "inprocess"), filepath.Join(dir, "jobserver")
+	want, got := filepath.Join(dir, "inprocess", "kern"), filepath.Join(dir, "jobserver", "kern")
+	os.Mkdir(filepath.Dir(want), 0o755)
+	os.Mkdir(filepath.Dir(got), 0o755)
 	args := append([]string{"recipe", "cuda_gpu_kern_sum", "--input"}, in...)
 	if code, stdout, stderr := runCLI(append(args, "--output", want)...); code != 0 {
 		t.Fatalf("in-process: exit %d\n%s%s", code, stdout, stderr)
