@@ -62,7 +62,7 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 			return nil, err
 		}
 	}
-	status, cleanup, err := statusPath(o.Output)
+	status, cleanup, err := statusPath(o.Output, workDir)
 	if err != nil {
 		return nil, err
 	}
@@ -272,15 +272,33 @@ func write(ctx context.Context, cfg *config, res *recipe.Result) (string, error)
 	return cfg.Opts.Output, nil
 }
 
-// statusPath is where the last stage records the outcome: beside a remote
-// output, else a local temporary file.
-func statusPath(output string) (string, func(), error) {
+// statusPath is where the last stage records the outcome, read back by
+// the launcher: beside the output, on the output's filesystem, which the
+// worker that writes the output reaches (a local temporary directory of the
+// launcher would be out of a remote worker's reach). A local output's
+// status is a hidden file in the output's parent directory (relative to
+// workDir; workDir itself for the default output name), removed at the end;
+// a local temporary file when that directory does not exist.
+func statusPath(output, workDir string) (string, func(), error) {
 	if IsRemote(output) {
 		return output + ".nsysx-beam-status.json", func() {}, nil
 	}
-	dir, err := os.MkdirTemp("", "nsysx-beam-status-")
-	if err != nil {
-		return "", nil, err
+	dir := workDir
+	if output != "" {
+		if !filepath.IsAbs(output) {
+			output = filepath.Join(workDir, output)
+		}
+		dir = filepath.Dir(filepath.Clean(output))
 	}
-	return filepath.Join(dir, "status.json"), func() { os.RemoveAll(dir) }, nil
+	f, err := os.CreateTemp(dir, ".nsysx-beam-status-*.json")
+	if err != nil { // no such parent (yet): writing the output will say so
+		tmp, err := os.MkdirTemp("", "nsysx-beam-status-")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(tmp, "status.json"), func() { os.RemoveAll(tmp) }, nil
+	}
+	f.Close()
+	os.Remove(f.Name()) // the last stage writes it; its absence says the pipeline did not finish
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
 }
