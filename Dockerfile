@@ -1,13 +1,15 @@
-# nsysx in a container: the Notebook server on the workshop course.
+# nsysx in a container.
 #   docker build -t nsysx .
-#   docker run --rm -p 8888:8888 nsysx          # then open the URL it prints
-# Stage 1 builds the static nsysx binary; stage 2 is Debian with the classic
-# Notebook and nbconvert, the nsysx kernel, the notebooks and the profiles
-# they open, run as an unprivileged user.
+#   docker run --rm nsysx                                    # the sample's reports (nsysx stats --sample)
+#   docker run --rm nsysx nsysx stats -r cuda_gpu_kern_sum testdata/profiles/train.sqlite.gz
+#   docker run --rm -p 8888:8888 nsysx scripts/notebooks.sh --ip=0.0.0.0   # the Notebook server on the course
+# Stage 1 builds the static nsysx binary, downloading only the modules its
+# packages come from (the Beam runner is a module of its own, beam/, and is
+# not built here); stage 2 is Debian with the classic Notebook and
+# nbconvert, the nsysx kernel, the notebooks and the profiles they open,
+# run as an unprivileged user.
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/nsysx ./cmd/nsysx
 
@@ -21,7 +23,8 @@ RUN nsysx kernel install --sys-prefix \
 COPY --chown=nsysx:nsysx notebooks/ /home/nsysx/nsysx/notebooks/
 COPY --chown=nsysx:nsysx testdata/profiles/ /home/nsysx/nsysx/testdata/profiles/
 COPY --chown=nsysx:nsysx testdata/workloads/ /home/nsysx/nsysx/testdata/workloads/
+COPY --chown=nsysx:nsysx scripts/notebooks.sh /home/nsysx/nsysx/scripts/notebooks.sh
 USER nsysx
-WORKDIR /home/nsysx/nsysx/notebooks
+WORKDIR /home/nsysx/nsysx
 EXPOSE 8888
-CMD ["jupyter", "notebook", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--NotebookApp.default_url=/tree/README.md"]
+CMD ["nsysx", "stats", "--sample"]

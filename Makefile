@@ -2,10 +2,14 @@
 GO ?= go
 BENCH_FILE ?= /tmp/train50.sqlite
 
-.PHONY: build test lint deps bench bench-data bench-nsys sample gallery intro notebooks
+.PHONY: build beam test lint deps bench bench-data bench-nsys sample gallery intro notebooks
 
 build:
 	$(GO) build -o bin/nsysx ./cmd/nsysx
+
+# The Beam runner, a module of its own (beam/go.mod): writes bin/nsysx-beam.
+beam:
+	cd beam && $(GO) build -o ../bin/nsysx-beam ./cmd/nsysx-beam
 
 # The whole test suite (scripts/test.sh: installs the test tools, then the
 # static checks of `make lint` and the tests under the race detector). CI
@@ -22,9 +26,11 @@ lint:
 intro:
 	bash scripts/quickstart.sh
 
-# The classic Notebook server on the notebooks (after `make intro`).
+# The classic Notebook server on the notebooks (after `make intro`), landing
+# on the course's file list; as root too (scripts/notebooks.sh). More
+# server options: make notebooks NOTEBOOK_ARGS='--port=9999'
 notebooks:
-	cd notebooks && jupyter notebook --no-browser --NotebookApp.default_url=/tree/README.md
+	bash scripts/notebooks.sh $(NOTEBOOK_ARGS)
 
 deps:
 	bash scripts/install-test-deps.sh

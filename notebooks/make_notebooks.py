@@ -17,7 +17,7 @@ import nb_more  # noqa: E402
 import nb_ranks  # noqa: E402
 import nb_tables  # noqa: E402
 import nb_training  # noqa: E402
-from nbcells import P, go, md  # noqa: E402
+from nbcells import P, exercises, go, md  # noqa: E402
 
 INTRO = [
     md("# 00 · Introduction: what a profile holds, and how to read it\n\n"
@@ -92,22 +92,17 @@ INTRO = [
        'SELECT s.value AS kernel, count(*) AS n, min("end" - start) AS min_ns, max("end" - start) AS max_ns\n'
        'FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName\n'
        'GROUP BY 1 ORDER BY 4 DESC'),
-    md("## Exercises\n\n"
-       "1. Which CUDA API call is made most often, and how much time does it take in total?\n\n"
-       "<details><summary>Solution</summary>\n\n"
-       "```go\napi, _ := sample.Stats(ctx, \"cuda_api_sum\")\nbest := 0\n"
-       "for i := 0; i < api.Len(); i++ {\n\tif api.Col(\"Num Calls\").Value(i).I > api.Col(\"Num Calls\").Value(best).I {\n\t\tbest = i\n\t}\n}\n"
-       "fmt.Println(api.Col(\"Name\").Text(best), api.Col(\"Num Calls\").Value(best).I, api.Col(\"Total Time\").Value(best).I)\n```\n"
-       "</details>\n\n"
-       "2. Lower the GPU-gap threshold to 1 ms. How many gaps are there now?\n\n"
-       "<details><summary>Solution</summary>\n\n"
-       "```\n%nsys analyze -r gpu_gaps:gap=1 sample\n```\n</details>\n\n"
-       "3. In SQL, how much time do all `cudaMemcpy` calls take together?\n\n"
-       "<details><summary>Solution</summary>\n\n"
-       "```sql\n%%sql ../testdata/profiles/sync.sqlite.gz\n"
-       "SELECT sum(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n"
-       "WHERE s.value LIKE 'cudaMemcpy%'\n```\n</details>\n\n"
-       "**Next:** `01_training_end_to_end.ipynb` profiles a PyTorch training loop end to end."),
+    exercises([
+        ("Which CUDA API call is made most often, and how much time does it take in total?",
+         'api, _ := sample.Stats(ctx, "cuda_api_sum")\nbest := 0\n'
+         'for i := 0; i < api.Len(); i++ {\n\tif api.Col("Num Calls").Value(i).I > api.Col("Num Calls").Value(best).I {\n\t\tbest = i\n\t}\n}\n'
+         'fmt.Println(api.Col("Name").Text(best), api.Col("Num Calls").Value(best).I, api.Col("Total Time").Value(best).I)'),
+        ("Lower the GPU-gap threshold to 1 ms. How many gaps are there now?", "%nsys analyze -r gpu_gaps:gap=1 sample", ""),
+        ("In SQL, how much time do all `cudaMemcpy` calls take together?",
+         "%%sql ../testdata/profiles/sync.sqlite.gz\n"
+         'SELECT sum(r."end" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId\n'
+         "WHERE s.value LIKE 'cudaMemcpy%'", "sql"),
+    ], "**Next:** `01_training_end_to_end.ipynb` profiles a PyTorch training loop end to end."),
 ]
 
 

@@ -91,7 +91,12 @@ var ps []*path
 for _, p := range paths {
 	ps = append(ps, p)
 }
-sort.Slice(ps, func(a, b int) bool { return ps[a].ns > ps[b].ns })
+sort.Slice(ps, func(a, b int) bool { // ties in the order of the frames, so that runs agree
+	if ps[a].ns != ps[b].ns {
+		return ps[a].ns > ps[b].ns
+	}
+	return strings.Join(ps[a].frames, "\\n") < strings.Join(ps[b].frames, "\\n")
+})
 fmt.Printf("%s: %d instances with a call stack, %d without; %d distinct stacks.\\n\\n", topName, withStack, without, len(ps))
 for i, p := range ps {
 	if i == 2 {
@@ -143,7 +148,12 @@ ops := []string{}
 for op := range byOp {
 	ops = append(ops, op)
 }
-sort.Slice(ops, func(a, b int) bool { return byOp[ops[a]] > byOp[ops[b]] })
+sort.Slice(ops, func(a, b int) bool { // ties by name, so that runs agree
+	if byOp[ops[a]] != byOp[ops[b]] {
+		return byOp[ops[a]] > byOp[ops[b]]
+	}
+	return ops[a] < ops[b]
+})
 opTable := nsysx.NewResult("ops", "Kernel time by autograd operator", "Operator", "Kernel time:dur_ns")
 for _, op := range ops {
 	opTable.Add(nsysx.TextV(op), nsysx.IntV(byOp[op]))
@@ -228,7 +238,7 @@ BEFORE_AFTER = [
        "For each name, the change from `train` to `fixed` with a 95% bootstrap interval over iterations and a "
        "verdict (`faster`, `slower`, `no change`, or only in one profile); the `[all ...]` rows are the totals. "
        "Names present only before or only after are the kernels the fix swapped."),
-    go("%nsys compare -q -f csv -o /tmp/train_vs_fixed.csv train fixed"),
+    go("%nsys compare -q -f csv -o train_vs_fixed.csv train fixed"),
     md("The CSV has one row per name with 20 columns; the cell below keeps the ones to read first (the verdict, "
        "the change with its interval, the time per iteration before and after) for the 15 names whose time per "
        "iteration changed most."),
@@ -241,9 +251,10 @@ BEFORE_AFTER = [
 	"strconv"
 )
 
-f, _ := os.Open("/tmp/train_vs_fixed.csv")
+f, _ := os.Open("train_vs_fixed.csv") // written beside the notebook by the cell above
 rows, _ := csv.NewReader(f).ReadAll()
 f.Close()
+os.Remove("train_vs_fixed.csv")
 col := map[string]int{}
 for i, h := range rows[0] {
 	col[h] = i

@@ -117,7 +117,7 @@ fmt.Printf("Fix: give rank%d no extra host work (here the data step), or overlap
        "output directory (Prism in-process by default). To submit to a Flink job server with the Go SDK "
        "harness (Spark: `apache/beam_spark3_job_server:2.77.0` and `--runner spark`):\n\n"
        "```sh\n"
-       "CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o nsysx-beam ./cmd/nsysx-beam\n"
+       "cd beam && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -o ../nsysx-beam ./cmd/nsysx-beam && cd ..\n"
        "docker run --net=host apache/beam_flink1.19_job_server:2.77.0 --flink-master=FLINK_HOST:8081\n"
        "./nsysx-beam recipe nccl_gpu_overlap_trace --input gs://bucket/run42/ --output gs://bucket/run42-overlap \\\n"
        "    --runner flink --endpoint localhost:8099 \\\n"

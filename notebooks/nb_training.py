@@ -344,7 +344,7 @@ causes'''),
        "Gaps over 1 ms are the visible part. nsysx's `gpu_idle_breakdown` report (nsys has none) takes every "
        "nanosecond the GPU ran nothing, however short, and splits it by what the thread that launched the GPU's "
        "next operation was doing meanwhile: in a sync call, a synchronous copy, launching, another CUDA call, an "
-       "OS runtime call, busy outside any traced call, or outside the profiled window. The first rows are the "
+       "OS runtime call, busy outside any traced call, or before the first / after the last GPU work. The first rows are the "
        "whole capture (`(all)`); then one block per iteration."),
     go("nb.SetMaxRows(6)\n%nsys stats -r gpu_idle_breakdown train"),
     go('''bd, _ := train.Stats(ctx, "gpu_idle_breakdown")

@@ -1,5 +1,8 @@
 """Cell constructors shared by the notebook modules (see make_notebooks.py)."""
 
+import html
+import re
+
 from nbwrap import wrap
 
 P = "../testdata/profiles/"
@@ -27,13 +30,24 @@ def go(src, check=None):
     return {"cell_type": "code", "metadata": meta, "source": wrap(src), "outputs": [], "execution_count": None}
 
 
-def solution(code, lang="go"):
-    """A collapsed solution: the test runs every fenced block inside <details>."""
-    return "<details><summary>Solution</summary>\n\n```%s\n%s\n```\n</details>\n\n" % (lang, wrap(code.strip("\n")))
+def solution(code, lang="go", indent="   "):
+    """A collapsed solution under a list item (indented by indent): <details>
+    holding the code as HTML <pre>, which nbconvert and the classic Notebook
+    both render as a code block with its line breaks (a fenced block inside
+    <details> is left as literal ``` text by them). The tests run every <pre>
+    inside <details>."""
+    # leading tabs as spaces: Markdown expands a tab after the item's indent
+    # to the next tab stop, which would eat most of it
+    code = "\n".join(re.sub(r"^\t+", lambda m: "    " * len(m.group(0)), l) for l in wrap(code.strip("\n")).split("\n"))
+    code = html.escape(code, quote=False)
+    lines = ['<details><summary>Solution</summary>', '',
+             '<pre><code%s>%s' % (' class="language-%s"' % lang if lang else "", code), '</code></pre>', '', '</details>']
+    return "".join((indent + l if l else "") + "\n" for l in "\n".join(lines).split("\n")) + "\n"
 
 
 def exercises(items, nxt):
-    """The closing exercises cell: items are (question, code[, lang])."""
+    """The closing exercises cell: items are (question, code[, lang]), a
+    numbered list whose items hold their collapsed solution."""
     src = "## Exercises\n\n"
     for i, it in enumerate(items, 1):
         src += "%d. %s\n\n" % (i, it[0]) + solution(*it[1:])

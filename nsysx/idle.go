@@ -17,8 +17,12 @@ import (
 // IdleCat is what the host was doing while a GPU was idle.
 type IdleCat uint8
 
-// The idle categories, in attribution priority (a thread inside a
-// synchronisation call and an OS runtime call at once counts as syncing).
+// The idle categories. The time from the start of the call that launches
+// the next operation to that operation's start is IdleLaunch (IdleCopy for a
+// synchronous copy), whatever the thread does meanwhile (a sync call after
+// an asynchronous launch); before it, the thread's calls count in this order
+// (a thread inside a synchronisation call and an OS runtime call at once
+// counts as syncing).
 const (
 	IdleSync      IdleCat = iota // in a CUDA synchronisation call
 	IdleCopy                     // in a synchronous memcpy/memset call
@@ -26,12 +30,12 @@ const (
 	IdleOtherCUDA                // in another CUDA API call (malloc, free, ...)
 	IdleOSRT                     // in an OS runtime call (I/O, locks, sleep)
 	IdleHostBusy                 // in no traced call: host compute, Python
-	IdleOutside                  // before the thread's first or after its last traced call
+	IdleOutside                  // before the device's first or after its last GPU work, the thread untraced
 	NumIdleCats
 )
 
 var idleCatNames = [NumIdleCats]string{"sync call", "synchronous copy", "launching", "other CUDA call",
-	"OS runtime call", "host busy outside traced calls", "outside the profiled window"}
+	"OS runtime call", "host busy outside traced calls", "before first / after last GPU work"}
 
 // String is the category's label as the report prints it.
 func (c IdleCat) String() string {

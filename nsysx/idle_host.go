@@ -159,6 +159,7 @@ type hostIndex struct {
 	threads map[int64]*hostThread
 	launch  map[opKey]launchCall
 	labels  map[string]*[2]string // per call name: "in NAME", "queued after NAME"
+	work    gpuWork               // of the device devicePieces is labelling
 }
 
 // label returns the "in NAME" and "queued after NAME" details of a launch
@@ -304,6 +305,10 @@ func (h *hostIndex) devicePieces(ops []idleOp, lo, hi int64) []IdlePiece {
 	}
 	var out []IdlePiece
 	cur, last := lo, int64(-1)
+	h.work = gpuWork{math.MaxInt64, math.MinInt64}
+	for _, op := range ops {
+		h.work.first, h.work.last = min(h.work.first, op.s), max(h.work.last, op.e)
+	}
 	for i, op := range ops {
 		if cur >= hi {
 			break
@@ -354,6 +359,26 @@ func (h *hostIndex) gap(out []IdlePiece, a, b int64, next *launchCall, last int6
 	return out
 }
 
+// gpuWork is the extent of one device's GPU operations: its first start
+// and its last end.
+type gpuWork struct{ first, last int64 }
+
+// untraced labels [a, b), where the thread made no traced call (or none is
+// known): before the device's first GPU work or after its last, that is
+// IdleOutside; in between, the thread was in no traced call (host busy).
+func (h *hostIndex) untraced(out []IdlePiece, a, b int64, detail string, tid int64) []IdlePiece {
+	if a >= b {
+		return out
+	}
+	if cut := min(b, max(a, h.work.first)); a < cut {
+		out = appendPiece(out, IdlePiece{a, cut, IdleOutside, detail, tid})
+		a = cut
+	}
+	mid := max(a, min(b, h.work.last))
+	out = appendPiece(out, IdlePiece{a, mid, IdleHostBusy, detail, tid})
+	return appendPiece(out, IdlePiece{mid, b, IdleOutside, detail, tid})
+}
+
 // threadState labels [a, b) by what thread tid was doing.
 func (h *hostIndex) threadState(out []IdlePiece, a, b, tid int64) []IdlePiece {
 	if a >= b {
@@ -361,15 +386,15 @@ func (h *hostIndex) threadState(out []IdlePiece, a, b, tid int64) []IdlePiece {
 	}
 	th := h.threads[tid]
 	if th == nil {
-		return appendPiece(out, IdlePiece{a, b, IdleOutside, "no launching thread known", -1})
+		return h.untraced(out, a, b, "no launching thread known", -1)
 	}
 	if a < th.first {
-		out = appendPiece(out, IdlePiece{a, min(b, th.first), IdleOutside, "before the thread's first traced call", tid})
+		out = h.untraced(out, a, min(b, th.first), "before the thread's first traced call", tid)
 		a = min(b, th.first)
 	}
 	mid := max(a, min(b, th.last))
 	out = th.sweep(out, a, mid, tid)
-	return appendPiece(out, IdlePiece{mid, b, IdleOutside, "after the thread's last traced call", tid})
+	return h.untraced(out, mid, b, "after the thread's last traced call", tid)
 }
 
 // sweep labels [a, b) by the highest-priority call running at each instant.

@@ -2,10 +2,14 @@ package nsysx_test
 
 import (
 	"context"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -92,5 +96,60 @@ func TestKernStackSumSkipped(t *testing.T) {
 	}
 	if _, err := p.Stats(context.Background(), "cuda_kern_stack_sum:view=stack"); err == nil || !strings.Contains(err.Error(), "did you mean stacks") {
 		t.Errorf("view=stack: %v", err)
+	}
+}
+
+// A frame with an empty symbol (resolved, but nameless) is named after its
+// module, [libname], as unresolved frames are, never a blank Function: bt
+// with one frame's symbol made empty.
+func TestKernStackSumEmptySymbol(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bt.sqlite")
+	src, err := os.ReadFile(testutil.Profile(t, "bt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite3.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the resolved frames of the module of the most-used resolved frame
+	var module string
+	st, _, err := db.Prepare(`SELECT m.value FROM CUDA_CALLCHAINS c JOIN StringIds m ON m.id = c.module
+		WHERE c.unresolved IS NOT 1 GROUP BY c.module ORDER BY count(*) DESC LIMIT 1`)
+	if err == nil && st.Step() {
+		module = st.ColumnText(0)
+	}
+	if err == nil {
+		err = st.Close()
+	}
+	if err == nil {
+		err = db.Exec(`INSERT INTO StringIds (id, value) VALUES ((SELECT max(id) + 1 FROM StringIds), '');
+			UPDATE CUDA_CALLCHAINS SET symbol = (SELECT max(id) FROM StringIds)
+			WHERE unresolved IS NOT 1 AND module = (SELECT id FROM StringIds WHERE value = '` + strings.ReplaceAll(module, "'", "''") + `' LIMIT 1)`)
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || module == "" {
+		t.Fatalf("making the profile: %v (module %q)", err, module)
+	}
+	p := nsysxtest.Open(t, file)
+	r, err := p.Stats(context.Background(), "cuda_kern_stack_sum")
+	if err != nil || r.Skipped != "" {
+		t.Fatalf("%v %s", err, r.Skipped)
+	}
+	want, found := "["+path.Base(module)+"]", false
+	for i := 0; i < r.Len(); i++ {
+		row := r.Row(i)
+		if row[5].S == "" {
+			t.Errorf("row %d: blank Function (Module %s)", i, row[6].S)
+		}
+		found = found || row[5].S == want && row[6].S == path.Base(module)
+	}
+	if !found {
+		t.Errorf("no function %s of module %s", want, module)
 	}
 }

@@ -10,7 +10,7 @@ func init() {
 		Help: "Each GPU's idle time (no kernel, memcpy or memset on any of its streams), over the whole window " +
 			"and per NVTX iteration, split by what the thread launching the GPU's next operation was doing: " +
 			"in a sync call, in a synchronous copy, launching, in another CUDA call, in an OS runtime call, busy " +
-			"outside traced calls, or outside the profiled window. view=evidence lists the calls behind each share, " +
+			"outside traced calls, or before the first / after the last GPU work. view=evidence lists the calls behind each share, " +
 			"view=launch the kernel launch statistics. An nsysx report (nsys has none).",
 		Options: []Option{
 			{Name: "view", Default: "shares", Help: "shares (default), evidence, or launch"},

@@ -107,11 +107,16 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 	return g
 }
 
-// paintThreads gives each launching thread a grid: 6 (outside) before its
-// first and after its last call, else the lowest category painted, 5 (busy)
-// where no call ran.
+// paintThreads gives each launching thread a grid: the lowest category
+// painted, 5 (busy) where no call ran, also before the thread's first and
+// after its last call, except before the GPU's first operation and after
+// its last: 6 (outside) there.
 func (g *gridModel) paintThreads(calls []gridCall, cats []uint8) {
 	n := int((g.hi - g.lo + gridNs - 1) / gridNs)
+	workFirst, workLast := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, op := range g.ops {
+		workFirst, workLast = min(workFirst, op[0]), max(workLast, op[1])
+	}
 	first, last := map[int64]int64{}, map[int64]int64{}
 	for _, c := range calls {
 		if f, ok := first[c.tid]; !ok || c.s < f {
@@ -127,7 +132,7 @@ func (g *gridModel) paintThreads(calls []gridCall, cats []uint8) {
 		for k := range grid {
 			x := g.sample(k)
 			grid[k] = 5
-			if x < first[l.tid] || x >= last[l.tid] {
+			if (x < first[l.tid] || x >= last[l.tid]) && (x < workFirst || x >= workLast) {
 				grid[k] = 6
 			}
 		}

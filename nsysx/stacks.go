@@ -229,10 +229,15 @@ func (c *Ctx) loadCallchains() (map[int64][]StackFrame, error) {
 		if ip != nil && !ip.IsNull(i) {
 			f.Address = uint64(ip.Int(i))
 		}
-		// An unresolved frame is named after its module, so that a
-		// library's unresolved frames add up as one function.
-		if unres != nil && !unres.IsNull(i) && unres.Int(i) != 0 || unres == nil && strings.HasPrefix(f.Function, "0x") {
-			f.Function = "[" + path.Base(f.Module) + "]"
+		// An unresolved frame, or one with an empty symbol, is named after
+		// its module (as pprof names a function without a name after its
+		// mapping), so that a library's unnamed frames add up as one
+		// function.
+		if unres != nil && !unres.IsNull(i) && unres.Int(i) != 0 || unres == nil && strings.HasPrefix(f.Function, "0x") || f.Function == "" {
+			f.Function = "[unknown]"
+			if f.Module != "" {
+				f.Function = "[" + path.Base(f.Module) + "]"
+			}
 		}
 		rows[id.Int(i)] = append(rows[id.Int(i)], row{depth.Int(i), f})
 	}

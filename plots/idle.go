@@ -19,7 +19,7 @@ var idleColors = [nsysx.NumIdleCats]color.RGBA{
 	colKernel,                // other CUDA call
 	{0xe5, 0xc4, 0x94, 0xff}, // OS runtime call
 	colIdle,                  // host busy outside traced calls
-	{0xba, 0xb0, 0xac, 0xff}, // outside the profiled window
+	{0xba, 0xb0, 0xac, 0xff}, // before first / after last GPU work
 }
 
 // IdleData is what the idle chart draws: the breakdown behind the

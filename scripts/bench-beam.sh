@@ -14,7 +14,7 @@ REPS=${NSYS_REPS:-../shared/testdata/profiles}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 go build -o "$w/nsysx" ./cmd/nsysx
-go build -o "$w/nsysx-beam" ./cmd/nsysx-beam
+(cd beam && go build -o "$w/nsysx-beam" ./cmd/nsysx-beam)
 mkdir "$w/sq" "$w/rep"
 for r in rank0 rank1; do
   gunzip -c "testdata/profiles/$r.sqlite.gz" > "$w/$r.sqlite"

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 
@@ -77,7 +79,29 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
+	if !o.quiet {
+		fmt.Fprintf(stderr, "wrote %s\n", tablesSummary(out))
+	}
 	return 0
+}
+
+// tablesSummary says what an export directory holds: "DIR: 3 tables
+// (.parquet, 1.2 MB)".
+func tablesSummary(dir string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return dir
+	}
+	var n, size int64
+	ext := ""
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+			n++
+			size += fi.Size()
+			ext = filepath.Ext(e.Name())
+		}
+	}
+	return fmt.Sprintf("%s: %d tables (%s, %.1f MB)", dir, n, ext, float64(size)/1e6)
 }
 
 // exportPerfetto writes the timeline; a filter that cannot apply (an NVTX

@@ -100,6 +100,17 @@ func startNotebookServer(t *testing.T, je *jupyterEnv, name string) *notebookSer
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return serveNotebooks(t, je, root, func(server []string) *exec.Cmd {
+		return exec.Command("/usr/bin/jupyter", append([]string{"notebook", "--no-browser", "--allow-root",
+			"--notebook-dir=" + root, "--NotebookApp.open_browser=False"}, server...)...)
+	})
+}
+
+// serveNotebooks starts the Notebook server command that command makes
+// from the server's address and token arguments (serving root) on a free
+// loopback port, and stops it (and so its kernels) when the test ends.
+func serveNotebooks(t *testing.T, je *jupyterEnv, root string, command func(server []string) *exec.Cmd) *notebookServer {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -107,9 +118,8 @@ func startNotebookServer(t *testing.T, je *jupyterEnv, name string) *notebookSer
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	token := fmt.Sprintf("nsysx-test-%d", time.Now().UnixNano())
-	cmd := exec.Command("/usr/bin/jupyter", "notebook", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--NotebookApp.token="+token,
-		"--notebook-dir="+root, "--NotebookApp.open_browser=False")
+	cmd := command([]string{"--ip=127.0.0.1", fmt.Sprintf("--port=%d", port), "--port-retries=0",
+		"--NotebookApp.token=" + token})
 	// one writer for both streams: os/exec then never calls it concurrently
 	var log strings.Builder
 	cmd.Env, cmd.Stdout, cmd.Stderr = je.env, &log, &log

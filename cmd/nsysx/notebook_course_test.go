@@ -1,6 +1,7 @@
 package main
 
 import (
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,10 +14,11 @@ import (
 // detailsRE finds the collapsed solutions of a markdown cell.
 var detailsRE = regexp.MustCompile(`(?s)<details>.*?</details>`)
 
-// fenceRE finds the fenced code blocks inside one.
-var fenceRE = regexp.MustCompile("(?s)```[a-z]*\n(.*?)\n```")
+// preRE finds the code block inside one: HTML <pre><code>, its lines
+// indented as the list item that holds it (the indentation before <pre>).
+var preRE = regexp.MustCompile(`(?s)([ \t]*)<pre><code[^>]*>(.*?)</code></pre>`)
 
-// solutions returns the code of the fenced blocks inside <details> in the
+// solutions returns the code of the <pre> blocks inside <details> in the
 // notebook's markdown cells, in order.
 func solutions(t *testing.T, nb map[string]any) []string {
 	t.Helper()
@@ -28,8 +30,12 @@ func solutions(t *testing.T, nb map[string]any) []string {
 			continue
 		}
 		for _, d := range detailsRE.FindAllString(joinText(cell["source"]), -1) {
-			for _, m := range fenceRE.FindAllStringSubmatch(d, -1) {
-				out = append(out, m[1])
+			for _, m := range preRE.FindAllStringSubmatch(d, -1) {
+				lines := strings.Split(strings.TrimSuffix(strings.TrimRight(m[2], " \t"), "\n"), "\n")
+				for i, l := range lines {
+					lines[i] = strings.TrimPrefix(l, m[1])
+				}
+				out = append(out, html.UnescapeString(strings.Join(lines, "\n")))
 			}
 		}
 	}

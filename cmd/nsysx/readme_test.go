@@ -15,25 +15,38 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 )
 
-// The README's examples run as written. Every ```sh block runs line by line
-// in bash, in a directory holding the test profiles under the names the
-// README uses (train.sqlite, sync.sqlite, rank0.sqlite, ...), with this
-// test binary as `nsysx` on PATH; every ```go block is a notebook: its
-// blank-line-separated parts are cells, run in order by the nsysx kernel
-// engine in that directory. A block that cannot run here is marked by an
-// HTML comment on the line before it,
+// The README's examples run as written, from a fresh clone's root. Every
+// ```sh block runs line by line in bash, in a directory that holds what a
+// clone's root holds for them (testdata/, the compressed profiles the
+// README names, as they are shipped), with this test binary as `nsysx` on
+// PATH; each line must exit 0 and print something (unless its result is
+// a file), and a recipe must not print "No output generated.". Every
+// ```go block is a notebook: its blank-line-separated parts are cells, run
+// in order by the nsysx kernel engine in that directory; a cell must not
+// fail. A block that cannot run here is marked by an HTML comment on the
+// line before it,
 //
 //	<!-- not-run: needs nsys -->
 //
-// whose reason is logged. Other blocks (no info string, ```text) are prose.
+// whose reason is logged. A block of sample output is checked against the
+// command it shows, named by an HTML comment on the line before it,
+//
+//	<!-- output-of: nsysx stats -q -r gpu_idle_breakdown testdata/profiles/sync.sqlite.gz -->
+//
+// its lines must be lines of that output in the same order ("..." stands
+// for rows left out). Other blocks (no info string, ```text) are prose.
 
 // readmeBlock is one fenced code block of README.md.
 type readmeBlock struct {
 	lang, body, notRun string
+	outputOf           string // the command whose output a sample block shows
 	line               int
 }
 
-var notRunRe = regexp.MustCompile(`^<!--\s*not-run:\s*(.*?)\s*-->$`)
+var (
+	notRunRe   = regexp.MustCompile(`^<!--\s*not-run:\s*(.*?)\s*-->$`)
+	outputOfRe = regexp.MustCompile(`^<!--\s*output-of:\s*(.*?)\s*-->$`)
+)
 
 // readmeBlocks returns the README's ```sh and ```go blocks.
 func readmeBlocks(t *testing.T, text string) []readmeBlock {
@@ -53,6 +66,9 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 		if m := notRunRe.FindStringSubmatch(prev); m != nil {
 			b.notRun = m[1]
 		}
+		if m := outputOfRe.FindStringSubmatch(prev); m != nil {
+			b.outputOf = m[1]
+		}
 		var body []string
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
 			body = append(body, lines[i])
@@ -61,7 +77,7 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 			t.Fatalf("README.md:%d: unclosed code block", b.line)
 		}
 		b.body, prev = strings.Join(body, "\n"), ""
-		if b.lang == "sh" || b.lang == "go" {
+		if b.lang == "sh" || b.lang == "go" || b.outputOf != "" {
 			out = append(out, b)
 		}
 	}
@@ -85,29 +101,25 @@ func TestReadmeExamples(t *testing.T) {
 			continue
 		}
 		ran++
-		if b.lang == "sh" {
+		switch {
+		case b.outputOf != "":
+			checkSampleBlock(t, dir, b)
+		case b.lang == "sh":
 			runShellBlock(t, dir, b)
-		} else {
+		default:
 			runNotebookBlock(t, dir, b)
 		}
 	}
 	t.Logf("%d of %d README blocks ran", ran, len(blocks))
 }
 
-// readmeDir is a directory with the profiles the README names and a
-// bin/nsysx that is this test binary acting as the CLI.
+// readmeDir is a directory standing for a fresh clone's root: the
+// repository's testdata/ (nothing unpacked beside it) and a bin/nsysx that
+// is this test binary acting as the CLI.
 func readmeDir(t *testing.T) string {
 	dir := t.TempDir()
-	for _, p := range []string{"train", "sync", "rank0", "rank1", "fixed", "bt"} {
-		if err := os.Symlink(testutil.Profile(t, p), filepath.Join(dir, p+".sqlite")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root := testutil.Root()
-	for _, l := range [][2]string{{"testdata/profiles/train_pqtdir", "train_pqtdir"}, {"testdata", "testdata"}} {
-		if err := os.Symlink(filepath.Join(root, l[0]), filepath.Join(dir, l[1])); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.Symlink(filepath.Join(testutil.Root(), "testdata"), filepath.Join(dir, "testdata")); err != nil {
+		t.Fatal(err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -145,10 +157,54 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 			"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
 		out, err := cmd.CombinedOutput()
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil:
 			t.Errorf("README.md:%d: `%s`: %v\n%s", b.line+1+i, cmdline, err, tail(out))
+		case strings.Contains(string(out), "No output generated."):
+			t.Errorf("README.md:%d: `%s` found no data to work on:\n%s", b.line+1+i, cmdline, tail(out))
+		case len(bytes.TrimSpace(out)) == 0 && !writesFile(cmdline):
+			t.Errorf("README.md:%d: `%s` printed nothing", b.line+1+i, cmdline)
 		}
 	}
+}
+
+// checkSampleBlock runs the command a sample output block names and checks
+// that the block's lines (but its "..." lines, which stand for rows left
+// out) are lines of the output, in the order shown.
+func checkSampleBlock(t *testing.T, dir string, b readmeBlock) {
+	cmd := exec.Command("bash", "-c", b.outputOf)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), cliAsTestEnv+"=1", "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"),
+		"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Errorf("README.md:%d: `%s`: %v", b.line, b.outputOf, err)
+		return
+	}
+	lines := strings.Split(string(out), "\n")
+	at := 0
+	for _, want := range strings.Split(b.body, "\n") {
+		if strings.TrimSpace(want) == "..." {
+			continue
+		}
+		for at < len(lines) && strings.TrimRight(lines[at], " ") != strings.TrimRight(want, " ") {
+			at++
+		}
+		if at == len(lines) {
+			t.Errorf("README.md:%d: the sample line\n%s\nis not in the output of `%s` (in this order):\n%s", b.line, want, b.outputOf, tail(out))
+			return
+		}
+		at++
+	}
+}
+
+// writesFile reports whether a command line's result is a file: its
+// standard output redirected, or an -o other than the console.
+func writesFile(cmdline string) bool {
+	if i := strings.Index(cmdline, " #"); i >= 0 {
+		cmdline = cmdline[:i]
+	}
+	return strings.Contains(cmdline, " > ") || (strings.Contains(cmdline, " -o ") && !strings.Contains(cmdline, " -o - "))
 }
 
 // runNotebookBlock runs a ```go block's cells in one kernel.

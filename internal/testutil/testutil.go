@@ -5,6 +5,7 @@ package testutil
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,6 +79,23 @@ func Unpack(t testing.TB, rel string) string {
 func Main(m *testing.M) {
 	code := m.Run()
 	Cleanup()
+	os.Exit(code)
+}
+
+// MainTemp is Main with $TMPDIR a new directory (inherited by the
+// processes the tests start), removed with everything in it at the end: for
+// tests whose libraries leave temporary files of their own (Beam's
+// loopback runner writes beamloopbackworker-* and never removes them).
+func MainTemp(m *testing.M) {
+	dir, err := os.MkdirTemp("", "nsysx-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", dir)
+	code := m.Run()
+	Cleanup()
+	os.RemoveAll(dir)
 	os.Exit(code)
 }
 

@@ -76,7 +76,8 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 		numeric[j] = c.Kind == nsysx.IntKind || c.Kind == nsysx.FloatKind
 	}
 	note := rowsNote(shown.Len(), total)
-	if r.IsRule && total == 0 && r.NoResult != "" {
+	verdict := r.IsRule && total == 0 && r.NoResult != ""
+	if verdict {
 		note = r.NoResult
 	}
 
@@ -84,7 +85,17 @@ func resultBundle(r *nsysx.Result, total int, o TableOptions) map[string]any {
 	h.WriteString(`<div class="nsysx-result">`)
 	h.WriteString(labelHTML)
 	h.WriteString(titleHTML(r))
-	if r.Advice != "" {
+	switch {
+	case verdict:
+		// a rule that found nothing: the verdict first, what the rule
+		// looks for folded under it (the CLI prints nsys's text as is)
+		fmt.Fprintf(&h, `<p><b>%s</b></p>`, html.EscapeString(note))
+		if r.Advice != "" {
+			fmt.Fprintf(&h, `<details><summary>What this rule checks</summary><pre style="white-space:pre-wrap">%s</pre></details>`,
+				html.EscapeString(r.Advice))
+		}
+		note = ""
+	case r.Advice != "":
 		fmt.Fprintf(&h, `<pre style="white-space:pre-wrap">%s</pre>`, html.EscapeString(r.Advice))
 	}
 	if len(heads) > 0 && (shown.Len() > 0 || !r.IsRule) {

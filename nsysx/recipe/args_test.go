@@ -257,7 +257,9 @@ func TestExpandInputs(t *testing.T) {
 	d := tree(t, "runs/b.nsys-rep", "runs/a.nsys-rep", "runs/a.sqlite", "runs/a_pqtdir/StringIds.parquet",
 		"runs/c_pqtdir/StringIds.parquet", "runs/c_arwdir/StringIds.arrow", "runs/d.qdrep", "runs/e.sqlite",
 		"runs/notes.txt", "runs/.hidden.sqlite", "runs/f.tmp-export.sqlite", "runs/sub/z.nsys-rep",
-		"one.sqlite", "exp/ANALYSIS_DETAILS.parquet", "exp/StringIds.parquet")
+		"one.sqlite", "exp/ANALYSIS_DETAILS.parquet", "exp/StringIds.parquet",
+		"gz/g.sqlite", "gz/g.sqlite.gz", "gz/h.sqlite.gz", "gz/h_pqtdir/StringIds.parquet", "gz/i.sqlite.zst",
+		"gz/k.sqlite.gz", "gz/k.gz", "gz/l.tar.gz")
 	j := func(names ...string) []string {
 		var out []string
 		for _, n := range names {
@@ -279,10 +281,20 @@ func TestExpandInputs(t *testing.T) {
 		// a directory of tables is an export, not a directory of reports.
 		{j("exp"), j("exp")},
 		{j("runs/sub:1", "one.sqlite"), j("runs/sub/z.nsys-rep", "one.sqlite")},
+		// compressed exports (the repository's testdata/profiles): after the
+		// plain .sqlite of their stem, before its _pqtdir.
+		{j("gz"), j("gz/g.sqlite", "gz/h.sqlite.gz", "gz/i.sqlite.zst", "gz/k.sqlite.gz")},
+		{j("gz:2"), j("gz/g.sqlite", "gz/h.sqlite.gz")},
 	}
 	for _, tc := range tests {
 		if got, err := ExpandInputs(tc.args); err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q:\n got %q (error %v)\nwant %q", tc.args, got, err, tc.want)
+		}
+	}
+	// ranks are ordered by stem: a compressed export's is its name's
+	for in, want := range map[string]string{"a/rank1.sqlite.gz": "rank1", "rank0.SQLITE.ZST": "rank0", "r.sqlite": "r", "r_pqtdir/": "r"} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // TestEveryRecipeOption: every option key a recipe declares is in the

@@ -17,9 +17,10 @@ import (
 //   - an export directory (*_pqtdir, *_arwdir, or one holding .parquet or
 //     .arrow tables and no reports) is one report;
 //   - any other directory expands to its reports, sorted by path: *.nsys-rep,
-//     *.qdrep, *.sqlite, *_pqtdir and *_arwdir. A stem present both as a
-//     report and as its exports counts once (the report, else the .sqlite,
-//     else the _pqtdir, else the _arwdir);
+//     *.qdrep, *.sqlite, *.sqlite.gz, *.sqlite.zst, *_pqtdir and *_arwdir. A
+//     stem present both as a report and as its exports counts once (the
+//     report, else the .sqlite, else the compressed one, else the _pqtdir,
+//     else the _arwdir);
 //   - DIR:n keeps the first n reports of DIR.
 //
 // The lists are concatenated in argument order; duplicates given explicitly
@@ -48,7 +49,7 @@ func ExpandInputs(args []string) ([]string, error) {
 			return nil, err
 		}
 		if len(reps) == 0 {
-			return nil, Usagef("--input %s: no reports in this directory (.nsys-rep, .qdrep, .sqlite, *_pqtdir, *_arwdir)", path)
+			return nil, Usagef("--input %s: no reports in this directory (.nsys-rep, .qdrep, .sqlite, .sqlite.gz, .sqlite.zst, *_pqtdir, *_arwdir)", path)
 		}
 		if limit >= 0 && limit < len(reps) {
 			reps = reps[:limit]
@@ -77,8 +78,10 @@ func splitLimit(a string) (string, int, error) {
 	return m[1], n, nil
 }
 
-// Input kinds in order of preference for one stem.
-var kindSuffixes = []string{".nsys-rep", ".qdrep", ".sqlite", "_pqtdir", "_arwdir"}
+// Input kinds in order of preference for one stem: a compressed SQLite
+// export (what testdata/profiles ships; nsysx.Open decompresses it once into
+// its cache) after the plain one.
+var kindSuffixes = []string{".nsys-rep", ".qdrep", ".sqlite", ".sqlite.gz", ".sqlite.zst", "_pqtdir", "_arwdir"}
 
 func inputKind(name string, dir bool) int {
 	l := strings.ToLower(name)

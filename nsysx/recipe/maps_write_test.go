@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // mapGoldens are the golden runs of this package's heatmap, overlap, GPU

@@ -96,7 +96,10 @@ func traceFrame(text *Column, pr *Projection) *Frame {
 		parent,
 		{Name: "Range Stack", Kind: ListInt64, Lists: pr.Stack},
 	}}
-	if len(pr.Keys) > 0 {
+	switch len(pr.Keys) {
+	case 1: // --per-gpu: nsys writes int64 here (its golden), not the kernel table's uint32
+		f.Cols = append(f.Cols, NewInts("Device ID", Int64, pr.Keys[0], nil))
+	case 2:
 		f.Cols = append(f.Cols, NewInts("Device ID", Uint32, pr.Keys[0], nil))
 	}
 	if len(pr.Keys) > 1 {

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on
@@ -34,7 +34,7 @@ func TestNVTXGPUProjTracePerGPU(t *testing.T) {
 	}
 	dev := f.Col("Device ID")
 	for i, r := range f.Col("Rank").Ints {
-		if dev.Kind != Uint32 || dev.Ints[i] != r { // rank0 ran on GPU 0, rank1 on GPU 1
+		if dev.Kind != Int64 || dev.Ints[i] != r { // rank0 ran on GPU 0, rank1 on GPU 1; int64 as nsys writes it
 			t.Fatalf("row %d: Device ID %d (%v), rank %d", i, dev.Ints[i], dev.Kind, r)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // goldenParquet lists every Parquet file nsys wrote in the recipe goldens.

@@ -53,12 +53,18 @@ func DefaultOpener(_ context.Context, path string) (*nsysx.Profile, error) { ret
 
 // Stem is a path's basename minus its last suffix (a/rank0.nsys-rep →
 // rank0), the key that decides Rank order. Export directories lose their
-// _pqtdir / _arwdir suffix, so rank0_pqtdir sorts as rank0.
+// _pqtdir / _arwdir suffix, so rank0_pqtdir sorts as rank0, and compressed
+// exports their .sqlite.gz / .sqlite.zst.
 func Stem(path string) string {
 	b := filepath.Base(strings.TrimRight(path, "/"))
 	for _, s := range []string{"_pqtdir", "_arwdir"} {
 		if strings.HasSuffix(b, s) {
 			return strings.TrimSuffix(b, s)
+		}
+	}
+	for _, s := range []string{".sqlite.gz", ".sqlite.zst"} {
+		if len(b) > len(s) && strings.HasSuffix(strings.ToLower(b), s) {
+			return b[:len(b)-len(s)]
 		}
 	}
 	if i := strings.LastIndexByte(b, '.'); i > 0 {

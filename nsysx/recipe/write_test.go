@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // goldenResult is a Result whose tables are the golden cuda_gpu_kern_sum

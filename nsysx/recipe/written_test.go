@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 // compareWritten writes res's output directory and compares each named

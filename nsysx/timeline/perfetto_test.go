@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,7 +152,91 @@ func checkWellFormed(t *testing.T, tr *trace) map[string]int {
 	}
 	counts["flow"] = len(flows)
 	counts["async"] = len(async)
+	checkNesting(t, tr)
 	return counts
+}
+
+// checkNesting checks that no two complete events of one track partly
+// overlap: viewers draw the events of a track as a stack of slices, so two
+// that partly overlap are drawn as one nested in the other, or broken.
+func checkNesting(t *testing.T, tr *trace) {
+	t.Helper()
+	type span struct {
+		s, e int64
+		name string
+	}
+	tracks := map[[2]int64][]span{}
+	for _, e := range tr.TraceEvents {
+		if e.Ph == "X" {
+			s := ns(t, e.Ts)
+			tracks[[2]int64{*e.Pid, *e.Tid}] = append(tracks[[2]int64{*e.Pid, *e.Tid}], span{s, s + ns(t, e.Dur), *e.Name})
+		}
+	}
+	for k, sp := range tracks {
+		sort.Slice(sp, func(a, b int) bool { return sp[a].s < sp[b].s || sp[a].s == sp[b].s && sp[a].e > sp[b].e })
+		var open []span // the enclosing slices, innermost last
+		for _, x := range sp {
+			for len(open) > 0 && open[len(open)-1].e <= x.s {
+				open = open[:len(open)-1]
+			}
+			if n := len(open); n > 0 && x.e > open[n-1].e {
+				t.Errorf("track %v: %q [%d, %d] partly overlaps %q [%d, %d]", k, x.name, x.s, x.e, open[n-1].name, open[n-1].s, open[n-1].e)
+				return
+			}
+			open = append(open, x)
+		}
+	}
+}
+
+// TestPerfettoOverlappingGPUWork: on cnn (a ResNet), kernels that start
+// before the previous operation of their stream ends (programmatic
+// dependent launch) go to a track of their own beside the stream's, one
+// per operation found overlapping in the raw tables; checkNesting then
+// finds no partly overlapping slices.
+func TestPerfettoOverlappingGPUWork(t *testing.T) {
+	p := profile(t, "cnn")
+	want := 0
+	streams := map[[3]int64][][2]int64{}
+	for _, table := range gpuTables {
+		k, err := p.Load(context.Background(), table, "start", "end", "globalPid", "deviceId", "streamId")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < k.N; i++ {
+			key := [3]int64{k.Col("globalPid").Int(i), k.Col("deviceId").Int(i), k.Col("streamId").Int(i)}
+			streams[key] = append(streams[key], [2]int64{k.Col("start").Int(i), k.Col("end").Int(i)})
+		}
+	}
+	for _, ops := range streams {
+		sort.Slice(ops, func(a, b int) bool { return ops[a][0] < ops[b][0] })
+		end := int64(math.MinInt64)
+		for _, op := range ops {
+			if op[0] < end {
+				want++
+			}
+			end = max(end, op[1])
+		}
+	}
+	if want == 0 {
+		t.Fatal("cnn has no overlapping GPU operations on a stream")
+	}
+	tr, _ := export(t, p, nil)
+	checkWellFormed(t, tr)
+	lanes := map[[2]int64]bool{}
+	for _, e := range tr.TraceEvents {
+		if e.Ph == "M" && *e.Name == "thread_name" && strings.Contains(e.Args["name"].(string), "(overlapping ") {
+			lanes[[2]int64{*e.Pid, *e.Tid}] = true
+		}
+	}
+	got := 0
+	for _, e := range tr.TraceEvents {
+		if e.Ph == "X" && lanes[[2]int64{*e.Pid, *e.Tid}] {
+			got++
+		}
+	}
+	if got != want {
+		t.Errorf("%d GPU operations on overlap tracks, the raw tables have %d overlapping their stream", got, want)
+	}
 }
 
 // rawCount counts a table's rows, 0 when the profile lacks it.

@@ -31,6 +31,9 @@ func (w *walker) gpu() error {
 // gpuEvent starts a GPU event from the common columns.
 func (w *walker) gpuEvent(k Kind, name string, r nsysx.ScanRow) (*Event, error) {
 	t, err := w.streamTrack(r.Int(2), r.Int(3), r.Int(4))
+	if err == nil {
+		t, err = w.laneOf(t, gpuOp{[3]int64{r.Int(2), r.Int(3), r.Int(4)}, [2]int64{r.Int(0), r.Int(1)}})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -34,6 +35,13 @@ type walker struct {
 	tracks  map[[3]int64]*Track
 	nGPU    int64
 	nStream int64
+
+	// GPU operations that overlap an earlier one of their stream (programmatic
+	// dependent launch starts a kernel before the previous one ends): their
+	// lane, 1 and up, each a track of its own, so that no two complete
+	// events of one track partly overlap (viewers draw those as nesting)
+	lanes     map[gpuOp]int64
+	laneTrack map[[4]int64]*Track
 
 	keys  []uint64 // flow keys (pid, correlationId) of the GPU work, sorted
 	state []uint32 // per first position of a key: 0 no API call seen, else 1 + flows ended
@@ -156,11 +164,14 @@ var gpuTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMC
 
 // collectFlowKeys gathers the (pid, correlationId) of every GPU operation.
 func (w *walker) collectFlowKeys() error {
+	streams := map[[3]int64][][2]int64{} // (globalPid, device, stream) -> [start, end] of its operations
 	for _, t := range gpuTables {
-		err := w.scan(t, []string{"globalPid", "correlationId"}, func(r nsysx.ScanRow) error {
+		err := w.scan(t, []string{"globalPid", "correlationId", "start", "end", "deviceId", "streamId"}, func(r nsysx.ScanRow) error {
 			if !r.IsNull(1) && r.Int(1) != 0 {
 				w.keys = append(w.keys, flowKey(pidOf(r.Int(0)), r.Int(1)))
 			}
+			k := [3]int64{r.Int(0), r.Int(4), r.Int(5)}
+			streams[k] = append(streams[k], [2]int64{r.Int(2), r.Int(3)})
 			return nil
 		})
 		if err != nil {
@@ -169,7 +180,49 @@ func (w *walker) collectFlowKeys() error {
 	}
 	slices.Sort(w.keys)
 	w.state = make([]uint32, len(w.keys))
+	w.lanes, w.laneTrack = map[gpuOp]int64{}, map[[4]int64]*Track{}
+	for k, ops := range streams {
+		slices.SortFunc(ops, func(a, b [2]int64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+		var ends []int64 // per lane, the end of its last operation
+		for _, op := range ops {
+			l := slices.IndexFunc(ends, func(e int64) bool { return e <= op[0] })
+			if l < 0 {
+				l = len(ends)
+				ends = append(ends, 0)
+			}
+			ends[l] = op[1]
+			if l > 0 {
+				w.lanes[gpuOp{k, op}] = int64(l)
+			}
+		}
+	}
 	return nil
+}
+
+// gpuOp names one GPU operation: its stream (globalPid, device, stream) and
+// its [start, end].
+type gpuOp struct {
+	stream [3]int64
+	span   [2]int64
+}
+
+// laneOf returns the track of GPU operation op: its stream's track t, or
+// for an operation that overlaps an earlier one of the stream, the track
+// of its lane ("Stream 7 (overlapping 1)", sorted after the stream's).
+func (w *walker) laneOf(t *Track, op gpuOp) (*Track, error) {
+	l := w.lanes[op]
+	if l == 0 {
+		return t, nil
+	}
+	k := [4]int64{op.stream[0], op.stream[1], op.stream[2], l}
+	if lt := w.laneTrack[k]; lt != nil {
+		return lt, nil
+	}
+	lt := &Track{Pid: t.Pid, Tid: laneStream + w.nStream, Process: t.Process, Thread: fmt.Sprintf("%s (overlapping %d)", t.Thread, l),
+		ProcessSort: t.ProcessSort, ThreadSort: t.ThreadSort, GPU: true}
+	w.nStream++
+	w.laneTrack[k] = lt
+	return lt, w.sink.Track(lt)
 }
 
 // keyRange is the positions [lo, hi) of key k.

@@ -169,7 +169,7 @@ type config struct {
 	Recipe  string
 	Opts    *recipe.Options
 	Shared  any
-	WorkDir string // where a relative or default --output goes
+	WorkDir string // the launcher's working directory: where a relative or default --output goes, what relative inputs are relative to
 	Status  string // where the last stage records the outcome
 	Start   int64  // the run's start, Unix nanoseconds
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 
+	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 	if n := os.Getenv(memChildEnv); n != "" {
 		os.Exit(memChild(n, os.Getenv(memChildDir)))
 	}
-	os.Exit(m.Run())
+	testutil.MainTemp(m) // the unpacked profiles and Beam's own temporary files removed at the end
 }
 
 // memChild runs one pipeline over the n copies in dir and prints VmHWM.

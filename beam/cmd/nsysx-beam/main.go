@@ -39,10 +39,10 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
+	"github.com/nsysx/nsysx/beam/beamrecipe"
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/beamrecipe"
 )
 
 // nsysVersion is the Nsight Systems whose recipes nsysx reproduces.
@@ -196,6 +196,9 @@ func defaultWorkerBinary() {
 // status: 0 written or no data, 1 failed, 2 usage.
 func report(out *beamrecipe.Outcome, o *recipe.Options, stdout, stderr io.Writer) int {
 	switch {
+	case out.Graph != "":
+		fmt.Fprintf(stdout, "Wrote the pipeline graph to %s (--runner dot: nothing ran)\n", out.Graph)
+		return 0
 	case out.NoData && len(out.Failed) == out.Inputs && out.Inputs > 0:
 		return fail(stderr, fmt.Errorf("no report could be read (%d failed)", len(out.Failed)))
 	case out.Err != "" && o.Strict && len(out.Failed) > 0:

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
+	"github.com/nsysx/nsysx/internal/pqcompare"
 )
 
 func main() {

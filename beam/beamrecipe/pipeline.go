@@ -3,17 +3,21 @@ package beamrecipe
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/plots"
 )
 
 // The DoFns are registered in init, as Beam requires: a worker binary (a
@@ -54,12 +58,12 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		reps := recipe.NewReports(o, opener(o.ForceExport, tmp))
+		reps := recipe.NewReports(o, opener(o.ForceExport, tmp, workDir))
 		if cfg.Shared, err = recipe.PrepareReports(ctx, r, o, reps); err != nil {
 			return nil, err
 		}
 	}
-	status, cleanup, err := statusPath(o.Output)
+	status, cleanup, err := statusPath(o.Output, workDir)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +75,9 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 	}
 	if err := beamx.Run(ctx, p); err != nil {
 		return nil, fmt.Errorf("beam pipeline: %w", err)
+	}
+	if strings.EqualFold(*runners.Runner, "dot") { // the graph is written, no stage ran
+		return &Outcome{Graph: flag.Lookup("dot_file").Value.String(), Inputs: len(o.Input)}, nil
 	}
 	return readOutcome(ctx, status)
 }
@@ -132,31 +139,28 @@ func (st *stage) setup(enc []byte) error {
 type mapFn struct {
 	Config []byte
 	stage
-	tmp string
 }
 
-func (f *mapFn) Setup() error {
-	if err := f.setup(f.Config); err != nil {
-		return err
-	}
-	var err error
-	f.tmp, err = os.MkdirTemp("", "nsysx-beam-map-")
-	return err
-}
-
-func (f *mapFn) Teardown() error { return os.RemoveAll(f.tmp) }
+func (f *mapFn) Setup() error { return f.setup(f.Config) }
 
 func (f *mapFn) ProcessElement(ctx context.Context, in []byte, emit func([]byte)) error {
 	if err := f.setup(f.Config); err != nil {
 		return err
 	}
+	// the local copy of a remote report goes into a directory of this
+	// element's own, removed here: Beam does not promise to call Teardown
+	tmp, err := os.MkdirTemp("", "nsysx-beam-map-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	var m mapped
 	if err := decode(in, &m); err != nil {
 		return err
 	}
 	o := f.cfg.Opts
 	rep := &recipe.Report{Path: m.Path, Stem: recipe.Stem(m.Path), Pos: m.Pos}
-	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, f.tmp), f.cfg.Shared)
+	part, err := recipe.MapReport(ctx, f.recipe, o, rep, opener(o.ForceExport, tmp, f.cfg.WorkDir), f.cfg.Shared)
 	if err != nil {
 		m.Err = err.Error()
 	}
@@ -246,19 +250,20 @@ func finishRun(ctx context.Context, cfg *config, res *recipe.Result, err error) 
 	return writeOutcome(ctx, cfg.Status, out)
 }
 
-// write writes the result with recipe's writers: straight into a local
+// write writes the result with recipe's writers and, as `nsysx recipe`
+// does, the charts and the notebook the .nsys-analysis names: straight into a local
 // output directory, or into a local one that is then copied to a Beam
 // filesystem.
 func write(ctx context.Context, cfg *config, res *recipe.Result) (string, error) {
 	if !IsRemote(cfg.Opts.Output) {
-		return res.Write(&recipe.WriteOptions{WorkDir: cfg.WorkDir})
+		return res.Write(&recipe.WriteOptions{WorkDir: cfg.WorkDir, Extra: plots.RecipeExtra(res)})
 	}
 	tmp, err := os.MkdirTemp("", "nsysx-beam-out-")
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	dir, err := res.Write(&recipe.WriteOptions{WorkDir: tmp})
+	dir, err := res.Write(&recipe.WriteOptions{WorkDir: tmp, Extra: plots.RecipeExtra(res)})
 	if err != nil {
 		return "", err
 	}
@@ -268,15 +273,33 @@ func write(ctx context.Context, cfg *config, res *recipe.Result) (string, error)
 	return cfg.Opts.Output, nil
 }
 
-// statusPath is where the last stage records the outcome: beside a remote
-// output, else a local temporary file.
-func statusPath(output string) (string, func(), error) {
+// statusPath is where the last stage records the outcome, read back by
+// the launcher: beside the output, on the output's filesystem, which the
+// worker that writes the output reaches (a local temporary directory of the
+// launcher would be out of a remote worker's reach). A local output's
+// status is a hidden file in the output's parent directory (relative to
+// workDir; workDir itself for the default output name), removed at the end;
+// a local temporary file when that directory does not exist.
+func statusPath(output, workDir string) (string, func(), error) {
 	if IsRemote(output) {
 		return output + ".nsysx-beam-status.json", func() {}, nil
 	}
-	dir, err := os.MkdirTemp("", "nsysx-beam-status-")
-	if err != nil {
-		return "", nil, err
+	dir := workDir
+	if output != "" {
+		if !filepath.IsAbs(output) {
+			output = filepath.Join(workDir, output)
+		}
+		dir = filepath.Dir(filepath.Clean(output))
 	}
-	return filepath.Join(dir, "status.json"), func() { os.RemoveAll(dir) }, nil
+	f, err := os.CreateTemp(dir, ".nsysx-beam-status-*.json")
+	if err != nil { // no such parent (yet): writing the output will say so
+		tmp, err := os.MkdirTemp("", "nsysx-beam-status-")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(tmp, "status.json"), func() { os.RemoveAll(tmp) }, nil
+	}
+	f.Close()
+	os.Remove(f.Name()) // the last stage writes it; its absence says the pipeline did not finish
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
 }

@@ -132,9 +132,15 @@ func fetch(ctx context.Context, p, dir string) (string, error) {
 }
 
 // opener opens local reports with nsysx and remote ones from a copy in
-// dir (removed once the report is open: the open file stays readable).
-func opener(forceExport bool, dir string) recipe.Opener {
+// dir (removed once the report is open: the open file stays readable). A
+// relative local path is taken relative to workDir, the launcher's working
+// directory, where it was given: a worker's own working directory is
+// another (the SDK harness's).
+func opener(forceExport bool, dir, workDir string) recipe.Opener {
 	return func(ctx context.Context, p string) (*nsysx.Profile, error) {
+		if !IsRemote(p) && !filepath.IsAbs(p) && workDir != "" {
+			p = filepath.Join(workDir, p)
+		}
 		local, err := fetch(ctx, p, dir)
 		if err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/plots"
 )
 
 // shared are the shared test reports every recipe runs over, with a copy
@@ -59,7 +60,7 @@ func inputsFor(t *testing.T, r *recipe.Recipe) []string {
 }
 
 // runPool runs the recipe in-process (recipe.Run) and writes its output
-// directory in workDir.
+// directory in workDir, charts and notebook included, as nsysx recipe does.
 func runPool(t *testing.T, r *recipe.Recipe, args []string, workDir string) (string, error) {
 	t.Helper()
 	o, err := recipe.ParseArgs(r, args)
@@ -70,7 +71,7 @@ func runPool(t *testing.T, r *recipe.Recipe, args []string, workDir string) (str
 	if err != nil {
 		return "", err
 	}
-	return res.Write(&recipe.WriteOptions{WorkDir: workDir})
+	return res.Write(&recipe.WriteOptions{WorkDir: workDir, Extra: plots.RecipeExtra(res)}) // as nsysx recipe writes it
 }
 
 // runBeam runs the recipe through Beam (Prism in-process).

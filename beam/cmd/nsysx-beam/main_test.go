@@ -13,6 +13,8 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
+func TestMain(m *testing.M) { testutil.MainTemp(m) }
+
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb)
@@ -74,9 +76,21 @@ func TestRecipeRun(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Generated:\n    "+out) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, f := range []string{"all_stats.parquet", "rank_stats.parquet", "files.parquet", "res.nsys-analysis"} {
+	for _, f := range []string{"all_stats.parquet", "rank_stats.parquet", "files.parquet", "res.nsys-analysis",
+		"cuda_gpu_kern_sum-stats.svg", "cuda_gpu_kern_sum-stats.vl.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
+		}
+	}
+	// what the .nsys-analysis lists as Outputs (the notebook) is there
+	var analysis struct{ Outputs map[string]string }
+	testutil.ReadJSON(t, filepath.Join(out, "res.nsys-analysis"), &analysis)
+	if len(analysis.Outputs) == 0 {
+		t.Error("the .nsys-analysis lists no Outputs")
+	}
+	for f := range analysis.Outputs {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("the .nsys-analysis lists %s: %v", f, err)
 		}
 	}
 	code, _, stderr = runCLI("recipe", "cuda_gpu_kern_sum", "--input", in, "--output", out)
@@ -90,5 +104,26 @@ func TestRecipeRun(t *testing.T) {
 	}
 	if _, err := os.Stat(in); err != nil {
 		t.Errorf("the input: %v", err)
+	}
+}
+
+// TestRunnerDot: --runner dot writes the pipeline's graph and exits 0,
+// saying where it is (nothing runs, nothing else is written).
+func TestRunnerDot(t *testing.T) {
+	defer flag.Set("runner", "")
+	defer flag.Set("dot_file", "")
+	dir := t.TempDir()
+	in := filepath.Join(dir, "rank0.sqlite")
+	if err := os.Symlink(testutil.Profile(t, "rank0"), in); err != nil {
+		t.Fatal(err)
+	}
+	dot := filepath.Join(dir, "p.dot")
+	code, stdout, stderr := runCLI("recipe", "nvtx_sum", "--input", in, "--output", filepath.Join(dir, "res"), "--runner", "dot", "--dot_file", dot)
+	b, err := os.ReadFile(dot)
+	if code != 0 || err != nil || !strings.Contains(string(b), "digraph") || !strings.Contains(stdout, dot) {
+		t.Errorf("exit %d, stdout %q, stderr %q, graph %v", code, stdout, stderr, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "res")); err == nil {
+		t.Error("--runner dot wrote the output directory")
 	}
 }

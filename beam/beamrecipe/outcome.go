@@ -14,8 +14,9 @@ type Outcome struct {
 	Err    string   // why the run failed ("" when it did not)
 	// Refused says that Err is an output that may not be written over
 	// (recipe.ErrOutputExists): a usage error.
-	Refused bool `json:",omitempty"`
-	Inputs  int  // how many reports were given
+	Refused bool   `json:",omitempty"`
+	Inputs  int    // how many reports were given
+	Graph   string // --runner dot: the file the pipeline's graph was written to (nothing ran)
 }
 
 func writeOutcome(ctx context.Context, path string, o *Outcome) error {

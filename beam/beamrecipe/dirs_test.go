@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
-	"github.com/nsysx/nsysx/nsysx/recipe/internal/pqcompare"
 )
 
 // compareDirs compares two output directories: the same file names, each
