@@ -150,6 +150,9 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 			return 0, err
 		}
 	}
+	if err := db.checkPages(); err != nil {
+		return 0, err
+	}
 	ranges, err := db.leafParts(t.Root, parts)
 	if err != nil {
 		return 0, err

@@ -25,6 +25,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 )
 
 // ErrNotSQLite is returned by Open for a file that does not start with the
@@ -33,6 +34,10 @@ var ErrNotSQLite = errors.New("not a SQLite 3 database")
 
 // ErrCorrupt wraps every structural problem found while reading.
 var ErrCorrupt = errors.New("corrupt or truncated SQLite file")
+
+// ErrUTF16 is returned by Open for a database whose text encoding is
+// UTF-16: nsys writes UTF-8, and the reader decodes only that.
+var ErrUTF16 = errors.New("UTF-16 exports are not supported")
 
 // Type is the storage class of a decoded value.
 type Type uint8
@@ -82,6 +87,11 @@ type DB struct {
 	tables   map[string]*Table // by lower-case name
 	order    []string
 	wal      [][]byte // committed pages of the WAL file by number, or nil (wal.go)
+	// roots lists the root page of every B-tree of the schema (page 1,
+	// tables, indexes, SQLite's own tables) for the census (census.go).
+	roots      []uint32
+	censusOnce sync.Once
+	censusErr  error
 }
 
 // Open maps path read-only and reads its schema.
@@ -143,8 +153,12 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 		return nil, fmt.Errorf("%w: bad page size %d", ErrCorrupt, ps)
 	}
 	reserved := int(data[20])
-	if data[56] != 0 && binary.BigEndian.Uint32(data[56:60]) > 1 {
-		return nil, fmt.Errorf("%w: only UTF-8 databases are supported", ErrCorrupt)
+	switch enc := binary.BigEndian.Uint32(data[56:60]); enc {
+	case 0, 1: // UTF-8 (0: not yet set, an empty database)
+	case 2, 3:
+		return nil, fmt.Errorf("%w (the file's text encoding is UTF-16%s; nsys writes UTF-8)", ErrUTF16, [...]string{"le", "be"}[enc-2])
+	default:
+		return nil, fmt.Errorf("%w: bad text encoding %d in the header", ErrCorrupt, enc)
 	}
 	db = &DB{data: file, pageSize: ps, usable: ps - reserved, nPages: len(file) / ps, tables: map[string]*Table{}}
 	if wal != nil {
@@ -157,6 +171,7 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 		return nil, fmt.Errorf("%w: bad reserved size", ErrCorrupt)
 	}
 	defer recoverCorrupt(&err)
+	db.roots = []uint32{1}
 	if err := db.readSchema(); err != nil {
 		return nil, err
 	}
@@ -197,6 +212,9 @@ func (db *DB) readSchema() error {
 		vals, err := decodeAll(rec, 5)
 		if err != nil {
 			return err
+		}
+		if vals[3].Type == Integer && vals[3].I > 0 && vals[3].I <= math.MaxUint32 {
+			db.roots = append(db.roots, uint32(vals[3].I))
 		}
 		if vals[0].Type != Text || string(vals[0].B) != "table" {
 			return nil
@@ -404,6 +422,9 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 	if err != nil {
 		return err
 	}
+	if err := db.checkPages(); err != nil {
+		return err
+	}
 	vals := make([]Value, len(cols))
 	return db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
@@ -455,6 +476,9 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
+	if err := db.checkPages(); err != nil {
+		return 0, err
+	}
 	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil

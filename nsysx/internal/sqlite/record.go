@@ -169,6 +169,38 @@ func (h header) nextSlow(rec []byte) (header, uint64, bool) {
 
 var errBadField = fmt.Errorf("%w: bad record field", ErrCorrupt)
 
+var errRecordSize = fmt.Errorf("%w: a record whose header does not match its size (the fields its serial types declare do not fill the record)", ErrCorrupt)
+
+// fits walks the rest of the header from h and reports whether the
+// fields of all its serial types end where the record does: SQLite writes
+// a record as its header and exactly those fields. A header whose size was
+// damaged ends early or late, and its fields would be read from the wrong
+// bytes, or as NULLs. It costs a table lookup per remaining column, only
+// for records that are decoded.
+func (h header) fits(rec []byte) bool {
+	body, hp := uint64(h.body), h.hp
+	for hp < h.hs {
+		if c := rec[hp]; c < 0x80 && serialSize[c] >= 0 {
+			body += uint64(serialSize[c])
+			hp++
+			continue
+		}
+		st, k := varint(rec[hp:h.hs])
+		switch {
+		case k == 0 || st < 12 && serialSize[st] < 0:
+			return false
+		case st >= 12:
+			if body += (st - 12) / 2; body > uint64(len(rec)) {
+				return false
+			}
+		default:
+			body += uint64(serialSize[st])
+		}
+		hp += k
+	}
+	return body == uint64(len(rec))
+}
+
 // intField decodes an integer serial type (1 to 6, 8, 9) from its bytes.
 func intField(st uint64, b []byte) int64 {
 	switch len(b) {
@@ -214,8 +246,11 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 
 // decodeFields is decodeRecord into f.
 func decodeFields(rec []byte, h header, want []int, f *Fields) error {
-	_, col, err := decodeSpan(rec, h, want, 0, len(want), f)
+	h, col, err := decodeSpan(rec, h, want, 0, len(want), f)
 	nullFrom(want, col, f)
+	if err == nil && !h.fits(rec) {
+		return errRecordSize
+	}
 	return err
 }
 
@@ -326,7 +361,10 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 	if err == nil && col == g.col+1 && (f.Null|f.Text|f.Blob|f.Real)&bit == 0 && !g.keep(f.I[g.k]) {
 		f.Gated = true
 	} else if err == nil {
-		_, col, err = decodeSpan(rec, h, want, col, len(want), f)
+		h, col, err = decodeSpan(rec, h, want, col, len(want), f)
+		if err == nil && !h.fits(rec) {
+			err = errRecordSize
+		}
 	}
 	nullFrom(want, col, f)
 	return err
@@ -421,6 +459,9 @@ func decodeValues(rec []byte, h header, want []int, out []Value) error {
 		if j := want[col]; j >= 0 {
 			out[j] = Value{}
 		}
+	}
+	if !h.fits(rec) {
+		return errRecordSize
 	}
 	return nil
 }

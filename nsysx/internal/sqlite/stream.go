@@ -58,6 +58,9 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if err != nil {
 		return err
 	}
+	if err := db.checkPages(); err != nil {
+		return err
+	}
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
