@@ -70,7 +70,7 @@ func badInputs(t *testing.T) []badInput {
 	os.WriteFile(filepath.Join(emptyDir, "README"), []byte("x"), 0o644)
 	return []badInput{
 		{"truncated", write("truncated.sqlite", data[:len(data)/3]), "corrupt or truncated"},
-		{"root swapped", write("swapped.sqlite", swapped), "no table reaches"},
+		{"root swapped", write("swapped.sqlite", swapped), "StringIds: page 3 holds rows of it that its B-tree does not reach"},
 		{"UTF-16", write("utf16.sqlite", utf16), "UTF-16 exports are not supported"},
 		{"header only", write("header.sqlite", data[:4096]), ""},
 		{"not nsys", filepath.Join(testutil.Root(), "testdata", "bad", "notnsys.sqlite"), "not an Nsight Systems export"},
@@ -133,7 +133,7 @@ func TestSwappedRootAnalyze(t *testing.T) {
 	}
 	_, stderr, code := runCLI(t, "analyze", "-r", "cuda_api_sync", path)
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if code != 1 || len(lines) != 1 || !strings.Contains(stderr, "no table reaches") {
+	if code != 1 || len(lines) != 1 || !strings.Contains(stderr, "StringIds: page 3 holds rows of it that its B-tree does not reach") {
 		t.Errorf("exit %d, want 1 and one line saying the file is damaged:\n%s", code, stderr)
 	}
 }

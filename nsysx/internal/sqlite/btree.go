@@ -194,6 +194,17 @@ func (sh *shape) check(rec []byte, pg uint32) error {
 	return nil
 }
 
+// fits reports whether rec could be a record of the table: a field for
+// each column, and check finds nothing wrong.
+func (sh *shape) fits(rec []byte) bool {
+	h, ok := startHeaderSlow(rec)
+	n := 0
+	for ; ok && h.more(); n++ {
+		h, _, ok = h.nextSlow(rec)
+	}
+	return ok && n == len(sh.text) && sh.check(rec, 0) == nil
+}
+
 func shapeErr(pg uint32, what string, t *Table) error {
 	return fmt.Errorf("%w: page %d: %s of table %s (a page of another table?)", ErrCorrupt, pg, what, t.Name)
 }

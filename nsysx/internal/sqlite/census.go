@@ -1,8 +1,10 @@
 package sqlite
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"strings"
 )
 
 // The census: every page of the file in one place. The walk's checks
@@ -13,36 +15,59 @@ import (
 // walk reads a fraction of the table without a fault; SQLite's own
 // queries do the same, and only PRAGMA integrity_check, which accounts
 // for every page of the file, notices. The census does that accounting,
-// once per DB and before the first table is read (checkPages), with what
-// it can afford: it reads the interior pages of every B-tree of the schema
-// (tables, indexes and SQLite's own) and lists their leaves without
-// reading them, claims the freelist, the pointer-map pages and the
-// pending-byte page, and then reads the first byte of each page left
-// unclaimed. Those should be overflow pages, whose first four bytes are
-// the next overflow page's number (0 for the last), so in a file of fewer
-// than 2^24 pages their first byte is 0; one that starts with a B-tree
-// page's type instead is part of a tree no root reaches, and the file is
-// damaged. A page claimed twice (two parents, or a parent that is its own
-// descendant) is damage as well.
+// once per DB, with what it can afford: it reads the interior pages of
+// every B-tree of the schema (tables, indexes and SQLite's own) and lists
+// their leaves without reading them, claims the freelist, the pointer-map
+// pages and the pending-byte page, and then reads the first byte of each
+// page left unclaimed. Those should be overflow pages, whose first four
+// bytes are the next overflow page's number (0 for the last), so in a
+// file of fewer than 2^24 pages their first byte is 0; one that starts
+// with a B-tree page's type instead is part of a tree no root reaches.
+//
+// Such a page is charged to the tables whose rows it holds: the first
+// record of an unreached leaf has as many fields as the table has
+// columns and passes its shape check (btree.go), as the records of the
+// damaged table's lost leaves do (a root swapped with its own page leaves
+// at least one such leaf, since an interior page has two children or
+// more), and the unreached interior pages are theirs. A read of one of
+// those tables fails, naming the page; the other tables of the file read
+// as before, so that a report that needs only them still runs. An
+// unreached leaf that no table's rows fit, an index's page, or interior
+// pages without a charged leaf are charged to every table: the file is
+// damaged where the census cannot tell. The census runs after a
+// table's own walk has succeeded, whose errors name the damage better.
 //
 // On train x50 (70 518 pages) that is 199 interior pages, the leftmost
 // path of each tree and 3 overflow pages (docs/performance.md, "The
-// census"). Anything else wrong in a tree (a page out of the file, a
-// child of another type, a bad cell) is left to the walk that reads it,
-// which names it better.
+// census").
 
-// checkPages runs the census once and returns its verdict, for every
-// scan of a table.
-func (db *DB) checkPages() error {
-	db.censusOnce.Do(func() { db.censusErr = db.census() })
-	return db.censusErr
+// census is what the census found: the unreached leaf page whose rows fit
+// each table (by lower-case name), and an unreached B-tree page that fits
+// none (0: none).
+type census struct {
+	lost  map[string]uint32
+	stray uint32
 }
 
-func (db *DB) census() (err error) {
+// checkPages is the census's verdict on table t (run once per DB).
+func (db *DB) checkPages(t *Table) error {
+	db.censusOnce.Do(func() { db.census, db.censusErr = db.takeCensus() })
+	switch {
+	case db.censusErr != nil:
+		return db.censusErr
+	case db.census.lost[strings.ToLower(t.Name)] != 0:
+		return fmt.Errorf("%w: table %s: page %d holds rows of it that its B-tree does not reach: pages swapped or duplicated, the table would read short", ErrCorrupt, t.Name, db.census.lost[strings.ToLower(t.Name)])
+	case db.census.stray != 0:
+		return fmt.Errorf("%w: page %d is a B-tree page that no table reaches: pages swapped or duplicated", ErrCorrupt, db.census.stray)
+	}
+	return nil
+}
+
+func (db *DB) takeCensus() (res census, err error) {
 	defer recoverCorrupt(&err)
 	p1, err := db.page(1)
 	if err != nil {
-		return err
+		return res, err
 	}
 	n := db.nPages
 	// pages past the database's size in its header are not part of it
@@ -52,18 +77,14 @@ func (db *DB) census() (err error) {
 		n = h
 	}
 	if n >= 1<<24 {
-		return nil // an overflow page may start with any byte
+		return res, nil // an overflow page may start with any byte
 	}
 	c := &censusWalk{db: db, n: n, claimed: make([]uint64, n/64+1)}
 	defer c.read.release(db)
 	for _, root := range db.roots {
-		if err := c.tree(root); err != nil {
-			return err
-		}
+		c.tree(root)
 	}
-	if err := c.freelist(binary.BigEndian.Uint32(p1[32:])); err != nil {
-		return err
-	}
+	c.freelist(binary.BigEndian.Uint32(p1[32:]))
 	if pb := 1<<30/db.pageSize + 1; pb <= n { // the pending-byte page: never used
 		c.mark(uint32(pb))
 	}
@@ -72,21 +93,74 @@ func (db *DB) census() (err error) {
 			c.mark(uint32(pg))
 		}
 	}
+	var shapes []*shape // made for the first unreached leaf
+	var interior uint32 // the first unreached table interior page
 	for pg := 2; pg <= n; pg++ {
 		if c.claimed[pg/64]&(1<<(pg%64)) != 0 {
 			continue
 		}
 		p, err := db.page(uint32(pg))
 		if err != nil {
-			return nil // a page in neither the file nor its WAL: the walk that needs it says so
+			break // a page in neither the file nor its WAL: the walk that needs it says so
 		}
 		c.read.add(db, uint32(pg))
 		switch p[0] {
-		case 0x02, 0x05, 0x0A, 0x0D:
-			return fmt.Errorf("%w: page %d is a B-tree page that no table reaches: pages swapped or duplicated (rows would be missing)", ErrCorrupt, pg)
+		case 0x0D:
+			if shapes == nil {
+				for _, t := range db.Tables() {
+					shapes = append(shapes, t.shape())
+				}
+			}
+			if db.chargeLeaf(p, uint32(pg), shapes, &res) {
+				continue
+			}
+		case 0x05:
+			interior = cmp.Or(interior, uint32(pg))
+			continue
+		case 0x02, 0x0A:
+		default:
+			continue
+		}
+		res.stray = cmp.Or(res.stray, uint32(pg))
+	}
+	if len(res.lost) == 0 { // an interior page of lost leaves is theirs
+		res.stray = cmp.Or(res.stray, interior)
+	}
+	return res, nil
+}
+
+// chargeLeaf charges the unreached table leaf pg to the tables its first
+// record fits (shape.fits); false when it fits none.
+func (db *DB) chargeLeaf(p []byte, pg uint32, shapes []*shape, res *census) (charged bool) {
+	ncell := int(binary.BigEndian.Uint16(p[3:]))
+	if ncell == 0 || 10 > len(p) {
+		return false
+	}
+	off := int(binary.BigEndian.Uint16(p[8:]))
+	if off >= len(p) {
+		return false
+	}
+	size, n1 := varint(p[off:])
+	_, n2 := varint(p[off+n1:])
+	if n1 == 0 || n2 == 0 || size > 1<<31 {
+		return false
+	}
+	rec, _, err := db.payload(p, off+n1+n2, int(size), nil)
+	if err != nil {
+		return false
+	}
+	for _, sh := range shapes {
+		if sh.fits(rec) {
+			if res.lost == nil {
+				res.lost = map[string]uint32{}
+			}
+			if k := strings.ToLower(sh.t.Name); res.lost[k] == 0 {
+				res.lost[k] = pg
+			}
+			charged = true
 		}
 	}
-	return nil
+	return charged
 }
 
 // censusWalk is the census's state: the pages claimed so far (bit n:
@@ -105,17 +179,15 @@ func (c *censusWalk) mark(pg uint32) {
 	}
 }
 
-// claim claims page pg; a page claimed before is damage. A page out of
-// the file is left to the walk that reads it.
-func (c *censusWalk) claim(pg uint32) error {
-	if pg < 1 || int(pg) > c.n {
-		return nil
-	}
-	if c.claimed[pg/64]&(1<<(pg%64)) != 0 {
-		return fmt.Errorf("%w: page %d is in two places of the file's B-trees: pages swapped or duplicated", ErrCorrupt, pg)
+// claim claims page pg and reports whether it was free; a page out of
+// the file is not. A page claimed twice (two parents, or a parent that is
+// its own descendant) is damage that the walks of the trees report.
+func (c *censusWalk) claim(pg uint32) bool {
+	if pg < 1 || int(pg) > c.n || c.claimed[pg/64]&(1<<(pg%64)) != 0 {
+		return false
 	}
 	c.claimed[pg/64] |= 1 << (pg % 64)
-	return nil
+	return true
 }
 
 // interior returns B-tree page pg, its header's offset and cell count when
@@ -143,7 +215,7 @@ func (c *censusWalk) interior(pg uint32) (p []byte, hdr, ncell int, ok bool) {
 // tree claims the pages of the B-tree at root: its interior pages, read,
 // and the pages at the depth of its leftmost leaf, listed by their parents
 // and not read.
-func (c *censusWalk) tree(root uint32) error {
+func (c *censusWalk) tree(root uint32) {
 	depth := 0 // of the leftmost leaf
 	for pg := root; depth <= maxDepth; depth++ {
 		p, hdr, ncell, ok := c.interior(pg)
@@ -152,26 +224,20 @@ func (c *censusWalk) tree(root uint32) error {
 		}
 		pg = censusChild(p, hdr, ncell, 0)
 	}
-	return c.walk(root, 0, depth)
+	c.walk(root, 0, depth)
 }
 
-func (c *censusWalk) walk(pg uint32, depth, leafDepth int) error {
-	if err := c.claim(pg); err != nil {
-		return err
-	}
-	if depth >= leafDepth {
-		return nil
+func (c *censusWalk) walk(pg uint32, depth, leafDepth int) {
+	if !c.claim(pg) || depth >= leafDepth {
+		return
 	}
 	p, hdr, ncell, ok := c.interior(pg)
 	if !ok {
-		return nil // a leaf above the leaves' depth, or no B-tree page: the walk reports it
+		return // a leaf above the leaves' depth, or no B-tree page: the walk reports it
 	}
 	for i := 0; i <= ncell; i++ {
-		if err := c.walk(censusChild(p, hdr, ncell, i), depth+1, leafDepth); err != nil {
-			return err
-		}
+		c.walk(censusChild(p, hdr, ncell, i), depth+1, leafDepth)
 	}
-	return nil
 }
 
 // censusChild is child i of an interior page (i == ncell: the right-most
@@ -186,26 +252,20 @@ func censusChild(p []byte, hdr, ncell, i int) uint32 {
 
 // freelist claims the trunk pages of the freelist from trunk on and the
 // free pages they list.
-func (c *censusWalk) freelist(trunk uint32) error {
-	for steps := 0; trunk != 0 && steps <= c.n; steps++ {
-		if err := c.claim(trunk); err != nil {
-			return err
-		}
+func (c *censusWalk) freelist(trunk uint32) {
+	for trunk != 0 && c.claim(trunk) {
 		p, err := c.db.page(trunk)
 		if err != nil {
-			return nil
+			return
 		}
 		c.read.add(c.db, trunk)
 		k := int(binary.BigEndian.Uint32(p[4:]))
 		if k > len(p)/4-2 {
-			return nil // not a trunk page: SQLite would call it corrupt, the tables may still read
+			return // not a trunk page: SQLite would call the file corrupt, its tables may still read
 		}
 		for i := range k {
-			if err := c.claim(binary.BigEndian.Uint32(p[8+4*i:])); err != nil {
-				return err
-			}
+			c.claim(binary.BigEndian.Uint32(p[8+4*i:]))
 		}
 		trunk = binary.BigEndian.Uint32(p)
 	}
-	return nil
 }

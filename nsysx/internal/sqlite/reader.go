@@ -91,6 +91,7 @@ type DB struct {
 	// tables, indexes, SQLite's own tables) for the census (census.go).
 	roots      []uint32
 	censusOnce sync.Once
+	census     census
 	censusErr  error
 }
 
@@ -422,11 +423,8 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 	if err != nil {
 		return err
 	}
-	if err := db.checkPages(); err != nil {
-		return err
-	}
 	vals := make([]Value, len(cols))
-	return db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
+	err = db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
 			return err
 		}
@@ -435,6 +433,10 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 		}
 		return fn(rowid, vals)
 	})
+	if err == nil {
+		err = db.checkPages(t)
+	}
+	return err
 }
 
 // positions maps the named columns to the records of t: want[col] is the
@@ -476,13 +478,13 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
-	if err := db.checkPages(); err != nil {
-		return 0, err
-	}
 	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil
 	})
+	if err == nil {
+		err = db.checkPages(t)
+	}
 	return n, err
 }
 

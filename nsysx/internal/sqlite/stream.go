@@ -58,9 +58,6 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if err != nil {
 		return err
 	}
-	if err := db.checkPages(); err != nil {
-		return err
-	}
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
@@ -75,7 +72,10 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 			return all(rowid, rec)
 		}
 	}
-	return db.scanTree(t.Root, t.shape(), st, dec)
+	if err := db.scanTree(t.Root, t.shape(), st, dec); err != nil {
+		return err
+	}
+	return db.checkPages(t)
 }
 
 // gate returns the gate of the options, or nil.
