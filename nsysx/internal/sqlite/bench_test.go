@@ -102,6 +102,26 @@ func BenchmarkOpen(b *testing.B) {
 	}
 }
 
+// BenchmarkCensus is BenchmarkOpen and the census (census.go), which a
+// process's first read of a table adds: every B-tree's interior pages
+// walked, and the pages no tree reaches looked at. The difference from
+// BenchmarkOpen is the census's cost.
+func BenchmarkCensus(b *testing.B) {
+	f := benchPath(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		db, err := Open(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		err = db.checkPages(db.Table("StringIds"))
+		db.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkScanGatedNVTXFresh is BenchmarkScanGatedNVTX as a process runs
 // it: the file mapped anew for each scan, its pages faulted in and
 // released as the scan leaves them (what a release costs shows here, not

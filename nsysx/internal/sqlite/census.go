@@ -80,7 +80,6 @@ func (db *DB) takeCensus() (res census, err error) {
 		return res, nil // an overflow page may start with any byte
 	}
 	c := &censusWalk{db: db, n: n, claimed: make([]uint64, n/64+1)}
-	defer c.read.release(db)
 	for _, root := range db.roots {
 		c.tree(root)
 	}
@@ -99,13 +98,15 @@ func (db *DB) takeCensus() (res census, err error) {
 		if c.claimed[pg/64]&(1<<(pg%64)) != 0 {
 			continue
 		}
-		p, err := db.page(uint32(pg))
-		if err != nil {
+		p, ok := c.page(uint32(pg), 0, 1)
+		if !ok {
 			break // a page in neither the file nor its WAL: the walk that needs it says so
 		}
-		c.read.add(db, uint32(pg))
 		switch p[0] {
 		case 0x0D:
+			if p, err = db.page(uint32(pg)); err != nil {
+				break
+			}
 			if shapes == nil {
 				for _, t := range db.Tables() {
 					shapes = append(shapes, t.shape())
@@ -164,12 +165,37 @@ func (db *DB) chargeLeaf(p []byte, pg uint32, shapes []*shape, res *census) (cha
 }
 
 // censusWalk is the census's state: the pages claimed so far (bit n:
-// page n) and the pages read, released as it goes (readPages).
+// page n), and a buffer for a page at each depth of a walk.
 type censusWalk struct {
 	db      *DB
 	n       int
 	claimed []uint64
-	read    readPages
+	bufs    [][]byte
+}
+
+// page returns the first n bytes of page pg (n <= usable size). A mapped
+// file's page is read with pread into the buffer of the walk's depth, not
+// through the mapping: a fault maps the whole block around a page
+// (faultAround), the census reads a page here and there all over the
+// file, and those faults were most of its time (docs/performance.md, "The
+// census"); nor does it leave the file resident.
+func (c *censusWalk) page(pg uint32, depth, n int) ([]byte, bool) {
+	db := c.db
+	if pg < 1 || int(pg) > c.n {
+		return nil, false
+	}
+	if db.file == nil || db.wal != nil && db.wal[pg] != nil {
+		p, err := db.page(pg)
+		return p, err == nil
+	}
+	for len(c.bufs) <= depth {
+		c.bufs = append(c.bufs, make([]byte, db.pageSize))
+	}
+	b := c.bufs[depth][:n]
+	if k, _ := db.file.ReadAt(b, int64(pg-1)*int64(db.pageSize)); k < n {
+		return nil, false
+	}
+	return b, true
 }
 
 // mark claims page pg without checking that it was free.
@@ -193,15 +219,10 @@ func (c *censusWalk) claim(pg uint32) bool {
 // interior returns B-tree page pg, its header's offset and cell count when
 // it is an interior page (of a table or an index) whose cell pointers lie
 // within it; ok is false otherwise.
-func (c *censusWalk) interior(pg uint32) (p []byte, hdr, ncell int, ok bool) {
-	if pg < 1 || int(pg) > c.n {
+func (c *censusWalk) interior(pg uint32, depth int) (p []byte, hdr, ncell int, ok bool) {
+	if p, ok = c.page(pg, depth, c.db.usable); !ok {
 		return nil, 0, 0, false
 	}
-	p, err := c.db.page(pg)
-	if err != nil {
-		return nil, 0, 0, false
-	}
-	c.read.add(c.db, pg)
 	if pg == 1 {
 		hdr = 100
 	}
@@ -218,7 +239,7 @@ func (c *censusWalk) interior(pg uint32) (p []byte, hdr, ncell int, ok bool) {
 func (c *censusWalk) tree(root uint32) {
 	depth := 0 // of the leftmost leaf
 	for pg := root; depth <= maxDepth; depth++ {
-		p, hdr, ncell, ok := c.interior(pg)
+		p, hdr, ncell, ok := c.interior(pg, 0)
 		if !ok {
 			break
 		}
@@ -231,7 +252,7 @@ func (c *censusWalk) walk(pg uint32, depth, leafDepth int) {
 	if !c.claim(pg) || depth >= leafDepth {
 		return
 	}
-	p, hdr, ncell, ok := c.interior(pg)
+	p, hdr, ncell, ok := c.interior(pg, depth)
 	if !ok {
 		return // a leaf above the leaves' depth, or no B-tree page: the walk reports it
 	}
@@ -254,11 +275,10 @@ func censusChild(p []byte, hdr, ncell, i int) uint32 {
 // free pages they list.
 func (c *censusWalk) freelist(trunk uint32) {
 	for trunk != 0 && c.claim(trunk) {
-		p, err := c.db.page(trunk)
-		if err != nil {
+		p, ok := c.page(trunk, 0, c.db.usable)
+		if !ok {
 			return
 		}
-		c.read.add(c.db, trunk)
 		k := int(binary.BigEndian.Uint32(p[4:]))
 		if k > len(p)/4-2 {
 			return // not a trunk page: SQLite would call the file corrupt, its tables may still read

@@ -155,6 +155,19 @@ func TestSwappedRoot(t *testing.T) {
 					t.Errorf("%s: %v, want a damaged-file error naming the table and a page (SQLite reads %s rows of %s)", kind, err, shrunk, full)
 				}
 			}
+			// the same from the file, whose census reads with pread
+			path := filepath.Join(t.TempDir(), "bad.sqlite")
+			if err := os.WriteFile(path, bad, 0o444); err != nil {
+				t.Fatal(err)
+			}
+			fdb, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fdb.Close()
+			if _, err := fdb.Count(fdb.Table(c.table)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "table "+c.table+": page ") {
+				t.Errorf("Count of the file: %v, want a damaged-file error naming the table and a page", err)
+			}
 			// the other tables read (a few may share the damaged one's
 			// shape, and be refused with it)
 			refused := 0

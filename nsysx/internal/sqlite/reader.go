@@ -80,7 +80,8 @@ type Table struct {
 type DB struct {
 	data     []byte
 	unmap    func() error
-	mapped   bool // data is a file mapping whose pages can be released
+	mapped   bool     // data is a file mapping whose pages can be released
+	file     *os.File // the mapped file, for reads that bypass the mapping (census.go); nil when not mapped
 	pageSize int
 	usable   int
 	nPages   int
@@ -104,7 +105,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	keep := false // the file stays open with its mapping, for the census's reads
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -130,6 +136,9 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	db.unmap, db.mapped = unmap, mapped
+	if mapped {
+		db.file, keep = f, true
+	}
 	return db, nil
 }
 
@@ -187,6 +196,10 @@ func recoverCorrupt(err *error) {
 
 // Close releases the mapping.
 func (db *DB) Close() error {
+	if db.file != nil {
+		db.file.Close()
+		db.file = nil
+	}
 	if db.unmap != nil {
 		u := db.unmap
 		db.unmap = nil
