@@ -33,6 +33,8 @@ type Fields struct {
 	// Gated is set when ScanOptions.Gate refused the row: the fields of
 	// the table's columns after the gated one's are NULL, not decoded.
 	Gated bool
+
+	rest restFit // the decoder's: what the last record's undecoded serial types add up to
 }
 
 // ScanFields reads the named columns (at most MaxFields) of every row of t,
