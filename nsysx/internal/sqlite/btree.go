@@ -20,7 +20,8 @@ import (
 // table's columns (shape): no more fields than columns, NULL in the
 // INTEGER PRIMARY KEY (SQLite keeps that value as the rowid), no NULL in
 // a NOT NULL column, and no number in a column of TEXT affinity (SQLite
-// stores numbers given to one as text).
+// stores numbers given to one as text). A root swapped with a page of its
+// own tree breaks none of these: the census (census.go) finds it.
 
 // maxDepth bounds the B-tree depth.
 const maxDepth = 40

@@ -15,7 +15,7 @@ import (
 // walk reads a fraction of the table without a fault; SQLite's own
 // queries do the same, and only PRAGMA integrity_check, which accounts
 // for every page of the file, notices. The census does that accounting,
-// once per DB, with what it can afford: it reads the interior pages of
+// once per DB (on a goroutine of its own, while the first scan reads its table), with what it can afford: it reads the interior pages of
 // every B-tree of the schema (tables, indexes and SQLite's own) and lists
 // their leaves without reading them, claims the freelist, the pointer-map
 // pages and the pending-byte page, and then reads the first byte of each
@@ -49,9 +49,33 @@ type census struct {
 	stray uint32
 }
 
-// checkPages is the census's verdict on table t (run once per DB).
+// startCensus starts the census, once per DB, on a goroutine of its own:
+// a scan starts it and waits for it when it has read its table
+// (checkPages), so that the census overlaps the first scan.
+func (db *DB) startCensus() {
+	db.censusOnce.Do(func() {
+		db.censusDone = make(chan struct{})
+		go func() {
+			defer close(db.censusDone)
+			db.census, db.censusErr = db.takeCensus()
+		}()
+	})
+}
+
+// waitCensus waits for a census under way (Close: the census reads the
+// mapping), and keeps one from starting.
+func (db *DB) waitCensus() {
+	db.censusOnce.Do(func() {
+		db.censusDone = make(chan struct{})
+		close(db.censusDone)
+	})
+	<-db.censusDone
+}
+
+// checkPages is the census's verdict on table t.
 func (db *DB) checkPages(t *Table) error {
-	db.censusOnce.Do(func() { db.census, db.censusErr = db.takeCensus() })
+	db.startCensus()
+	<-db.censusDone
 	switch {
 	case db.censusErr != nil:
 		return db.censusErr

@@ -150,6 +150,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 			return 0, err
 		}
 	}
+	db.startCensus()
 	ranges, err := db.leafParts(t.Root, parts)
 	if err != nil {
 		return 0, err

@@ -9,7 +9,7 @@
 //
 // Every malformed structure (a page number past the end of the file, a cell that
 // overruns its page, a record header that lies, pages swapped or duplicated:
-// btree.go) is reported as an error wrapping ErrCorrupt and naming the page; the
+// btree.go, census.go) is reported as an error wrapping ErrCorrupt and naming the page; the
 // reader never panics on bad input. A WAL-mode database is read with the
 // committed frames of its -wal file (wal.go).
 //
@@ -92,6 +92,7 @@ type DB struct {
 	// tables, indexes, SQLite's own tables) for the census (census.go).
 	roots      []uint32
 	censusOnce sync.Once
+	censusDone chan struct{} // closed when the census has run
 	census     census
 	censusErr  error
 }
@@ -196,6 +197,7 @@ func recoverCorrupt(err *error) {
 
 // Close releases the mapping.
 func (db *DB) Close() error {
+	db.waitCensus()
 	if db.file != nil {
 		db.file.Close()
 		db.file = nil
@@ -436,6 +438,7 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 	if err != nil {
 		return err
 	}
+	db.startCensus()
 	vals := make([]Value, len(cols))
 	err = db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
@@ -491,6 +494,7 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
+	db.startCensus()
 	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil

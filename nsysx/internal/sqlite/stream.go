@@ -60,6 +60,7 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if err != nil {
 		return err
 	}
+	db.startCensus()
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
