@@ -195,15 +195,23 @@ func (sh *shape) check(rec []byte, pg uint32) error {
 	return nil
 }
 
-// fits reports whether rec could be a record of the table: a field for
-// each column, and check finds nothing wrong.
+// fits reports whether rec, a record or its first bytes, could be a
+// record of the table from its header alone: a serial type for each
+// column, and check finds nothing wrong.
 func (sh *shape) fits(rec []byte) bool {
-	h, ok := startHeaderSlow(rec)
-	n := 0
-	for ; ok && h.more(); n++ {
-		h, _, ok = h.nextSlow(rec)
+	hs, n := varint(rec)
+	if n == 0 || hs > uint64(len(rec)) || hs < uint64(n) {
+		return false
 	}
-	return ok && n == len(sh.text) && sh.check(rec, 0) == nil
+	fields := 0
+	for p := n; p < int(hs); fields++ {
+		_, k := varint(rec[p:hs])
+		if k == 0 {
+			return false
+		}
+		p += k
+	}
+	return fields == len(sh.text) && sh.check(rec, 0) == nil
 }
 
 func shapeErr(pg uint32, what string, t *Table) error {

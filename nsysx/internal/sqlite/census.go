@@ -128,7 +128,7 @@ func (db *DB) takeCensus() (res census, err error) {
 		}
 		switch p[0] {
 		case 0x0D:
-			if p, err = db.page(uint32(pg)); err != nil {
+			if p, ok = c.page(uint32(pg), 0, db.usable); !ok {
 				break
 			}
 			if shapes == nil {
@@ -136,7 +136,7 @@ func (db *DB) takeCensus() (res census, err error) {
 					shapes = append(shapes, t.shape())
 				}
 			}
-			if db.chargeLeaf(p, uint32(pg), shapes, &res) {
+			if chargeLeaf(p, uint32(pg), shapes, &res) {
 				continue
 			}
 		case 0x05:
@@ -156,7 +156,7 @@ func (db *DB) takeCensus() (res census, err error) {
 
 // chargeLeaf charges the unreached table leaf pg to the tables its first
 // record fits (shape.fits); false when it fits none.
-func (db *DB) chargeLeaf(p []byte, pg uint32, shapes []*shape, res *census) (charged bool) {
+func chargeLeaf(p []byte, pg uint32, shapes []*shape, res *census) (charged bool) {
 	ncell := int(binary.BigEndian.Uint16(p[3:]))
 	if ncell == 0 || 10 > len(p) {
 		return false
@@ -167,12 +167,14 @@ func (db *DB) chargeLeaf(p []byte, pg uint32, shapes []*shape, res *census) (cha
 	}
 	size, n1 := varint(p[off:])
 	_, n2 := varint(p[off+n1:])
-	if n1 == 0 || n2 == 0 || size > 1<<31 {
+	if n1 == 0 || n2 == 0 || off+n1+n2 >= len(p) {
 		return false
 	}
-	rec, _, err := db.payload(p, off+n1+n2, int(size), nil)
-	if err != nil {
-		return false
+	// the record's bytes on this page: its header (all fits reads) comes
+	// first, and an overflow chain is not followed
+	rec := p[off+n1+n2:]
+	if size < uint64(len(rec)) {
+		rec = rec[:size]
 	}
 	for _, sh := range shapes {
 		if sh.fits(rec) {

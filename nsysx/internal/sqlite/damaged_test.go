@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
-
-	"github.com/nsysx/nsysx/internal/testutil"
 )
 
 // Damage that SQLite's own queries do not notice: pages swapped so that a
@@ -20,25 +18,30 @@ import (
 // real library) is the reference: its count(*) of every table of every
 // shipped profile, and its integrity_check, which does see the swaps.
 
-func TestMain(m *testing.M) { testutil.Main(m) }
-
-func profileBytes(t *testing.T, name string) []byte {
+// profileBytes is testdata/<dir>/<name>.sqlite.gz unpacked.
+func profileBytes(t *testing.T, dir, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Profile(t, name))
+	b, err := gunzipFile(filepath.Join("..", "..", "..", "testdata", dir, name+".sqlite.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// sqliteQuery runs a one-value query with SQLite on the file holding data.
-func sqliteQuery(t *testing.T, data []byte, query string) string {
+// tempFile writes data to a read-only file of the test's and returns its path.
+func tempFile(t *testing.T, data []byte) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "q.sqlite")
+	path := filepath.Join(t.TempDir(), "db.sqlite")
 	if err := os.WriteFile(path, data, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	return sqliteQueryPath(t, path, query)
+	return path
+}
+
+// sqliteQuery runs a one-value query with SQLite on the file holding data.
+func sqliteQuery(t *testing.T, data []byte, query string) string {
+	t.Helper()
+	return sqliteQueryPath(t, tempFile(t, data), query)
 }
 
 func sqliteQueryPath(t *testing.T, path, query string) string {
@@ -110,7 +113,7 @@ func TestSwappedRoot(t *testing.T) {
 		profile, table string
 		a, b           uint32 // the pages swapped
 	}
-	train, sync := profileBytes(t, "train"), profileBytes(t, "sync")
+	train, sync := profileBytes(t, "profiles", "train"), profileBytes(t, "profiles", "sync")
 	trainDB, err := FromBytes(train)
 	if err != nil {
 		t.Fatal(err)
@@ -156,11 +159,7 @@ func TestSwappedRoot(t *testing.T) {
 				}
 			}
 			// the same from the file, whose census reads with pread
-			path := filepath.Join(t.TempDir(), "bad.sqlite")
-			if err := os.WriteFile(path, bad, 0o444); err != nil {
-				t.Fatal(err)
-			}
-			fdb, err := Open(path)
+			fdb, err := Open(tempFile(t, bad))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,26 +187,32 @@ func TestSwappedRoot(t *testing.T) {
 // external export opens, passes the census (Count asks it) and has the
 // rows SQLite counts.
 func TestShippedProfilesCount(t *testing.T) {
-	var paths []string
-	for _, p := range testutil.Profiles {
-		paths = append(paths, testutil.Profile(t, p))
-	}
-	for _, e := range []string{"nsysai_h100_2gpu_1s", "nsysai_healthy_1pct", "nsysai_mfu_2gpu_after", "nsysai_mfu_2gpu_before", "train22"} {
-		paths = append(paths, testutil.External(t, e))
-	}
-	for _, path := range paths {
-		db, err := Open(path)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
+	n := 0
+	for _, dir := range []string{"profiles", "external"} {
+		gz, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", dir, "*.sqlite.gz"))
+		if err != nil || len(gz) < 5 {
+			t.Fatalf("testdata/%s: %d profiles, %v", dir, len(gz), err)
 		}
-		for _, tb := range db.Tables() {
-			n, err := db.Count(tb)
-			want := sqliteQueryPath(t, path, fmt.Sprintf("SELECT count(*) FROM %q", tb.Name))
-			if err != nil || fmt.Sprint(n) != want {
-				t.Errorf("%s %s: %d rows (%v), SQLite counts %s", filepath.Base(path), tb.Name, n, err, want)
+		for _, f := range gz {
+			name := strings.TrimSuffix(filepath.Base(f), ".sqlite.gz")
+			path := tempFile(t, profileBytes(t, dir, name))
+			db, err := Open(path)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
+			for _, tb := range db.Tables() {
+				got, err := db.Count(tb)
+				want := sqliteQueryPath(t, path, fmt.Sprintf("SELECT count(*) FROM %q", tb.Name))
+				if err != nil || fmt.Sprint(got) != want {
+					t.Errorf("%s %s: %d rows (%v), SQLite counts %s", name, tb.Name, got, err, want)
+				}
+				n++
+			}
+			db.Close()
 		}
-		db.Close()
+	}
+	if n < 500 {
+		t.Errorf("only %d tables", n)
 	}
 }
 
@@ -216,7 +221,7 @@ func TestShippedProfilesCount(t *testing.T) {
 // and its last four as NULL; the scans say the record is damaged. The
 // record is the sixth of a leaf in the middle of train's kernel table.
 func TestShortRecordHeader(t *testing.T) {
-	train := profileBytes(t, "train")
+	train := profileBytes(t, "profiles", "train")
 	db, err := FromBytes(train)
 	if err != nil {
 		t.Fatal(err)
@@ -273,7 +278,7 @@ func TestUTF16(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flipped := bytes.Clone(profileBytes(t, "sync"))
+	flipped := bytes.Clone(profileBytes(t, "profiles", "sync"))
 	flipped[59] = 3 // UTF-16be
 	u16, err := os.ReadFile(path)
 	if err != nil {
@@ -296,7 +301,7 @@ func TestUTF16(t *testing.T) {
 // written and with its header size 1 to 4 bytes off; and it holds for
 // every record as written.
 func TestFitsRest(t *testing.T) {
-	db, err := FromBytes(profileBytes(t, "train"))
+	db, err := FromBytes(profileBytes(t, "profiles", "train"))
 	if err != nil {
 		t.Fatal(err)
 	}
