@@ -15,8 +15,9 @@ import (
 // walk reads a fraction of the table without a fault; SQLite's own
 // queries do the same, and only PRAGMA integrity_check, which accounts
 // for every page of the file, notices. The census does that accounting,
-// once per DB (on a goroutine of its own, while the first scan reads its table), with what it can afford: it reads the interior pages of
-// every B-tree of the schema (tables, indexes and SQLite's own) and lists
+// once per DB (on a goroutine of its own, while the first scan reads its
+// table), with what it can afford: it reads the interior pages of every
+// B-tree of the schema (tables, indexes and SQLite's own) and lists
 // their leaves without reading them, claims the freelist, the pointer-map
 // pages and the pending-byte page, and then reads the first byte of each
 // page left unclaimed. Those should be overflow pages, whose first four
@@ -39,7 +40,7 @@ import (
 //
 // On train x50 (70 518 pages) that is 199 interior pages, the leftmost
 // path of each tree and 3 overflow pages (docs/performance.md, "The
-// census").
+// census and the record-size check").
 
 // census is what the census found: the unreached leaf page whose rows fit
 // each table (by lower-case name), and an unreached B-tree page that fits
@@ -204,7 +205,7 @@ type censusWalk struct {
 // through the mapping: a fault maps the whole block around a page
 // (faultAround), the census reads a page here and there all over the
 // file, and those faults were most of its time (docs/performance.md, "The
-// census"); nor does it leave the file resident.
+// census and the record-size check"); nor does it leave the file resident.
 func (c *censusWalk) page(pg uint32, depth, n int) ([]byte, bool) {
 	db := c.db
 	if pg < 1 || int(pg) > c.n {
