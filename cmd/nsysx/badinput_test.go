@@ -55,11 +55,22 @@ func badInputs(t *testing.T) []badInput {
 	write := func(name string, b []byte) string { return writeInput(t, dir, name, b) }
 	rnd := make([]byte, 100000)
 	rand.New(rand.NewSource(1)).Read(rnd)
+	ps := int(data[16])<<8 | int(data[17])
+	// StringIds' root (page 2) swapped with one of its leaves (page 8):
+	// SQLite reads one of its 317 strings, and so did nsysx, blanking every
+	// name with exit 0
+	swapped := bytes.Clone(data)
+	copy(swapped[ps:2*ps], data[7*ps:8*ps])
+	copy(swapped[7*ps:8*ps], data[ps:2*ps])
+	utf16 := bytes.Clone(data)
+	utf16[59] = 2 // the header's text encoding: UTF-16le
 	emptyDir := filepath.Join(dir, "empty_pqtdir")
 	os.Mkdir(emptyDir, 0o755)
 	os.WriteFile(filepath.Join(emptyDir, "README"), []byte("x"), 0o644)
 	return []badInput{
 		{"truncated", write("truncated.sqlite", data[:len(data)/3]), "corrupt or truncated"},
+		{"root swapped", write("swapped.sqlite", swapped), "StringIds: page 3 holds rows of it that its B-tree does not reach"},
+		{"UTF-16", write("utf16.sqlite", utf16), "UTF-16 exports are not supported"},
 		{"header only", write("header.sqlite", data[:4096]), ""},
 		{"not nsys", filepath.Join(testutil.Root(), "testdata", "bad", "notnsys.sqlite"), "not an Nsight Systems export"},
 		{"empty", write("empty.sqlite", nil), "not an Nsight Systems export"},
@@ -106,6 +117,23 @@ func TestBadTableOnce(t *testing.T) {
 		if code != 1 || len(lines) != 1 || !strings.Contains(stderr, fmt.Sprintf("page %d", root)) {
 			t.Errorf("%v: exit %d, want one line naming page %d:\n%s", args, code, root, stderr)
 		}
+	}
+}
+
+// TestSwappedRootAnalyze: the rule that said "no problems detected" on sync
+// with StringIds' root swapped with a leaf (its calls' names all blank)
+// says the file is damaged.
+func TestSwappedRootAnalyze(t *testing.T) {
+	var path string
+	for _, c := range badInputs(t) {
+		if c.name == "root swapped" {
+			path = c.path
+		}
+	}
+	_, stderr, code := runCLI(t, "analyze", "-r", "cuda_api_sync", path)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != 1 || len(lines) != 1 || !strings.Contains(stderr, "StringIds: page 3 holds rows of it that its B-tree does not reach") {
+		t.Errorf("exit %d, want 1 and one line saying the file is damaged:\n%s", code, stderr)
 	}
 }
 

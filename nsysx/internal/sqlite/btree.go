@@ -20,7 +20,8 @@ import (
 // table's columns (shape): no more fields than columns, NULL in the
 // INTEGER PRIMARY KEY (SQLite keeps that value as the rowid), no NULL in
 // a NOT NULL column, and no number in a column of TEXT affinity (SQLite
-// stores numbers given to one as text).
+// stores numbers given to one as text). A root swapped with a page of its
+// own tree breaks none of these: the census (census.go) finds it.
 
 // maxDepth bounds the B-tree depth.
 const maxDepth = 40
@@ -192,6 +193,25 @@ func (sh *shape) check(rec []byte, pg uint32) error {
 		return shapeErr(pg, fmt.Sprintf("a record of %d fields, without the NOT NULL column %s", i, sh.t.Columns[sh.minimum-1].Name), sh.t)
 	}
 	return nil
+}
+
+// fits reports whether rec, a record or its first bytes, could be a
+// record of the table from its header alone: a serial type for each
+// column, and check finds nothing wrong.
+func (sh *shape) fits(rec []byte) bool {
+	hs, n := varint(rec)
+	if n == 0 || hs > uint64(len(rec)) || hs < uint64(n) {
+		return false
+	}
+	fields := 0
+	for p := n; p < int(hs); fields++ {
+		_, k := varint(rec[p:hs])
+		if k == 0 {
+			return false
+		}
+		p += k
+	}
+	return fields == len(sh.text) && sh.check(rec, 0) == nil
 }
 
 func shapeErr(pg uint32, what string, t *Table) error {

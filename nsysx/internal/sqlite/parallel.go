@@ -150,6 +150,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 			return 0, err
 		}
 	}
+	db.startCensus()
 	ranges, err := db.leafParts(t.Root, parts)
 	if err != nil {
 		return 0, err
@@ -184,7 +185,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 			return len(ranges), e
 		}
 	}
-	return len(ranges), nil
+	return len(ranges), db.checkPages(t)
 }
 
 // scanLeaves scans the leaves r, which must be table leaf pages, through

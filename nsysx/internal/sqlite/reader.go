@@ -9,7 +9,7 @@
 //
 // Every malformed structure (a page number past the end of the file, a cell that
 // overruns its page, a record header that lies, pages swapped or duplicated:
-// btree.go) is reported as an error wrapping ErrCorrupt and naming the page; the
+// btree.go, census.go) is reported as an error wrapping ErrCorrupt and naming the page; the
 // reader never panics on bad input. A WAL-mode database is read with the
 // committed frames of its -wal file (wal.go).
 //
@@ -25,6 +25,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 )
 
 // ErrNotSQLite is returned by Open for a file that does not start with the
@@ -33,6 +34,10 @@ var ErrNotSQLite = errors.New("not a SQLite 3 database")
 
 // ErrCorrupt wraps every structural problem found while reading.
 var ErrCorrupt = errors.New("corrupt or truncated SQLite file")
+
+// ErrUTF16 is returned by Open for a database whose text encoding is
+// UTF-16: nsys writes UTF-8, and the reader decodes only that.
+var ErrUTF16 = errors.New("UTF-16 exports are not supported")
 
 // Type is the storage class of a decoded value.
 type Type uint8
@@ -75,13 +80,21 @@ type Table struct {
 type DB struct {
 	data     []byte
 	unmap    func() error
-	mapped   bool // data is a file mapping whose pages can be released
+	mapped   bool     // data is a file mapping whose pages can be released
+	file     *os.File // the mapped file, for reads that bypass the mapping (census.go); nil when not mapped
 	pageSize int
 	usable   int
 	nPages   int
 	tables   map[string]*Table // by lower-case name
 	order    []string
 	wal      [][]byte // committed pages of the WAL file by number, or nil (wal.go)
+	// roots lists the root page of every B-tree of the schema (page 1,
+	// tables, indexes, SQLite's own tables) for the census (census.go).
+	roots      []uint32
+	censusOnce sync.Once
+	censusDone chan struct{} // closed when the census has run
+	census     census
+	censusErr  error
 }
 
 // Open maps path read-only and reads its schema.
@@ -93,7 +106,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	keep := false // the file stays open with its mapping, for the census's reads
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -119,6 +137,9 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	db.unmap, db.mapped = unmap, mapped
+	if mapped {
+		db.file, keep = f, true
+	}
 	return db, nil
 }
 
@@ -143,8 +164,12 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 		return nil, fmt.Errorf("%w: bad page size %d", ErrCorrupt, ps)
 	}
 	reserved := int(data[20])
-	if data[56] != 0 && binary.BigEndian.Uint32(data[56:60]) > 1 {
-		return nil, fmt.Errorf("%w: only UTF-8 databases are supported", ErrCorrupt)
+	switch enc := binary.BigEndian.Uint32(data[56:60]); enc {
+	case 0, 1: // UTF-8 (0: not yet set, an empty database)
+	case 2, 3:
+		return nil, fmt.Errorf("%w (the file's text encoding is UTF-16%s; nsys writes UTF-8)", ErrUTF16, [...]string{"le", "be"}[enc-2])
+	default:
+		return nil, fmt.Errorf("%w: bad text encoding %d in the header", ErrCorrupt, enc)
 	}
 	db = &DB{data: file, pageSize: ps, usable: ps - reserved, nPages: len(file) / ps, tables: map[string]*Table{}}
 	if wal != nil {
@@ -157,6 +182,7 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 		return nil, fmt.Errorf("%w: bad reserved size", ErrCorrupt)
 	}
 	defer recoverCorrupt(&err)
+	db.roots = []uint32{1}
 	if err := db.readSchema(); err != nil {
 		return nil, err
 	}
@@ -171,6 +197,11 @@ func recoverCorrupt(err *error) {
 
 // Close releases the mapping.
 func (db *DB) Close() error {
+	db.waitCensus()
+	if db.file != nil {
+		db.file.Close()
+		db.file = nil
+	}
 	if db.unmap != nil {
 		u := db.unmap
 		db.unmap = nil
@@ -197,6 +228,9 @@ func (db *DB) readSchema() error {
 		vals, err := decodeAll(rec, 5)
 		if err != nil {
 			return err
+		}
+		if vals[3].Type == Integer && vals[3].I > 0 && vals[3].I <= math.MaxUint32 {
+			db.roots = append(db.roots, uint32(vals[3].I))
 		}
 		if vals[0].Type != Text || string(vals[0].B) != "table" {
 			return nil
@@ -404,8 +438,9 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 	if err != nil {
 		return err
 	}
+	db.startCensus()
 	vals := make([]Value, len(cols))
-	return db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
+	err = db.scanTree(t.Root, t.shape(), nil, func(rowid int64, rec []byte) error {
 		if err := decodeWant(rec, want, vals); err != nil {
 			return err
 		}
@@ -414,6 +449,10 @@ func (db *DB) Scan(t *Table, cols []string, fn func(rowid int64, vals []Value) e
 		}
 		return fn(rowid, vals)
 	})
+	if err == nil {
+		err = db.checkPages(t)
+	}
+	return err
 }
 
 // positions maps the named columns to the records of t: want[col] is the
@@ -455,10 +494,14 @@ func (t *Table) positions(cols []string, absentOK bool) (want, rowidCols []int, 
 // pages, without decoding any record.
 func (db *DB) Count(t *Table) (n int, err error) {
 	defer recoverCorrupt(&err)
+	db.startCensus()
 	err = db.walkLeaves(t.Root, func(_ []byte, _, ncell int, _ uint32, _, _ int64) error {
 		n += ncell
 		return nil
 	})
+	if err == nil {
+		err = db.checkPages(t)
+	}
 	return n, err
 }
 

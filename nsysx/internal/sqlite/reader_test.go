@@ -10,19 +10,24 @@ import (
 )
 
 func syncDB(t testing.TB) []byte {
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "profiles", "sync.sqlite.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(z)
+	data, err := gunzipFile(filepath.Join("..", "..", "..", "testdata", "profiles", "sync.sqlite.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// gunzipFile reads a gzipped file whole.
+func gunzipFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	z, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(z)
 }
 
 // Row counts and values checked against the sqlite3 command-line shell on the

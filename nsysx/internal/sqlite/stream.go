@@ -33,6 +33,8 @@ type Fields struct {
 	// Gated is set when ScanOptions.Gate refused the row: the fields of
 	// the table's columns after the gated one's are NULL, not decoded.
 	Gated bool
+
+	rest restFit // the decoder's: what the last record's undecoded serial types add up to
 }
 
 // ScanFields reads the named columns (at most MaxFields) of every row of t,
@@ -58,6 +60,7 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 	if err != nil {
 		return err
 	}
+	db.startCensus()
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
@@ -72,7 +75,10 @@ func (db *DB) ScanFields(t *Table, cols []string, opt ScanOptions, fn func(rowid
 			return all(rowid, rec)
 		}
 	}
-	return db.scanTree(t.Root, t.shape(), st, dec)
+	if err := db.scanTree(t.Root, t.shape(), st, dec); err != nil {
+		return err
+	}
+	return db.checkPages(t)
 }
 
 // gate returns the gate of the options, or nil.
