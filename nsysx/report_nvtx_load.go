@@ -392,6 +392,7 @@ func (b *nvtxBuilder) finish() {
 		prefix[dk] = first.name
 	}
 	nm := newNameIDs(d, &b.texts, prefix)
+	d.names = make([]string, 0, len(b.pairList)) // no more names than pairs
 	d.pairName = make([]int32, len(b.pairList))
 	for i, pk := range b.pairList {
 		dk, tk := int32(pk>>32)-1, int32(uint32(pk))

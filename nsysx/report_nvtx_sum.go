@@ -94,27 +94,39 @@ func nvtxSumResult(c *Ctx, d *nvtxData, groups []nvtxSumGroup, order []int32, gr
 // and the grand total of all groups. One sort on the whole key: (name,
 // style) is unique, so any sort gives the one order.
 func nvtxSumOrder(d *nvtxData, groups []nvtxSumGroup) (order []int32, grand int64) {
-	order = make([]int32, len(groups))
-	for i := range groups {
-		order[i] = int32(i)
-		grand = addInt(grand, groups[i].st.total)
+	// the totals sorted with their groups' indexes: the comparisons read
+	// the groups only on a tie
+	type key struct {
+		total int64
+		g     int32
+		null  bool
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		ga, gb := &groups[a], &groups[b]
-		if na, nb := ga.hi > ga.lo, gb.hi > gb.lo; na != nb { // NULL total last
-			if na {
+	keys := make([]key, len(groups))
+	for i := range groups {
+		g := &groups[i]
+		keys[i] = key{g.st.total, int32(i), g.hi == g.lo}
+		grand = addInt(grand, g.st.total)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.null != b.null { // NULL total last
+			if b.null {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(gb.st.total, ga.st.total); c != 0 {
+		if c := cmp.Compare(b.total, a.total); c != 0 {
 			return c
 		}
+		ga, gb := &groups[a.g], &groups[b.g]
 		if c := strings.Compare(d.names[ga.name], d.names[gb.name]); c != 0 {
 			return c
 		}
 		return cmp.Compare(ga.style, gb.style) // "PushPop" < "StartEnd"
 	})
+	order = make([]int32, len(keys))
+	for i, k := range keys {
+		order[i] = k.g
+	}
 	return order, grand
 }
 
