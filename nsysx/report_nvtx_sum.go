@@ -43,7 +43,7 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 		if withStyle {
 			cols = append(cols, "Style")
 		}
-		return nvtxSumResult(c, d, groups, order, grand, append(cols, "Range")), nil
+		return nvtxSumResult(c, d.names, groups, order, grand, append(cols, "Range")), nil
 	}
 }
 
@@ -60,12 +60,13 @@ type nvtxSumGroup struct {
 // nvtxSumResult is the report: one row per group, in order. The cells are
 // computed from the groups as they are written (ComputedCol), so that a
 // report of a million groups holds 60 bytes a group rather than a row of
-// Values (400).
-func nvtxSumResult(c *Ctx, d *nvtxData, groups []nvtxSumGroup, order []int32, grand int64, cols []string) *Result {
+// Values (400). They read the names alone, so that the ranges' arrays are
+// free while the rows are written.
+func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, order []int32, grand int64, cols []string) *Result {
 	res := NewResult(c.Report.Name, c.Report.Title)
 	n := len(order)
 	at := func(i int) *nvtxSumGroup { return &groups[order[i]] }
-	for j, name := range cols {
+	for j, col := range cols {
 		var fn func(i int) Value
 		switch {
 		case j < 8:
@@ -74,17 +75,17 @@ func nvtxSumResult(c *Ctx, d *nvtxData, groups []nvtxSumGroup, order []int32, gr
 				v := int(g.hi - g.lo)
 				return g.st.cell(j, v, int64(v)+int64(g.nulls), grand)
 			}
-		case name == "Style":
+		case col == "Style":
 			fn = func(i int) Value { return TextV(nvtxStyle(at(i).style)) }
 		default:
-			fn = func(i int) Value { return TextV(d.names[at(i).name]) }
+			fn = func(i int) Value { return TextV(names[at(i).name]) }
 		}
 		// the kind a stored column takes: its first non-NULL cell's
 		kind := NullKind
 		for i := 0; i < n && kind == NullKind; i++ {
 			kind = fn(i).Kind
 		}
-		res.Cols = append(res.Cols, ComputedCol(name, kind, n, fn))
+		res.Cols = append(res.Cols, ComputedCol(col, kind, n, fn))
 	}
 	return res
 }
