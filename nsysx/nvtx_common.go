@@ -1,8 +1,8 @@
 package nsysx
 
 import (
-	"fmt"
 	"hash/maphash"
+	"unsafe"
 )
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE) the NVTX reports read.
@@ -76,7 +76,7 @@ type nvtxData struct {
 	n          int
 	start, end []int64 // end is meaningful unless nvOpen
 	flags      []uint8
-	pair       []int32 // (domain, text) pair: names come from pairNames
+	pair       []int32 // (domain, text) pair: names come from pairName
 	rowid      []int64 // with sel.rowids
 	// tid is each range's thread (with sel.ids): an index into threads,
 	// the distinct globalTids (4 bytes a range instead of 8: a PyTorch
@@ -84,9 +84,14 @@ type nvtxData struct {
 	tid     []int32
 	threads []int64
 
-	// pairNames lists each pair's display names "Domain:text": one per
-	// domain creation row the range joins (usually exactly one).
-	pairNames [][]string
+	// pairName is each pair's display name "Domain:text", an index into
+	// names, the distinct names in the order of their first pairs. Pairs of
+	// two domain ids that registered the same name share it. A PyTorch
+	// capture holds a million distinct names: each is one string, and the
+	// reports group by these ids, not by the strings (docs/performance.md,
+	// "Names counted once").
+	pairName []int32
+	names    []string
 	// maxima over every row, the push/pop rows and the start/end rows.
 	// They are used only for open ranges (NULL end); when the load has none
 	// they may leave out the rows its scan skipped, and maxLater, when not
@@ -113,12 +118,8 @@ func (d *nvtxData) maxima() error {
 // gtid is range i's globalTid (with sel.ids).
 func (d *nvtxData) gtid(i int) int64 { return d.threads[d.tid[i]] }
 
-// name returns range i's display name; multi is set when its domain was
-// created by several threads, which nsys's R-tree reports reject.
-func (d *nvtxData) name(i int) (name string, multi bool) {
-	ns := d.pairNames[d.pair[i]]
-	return ns[0], len(ns) > 1
-}
+// name returns range i's display name.
+func (d *nvtxData) name(i int) string { return d.names[d.pairName[d.pair[i]]] }
 
 // style returns "PushPop" or "StartEnd".
 func nvtxStyle(flags uint8) string {
@@ -128,32 +129,35 @@ func nvtxStyle(flags uint8) string {
 	return "PushPop"
 }
 
-// multiDomain reports whether any range joins several domain rows.
-func (d *nvtxData) multiDomain() bool {
-	for _, ns := range d.pairNames {
-		if len(ns) > 1 {
-			return true
-		}
-	}
-	return false
-}
-
 // textTable interns byte strings (NVTX range texts read straight from the
 // file) with one hash and, usually, one probe per lookup. Range names recur
 // in the same order every iteration of an annotated loop, so the text that
 // followed the previous one last time is tried first.
+//
+// The texts are cut from blocks of memory (arena) rather than allocated one
+// by one: a PyTorch capture's autograd ranges are a million texts of 40
+// bytes, each of which would be an allocation of its own. Each text is kept
+// behind a ':', so that colon gives the display name of a range without a
+// domain (":text") without a copy.
 type textTable struct {
 	seed  maphash.Seed
 	slots []textSlot // open addressing, power-of-two size
 	strs  []string
 	next  []int32 // per text, the text seen after it last time (-1: none)
 	last  int32   // the previous text, -1 at first
+	arena []byte  // the free end of the current block
 }
 
+// textSlot is a slot of the table: 8 bytes, so that the table of a million
+// texts is 32 MB, not 64.
 type textSlot struct {
-	h   uint64
-	idx int32 // index+1 into strs; 0 for an empty slot
+	h   uint32 // the hash's high half: the slot and the first comparison
+	idx int32  // index+1 into strs; 0 for an empty slot
 }
+
+// textArenaBlock is the size of the arena's blocks; a longer text has a
+// block of its own.
+const textArenaBlock = 256 << 10
 
 // intern returns the index of b's text, adding it when new.
 func (t *textTable) intern(b []byte) int32 {
@@ -176,14 +180,47 @@ func (t *textTable) intern(b []byte) int32 {
 	return k
 }
 
+// colon returns ":" followed by text k.
+func (t *textTable) colon(k int32) string {
+	s := t.strs[k]
+	if s == "" {
+		return ":"
+	}
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), -1)), len(s)+1)
+}
+
+// store copies b into the arena behind a ':' and returns the copy (the
+// arena is never written again).
+func (t *textTable) store(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	n := len(b) + 1
+	if n > len(t.arena) {
+		if n > textArenaBlock/8 {
+			t.arena = nil
+			buf := make([]byte, n)
+			buf[0] = ':'
+			copy(buf[1:], b)
+			return unsafe.String(&buf[1], len(b))
+		}
+		t.arena = make([]byte, textArenaBlock)
+	}
+	buf := t.arena[:n:n]
+	t.arena = t.arena[n:]
+	buf[0] = ':'
+	copy(buf[1:], b)
+	return unsafe.String(&buf[1], len(b))
+}
+
 // lookup finds or adds b by hash.
 func (t *textTable) lookup(b []byte) int32 {
-	h := maphash.Bytes(t.seed, b)
-	mask := uint64(len(t.slots) - 1)
+	h := uint32(maphash.Bytes(t.seed, b) >> 32)
+	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.idx == 0 {
-			t.strs = append(t.strs, string(b))
+			t.strs = append(t.strs, t.store(b))
 			t.next = append(t.next, -1)
 			s.h, s.idx = h, int32(len(t.strs))
 			if 2*len(t.strs) > len(t.slots) {
@@ -200,7 +237,7 @@ func (t *textTable) lookup(b []byte) int32 {
 func (t *textTable) grow() {
 	old := t.slots
 	t.slots = make([]textSlot, 2*len(old))
-	mask := uint64(len(t.slots) - 1)
+	mask := uint32(len(t.slots) - 1)
 	for _, s := range old {
 		if s.idx == 0 {
 			continue
@@ -211,12 +248,6 @@ func (t *textTable) grow() {
 		}
 		t.slots[i] = s
 	}
-}
-
-// nvtxInternalError is the error nsys reports when its R-tree temp tables
-// reject a range joined to two domain creation rows.
-func nvtxInternalError(c *Ctx, table string) error {
-	return fmt.Errorf("Report '%s.py' encountered an internal error: UNIQUE constraint failed: %s.rangeId", c.Report.Name, table)
 }
 
 // nvtxPrereq runs the checks every NVTX report starts with: StringIds and

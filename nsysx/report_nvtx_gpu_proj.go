@@ -116,9 +116,6 @@ func runNVTXGPUProj(summary bool) func(c *Ctx) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d.multiDomain() {
-			return nil, nvtxInternalError(c, "NVTX_EVENTS_RIDX")
-		}
 		m, mOK := d.maxPP.merge(d.maxSE).value()
 		sp := d.spans(m, mOK)
 		if summary {
@@ -235,7 +232,7 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *
 		}
 		return v
 	}
-	col("Name", TextKind, func(i int32) Value { name, _ := d.name(int(i)); return TextV(name) })
+	col("Name", TextKind, func(i int32) Value { return TextV(d.name(int(i))) })
 	col("Projected Start:ts_ns", IntKind, func(i int32) Value { return IntV(proj.get(i).start) })
 	col("Projected Duration:dur_ns", IntKind, func(i int32) Value { return proj.get(i).dur() })
 	col("Orig Start:ts_ns", IntKind, func(i int32) Value { return IntV(d.start[i]) })
@@ -298,7 +295,7 @@ func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) []*projG
 			continue
 		}
 		p := &proj.ranges[k]
-		name, _ := d.name(i)
+		name := d.name(i)
 		key := [2]string{name, nvtxStyle(d.flags[i])}
 		g := byKey[key]
 		if g == nil {

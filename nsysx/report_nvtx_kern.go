@@ -98,9 +98,6 @@ func runNVTXKernSum(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.multiDomain() {
-		return nil, nvtxInternalError(c, "NVTX_EVENTS_RIDX")
-	}
 	kn, skip, err := c.kernelNames()
 	if skip != nil || err != nil {
 		return skip, err
@@ -137,19 +134,9 @@ func runNVTXKernSum(c *Ctx) (*Result, error) {
 // nvtxNameIDs maps each range to a dense id of its display name, so that
 // pairs spelling the same name group together.
 func nvtxNameIDs(d *nvtxData) (ids []int32) {
-	byName := map[string]int32{}
-	pairID := make([]int32, len(d.pairNames))
-	for p, ns := range d.pairNames {
-		id, ok := byName[ns[0]]
-		if !ok {
-			id = int32(len(byName))
-			byName[ns[0]] = id
-		}
-		pairID[p] = id
-	}
 	ids = make([]int32, d.n)
 	for i := range ids {
-		ids[i] = pairID[d.pair[i]]
+		ids[i] = d.pairName[d.pair[i]]
 	}
 	return ids
 }
@@ -274,7 +261,7 @@ func kernRowKeys(d *nvtxData, kn *kernNames, gs []*kernGroup) []kernRowKey {
 	for x, gr := range gs {
 		name, style := Null, Null
 		if gr.rng >= 0 {
-			n, _ := d.name(int(gr.rng))
+			n := d.name(int(gr.rng))
 			name, style = TextV(n), TextV(nvtxStyle(gr.style))
 		}
 		keys[x] = kernRowKey{name, style, kn.dict[gr.kname], gr.agg.Sum()}

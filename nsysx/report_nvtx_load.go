@@ -364,7 +364,7 @@ func (b *nvtxBuilder) addDomain(r *nvtxRow) {
 	b.domRows[k] = &nvDomRow{r.start, name}
 }
 
-// finish resolves each pair's display names.
+// finish resolves each pair's display name.
 func (b *nvtxBuilder) finish() {
 	d := b.d
 	d.n = len(d.start)
@@ -374,24 +374,98 @@ func (b *nvtxBuilder) finish() {
 			domNames[dk] = append(domNames[dk], r)
 		}
 	}
-	d.pairNames = make([][]string, len(b.pairList))
-	for i, pk := range b.pairList {
-		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
-		t := b.texts.strs[tk]
-		if dk < 0 || len(domNames[dk]) == 0 {
-			d.pairNames[i] = []string{":" + t}
+	// A domain id registered by several threads of one process names its
+	// ranges once, after the earliest registration (nsys joins every
+	// registration, double counting in summaries and failing in the R-tree
+	// reports: see README, differences from nsys).
+	prefix := make([]string, len(b.dkeyList)) // "" without a registration
+	for dk, rs := range domNames {
+		if len(rs) == 0 {
 			continue
 		}
-		// A domain id registered by several threads of one process names its
-		// ranges once, after the earliest registration (nsys joins every
-		// registration, double counting in summaries and failing in the
-		// R-tree reports: see README, differences from nsys).
-		first := domNames[dk][0]
-		for _, r := range domNames[dk][1:] {
+		first := rs[0]
+		for _, r := range rs[1:] {
 			if r.start < first.start || (r.start == first.start && r.name < first.name) {
 				first = r
 			}
 		}
-		d.pairNames[i] = []string{first.name + ":" + t}
+		prefix[dk] = first.name
 	}
+	nm := newNameIDs(d, &b.texts, prefix)
+	d.names = make([]string, 0, len(b.pairList)) // no more names than pairs
+	d.pairName = make([]int32, len(b.pairList))
+	for i, pk := range b.pairList {
+		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
+		p := ""
+		if dk >= 0 {
+			p = prefix[dk]
+		}
+		d.pairName[i] = nm.id(p, tk)
+	}
+}
+
+// nameIDs numbers the display names "prefix:text" of the pairs in d.names.
+// Usually a name is known by its prefix and text index, without building
+// the string to look it up: two pairs spell one name only with the same
+// prefix and text, unless a prefix followed by ':' begins another prefix
+// ("a" and "a:b"), and then the names are looked up by string.
+type nameIDs struct {
+	d      *nvtxData
+	texts  *textTable
+	prefix map[string]int32 // prefix -> index into byText
+	byText [][]int32        // per prefix, per text: the name id, -1 for none yet
+	byName map[string]int32 // when two prefixes can spell one name
+}
+
+func newNameIDs(d *nvtxData, texts *textTable, prefixes []string) *nameIDs {
+	nm := &nameIDs{d: d, texts: texts, prefix: map[string]int32{"": 0}}
+	for _, p := range prefixes {
+		if _, ok := nm.prefix[p]; !ok {
+			nm.prefix[p] = int32(len(nm.prefix))
+		}
+	}
+	nm.byText = make([][]int32, len(nm.prefix))
+	for p := range nm.prefix {
+		for q := range nm.prefix {
+			if len(q) > len(p) && q[len(p)] == ':' && q[:len(p)] == p {
+				nm.byName = map[string]int32{}
+			}
+		}
+	}
+	return nm
+}
+
+// id returns the id of the name prefix:text tk, adding it when new.
+func (nm *nameIDs) id(p string, tk int32) int32 {
+	name := func() string {
+		if p == "" {
+			return nm.texts.colon(tk) // no copy
+		}
+		return p + nm.texts.colon(tk)
+	}
+	d := nm.d
+	if nm.byName != nil {
+		s := name()
+		id, ok := nm.byName[s]
+		if !ok {
+			id = int32(len(d.names))
+			nm.byName[s] = id
+			d.names = append(d.names, s)
+		}
+		return id
+	}
+	k := nm.prefix[p]
+	row := nm.byText[k]
+	if row == nil {
+		row = make([]int32, len(nm.texts.strs))
+		for i := range row {
+			row[i] = -1
+		}
+		nm.byText[k] = row
+	}
+	if row[tk] < 0 {
+		row[tk] = int32(len(d.names))
+		d.names = append(d.names, name())
+	}
+	return row[tk]
 }

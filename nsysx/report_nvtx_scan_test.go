@@ -92,8 +92,8 @@ func nvtxFastScanMatchesGeneric(t *testing.T) {
 	}
 	fast, _ := loadBoth(t, paths["long"], nvtxSel{pushPop: true, startEnd: true, ids: true}, nil)
 	var long int
-	for _, ns := range fast.pairNames {
-		long = max(long, len(ns[0]))
+	for _, name := range fast.names {
+		long = max(long, len(name))
 	}
 	if long < 70000 {
 		t.Errorf("longest name %d bytes: overflow pages not followed", long)
@@ -135,7 +135,7 @@ func TestNVTXKeptPartsMatchesGeneric(t *testing.T) {
 func sameNVTXData(a, b *nvtxData) bool {
 	return a.n == b.n && slices.Equal(a.start, b.start) && slices.Equal(a.end, b.end) && slices.Equal(a.flags, b.flags) &&
 		slices.Equal(a.pair, b.pair) && slices.Equal(a.rowid, b.rowid) && slices.Equal(a.tid, b.tid) && slices.Equal(a.threads, b.threads) &&
-		reflect.DeepEqual(a.pairNames, b.pairNames) && a.maxAll == b.maxAll && a.maxPP == b.maxPP && a.maxSE == b.maxSE
+		slices.Equal(a.pairName, b.pairName) && slices.Equal(a.names, b.names) && a.maxAll == b.maxAll && a.maxPP == b.maxPP && a.maxSE == b.maxSE
 }
 
 // TestNVTXFastScanTruncated checks that a damaged file gives an error, not a

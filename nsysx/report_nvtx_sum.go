@@ -1,6 +1,7 @@
 package nsysx
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -35,133 +36,176 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 			return nil, err
 		}
 		m, mOK := d.maxAll.value()
-		finals := mergeNVTXGroups(d, d.groupDurations(m, mOK), withStyle)
-		order, grand := nvtxSumOrder(finals)
+		durs, groups := d.groupDurations(m, mOK, withStyle)
+		forEachGroup(len(groups), func(k int) { g := &groups[k]; g.st = statsOf(durs[g.lo:g.hi]) })
+		order, grand := nvtxSumOrder(d, groups)
 		cols := SummaryCols("Instances")
 		if withStyle {
 			cols = append(cols, "Style")
 		}
-		res := NewResult(c.Report.Name, c.Report.Title, append(cols, "Range")...)
-		rows := make([][]Value, len(order)) // tens of thousands of groups on a PyTorch capture: on every core
-		forEachGroup(len(order), func(k int) { rows[k] = finals[order[k]].agg.Summary(grand) })
-		for k, i := range order {
-			f := finals[i]
-			row := rows[k]
-			if withStyle {
-				row = append(row, TextV(f.style))
-			}
-			res.Add(append(row, TextV(f.name))...)
-		}
-		return res, nil
+		return nvtxSumResult(c, d.names, groups, order, grand, append(cols, "Range")), nil
 	}
 }
 
-// nvtxSumGroup is one nvtx_sum row being accumulated: the durations of every
-// range with that name (and style, when the report groups by style).
+// nvtxSumGroup is one nvtx_sum row: the ranges of one name (and style, when
+// the report groups by style), their durations durs[lo:hi] of the
+// groupDurations that made it, and their NULL durations.
 type nvtxSumGroup struct {
-	name, style string
-	agg         Agg
+	name          int32 // index into nvtxData.names
+	style         uint8 // nvStartEnd or 0
+	lo, hi, nulls int32
+	st            groupStats
 }
 
-// mergeNVTXGroups merges the (pair, style) duration groups into one group per
-// display name (and style when withStyle), in first-seen order.
-func mergeNVTXGroups(d *nvtxData, groups []*Agg, withStyle bool) []*nvtxSumGroup {
-	byKey := map[[2]string]*nvtxSumGroup{}
-	var finals []*nvtxSumGroup
-	for gid, g := range groups {
-		if g.Count() == 0 {
-			continue
+// nvtxSumResult is the report: one row per group, in order. The cells are
+// computed from the groups as they are written (ComputedCol), so that a
+// report of a million groups holds 60 bytes a group rather than a row of
+// Values (400). They read the names alone, so that the ranges' arrays are
+// free while the rows are written.
+func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, order []int32, grand int64, cols []string) *Result {
+	res := NewResult(c.Report.Name, c.Report.Title)
+	n := len(order)
+	at := func(i int) *nvtxSumGroup { return &groups[order[i]] }
+	for j, col := range cols {
+		var fn func(i int) Value
+		switch {
+		case j < 8:
+			fn = func(i int) Value {
+				g := at(i)
+				v := int(g.hi - g.lo)
+				return g.st.cell(j, v, int64(v)+int64(g.nulls), grand)
+			}
+		case col == "Style":
+			fn = func(i int) Value { return TextV(nvtxStyle(at(i).style)) }
+		default:
+			fn = func(i int) Value { return TextV(names[at(i).name]) }
 		}
-		style := nvtxStyle(uint8(gid & 1))
-		for _, name := range d.pairNames[gid>>1] {
-			k := [2]string{name, ""}
-			if withStyle {
-				k[1] = style
-			}
-			f := byKey[k]
-			if f == nil {
-				f = &nvtxSumGroup{name: name, style: style}
-				byKey[k] = f
-				finals = append(finals, f)
-			}
-			if f.agg.Count() == 0 {
-				f.agg = *g
-			} else {
-				f.agg.vals = append(append([]int64(nil), f.agg.vals...), g.vals...)
-				f.agg.nulls += g.nulls
-			}
+		// the kind a stored column takes: its first non-NULL cell's
+		kind := NullKind
+		for i := 0; i < n && kind == NullKind; i++ {
+			kind = fn(i).Kind
 		}
+		res.Cols = append(res.Cols, ComputedCol(col, kind, n, fn))
 	}
-	return finals
+	return res
 }
 
-// nvtxSumOrder returns the row order of finals, Total descending with NULL
+// nvtxSumOrder returns the row order of groups, Total descending with NULL
 // last and ties in the natural order (the GROUP BY key: name, then style),
 // and the grand total of all groups. One sort on the whole key: (name,
 // style) is unique, so any sort gives the one order.
-func nvtxSumOrder(finals []*nvtxSumGroup) (order []int, grand int64) {
-	totals := make([]Value, len(finals))
-	for i, f := range finals {
-		if totals[i] = f.agg.Sum(); totals[i].Kind == IntKind {
-			grand = addInt(grand, totals[i].I)
+func nvtxSumOrder(d *nvtxData, groups []nvtxSumGroup) (order []int32, grand int64) {
+	// the totals sorted with their groups' indexes: the comparisons read
+	// the groups only on a tie
+	type key struct {
+		total int64
+		g     int32
+		null  bool
+	}
+	keys := make([]key, len(groups))
+	for i := range groups {
+		g := &groups[i]
+		keys[i] = key{g.st.total, int32(i), g.hi == g.lo}
+		grand = addInt(grand, g.st.total)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.null != b.null { // NULL total last
+			if b.null {
+				return -1
+			}
+			return 1
 		}
-	}
-	order = make([]int, len(finals))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := Compare(totals[b], totals[a]); c != 0 {
+		if c := cmp.Compare(b.total, a.total); c != 0 {
 			return c
 		}
-		if c := strings.Compare(finals[a].name, finals[b].name); c != 0 {
+		ga, gb := &groups[a.g], &groups[b.g]
+		if c := strings.Compare(d.names[ga.name], d.names[gb.name]); c != 0 {
 			return c
 		}
-		return strings.Compare(finals[a].style, finals[b].style)
+		return cmp.Compare(ga.style, gb.style) // "PushPop" < "StartEnd"
 	})
+	order = make([]int32, len(keys))
+	for i, k := range keys {
+		order[i] = k.g
+	}
 	return order, grand
 }
 
-// groupDurations returns the durations of the ranges grouped by (pair,
-// style): group pair*2+styleBit. An unclosed range lasts until m, or has a
-// NULL duration when !mOK.
+// groupDurations returns the durations of the ranges grouped by name and,
+// when withStyle, style: each group's values durs[lo:hi] hold its ranges'
+// durations in the order nsys's GROUP BY meets them, which the standard
+// deviation's last bits depend on (docs/stats.md §2.2): ranges of one
+// (domain, text) pair in range order, the pairs of one name in pair order
+// (and, without withStyle, each pair's push/pop ranges before its
+// start/end ones). An unclosed range lasts until m, or has a NULL duration
+// when !mOK.
 //
-// It is a counting sort over the ranges cut into one chunk per core: each
-// chunk counts its ranges per group, the counts give every chunk its place
-// in each group (after the earlier chunks'), and each chunk then writes its
-// durations there, so that a group's values keep the ranges' order.
-func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
-	ng := 2 * len(d.pairNames)
-	chunks, bounds := rowChunks(d.n, 1<<16)
-	gid := func(i int) int { return int(d.pair[i])*2 + int(d.flags[i]&nvStartEnd) }
+// It is a counting sort on a key that orders the ranges so: (style, rank)
+// or (rank, style), where rank orders the pairs by name, then pair. The
+// ranges are cut into chunks (one per core): each chunk counts its ranges
+// per key, the counts give every chunk its place in each key (after the
+// earlier chunks'), and each chunk then writes its durations there. A
+// chunk's counts are an array over the keys, so there are no more chunks
+// than the ranges can fill: a PyTorch capture has nearly a name per range,
+// and then one chunk.
+func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtxSumGroup) {
+	np := len(d.pairName)
+	// rank and pairAt: the pairs ordered by name (a counting sort), then pair
+	first := make([]int32, len(d.names)+1)
+	for _, nm := range d.pairName {
+		first[nm+1]++
+	}
+	for i := range d.names {
+		first[i+1] += first[i]
+	}
+	rank, pairAt := make([]int32, np), make([]int32, np)
+	for p, nm := range d.pairName {
+		r := first[nm]
+		first[nm]++
+		rank[p], pairAt[r] = r, int32(p)
+	}
+	nk := 2 * np
+	key := func(i int) int {
+		r, st := int(rank[d.pair[i]]), int(d.flags[i]&nvStartEnd)
+		if withStyle {
+			return st*np + r
+		}
+		return r*2 + st
+	}
 	null := func(i int) bool { return !mOK && d.flags[i]&nvOpen != 0 }
-	counts := make([][]int32, chunks) // per chunk: its values per group
-	nulls := make([][]int32, chunks)
+	anyNull := !mOK && slices.ContainsFunc(d.flags, func(f uint8) bool { return f&nvOpen != 0 })
+	chunks, bounds := rowChunks(d.n, max(1<<16, nk))
+	counts := make([][]int32, chunks) // per chunk: its values per key
+	nulls := make([][]int32, chunks)  // per chunk: its NULLs per key, when any
 	forEachGroup(chunks, func(c int) {
-		cnt, nl := make([]int32, ng), make([]int32, ng)
+		cnt := make([]int32, nk)
+		var nl []int32
+		if anyNull {
+			nl = make([]int32, nk)
+		}
 		lo, hi := bounds(c)
 		for i := lo; i < hi; i++ {
 			if null(i) {
-				nl[gid(i)]++
+				nl[key(i)]++
 			} else {
-				cnt[gid(i)]++
+				cnt[key(i)]++
 			}
 		}
 		counts[c], nulls[c] = cnt, nl
 	})
-	// counts[c][g] becomes chunk c's first position in group g; start[g]
-	// is group g's first position, start[ng] the number of values
-	start := make([]int32, ng+1)
-	for g := 0; g < ng; g++ {
-		next := start[g]
+	// counts[c][k] becomes chunk c's first position in key k; start[k]
+	// is key k's first position, start[nk] the number of values
+	start := make([]int32, nk+1)
+	for k := range nk {
+		next := start[k]
 		for c := range chunks {
-			n := counts[c][g]
-			counts[c][g] = next
+			n := counts[c][k]
+			counts[c][k] = next
 			next += n
 		}
-		start[g+1] = next
+		start[k+1] = next
 	}
-	durs := make([]int64, start[ng])
+	durs := make([]int64, start[nk])
 	forEachGroup(chunks, func(c int) {
 		pos := counts[c]
 		lo, hi := bounds(c)
@@ -169,24 +213,38 @@ func (d *nvtxData) groupDurations(m int64, mOK bool) []*Agg {
 			if null(i) {
 				continue
 			}
-			g := gid(i)
+			k := key(i)
 			e := d.end[i]
 			if d.flags[i]&nvOpen != 0 {
 				e = m
 			}
-			durs[pos[g]] = subInt(e, d.start[i])
-			pos[g]++
+			durs[pos[k]] = subInt(e, d.start[i])
+			pos[k]++
 		}
 	})
-	aggs := make([]Agg, ng)
-	out := make([]*Agg, ng)
-	for g := range out {
-		n := 0
+	// the groups: runs of keys of one name (and style)
+	groups := make([]nvtxSumGroup, 0, len(d.names))
+	for k := range nk {
+		var nl int32
 		for c := range chunks {
-			n += int(nulls[c][g])
+			if nulls[c] != nil {
+				nl += nulls[c][k]
+			}
 		}
-		aggs[g] = Agg{vals: durs[start[g]:start[g+1]:start[g+1]], nulls: n}
-		out[g] = &aggs[g]
+		if start[k+1] == start[k] && nl == 0 {
+			continue
+		}
+		r, st := k/2, uint8(k%2)
+		if withStyle {
+			r, st = k%np, uint8(k/np)
+		}
+		nm := d.pairName[pairAt[r]]
+		if n := len(groups); n > 0 && groups[n-1].name == nm && (!withStyle || groups[n-1].style == st) {
+			groups[n-1].hi = start[k+1]
+			groups[n-1].nulls += nl
+			continue
+		}
+		groups = append(groups, nvtxSumGroup{name: nm, style: st, lo: start[k], hi: start[k+1], nulls: nl})
 	}
-	return out
+	return durs, groups
 }

@@ -28,9 +28,6 @@ func runNVTXPushPopTrace(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.multiDomain() {
-		return nil, nvtxInternalError(c, "NVTX_PARENT")
-	}
 	m, mOK := d.maxPP.value()
 	sp := d.spans(m, mOK)
 	t := sp.tree(true)
@@ -112,7 +109,7 @@ func (pp *pushPopTrace) nameTrees() {
 		k := [2]int32{pp.t.level[i], pp.d.pair[i]}
 		x, ok := seen[k]
 		if !ok {
-			name, _ := pp.d.name(int(i))
+			name := pp.d.name(int(i))
 			x = int32(len(pp.trees))
 			pp.trees = append(pp.trees, TextV(strings.Repeat("--", int(pp.t.level[i]))+name))
 			seen[k] = x
@@ -148,7 +145,7 @@ func (pp *pushPopTrace) result(c *Ctx) *Result {
 		}
 		return Null
 	})
-	col("Name", TextKind, func(i int32) Value { name, _ := d.name(int(i)); return TextV(name) })
+	col("Name", TextKind, func(i int32) Value { return TextV(d.name(int(i))) })
 	col("PID", IntKind, func(i int32) Value { p, _ := gtidPIDTID(d, i); return p })
 	col("TID", IntKind, func(i int32) Value { _, t := gtidPIDTID(d, i); return t })
 	col("Lvl", IntKind, func(i int32) Value { return IntV(int64(t.level[i])) })

@@ -16,7 +16,7 @@ func (d *StatsData) readByDevice(f *recipe.Frame) error {
 	if f == nil {
 		return nil
 	}
-	rows, _, err := readStatBoxes(f, true)
+	rows, _, err := readStatBoxes(f, true, nil)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func rankVega(c *Chart, d *StatsData, stats []string) map[string]any {
 // lane per name with a marker per statistic), and per name the
 // differences on each rank (no box: differences are no distribution).
 func diffCharts(name string, out *recipe.Output) ([]*Chart, error) {
-	boxes, key, err := readAllStats(name, out)
+	boxes, key, err := readAllStats(name, out, false)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func diffCharts(name string, out *recipe.Output) ([]*Chart, error) {
 		return nil, err
 	}
 	cs := []*Chart{diffDotChart(d)}
-	if len(d.Ranks) > 0 {
+	if d.rankRows > 0 {
 		rk, err := statsRankChart(d, false)
 		if err != nil {
 			return nil, err

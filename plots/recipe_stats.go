@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,7 +34,8 @@ type StatsData struct {
 	Names  int       // all_stats rows
 	// Ranks are the rank_stats rows of the names in Boxes, by name, in
 	// Rank order.
-	Ranks map[string][]StatBox
+	Ranks    map[string][]StatBox
+	rankRows int // rank_stats rows, of any name
 	// ByDevice are the rank_stats_by_device rows of the names in Boxes
 	// (cuda_gpu_kern_sum, the memops sums), by name, in Device ID and Rank
 	// order; the interactive per-rank chart picks a device from them.
@@ -65,7 +67,7 @@ func statsCharts(name string, out *recipe.Output, pres bool) ([]*Chart, error) {
 		return nil, err
 	}
 	cs := []*Chart{box}
-	if len(d.Ranks) > 0 {
+	if d.rankRows > 0 {
 		rk, err := statsRankChart(d, pres)
 		if err != nil {
 			return nil, err
@@ -78,11 +80,15 @@ func statsCharts(name string, out *recipe.Output, pres bool) ([]*Chart, error) {
 // StatsFromOutput reads all_stats and rank_stats of a summary recipe's
 // output into the data the K1/K2 charts draw.
 func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
-	boxes, key, err := readAllStats(name, out)
+	names := 0
+	if all := out.Table("all_stats"); all != nil {
+		names = all.Rows()
+	}
+	boxes, key, err := readAllStats(name, out, true)
 	if err != nil {
 		return nil, err
 	}
-	d := &StatsData{Recipe: name, Bytes: name == "cuda_gpu_mem_size_sum", Key: key, Names: len(boxes), Ranks: map[string][]StatBox{}}
+	d := &StatsData{Recipe: name, Bytes: name == "cuda_gpu_mem_size_sum", Key: key, Names: names, Ranks: map[string][]StatBox{}}
 	sort.SliceStable(boxes, func(i, j int) bool { return boxes[i].Sum > boxes[j].Sum })
 	d.Boxes = boxes[:min(len(boxes), maxStatBoxes)]
 	if err := d.readRankStats(name, out); err != nil {
@@ -106,17 +112,50 @@ func StatsFromOutput(name string, out *recipe.Output) (*StatsData, error) {
 }
 
 // readAllStats reads the boxes of the output's all_stats and its name
-// column's name.
-func readAllStats(name string, out *recipe.Output) ([]StatBox, string, error) {
+// column's name; with top, only those of the largest Sums (topSums).
+func readAllStats(name string, out *recipe.Output, top bool) ([]StatBox, string, error) {
 	all := out.Table("all_stats")
 	if all == nil {
 		return nil, "", fmt.Errorf("recipe %s: no all_stats table", name)
 	}
-	boxes, key, err := readStatBoxes(all, false)
+	var rows []int
+	if top {
+		rows = topSums(all, maxStatBoxes)
+	}
+	boxes, key, err := readStatBoxes(all, false, rows)
 	if err != nil {
 		return nil, "", fmt.Errorf("recipe %s: all_stats: %w", name, err)
 	}
 	return boxes, key, nil
+}
+
+// topSums returns the rows of f with the k largest Sums, in row order, when
+// f has more than k rows and no NULL Sum: the rows a stable sort by Sum
+// descending puts first, so that a million names are not all read into
+// boxes; nil (every row) otherwise.
+func topSums(f *recipe.Frame, k int) []int {
+	sum := firstCol(f, "Sum (approx)", "Sum")
+	if f.Rows() <= k || sum == nil {
+		return nil
+	}
+	var top []int // by Sum descending, then row
+	for i := range f.Rows() {
+		v := cellFloat(sum, i)
+		if math.IsNaN(v) {
+			return nil // NaN is no order: leave it to the sort
+		}
+		if len(top) == k && v <= cellFloat(sum, top[k-1]) {
+			continue
+		}
+		at := sort.Search(len(top), func(j int) bool { return cellFloat(sum, top[j]) < v })
+		if len(top) < k {
+			top = append(top, 0)
+		}
+		copy(top[at+1:], top[at:])
+		top[at] = i
+	}
+	slices.Sort(top)
+	return top
 }
 
 // readRankStats reads the output's rank_stats, when it has one, into
@@ -126,7 +165,19 @@ func (d *StatsData) readRankStats(name string, out *recipe.Output) error {
 	if rs == nil {
 		return nil
 	}
-	rows, _, err := readStatBoxes(rs, true)
+	shown := map[string]bool{}
+	for _, b := range d.Boxes {
+		shown[b.Name] = true
+	}
+	key := statsKey(rs)
+	keep := []int{} // the rows of the names shown (a million names: these few)
+	for i := range rs.Rows() {
+		if shown[cellText(key, i)] {
+			keep = append(keep, i)
+		}
+	}
+	d.rankRows = rs.Rows()
+	rows, _, err := readStatBoxes(rs, true, keep)
 	if err != nil {
 		return fmt.Errorf("recipe %s: rank_stats: %w", name, err)
 	}
@@ -137,8 +188,9 @@ func (d *StatsData) readRankStats(name string, out *recipe.Output) error {
 }
 
 // readStatBoxes reads a stats frame (all_stats: "(approx)" columns;
-// rank_stats: plain ones and Rank).
-func readStatBoxes(f *recipe.Frame, ranks bool) ([]StatBox, string, error) {
+// rank_stats: plain ones and Rank): the given rows, or every row when rows
+// is nil.
+func readStatBoxes(f *recipe.Frame, ranks bool, rows []int) ([]StatBox, string, error) {
 	key := statsKey(f)
 	if key == nil {
 		return nil, "", fmt.Errorf("no name column")
@@ -148,9 +200,15 @@ func readStatBoxes(f *recipe.Frame, ranks bool) ([]StatBox, string, error) {
 	if cnt == nil || col("Median") == nil || (ranks && rank == nil) {
 		return nil, "", fmt.Errorf("missing Count, Median or Rank")
 	}
-	out := make([]StatBox, f.Rows())
-	for i := range out {
-		b := &out[i]
+	if rows == nil {
+		rows = make([]int, f.Rows())
+		for i := range rows {
+			rows[i] = i
+		}
+	}
+	out := make([]StatBox, len(rows))
+	for x, i := range rows {
+		b := &out[x]
 		b.Name, b.Rank, b.Count, b.Device = cellText(key, i), -1, int64(cellFloat(cnt, i)), cellText(f.Col("Device ID"), i)
 		if ranks {
 			b.Rank = int64(cellFloat(rank, i))

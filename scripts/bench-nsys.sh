@@ -24,7 +24,10 @@
 # the names to start first),
 # ALLCORES=1 (0: skip the all-cores pass), NSYS_ALL_MAX=1000 (in the all-cores
 # pass, nsys is not rerun for a report it took longer than this on two
-# cores), ONLY="name ..." (only these reports and rules), TIMEOUT=600 (per run).
+# cores), ONLY="name ..." (only these reports and rules), TIMEOUT=600 (per run),
+# DISTINCT=1 (give the tiled file a PyTorch capture's NVTX name cardinality with
+# tools/nsys-distinct-names.py: a local stand-in for a real capture, e.g.
+# TILES=30 DISTINCT=1; SRC=real.sqlite TILES=1 measures a real capture itself).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 NSYS=${1:?usage: scripts/bench-nsys.sh NSYS [NSYSX]}
@@ -44,13 +47,17 @@ fi
 [ -x "$NSYSX" ] || go build -o "$NSYSX" ./cmd/nsysx || exit 1
 NSYSX=$(cd "$(dirname "$NSYSX")" && pwd)/$(basename "$NSYSX")
 mkdir -p "$WORK"
+DISTINCT=${DISTINCT:-0}
 FILE=$WORK/train${TILES}.sqlite
+[ "$DISTINCT" = 1 ] && FILE=$WORK/train${TILES}-distinct.sqlite
 
 tile() {
   [ -s "$FILE" ] && return
   local src=$WORK/source.sqlite
   case $SRC in *.gz) gunzip -c "$SRC" >"$src" ;; *) cp "$SRC" "$src" ;; esac
-  python3 tools/nsys-tile.py "$src" "$FILE.tmp" "$TILES" && mv "$FILE.tmp" "$FILE" || exit 1
+  python3 tools/nsys-tile.py "$src" "$FILE.tmp" "$TILES" || exit 1
+  if [ "$DISTINCT" = 1 ]; then python3 tools/nsys-distinct-names.py "$FILE.tmp" || exit 1; fi
+  mv "$FILE.tmp" "$FILE"
 }
 
 # names prints the reports then the rules, as "stats NAME" / "analyze NAME".

@@ -308,11 +308,19 @@ func StatsPart(stats, byDevice *Frame) *Part {
 // rank_stats_by_device when the parts carry "stats_by_device",
 // all_stats (Aggregate over rank_stats) and files.
 func StatsReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-	return statsTrio(parts)
+	return statsTrio(parts, false)
 }
 
-func statsTrio(parts []*Part, extras ...AggExtra) (*Output, error) {
-	rank := ConcatRanks(partFrames(parts, FrameStats))
+// statsReduceConsume is StatsReduce for the summary recipes' runs, whose
+// parts nothing reads afterwards: each part's statistics are dropped as they
+// are copied into rank_stats (concatRanksConsume), so that a run over many
+// reports of a million names each does not hold every rank's frame twice.
+func statsReduceConsume(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+	return statsTrio(parts, true)
+}
+
+func statsTrio(parts []*Part, consume bool, extras ...AggExtra) (*Output, error) {
+	rank := concatRanks(partFrames(parts, FrameStats), consume)
 	if rank == nil {
 		return nil, ErrNoData
 	}
@@ -351,6 +359,6 @@ func ranksAndFiles(parts []*Part, frame, table string) *Output {
 // StatsReduceWith is StatsReduce with extra all_stats columns.
 func StatsReduceWith(extras ...AggExtra) func(context.Context, []*Part, *Options, any) (*Output, error) {
 	return func(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
-		return statsTrio(parts, extras...)
+		return statsTrio(parts, false, extras...)
 	}
 }

@@ -46,7 +46,7 @@ var summaryRecipes = []struct {
 const cudaTableCost = 0.5
 
 // Each summary recipe writes statsNotebook and merges its parts with
-// StatsReduce.
+// StatsReduce (statsReduceConsume: the parts are the run's own).
 func init() {
 	for _, s := range summaryRecipes {
 		opts := s.options
@@ -55,7 +55,7 @@ func init() {
 		}
 		Register(&Recipe{Name: s.name, DisplayName: s.display, Map: s.mapper, Options: opts,
 			Help:     "Per-rank and overall statistics of " + s.of + ".",
-			Notebook: statsNotebook, Reduce: StatsReduce, MapCost: s.cost})
+			Notebook: statsNotebook, Reduce: statsReduceConsume, MapCost: s.cost})
 	}
 }
 
