@@ -28,16 +28,7 @@ func TestOpenCompressed(t *testing.T) {
 	zst := writeZstd(t, "train")
 	_, rows := goldenCSV(t, "train", "cuda_gpu_kern_sum.csv")
 	for _, path := range []string{gz, zst} {
-		p, err := nsysx.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
-		p.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] || r.Source != "train" {
+		if r := kernSum(t, path); r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] || r.Source != "train" {
 			t.Errorf("%s: %d rows, first total %s (nsys %s), source %q", path, r.Len(), r.Col("Total Time").String(0), rows[0][1], r.Source)
 		}
 	}
@@ -64,6 +55,21 @@ func TestOpenCompressed(t *testing.T) {
 	if _, err := nsysx.Open(bad); err == nil || !strings.Contains(err.Error(), "not a gzip file") {
 		t.Errorf("bad .gz: %v", err)
 	}
+}
+
+// kernSum opens path and runs cuda_gpu_kern_sum on it.
+func kernSum(t *testing.T, path string) *nsysx.Result {
+	t.Helper()
+	p, err := nsysx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // writeZstd writes testdata/profiles/<name>.sqlite compressed with zstd to a
@@ -94,16 +100,7 @@ func TestOpenCompressedReplacedSameMtime(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, rows := goldenCSV(t, name, "cuda_gpu_kern_sum.csv")
-		p, err := nsysx.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := p.Stats(context.Background(), "cuda_gpu_kern_sum")
-		p.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] {
+		if r := kernSum(t, path); r.Len() != len(rows) || r.Col("Total Time").String(0) != rows[0][1] {
 			t.Errorf("%s at %s: %d rows, first total %s; nsys: %d rows, %s", name, path, r.Len(), r.Col("Total Time").String(0), len(rows), rows[0][1])
 		}
 		copies, _ := filepath.Glob(filepath.Join(os.Getenv("NSYSX_CACHE_DIR"), "p-*.sqlite"))

@@ -57,8 +57,8 @@ func Align(utc, dur []int64, ok []bool, bins int, disable bool) *Alignment {
 // facts (Session) and aligns them. Inputs that cannot be read or lack the
 // facts are dropped here and fail again in the map.
 func prepareAlignment(ctx context.Context, reps []*Report, o *Options) (any, error) {
-	if o.Bins < 1 || o.Bins > MaxBins {
-		return nil, Usagef("--bins must be between 1 and %d, not %d", MaxBins, o.Bins)
+	if o.Bins < 1 || o.Bins > maxBins {
+		return nil, Usagef("--bins must be between 1 and %d, not %d", maxBins, o.Bins)
 	}
 	utc := make([]int64, len(reps))
 	dur := make([]int64, len(reps))
