@@ -21,6 +21,10 @@ import (
 // that is not an Nsight Systems export.
 var ErrNotExport = errors.New("not an Nsight Systems export")
 
+// ErrDamaged is wrapped by the errors of a damaged SQLite export: a page,
+// B-tree or record that cannot be what the file says it is.
+var ErrDamaged = sqlite.ErrCorrupt
+
 // MissingColumnError reports that a table lacks a column a computation needs.
 type MissingColumnError struct{ Table, Column string }
 

@@ -120,6 +120,27 @@ func TestBadTableOnce(t *testing.T) {
 	}
 }
 
+// TestTwoDamagesOneLine: a file damaged in two tables, which different
+// rules read, is said to be damaged once (the first damage found), not once
+// a table.
+func TestTwoDamagesOneLine(t *testing.T) {
+	good, data := syncProfile(t)
+	ps := int(data[16])<<8 | int(data[17])
+	bad := bytes.Clone(data)
+	for _, table := range []string{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_RUNTIME"} {
+		root := sqlitecopy.RootPage(t, good, table)
+		copy(bad[(root-1)*ps:root*ps], bytes.Repeat([]byte{0xff}, ps))
+	}
+	path := writeInput(t, t.TempDir(), "twodamages.sqlite", bad)
+	for _, args := range [][]string{{"analyze", path}, {"stats", "-r", "cuda_gpu_mem_time_sum,cuda_api_sum", path}} {
+		_, stderr, code := runCLI(t, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 1 || len(lines) != 1 || !strings.Contains(stderr, "corrupt") {
+			t.Errorf("%v: exit %d, want 1 and one line saying the file is damaged:\n%s", args, code, stderr)
+		}
+	}
+}
+
 // TestSwappedRootAnalyze: the rule that said "no problems detected" on sync
 // with StringIds' root swapped with a leaf (its calls' names all blank)
 // says the file is damaged.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,12 +79,18 @@ type cliRun struct {
 }
 
 // fail prints err once per input: reports that fail alike (they read the
-// same broken table) give one line, not one each.
+// same broken table) give one line, not one each, and a damaged file is
+// said to be damaged once, where the first report to find damage says
+// what it found (others may trip over other damage of the same file).
 func (r *cliRun) fail(err error) int {
 	var b strings.Builder
 	code := fail(&b, r.Cmd, err)
-	if !r.said[b.String()] {
-		r.said[b.String()] = true
+	key := b.String()
+	if errors.Is(err, nsysx.ErrDamaged) {
+		key = "damaged"
+	}
+	if !r.said[key] {
+		r.said[key] = true
 		io.WriteString(r.stderr, b.String())
 	}
 	return code

@@ -84,6 +84,7 @@ var symbolDocs = map[string]string{
 	"nsysx.Decompressed":             "func Decompressed(ctx context.Context, path string) (string, error)\n\nDecompressed returns the path of the SQLite file a path names: for a\n.gz or .zst export its decompressed copy in the cache (written once,\nsee Open), for any other path the path itself. Cancelling ctx stops the\ndecompression with ctx.Err().",
 	"nsysx.DefaultReports":           "func DefaultReports() []string\n\nDefaultReports is what `nsys stats` 2025.3 runs when no report is named.",
 	"nsysx.ErrBadOption":             "var ErrBadOption = errors.New(\"invalid report option\")\n\nErrBadOption wraps errors about report options.",
+	"nsysx.ErrDamaged":               "var ErrDamaged = sqlite.ErrCorrupt\n\nErrDamaged is wrapped by the errors of a damaged SQLite export: a page,\nB-tree or record that cannot be what the file says it is.",
 	"nsysx.ErrNoNsys":                "var ErrNoNsys = errors.New(\"nsys is not on PATH\")\n\nErrNoNsys is returned when a .nsys-rep must be exported and no nsys is on PATH.",
 	"nsysx.ErrNotExport":             "var ErrNotExport = errors.New(\"not an Nsight Systems export\")\n\nErrNotExport is returned (wrapped) by Open for a readable file or directory\nthat is not an Nsight Systems export.",
 	"nsysx.ErrNotImplemented":        "var ErrNotImplemented = errors.New(\"report not implemented by nsysx\")\n\nErrNotImplemented is returned for a report whose data is present but that\nnsysx does not compute.",

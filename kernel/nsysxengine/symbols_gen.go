@@ -92,6 +92,7 @@ func load_symbols_nsysx() {
 		"Decompressed":      reflect.ValueOf(nsysx.Decompressed),
 		"DefaultReports":    reflect.ValueOf(nsysx.DefaultReports),
 		"ErrBadOption":      reflect.ValueOf(&nsysx.ErrBadOption).Elem(),
+		"ErrDamaged":        reflect.ValueOf(&nsysx.ErrDamaged).Elem(),
 		"ErrNoNsys":         reflect.ValueOf(&nsysx.ErrNoNsys).Elem(),
 		"ErrNotExport":      reflect.ValueOf(&nsysx.ErrNotExport).Elem(),
 		"ErrNotImplemented": reflect.ValueOf(&nsysx.ErrNotImplemented).Elem(),

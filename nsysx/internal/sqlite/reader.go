@@ -411,6 +411,7 @@ func (db *DB) payload(p []byte, start, size int, scratch []byte) ([]byte, []byte
 	}
 	buf := append(scratch[:0], p[start:start+local]...)
 	next := binary.BigEndian.Uint32(p[start+local:])
+	var last uint32
 	for len(buf) < size {
 		op, err := db.page(next)
 		if err != nil {
@@ -421,10 +422,17 @@ func (db *DB) payload(p []byte, start, size int, scratch []byte) ([]byte, []byte
 			n = u - 4
 		}
 		buf = append(buf, op[4:4+n]...)
-		next = binary.BigEndian.Uint32(op)
+		last, next = next, binary.BigEndian.Uint32(op)
 		if len(buf) > size {
 			break
 		}
+	}
+	// SQLite ends a chain with a next pointer of 0: anything else on the
+	// last page read (a B-tree page's type byte and header, where a page
+	// of another tree was swapped into the chain) is damage that the
+	// record's bytes would not show.
+	if next != 0 {
+		return nil, buf, fmt.Errorf("%w: overflow page %d of a record does not end its chain (a page of another tree? pages swapped or duplicated)", ErrCorrupt, last)
 	}
 	return buf, buf, nil
 }
