@@ -128,6 +128,9 @@ func TestDirRefusesLinkedInput(t *testing.T) {
 			t.Errorf("%s with input %s: err = %v", o.out, o.in, err)
 		}
 	}
+	if after := snapshot(t, root); after != before {
+		t.Errorf("refused replacements changed the tree:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
 	// An input that is a link inside the output, to a file elsewhere.
 	tree(t, root, map[string]string{"elsewhere/y.sqlite": "profile"})
 	if err := os.Symlink(filepath.Join(root, "elsewhere", "y.sqlite"), filepath.Join(root, "d", "y.sqlite")); err != nil {
