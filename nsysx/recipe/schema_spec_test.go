@@ -8,10 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-
+	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
 )
 
@@ -126,7 +123,7 @@ func readSpecSchemas(t *testing.T) map[string]map[string][]string {
 }
 
 // writtenSchemas runs c, writes its output directory and returns each
-// Parquet file's "column type" lines (Arrow schema as stored), by stem.
+// Parquet file's "column type" lines (its stored ARROW:schema), by stem.
 func writtenSchemas(t *testing.T, c schemaCase) map[string][]string {
 	t.Helper()
 	o := Defaults()
@@ -159,15 +156,7 @@ func writtenSchemas(t *testing.T, c schemaCase) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, f := range files {
-		r, err := file.OpenParquetFile(f, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fr, err := pqarrow.NewFileReader(r, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := fr.Schema()
+		s, err := pqcompare.StoredSchema(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +164,6 @@ func writtenSchemas(t *testing.T, c schemaCase) map[string][]string {
 		for _, fl := range s.Fields() {
 			out[stem] = append(out[stem], fl.Name+" "+fl.Type.String())
 		}
-		r.Close()
 	}
 	return out
 }
