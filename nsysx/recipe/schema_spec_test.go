@@ -64,9 +64,14 @@ var schemaCases = []schemaCase{
 // covers the recipes and tables no nsys golden exists for.
 func TestSchemasMatchSpec(t *testing.T) {
 	want := readSpecSchemas(t)
-	cases := map[string]bool{}
+	cases, recipes := map[string]bool{}, map[string]bool{}
 	for _, c := range schemaCases {
-		cases[c.recipe+"/"+c.variant] = true
+		cases[c.recipe+"/"+c.variant], recipes[c.recipe] = true, true
+	}
+	for _, name := range Names() {
+		if !recipes[name] {
+			t.Errorf("recipe %s has no case in schemaCases", name)
+		}
 	}
 	for key := range want {
 		if !cases[key] {
