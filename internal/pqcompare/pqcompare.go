@@ -101,6 +101,26 @@ func (p *parsed) close() {
 	p.pf.Close()
 }
 
+// StoredSchema is the Arrow schema stored in path's ARROW:schema
+// metadata, as written (a pandas categorical stays a dictionary type,
+// which a pqarrow read decodes).
+func StoredSchema(path string) (*arrow.Schema, error) {
+	pf, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, fmt.Errorf("pqcompare: %s: %w", path, err)
+	}
+	defer pf.Close()
+	v := pf.MetaData().KeyValueMetadata().FindValue("ARROW:schema")
+	if v == nil {
+		return nil, fmt.Errorf("pqcompare: %s: no ARROW:schema metadata", path)
+	}
+	s, err := decodeSchema(*v)
+	if err != nil {
+		return nil, fmt.Errorf("pqcompare: %s: ARROW:schema: %w", path, err)
+	}
+	return s, nil
+}
+
 func decodeSchema(b64 string) (*arrow.Schema, error) {
 	raw, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil {
