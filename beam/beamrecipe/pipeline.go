@@ -58,7 +58,11 @@ func Run(ctx context.Context, r *recipe.Recipe, o *recipe.Options, workDir strin
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		reps := recipe.NewReports(o, opener(o.ForceExport, tmp, workDir))
+		open := opener(o.ForceExport, tmp, workDir)
+		reps := recipe.NewReports(o, open)
+		for _, rep := range reps { // Prepare reads a remote export's session facts only
+			rep.SessionFacts = sessionFacts(open)
+		}
 		if cfg.Shared, err = recipe.PrepareReports(ctx, r, o, reps); err != nil {
 			return nil, err
 		}

@@ -73,13 +73,9 @@ func prepareAlignment(ctx context.Context, reps []*Report, o *Options) (any, err
 			if ctx.Err() != nil {
 				return
 			}
-			p, err := r.OpenProfile(ctx)
-			if err != nil {
-				return
-			}
-			utc[i], dur[i], err = Session(ctx, p)
+			var err error
+			utc[i], dur[i], err = r.ReadSession(ctx)
 			ok[i] = err == nil
-			p.Close()
 		})
 	}
 	wg.Wait()

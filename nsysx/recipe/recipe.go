@@ -55,8 +55,28 @@ type Report struct {
 	Stem    string // basename minus its last suffix: the Rank sort key
 	Pos     int    // position in the input list
 	Profile *nsysx.Profile
+	// SessionFacts, when set, reads the report's session facts (Session)
+	// for ReadSession in place of opening the report: a runner that can read
+	// them more cheaply (nsysx-beam's launcher reads a remote export's few
+	// pages rather than downloading it).
+	SessionFacts func(ctx context.Context, path string) (utc, dur int64, err error)
 
 	open Opener // set by Run; OpenProfile uses it
+}
+
+// ReadSession returns the report's session start and duration (Session):
+// through SessionFacts when set, else from the report opened by
+// OpenProfile.
+func (r *Report) ReadSession(ctx context.Context) (utc, dur int64, err error) {
+	if r.SessionFacts != nil {
+		return r.SessionFacts(ctx, r.Path)
+	}
+	p, err := r.OpenProfile(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer p.Close()
+	return Session(ctx, p)
 }
 
 // OpenProfile opens the report with the run's Opener (nsysx.Open by

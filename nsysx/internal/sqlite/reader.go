@@ -87,7 +87,8 @@ type DB struct {
 	nPages   int
 	tables   map[string]*Table // by lower-case name
 	order    []string
-	wal      [][]byte // committed pages of the WAL file by number, or nil (wal.go)
+	wal      [][]byte     // committed pages of the WAL file by number, or nil (wal.go)
+	at       *pageFetcher // set by OpenReaderAt: pages read on demand (ranged.go)
 	// roots lists the root page of every B-tree of the schema (page 1,
 	// tables, indexes, SQLite's own tables) for the census (census.go).
 	roots      []uint32
@@ -153,23 +154,9 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 	if wal != nil && wal.pages[1] != nil {
 		data = wal.pages[1] // the header as last committed
 	}
-	if len(data) < 100 || string(data[:16]) != "SQLite format 3\x00" {
-		return nil, ErrNotSQLite
-	}
-	ps := int(binary.BigEndian.Uint16(data[16:18]))
-	if ps == 1 {
-		ps = 65536
-	}
-	if ps < 512 || ps&(ps-1) != 0 {
-		return nil, fmt.Errorf("%w: bad page size %d", ErrCorrupt, ps)
-	}
-	reserved := int(data[20])
-	switch enc := binary.BigEndian.Uint32(data[56:60]); enc {
-	case 0, 1: // UTF-8 (0: not yet set, an empty database)
-	case 2, 3:
-		return nil, fmt.Errorf("%w (the file's text encoding is UTF-16%s; nsys writes UTF-8)", ErrUTF16, [...]string{"le", "be"}[enc-2])
-	default:
-		return nil, fmt.Errorf("%w: bad text encoding %d in the header", ErrCorrupt, enc)
+	ps, reserved, err := parseHeader(data)
+	if err != nil {
+		return nil, err
 	}
 	db = &DB{data: file, pageSize: ps, usable: ps - reserved, nPages: len(file) / ps, tables: map[string]*Table{}}
 	if wal != nil {
@@ -187,6 +174,29 @@ func fromBytes(file []byte, wal *walPages) (db *DB, err error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// parseHeader checks the file header's magic and text encoding and returns
+// its page size and reserved bytes per page.
+func parseHeader(data []byte) (ps, reserved int, err error) {
+	if len(data) < 100 || string(data[:16]) != "SQLite format 3\x00" {
+		return 0, 0, ErrNotSQLite
+	}
+	ps = int(binary.BigEndian.Uint16(data[16:18]))
+	if ps == 1 {
+		ps = 65536
+	}
+	if ps < 512 || ps&(ps-1) != 0 {
+		return 0, 0, fmt.Errorf("%w: bad page size %d", ErrCorrupt, ps)
+	}
+	switch enc := binary.BigEndian.Uint32(data[56:60]); enc {
+	case 0, 1: // UTF-8 (0: not yet set, an empty database)
+	case 2, 3:
+		return 0, 0, fmt.Errorf("%w (the file's text encoding is UTF-16%s; nsys writes UTF-8)", ErrUTF16, [...]string{"le", "be"}[enc-2])
+	default:
+		return 0, 0, fmt.Errorf("%w: bad text encoding %d in the header", ErrCorrupt, enc)
+	}
+	return ps, int(data[20]), nil
 }
 
 func recoverCorrupt(err *error) {
@@ -260,6 +270,13 @@ func (db *DB) readSchema() error {
 func (db *DB) page(n uint32) ([]byte, error) {
 	if n < 1 || int(n) > db.nPages {
 		return nil, fmt.Errorf("%w: page %d out of range (file has %d pages)", ErrCorrupt, n, db.nPages)
+	}
+	if db.at != nil {
+		p, err := db.at.page(n)
+		if err != nil {
+			return nil, err
+		}
+		return p[:db.usable], nil
 	}
 	off := int(n-1) * db.pageSize
 	if db.wal != nil {
