@@ -378,6 +378,7 @@ func load_symbols_recipe() {
 		"RuleFilter":           reflect.ValueOf(recipe.RuleFilter),
 		"Run":                  reflect.ValueOf(recipe.Run),
 		"Session":              reflect.ValueOf(recipe.Session),
+		"SessionAt":            reflect.ValueOf(recipe.SessionAt),
 		"StatNames":            reflect.ValueOf(&recipe.StatNames).Elem(),
 		"StatsPart":            reflect.ValueOf(recipe.StatsPart),
 		"StatsReduce":          reflect.ValueOf(recipe.StatsReduce),
