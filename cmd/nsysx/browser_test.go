@@ -105,7 +105,7 @@ func saveScreenshot(t *testing.T, dir, name string, png []byte) {
 // TestNotebooksLanding starts the server as `make notebooks` does (as the
 // user running the tests: root in CI and containers) and opens its landing
 // page in headless Chromium: it loads (no "403 : Forbidden", which
-// /tree/README.md gave) and lists every course notebook in course order.
+// the README page under /tree gave) and lists every course notebook in course order.
 func TestNotebooksLanding(t *testing.T) {
 	je := setupJupyter(t, []string{"/usr/bin/python3", "/usr/bin/jupyter", "/usr/bin/jupyter-notebook", "/usr/bin/chromium", "/usr/bin/make"},
 		[]string{"notebook", "jupyter_client"})

@@ -132,6 +132,18 @@ func readmeDir(t *testing.T) string {
 	return dir
 }
 
+// goBuildCache is the go command's build cache as the tests found it: a
+// README line that runs a Go tool (`go tool pprof`) builds it there, as a
+// user's machine would, instead of from nothing in the block's own HOME
+// (minutes on a loaded two-core machine, past the line's time limit).
+func goBuildCache(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOCACHE: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // runShellBlock runs each command line of a block; each must exit 0.
 func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 	for i, line := range strings.Split(b.body, "\n") {
@@ -154,7 +166,7 @@ func runShellBlock(t *testing.T, dir string, b readmeBlock) {
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), cliAsTestEnv+"=1", "PATH="+filepath.Join(dir, "bin")+":"+os.Getenv("PATH"),
 			"HOME="+filepath.Join(dir, "home"), "XDG_DATA_HOME="+filepath.Join(dir, "home", ".local", "share"),
-			"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"))
+			"NSYSX_CACHE_DIR="+filepath.Join(dir, "cache"), "GOCACHE="+goBuildCache(t))
 		out, err := cmd.CombinedOutput()
 		cancel()
 		switch {
