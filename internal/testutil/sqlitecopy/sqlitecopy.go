@@ -54,6 +54,24 @@ func RootPage(t testing.TB, path, table string) int {
 // independent answer a test compares with.
 func Int64(t testing.TB, path, query string, args ...string) int64 {
 	t.Helper()
+	var v int64
+	first(t, path, query, args, func(st *sqlite3.Stmt) { v = st.ColumnInt64(0) })
+	return v
+}
+
+// Text is Int64 for a value read as text (a count, a name,
+// integrity_check's "ok").
+func Text(t testing.TB, path, query string, args ...string) string {
+	t.Helper()
+	var v string
+	first(t, path, query, args, func(st *sqlite3.Stmt) { v = st.ColumnText(0) })
+	return v
+}
+
+// first runs query on the file at path, read-only, and hands its first row
+// to read.
+func first(t testing.TB, path, query string, args []string, read func(*sqlite3.Stmt)) {
+	t.Helper()
 	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +88,7 @@ func Int64(t testing.TB, path, query string, args ...string) int64 {
 	if !st.Step() {
 		t.Fatalf("%s %v: no row: %v", query, args, st.Err())
 	}
-	return st.ColumnInt64(0)
+	read(st)
 }
 
 // DamageTable copies the test profile name to dir/as with the root page

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 )
 
 // Damage that SQLite's own queries do not notice: pages swapped so that a
@@ -46,20 +48,7 @@ func sqliteQuery(t *testing.T, data []byte, query string) string {
 
 func sqliteQueryPath(t *testing.T, path, query string) string {
 	t.Helper()
-	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	st, _, err := conn.Prepare(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if !st.Step() {
-		t.Fatalf("%s: no row: %v", query, st.Err())
-	}
-	return st.ColumnText(0)
+	return sqlitecopy.Text(t, path, query)
 }
 
 // swapPages returns a copy of data with pages a and b exchanged.
