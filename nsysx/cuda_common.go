@@ -470,7 +470,7 @@ func nv(c *Column, i int) Value {
 	if c == nil || c.IsNull(i) {
 		return Null
 	}
-	return c.value(i)
+	return c.Value(i)
 }
 
 func dur(s, e *Column, i int) (int64, bool) {

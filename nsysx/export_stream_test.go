@@ -141,7 +141,7 @@ func TestExportStreamed(t *testing.T) {
 		for i := 0; i < streamRows; i++ {
 			a, f, s := streamWant(i)
 			for k, w := range []Value{a, f, s} {
-				g := got.Col([]string{"a", "f", "s"}[k]).value(i)
+				g := got.Col([]string{"a", "f", "s"}[k]).Value(i)
 				if !sameCell(w, g) {
 					t.Fatalf("%s, %d ranges: row %d column %d = %v, want %v", format, run.parts, i, k, g, w)
 				}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // TestExportTablesRoundTrip exports every table of the SQLite fixture to
@@ -86,7 +87,7 @@ func TestExportWriteTableBatches(t *testing.T) {
 		f.SetNull(i)
 		s.SetNull(i)
 	}
-	tb := &Table{Name: "T", N: n, cols: map[string]*Column{"a": a, "f": f, "s": s}}
+	tb := model.NewTable("T", n, a, f, s)
 	ts := &TableSchema{Name: "T", Columns: []string{"a", "F", "s"}, Types: []ColType{Int, Float, Text}}
 	for _, format := range []string{"parquet", "arrow"} {
 		dir := t.TempDir()
@@ -116,14 +117,14 @@ func TestExportWriteTableBatches(t *testing.T) {
 		for _, c := range []string{"a", "f", "s"} {
 			w, g := tb.Col(c), got.Col(c)
 			for i := 0; i < n; i++ {
-				if !sameCell(w.value(i), g.value(i)) {
-					t.Fatalf("%s: %s[%d] = %v, want %v", format, c, i, g.value(i), w.value(i))
+				if !sameCell(w.Value(i), g.Value(i)) {
+					t.Fatalf("%s: %s[%d] = %v, want %v", format, c, i, g.Value(i), w.Value(i))
 				}
 			}
 		}
 	}
 	// A table of zero rows still makes a readable file.
-	empty := &Table{Name: "EMPTY", cols: map[string]*Column{"a": {Name: "a", Type: Int}, "b": {Name: "b", Type: Text}}}
+	empty := model.NewTable("EMPTY", 0, &Column{Name: "a", Type: Int}, &Column{Name: "b", Type: Text})
 	ets := &TableSchema{Name: "EMPTY", Columns: []string{"a", "b"}, Types: []ColType{Int, Text}}
 	for _, format := range []string{"parquet", "arrow"} {
 		dir := t.TempDir()

@@ -447,13 +447,11 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Name: ft.t.Name, N: ft.t.N, RowIDs: ft.t.RowIDs, cols: map[string]*Column{}}
-	for k, col := range ft.t.cols {
-		t.cols[k] = col
+	added := make([]*Column, len(need))
+	for i, n := range need {
+		added[i] = gatherColumn(full.Col(n), ft.keep)
 	}
-	for _, n := range need {
-		t.addCol(gatherColumn(full.Col(n), ft.keep))
-	}
+	t := ft.t.WithColumns(added...)
 	ft.t = t
 	return t, nil
 }
@@ -488,7 +486,7 @@ func (ft *filteredTable) init(ctx context.Context, p *Profile, table string, rf 
 			ft.keep = append(ft.keep, int32(i))
 		}
 	}
-	t := &Table{Name: full.Name, N: len(ft.keep), cols: map[string]*Column{}}
+	t := &Table{Name: full.Name, N: len(ft.keep)}
 	if full.RowIDs != nil {
 		t.RowIDs = make([]int64, len(ft.keep))
 		for j, i := range ft.keep {
@@ -531,7 +529,7 @@ func gatherColumn(c *Column, keep []int32) *Column {
 
 // subTable returns the rows keep of t (all its loaded columns).
 func subTable(t *Table, keep []int32) *Table {
-	out := &Table{Name: t.Name, N: len(keep), cols: map[string]*Column{}}
+	out := &Table{Name: t.Name, N: len(keep)}
 	if t.RowIDs != nil {
 		out.RowIDs = make([]int64, len(keep))
 		for j, i := range keep {
@@ -539,7 +537,7 @@ func subTable(t *Table, keep []int32) *Table {
 		}
 	}
 	for _, c := range t.Columns() {
-		out.addCol(gatherColumn(c, keep))
+		out.AddCol(gatherColumn(c, keep))
 	}
 	return out
 }

@@ -299,14 +299,7 @@ func (p *Profile) Load(ctx context.Context, table string, cols ...string) (*Tabl
 		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
 	}
 	if have != nil {
-		merged := &Table{Name: have.Name, N: have.N, RowIDs: have.RowIDs, cols: map[string]*Column{}}
-		for k, c := range have.cols {
-			merged.cols[k] = c
-		}
-		for _, c := range t.cols {
-			merged.addCol(c)
-		}
-		t = merged
+		t = have.WithColumns(t.Columns()...)
 	}
 	p.mu.Lock()
 	p.loaded[key] = t

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Hand-built profiles for the rules' edge cases: a source that serves
@@ -48,7 +50,7 @@ func (s *memSource) load(_ context.Context, ts *TableSchema, cols []string) (*Ta
 			mt = t
 		}
 	}
-	out := &Table{Name: mt.name, N: len(mt.rows), cols: map[string]*Column{}}
+	out := model.NewTable(mt.name, len(mt.rows))
 	for i := range mt.rows {
 		out.RowIDs = append(out.RowIDs, int64(i+1))
 	}
@@ -79,7 +81,7 @@ func (s *memSource) load(_ context.Context, ts *TableSchema, cols []string) (*Ta
 				return nil, fmt.Errorf("memSource: cell %T", v)
 			}
 		}
-		out.addCol(col)
+		out.AddCol(col)
 	}
 	return out, nil
 }

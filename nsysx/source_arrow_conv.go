@@ -46,21 +46,9 @@ func appendArray(c *Column, a arrow.Array) {
 	}
 	for i := 0; i < a.Len(); i++ {
 		if a.IsNull(i) {
-			c.setZero(base + i)
+			c.SetZero(base + i)
 			c.SetNull(base + i)
 		}
-	}
-}
-
-// setZero clears cell i, as the SQLite loader leaves NULL cells.
-func (c *Column) setZero(i int) {
-	switch c.Type {
-	case Int:
-		c.Ints[i] = 0
-	case Float:
-		c.Floats[i] = math.NaN()
-	default:
-		c.Strs[i] = ""
 	}
 }
 

@@ -20,7 +20,7 @@ func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) 
 	if parts == nil {
 		return nil, &MissingTableError{Table: ts.Name}
 	}
-	b := &tableBuilder{t: &Table{Name: ts.Name, cols: map[string]*Column{}}}
+	b := &tableBuilder{t: &Table{Name: ts.Name}}
 	for _, name := range cols {
 		typ, ok := colType(ts, name)
 		if !ok {
@@ -28,7 +28,7 @@ func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) 
 		}
 		c := &Column{Name: name, Type: typ}
 		b.cs = append(b.cs, c)
-		b.t.cols[lower(name)] = c
+		b.t.AddCol(c)
 	}
 	b.names = cols
 	for _, p := range parts {

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // pqtdir is `nsys export -t parquetdir` of the train fixture.
@@ -81,7 +82,7 @@ func compareProfiles(t *testing.T, want, got *Profile) {
 				if exportSpecific(wt, col, i) {
 					continue
 				}
-				if w, g := wc.value(i), gc.value(i); !sameCell(w, g) || wc.Int(i) != gc.Int(i) || wc.Str(i) != gc.Str(i) {
+				if w, g := wc.Value(i), gc.Value(i); !sameCell(w, g) || wc.Int(i) != gc.Int(i) || wc.Str(i) != gc.Str(i) {
 					if bad++; bad <= 3 {
 						t.Errorf("%s.%s row %d: %+v, want %+v", name, col, i, g, w)
 					}
@@ -312,7 +313,7 @@ func TestArrowBadInput(t *testing.T) {
 	var two bytes.Buffer
 	for _, typ := range []ColType{Int, Text} {
 		ts := &TableSchema{Name: "T", Columns: []string{"a"}, Types: []ColType{typ}}
-		tb := &Table{Name: "T", N: 1, cols: map[string]*Column{"a": {Name: "a", Type: typ, Ints: []int64{1}, Strs: []string{"x"}}}}
+		tb := model.NewTable("T", 1, &Column{Name: "a", Type: typ, Ints: []int64{1}, Strs: []string{"x"}})
 		var one bytes.Buffer
 		if err := writeTable(&one, tb, ts, "arrow", nil); err != nil {
 			t.Fatal(err)
@@ -350,11 +351,10 @@ func TestArrowBadInput(t *testing.T) {
 // FuzzArrowSource feeds damaged Parquet and Arrow files to the loader: it
 // must answer with an error, never a panic.
 func FuzzArrowSource(f *testing.F) {
-	tb := &Table{Name: "T", N: 3, cols: map[string]*Column{
-		"a": {Name: "a", Type: Int, Ints: []int64{1, -2, 3}},
-		"s": {Name: "s", Type: Text, Strs: []string{"x", "", "zz"}},
-	}}
-	tb.cols["s"].SetNull(1)
+	tb := model.NewTable("T", 3,
+		&Column{Name: "a", Type: Int, Ints: []int64{1, -2, 3}},
+		&Column{Name: "s", Type: Text, Strs: []string{"x", "", "zz"}})
+	tb.Col("s").SetNull(1)
 	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
 	for _, format := range []string{"parquet", "arrow"} {
 		var buf strings.Builder

@@ -284,7 +284,7 @@ func readLeaf[T any](read func(int64, []T, []int16, []int16) (int64, int, error)
 				}
 				put(zero)
 				i := c.Len() - 1
-				c.setZero(i)
+				c.SetZero(i)
 				c.SetNull(i)
 			}
 		}

@@ -62,7 +62,7 @@ func TestParquetTypesWithoutStoredSchema(t *testing.T) {
 	for name, vs := range want {
 		c := tb.Col(name)
 		for i, w := range vs {
-			if got := c.value(i); !sameCell(got, w) {
+			if got := c.Value(i); !sameCell(got, w) {
 				t.Errorf("%s row %d: %v, want %v", name, i, got, w)
 			}
 		}

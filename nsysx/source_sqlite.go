@@ -147,7 +147,7 @@ type rowBuilder struct {
 }
 
 func newRowBuilder(ts *TableSchema, cols []string, rows int) *rowBuilder {
-	b := &rowBuilder{out: &Table{Name: ts.Name, cols: map[string]*Column{}}, names: cols,
+	b := &rowBuilder{out: &Table{Name: ts.Name}, names: cols,
 		cs: make([]*Column, len(cols)), in: make([]interner, len(cols))}
 	b.out.RowIDs = make([]int64, 0, rows)
 	for i, name := range cols {
@@ -167,7 +167,7 @@ func newRowBuilder(ts *TableSchema, cols []string, rows int) *rowBuilder {
 			c.Strs = make([]string, 0, rows)
 		}
 		b.cs[i] = c
-		b.out.addCol(c)
+		b.out.AddCol(c)
 	}
 	return b
 }
@@ -202,7 +202,8 @@ func clipSpare[T any](s []T) []T {
 func (b *rowBuilder) reset() {
 	b.out.RowIDs = b.out.RowIDs[:0]
 	for _, c := range b.cs {
-		c.Ints, c.Floats, c.Strs, c.null = c.Ints[:0], c.Floats[:0], c.Strs[:0], nil
+		c.Ints, c.Floats, c.Strs = c.Ints[:0], c.Floats[:0], c.Strs[:0]
+		c.ClearNulls()
 	}
 	b.n, b.arena = 0, b.arena[:0]
 }

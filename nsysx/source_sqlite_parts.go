@@ -2,7 +2,6 @@ package nsysx
 
 import (
 	"context"
-	"math/bits"
 	"os"
 	"strconv"
 
@@ -91,11 +90,7 @@ func (b *rowBuilder) appendBuilder(p *rowBuilder) {
 		c.Ints = append(c.Ints, pc.Ints...)
 		c.Floats = append(c.Floats, pc.Floats...)
 		c.Strs = append(c.Strs, pc.Strs...)
-		for w, word := range pc.null {
-			for ; word != 0; word &= word - 1 {
-				c.SetNull(b.n + w*64 + bits.TrailingZeros64(word))
-			}
-		}
+		pc.EachNull(func(i int) { c.SetNull(b.n + i) })
 		*pc = Column{}
 	}
 	b.n += p.n

@@ -49,8 +49,8 @@ func TestLoadRows(t *testing.T) {
 				}
 				for _, c := range cols {
 					g, w := got.Col(c), all.Col(c)
-					if g.IsNull(k) != w.IsNull(i) || g.value(k) != w.value(i) {
-						t.Fatalf("row %d %s: %v, want %v", k, c, g.value(k), w.value(i))
+					if g.IsNull(k) != w.IsNull(i) || g.Value(k) != w.Value(i) {
+						t.Fatalf("row %d %s: %v, want %v", k, c, g.Value(k), w.Value(i))
 					}
 				}
 			}

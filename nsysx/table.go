@@ -3,7 +3,6 @@ package nsysx
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 )
@@ -108,19 +107,6 @@ func (r *Result) Schema() *Result {
 		s.Add(TextV(c.Label()), TextV(c.Tag()), TextV(c.Kind.String()), IntV(int64(n)))
 	}
 	return s
-}
-
-// String names the kind: "null", "int", "float" or "text".
-func (k Kind) String() string {
-	switch k {
-	case IntKind:
-		return "int"
-	case FloatKind:
-		return "float"
-	case TextKind:
-		return "text"
-	}
-	return "null"
 }
 
 // derive makes an empty result with r's metadata and the given columns.
@@ -284,21 +270,3 @@ func (w Row) Int(col string) int64 { return w.Value(col).Int() }
 
 // String returns the named cell as nsys prints it.
 func (w Row) String(col string) string { return w.Value(col).String() }
-
-// Int returns v as an integer: reals truncated toward zero, 0 for NULL, text
-// or a NaN.
-func (v Value) Int() int64 {
-	switch v.Kind {
-	case IntKind:
-		return v.I
-	case FloatKind:
-		if math.IsNaN(v.F) {
-			return 0
-		}
-		return int64(v.F)
-	}
-	return 0
-}
-
-// Float is AsFloat: the numeric value, NaN for NULL or text.
-func (v Value) Float() float64 { return v.AsFloat() }

@@ -1,4 +1,4 @@
-package nsysx
+package model
 
 import (
 	"math"

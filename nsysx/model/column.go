@@ -1,7 +1,8 @@
-package nsysx
+package model
 
 import (
 	"math"
+	"math/bits"
 )
 
 // ColType is the storage type of a loaded column.
@@ -90,10 +91,10 @@ func (c *Column) Str(i int) string {
 	if c.IsNull(i) {
 		return ""
 	}
-	return pyStr(c.value(i))
+	return PyStr(c.Value(i))
 }
 
-func (c *Column) value(i int) Value {
+func (c *Column) Value(i int) Value {
 	if c.IsNull(i) {
 		return Value{}
 	}
@@ -123,30 +124,30 @@ func (t *Table) Col(name string) *Column {
 	if c, ok := t.cols[name]; ok {
 		return c
 	}
-	return t.cols[lower(name)]
+	return t.cols[Lower(name)]
 }
 
 // Columns lists the loaded columns.
 func (t *Table) Columns() []*Column {
 	out := make([]*Column, 0, len(t.cols))
 	for k, c := range t.cols {
-		if k == lower(k) {
+		if k == Lower(k) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// addCol registers a column under its lower-case name and as spelled.
-func (t *Table) addCol(c *Column) {
+// AddCol registers a column under its lower-case name and as spelled.
+func (t *Table) AddCol(c *Column) {
 	if t.cols == nil {
 		t.cols = map[string]*Column{}
 	}
-	t.cols[lower(c.Name)] = c
+	t.cols[Lower(c.Name)] = c
 	t.cols[c.Name] = c
 }
 
-func lower(s string) string {
+func Lower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 'A' && s[i] <= 'Z' {
 			b := []byte(s)
@@ -159,4 +160,52 @@ func lower(s string) string {
 		}
 	}
 	return s
+}
+
+// WithColumns returns a table with t's rows and loaded columns plus cols
+// (a column of the same name replaces t's). t is not changed.
+func (t *Table) WithColumns(cols ...*Column) *Table {
+	out := &Table{Name: t.Name, N: t.N, RowIDs: t.RowIDs, cols: make(map[string]*Column, len(t.cols)+2*len(cols))}
+	for k, c := range t.cols {
+		out.cols[k] = c
+	}
+	for _, c := range cols {
+		out.AddCol(c)
+	}
+	return out
+}
+
+// SetZero clears cell i, as the SQLite loader leaves NULL cells.
+func (c *Column) SetZero(i int) {
+	switch c.Type {
+	case Int:
+		c.Ints[i] = 0
+	case Float:
+		c.Floats[i] = math.NaN()
+	default:
+		c.Strs[i] = ""
+	}
+}
+
+// ClearNulls forgets which rows are NULL (a loader reusing the column's
+// storage for its next chunk).
+func (c *Column) ClearNulls() { c.null = nil }
+
+// EachNull calls fn with every NULL row, in order.
+func (c *Column) EachNull(fn func(i int)) {
+	for w, word := range c.null {
+		for ; word != 0; word &= word - 1 {
+			fn(w*64 + bits.TrailingZeros64(word))
+		}
+	}
+}
+
+// NewTable makes a table of n rows holding cols (a loader's or a test's
+// table; rowids unset).
+func NewTable(name string, n int, cols ...*Column) *Table {
+	t := &Table{Name: name, N: n}
+	for _, c := range cols {
+		t.AddCol(c)
+	}
+	return t
 }

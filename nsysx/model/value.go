@@ -1,4 +1,4 @@
-package nsysx
+package model
 
 import (
 	"cmp"
@@ -39,7 +39,7 @@ func (v Value) IsNull() bool { return v.Kind == NullKind }
 
 // String renders v as nsys does (Python's str of the SQLite value): integers
 // as digits, reals as Python's repr, NULL as the empty string.
-func (v Value) String() string { return pyStr(v) }
+func (v Value) String() string { return PyStr(v) }
 
 // AsFloat returns the numeric value (NaN for NULL or text).
 func (v Value) AsFloat() float64 {
@@ -72,7 +72,7 @@ var smallInts = func() []string {
 	return out
 }()
 
-func pyStr(v Value) string {
+func PyStr(v Value) string {
 	switch v.Kind {
 	case IntKind:
 		if v.I >= 0 && v.I < int64(len(smallInts)) {
@@ -203,7 +203,7 @@ func Round1(x float64) float64 {
 // Compare orders two values as SQLite's ORDER BY does with BINARY collation:
 // NULL < numbers < text.
 func Compare(a, b Value) int {
-	ra, rb := rank(a.Kind), rank(b.Kind)
+	ra, rb := kindRank(a.Kind), kindRank(b.Kind)
 	if ra != rb {
 		return ra - rb
 	}
@@ -226,7 +226,7 @@ func Compare(a, b Value) int {
 	return strings.Compare(a.S, b.S)
 }
 
-func rank(k Kind) int {
+func kindRank(k Kind) int {
 	switch k {
 	case NullKind:
 		return 0
@@ -235,3 +235,34 @@ func rank(k Kind) int {
 	}
 	return 2
 }
+
+// String names the kind: "null", "int", "float" or "text".
+func (k Kind) String() string {
+	switch k {
+	case IntKind:
+		return "int"
+	case FloatKind:
+		return "float"
+	case TextKind:
+		return "text"
+	}
+	return "null"
+}
+
+// Int returns v as an integer: reals truncated toward zero, 0 for NULL, text
+// or a NaN.
+func (v Value) Int() int64 {
+	switch v.Kind {
+	case IntKind:
+		return v.I
+	case FloatKind:
+		if math.IsNaN(v.F) {
+			return 0
+		}
+		return int64(v.F)
+	}
+	return 0
+}
+
+// Float is AsFloat: the numeric value, NaN for NULL or text.
+func (v Value) Float() float64 { return v.AsFloat() }
