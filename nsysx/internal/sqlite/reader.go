@@ -26,6 +26,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/nsysx/nsysx/nsysx/internal/fields"
 )
 
 // ErrNotSQLite is returned by Open for a file that does not start with the
@@ -39,26 +41,21 @@ var ErrCorrupt = errors.New("corrupt or truncated SQLite file")
 // UTF-16: nsys writes UTF-8, and the reader decodes only that.
 var ErrUTF16 = errors.New("UTF-16 exports are not supported")
 
-// Type is the storage class of a decoded value.
-type Type uint8
+// Type, Value and their storage classes are the decoded-record types of
+// package fields, shared with the library's model.
+type (
+	Type  = fields.Type
+	Value = fields.Value
+)
 
 // Storage classes, as in SQLite.
 const (
-	Null Type = iota
-	Integer
-	Float
-	Text
-	Blob
+	Null    = fields.Null
+	Integer = fields.Integer
+	Float   = fields.Float
+	Text    = fields.Text
+	Blob    = fields.Blob
 )
-
-// Value is one decoded field. For Text and Blob, B aliases the file mapping
-// and is only valid during the row callback: copy it to keep it.
-type Value struct {
-	Type Type
-	I    int64
-	F    float64
-	B    []byte
-}
 
 // Column describes one column of a table from its CREATE TABLE statement.
 type Column struct {

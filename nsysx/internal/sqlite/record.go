@@ -280,15 +280,16 @@ func intField(st uint64, b []byte) int64 {
 // decodeWant decodes a record; want[col] is the output slot of column col, or
 // -1 when the column is not wanted (len(want) bounds the columns read).
 func decodeWant(rec []byte, want []int, out []Value) error {
-	return decodeRecord(rec, want, out, nil)
+	return decodeRecord(rec, want, out, nil, nil)
 }
 
 // decodeRecord is the decoding loop of every scan: it decodes the wanted
 // fields of a record into out, as Values, or, when f is not nil, into f,
-// whose masks the caller has reset (the Null bits set). want[col] is the
+// whose masks the caller has reset (the Null bits set), with rest the
+// scan's record-size cache (restFit). want[col] is the
 // slot of column col, or -1 when it is not wanted; len(want) bounds the
 // columns read. Columns past the end of the record are NULL.
-func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
+func decodeRecord(rec []byte, want []int, out []Value, f *Fields, rest *restFit) error {
 	h, ok := startHeader(rec)
 	if !ok {
 		if h, ok = startHeaderSlow(rec); !ok {
@@ -296,16 +297,16 @@ func decodeRecord(rec []byte, want []int, out []Value, f *Fields) error {
 		}
 	}
 	if f != nil {
-		return decodeFields(rec, h, want, f)
+		return decodeFields(rec, h, want, f, rest)
 	}
 	return decodeValues(rec, h, want, out)
 }
 
 // decodeFields is decodeRecord into f.
-func decodeFields(rec []byte, h header, want []int, f *Fields) error {
+func decodeFields(rec []byte, h header, want []int, f *Fields, rest *restFit) error {
 	h, col, err := decodeSpan(rec, h, want, 0, len(want), f)
 	nullFrom(want, col, f)
-	if err == nil && !h.fitsRest(rec, &f.rest) {
+	if err == nil && !h.fitsRest(rec, rest) {
 		return errRecordSize
 	}
 	return err
@@ -406,7 +407,7 @@ func (g *gate) refusedTable() []uint64 {
 // decodeGated is decodeRecord into f with a gate: the columns up to the
 // gate's, then, when its field is not an INTEGER that keep refuses, the
 // rest; otherwise f.Gated is set and the fields of later columns are NULL.
-func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
+func decodeGated(rec []byte, want []int, g *gate, f *Fields, rest *restFit) error {
 	h, ok := startHeader(rec)
 	if !ok {
 		if h, ok = startHeaderSlow(rec); !ok {
@@ -419,7 +420,7 @@ func decodeGated(rec []byte, want []int, g *gate, f *Fields) error {
 		f.Gated = true
 	} else if err == nil {
 		h, col, err = decodeSpan(rec, h, want, col, len(want), f)
-		if err == nil && !h.fitsRest(rec, &f.rest) {
+		if err == nil && !h.fitsRest(rec, rest) {
 			err = errRecordSize
 		}
 	}

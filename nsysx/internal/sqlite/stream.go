@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+
+	"github.com/nsysx/nsysx/nsysx/internal/fields"
 )
 
 // Streaming: one pass over a big table (millions of rows) that wants a few
@@ -12,30 +14,10 @@ import (
 // is cancelled.
 
 // MaxFields is the most columns a Fields holds.
-const MaxFields = 32
+const MaxFields = fields.MaxFields
 
-// Fields is one row as ScanFields decodes it: bit k of the masks and index k
-// of the arrays are the k-th column asked for. It is reused between rows.
-type Fields struct {
-	Null uint32 // NULL (or past the end of the record)
-	Text uint32 // TEXT, its bytes in B
-	Blob uint32 // BLOB, its bytes in B
-	Real uint32 // REAL, its value in F
-
-	// I holds INTEGER values and REAL ones truncated toward zero (Go's
-	// int64 conversion); it is 0 for the other classes.
-	I [MaxFields]int64
-	// F holds REAL values; it is only set for a column whose Real bit is.
-	F [MaxFields]float64
-	// B holds TEXT and BLOB bytes; it is only set for a column whose Text or
-	// Blob bit is. They alias the file or a scratch buffer: copy to keep.
-	B [MaxFields][]byte
-	// Gated is set when ScanOptions.Gate refused the row: the fields of
-	// the table's columns after the gated one's are NULL, not decoded.
-	Gated bool
-
-	rest restFit // the decoder's: what the last record's undecoded serial types add up to
-}
+// Fields is one decoded row (package fields).
+type Fields = fields.Fields
 
 // ScanFields reads the named columns (at most MaxFields) of every row of t,
 // in rowid order, into a Fields passed to fn: the hot loop of NVTX_EVENTS
@@ -105,14 +87,14 @@ func (o ScanOptions) gate(want []int, cols []string) (*gate, error) {
 // through the gate g (nil: none). A GateFirst gate's refused records do not
 // come here: the leaf loop skips them (stream.first).
 func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int64, f *Fields) error) func(int64, []byte) error {
-	f := new(Fields)
+	f, rest := new(Fields), new(restFit)
 	return func(rowid int64, rec []byte) error {
 		f.Null, f.Text, f.Blob, f.Real, f.Gated = all, 0, 0, 0, false
 		var err error
 		if g == nil {
-			err = decodeRecord(rec, want, nil, f)
+			err = decodeRecord(rec, want, nil, f, rest)
 		} else {
-			err = decodeGated(rec, want, g, f)
+			err = decodeGated(rec, want, g, f, rest)
 		}
 		if err != nil {
 			return err
@@ -122,25 +104,6 @@ func gatedFieldsFn(want, rowidCols []int, all uint32, g *gate, fn func(rowid int
 			f.I[k], f.Null, f.Text, f.Blob, f.Real = rowid, f.Null&^bit, f.Text&^bit, f.Blob&^bit, f.Real&^bit
 		}
 		return fn(rowid, f)
-	}
-}
-
-// Set stores v as field k.
-func (f *Fields) Set(k int, v Value) {
-	bit := uint32(1) << k
-	f.Null, f.Text, f.Blob, f.Real = f.Null&^bit, f.Text&^bit, f.Blob&^bit, f.Real&^bit
-	f.I[k] = 0
-	switch v.Type {
-	case Null:
-		f.Null |= bit
-	case Integer:
-		f.I[k] = v.I
-	case Float:
-		f.I[k], f.F[k], f.Real = int64(v.F), v.F, f.Real|bit
-	case Text:
-		f.B[k], f.Text = v.B, f.Text|bit
-	case Blob:
-		f.B[k], f.Blob = v.B, f.Blob|bit
 	}
 }
 

@@ -365,7 +365,7 @@ func TestDecodeFieldsTypes(t *testing.T) {
 			errV := decodeWant(rec[:cut], want, vs)
 			f, g := new(Fields), new(Fields)
 			f.Null = 1<<n - 1
-			errF := decodeRecord(rec[:cut], want, nil, f)
+			errF := decodeRecord(rec[:cut], want, nil, f, new(restFit))
 			if (errV == nil) != (errF == nil) {
 				t.Fatalf("%d fields cut at %d: Values %v, Fields %v", len(vals), cut, errV, errF)
 			}
