@@ -20,12 +20,15 @@ import (
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/parquetio"
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // BatchRows is the number of rows per record batch that ExportTables and the
 // Arrow/Parquet report writers build at a time.
-const BatchRows = batchRows
+const BatchRows = load.BatchRows
+
+const batchRows = BatchRows
 
 // RecordWriter writes Arrow record batches as one Parquet file
 // (Snappy-compressed, with the Arrow schema stored so that unsigned and
@@ -136,9 +139,9 @@ func exportTable(ctx context.Context, p *Profile, name, path, format string) (er
 			break
 		}
 	}
-	src, stream := p.src.(*sqliteSource)
+	src, stream := p.src.(model.ChunkLoader)
 	if t == nil && !stream {
-		if t, err = p.src.load(ctx, ts, ts.Columns); err != nil {
+		if t, err = p.src.Load(ctx, ts, ts.Columns); err != nil {
 			return err
 		}
 	}
@@ -154,13 +157,13 @@ func exportTable(ctx context.Context, p *Profile, name, path, format string) (er
 // batches, reading each batch's rows only when it is written: the memory
 // held is a few batches and the Parquet row group being encoded, whatever
 // the table's size. Reading (this goroutine) and encoding (another) overlap.
-func streamTable(ctx context.Context, w io.Writer, src *sqliteSource, ts *TableSchema, format string) error {
+func streamTable(ctx context.Context, w io.Writer, src model.ChunkLoader, ts *TableSchema, format string) error {
 	mem := memory.DefaultAllocator
 	rw, err := NewRecordWriter(w, tableArrowSchema(ts), format, mem)
 	if err != nil {
 		return err
 	}
-	if parts := exportParts(); parts > 1 && len(ts.Columns) <= sqlite.MaxFields {
+	if parts := exportParts(); parts > 1 && len(ts.Columns) <= model.MaxFields {
 		return streamTableParts(ctx, rw, src, ts, parts)
 	}
 	recs := make(chan arrow.RecordBatch, 1)
@@ -169,7 +172,7 @@ func streamTable(ctx context.Context, w io.Writer, src *sqliteSource, ts *TableS
 	b := array.NewRecordBuilder(mem, rw.schema)
 	defer b.Release()
 	var werr error
-	err = src.loadChunks(ctx, ts, ts.Columns, batchRows, func(t *Table) error {
+	err = src.LoadChunks(ctx, ts, ts.Columns, batchRows, func(t *Table) error {
 		for i, c := range ts.Columns {
 			appendColumn(b.Field(i), t.Col(c), 0, t.N)
 		}
@@ -307,7 +310,7 @@ const dictPageLimit = 64 << 10
 // variable for the tests). On two cores two ranges take the same time as
 // one reader, with less memory: their batches are a quarter of the size.
 var exportParts = func() int {
-	if n := envInt("NSYSX_EXPORT_PARTS", 0); n > 0 { // for developers: measuring
+	if n := load.EnvInt("NSYSX_EXPORT_PARTS", 0); n > 0 { // for developers: measuring
 		return n
 	}
 	return min(max(runtime.GOMAXPROCS(0)/2, 2), 4)
@@ -318,23 +321,20 @@ var exportParts = func() int {
 // being built and one waiting.
 const partBatchRows = batchRows / 4
 
-// exportPart is one range of a table being exported: its rows go into a
-// batch of their own, handed to the writer in range order.
+// exportPart is one range of a table being exported: its rows go into
+// batches of their own, handed to the writer in range order.
 type exportPart struct {
-	b   *rowBuilder
 	ab  *array.RecordBuilder
 	ch  chan arrow.RecordBatch
 	ts  *TableSchema
 	ctx context.Context
 }
 
-// send hands the rows gathered so far to the writer as one batch.
-func (p *exportPart) send() error {
-	t := p.b.table()
+// send hands a chunk of the range's rows to the writer as one batch.
+func (p *exportPart) send(t *Table) error {
 	for i, c := range p.ts.Columns {
 		appendColumn(p.ab.Field(i), t.Col(c), 0, t.N)
 	}
-	p.b.reset()
 	rec := p.ab.NewRecordBatch()
 	select {
 	case p.ch <- rec:
@@ -346,45 +346,25 @@ func (p *exportPart) send() error {
 }
 
 // streamTableParts is streamTable reading the table in up to parts ranges
-// at once (sqlite's ScanFieldsParts), each range cutting its rows into
+// at once (the loader's LoadChunkParts), each range cutting its rows into
 // batches on its own goroutine, the writer taking range 0's batches, then
 // range 1's, and so on: every row in rowid order, in the same columns, as
 // one reader would give them. A range runs at most one batch ahead of the
 // writer, so memory is the ranges' batches and the row group being
 // encoded. The first error (the writer's first) stops the ranges.
-func streamTableParts(ctx context.Context, rw *RecordWriter, src *sqliteSource, ts *TableSchema, parts int) error {
-	t := src.db.Table(ts.Name)
-	if t == nil {
-		rw.Close()
-		return &MissingTableError{Table: ts.Name}
-	}
+func streamTableParts(ctx context.Context, rw *RecordWriter, src model.ChunkLoader, ts *TableSchema, parts int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	order := make(chan chan arrow.RecordBatch, parts) // the ranges' batches, in range order
 	scanned := make(chan error, 1)
 	go func() {
-		var ps []*exportPart // filled before any range is read
-		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
-		opt.PartDone = func(i int, err error) {
-			p := ps[i]
-			if err == nil && p.b.n > 0 {
-				p.send()
-			}
-			close(p.ch)
-			p.ab.Release()
-		}
-		_, err := src.db.ScanFieldsParts(t, ts.Columns, opt, parts, func(int) func(int64, *sqlite.Fields) error {
-			b := newRowBuilder(ts, ts.Columns, partBatchRows)
-			b.chunked = true
-			p := &exportPart{b: b, ab: array.NewRecordBuilder(memory.DefaultAllocator, rw.schema),
+		_, err := src.LoadChunkParts(ctx, ts, ts.Columns, partBatchRows, parts, func(int) (func(*Table) error, func(error)) {
+			p := &exportPart{ab: array.NewRecordBuilder(memory.DefaultAllocator, rw.schema),
 				ch: make(chan arrow.RecordBatch, 1), ts: ts, ctx: ctx}
-			ps = append(ps, p)
 			order <- p.ch
-			return func(rowid int64, f *sqlite.Fields) error {
-				if b.addFields(rowid, f); b.n == partBatchRows {
-					return p.send()
-				}
-				return nil
+			return p.send, func(error) {
+				close(p.ch)
+				p.ab.Release()
 			}
 		})
 		close(order)

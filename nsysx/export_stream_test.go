@@ -12,10 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/ncruces/go-sqlite3"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/internal/benchmem"
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // streamRows is the size of the table TestExportStreamed writes: several
@@ -91,7 +94,7 @@ func TestExportPartsWriterFails(t *testing.T) {
 	sqlite.MinPartLeaves = 1
 	p := openT(t, streamDB(t))
 	ts := p.Schema("T")
-	src := p.src.(*sqliteSource)
+	src := p.src.(model.ChunkLoader)
 	rw, err := NewRecordWriter(&failAfter{n: 4096}, tableArrowSchema(ts), "arrow", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,9 +134,9 @@ func TestExportStreamed(t *testing.T) {
 		exportParts = func() int { return run.parts }
 		dir := filepath.Join(t.TempDir(), fmt.Sprint(format, run.parts))
 		must(ExportTables(context.Background(), p, dir, format, regexp.MustCompile("^T$"), nil))
-		src, _, err := openDir(dir)
+		src, _, err := load.OpenDirAlloc(dir, memory.DefaultAllocator)
 		must(err)
-		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "s"})
+		got, err := src.Load(context.Background(), src.Schema()[0], []string{"a", "f", "s"})
 		must(err)
 		if got.N != streamRows {
 			t.Fatalf("%s, %d ranges: %d rows, want %d", format, run.parts, got.N, streamRows)
@@ -147,7 +150,7 @@ func TestExportStreamed(t *testing.T) {
 				}
 			}
 		}
-		src.close()
+		src.Close()
 	}
 }
 

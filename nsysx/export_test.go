@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nsysx/nsysx/nsysx/load"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
@@ -102,11 +103,11 @@ func TestExportWriteTableBatches(t *testing.T) {
 		out.Close()
 		mem.AssertSize(t, 0)
 
-		src, _, err := openDirAlloc(dir, mem)
+		src, _, err := load.OpenDirAlloc(dir, mem)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := src.load(context.Background(), src.schema()[0], []string{"a", "f", "S"})
+		got, err := src.Load(context.Background(), src.Schema()[0], []string{"a", "f", "S"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,11 +134,11 @@ func TestExportWriteTableBatches(t *testing.T) {
 			t.Errorf("%s: %v", format, err)
 		}
 		out.Close()
-		src, _, err := openDir(dir)
+		src, _, err := load.OpenDirAlloc(dir, memory.DefaultAllocator)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := src.load(context.Background(), src.schema()[0], []string{"a", "b"}); err != nil || got.N != 0 {
+		if got, err := src.Load(context.Background(), src.Schema()[0], []string{"a", "b"}); err != nil || got.N != 0 {
 			t.Errorf("%s: read back %v, %v", format, got, err)
 		}
 	}

@@ -449,7 +449,7 @@ func (f *Filter) load(c *Ctx, table string, cols []string) (*Table, error) {
 	}
 	added := make([]*Column, len(need))
 	for i, n := range need {
-		added[i] = gatherColumn(full.Col(n), ft.keep)
+		added[i] = full.Col(n).Gather(ft.keep)
 	}
 	t := ft.t.WithColumns(added...)
 	ft.t = t
@@ -495,49 +495,4 @@ func (ft *filteredTable) init(ctx context.Context, p *Profile, table string, rf 
 	}
 	ft.t = t
 	return nil
-}
-
-// gatherColumn copies the rows keep of c into a new column.
-func gatherColumn(c *Column, keep []int32) *Column {
-	out := &Column{Name: c.Name, Type: c.Type}
-	switch c.Type {
-	case Int:
-		out.Ints = make([]int64, len(keep))
-		for j, i := range keep {
-			out.Ints[j] = c.Ints[i]
-		}
-	case Float:
-		out.Floats = make([]float64, len(keep))
-		for j, i := range keep {
-			out.Floats[j] = c.Floats[i]
-		}
-	case Text:
-		out.Strs = make([]string, len(keep))
-		for j, i := range keep {
-			out.Strs[j] = c.Strs[i]
-		}
-	}
-	if c.HasNulls() {
-		for j, i := range keep {
-			if c.IsNull(int(i)) {
-				out.SetNull(j)
-			}
-		}
-	}
-	return out
-}
-
-// subTable returns the rows keep of t (all its loaded columns).
-func subTable(t *Table, keep []int32) *Table {
-	out := &Table{Name: t.Name, N: len(keep)}
-	if t.RowIDs != nil {
-		out.RowIDs = make([]int64, len(keep))
-		for j, i := range keep {
-			out.RowIDs[j] = t.RowIDs[i]
-		}
-	}
-	for _, c := range t.Columns() {
-		out.AddCol(gatherColumn(c, keep))
-	}
-	return out
 }

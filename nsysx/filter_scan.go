@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // scanner streams the rows of one table in rowid order with the filter's row
@@ -22,7 +22,7 @@ type scanner struct {
 // rowVals is one row as a scanner delivers it; i is the position in the
 // scanner's cols.
 type rowVals struct {
-	v   []sqlite.Value
+	v   []model.RecValue
 	pos []int // wanted column -> index in v, -1 when the table lacks it
 }
 
@@ -30,7 +30,7 @@ func (r rowVals) has(i int) bool { return r.pos[i] >= 0 }
 
 func (r rowVals) null(i int) bool {
 	p := r.pos[i]
-	return p < 0 || r.v[p].Type == sqlite.Null
+	return p < 0 || r.v[p].Type == model.RecNull
 }
 
 func (r rowVals) int(i int) int64 {
@@ -39,11 +39,11 @@ func (r rowVals) int(i int) int64 {
 		return 0
 	}
 	switch v := r.v[p]; v.Type {
-	case sqlite.Integer:
+	case model.RecInteger:
 		return v.I
-	case sqlite.Float:
+	case model.RecFloat:
 		return int64(v.F)
-	case sqlite.Text:
+	case model.RecText:
 		n, _ := strconv.ParseInt(string(v.B), 10, 64)
 		return n
 	}
@@ -58,11 +58,11 @@ func (r rowVals) bytes(i int) []byte {
 		return nil
 	}
 	switch v := r.v[p]; v.Type {
-	case sqlite.Text, sqlite.Blob:
+	case model.RecText, model.RecBlob:
 		return v.B
-	case sqlite.Integer:
+	case model.RecInteger:
 		return strconv.AppendInt(nil, v.I, 10)
-	case sqlite.Float:
+	case model.RecFloat:
 		return []byte(PyFloat(v.F))
 	}
 	return nil
@@ -124,37 +124,31 @@ func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 			}
 		}
 	}
-	keep := func(v []sqlite.Value) bool {
+	keep := func(v []model.RecValue) bool {
 		if sc.rf == nil {
 			return true
 		}
 		s, e := v[ps], v[pe]
-		var g sqlite.Value
+		var g model.RecValue
 		if pg >= 0 {
 			g = v[pg]
 		}
-		return sc.rf.keep(s.I, s.Type == sqlite.Null, e.I, e.Type == sqlite.Null, g.I, g.Type == sqlite.Null)
+		return sc.rf.keep(s.I, s.Type == model.RecNull, e.I, e.Type == model.RecNull, g.I, g.Type == model.RecNull)
 	}
-	if src, ok := sc.p.src.(*sqliteSource); ok {
-		if t := src.db.Table(sc.table); t != nil {
-			each := func(rowid int64, v []sqlite.Value) error {
-				if keep(v) {
-					return fn(rowid, rowVals{v, pos})
-				}
-				return nil
+	if rs, ok := sc.p.src.(model.RecordScanner); ok && rs.HasRecords(sc.table) {
+		return rs.ScanValues(sc.ctx, sc.table, names, func(rowid int64, v []model.RecValue) error {
+			if keep(v) {
+				return fn(rowid, rowVals{v, pos})
 			}
-			if len(names) <= sqlite.MaxFields {
-				return src.scanReleasing(sc.ctx, t, names, each)
-			}
-			return src.db.Scan(t, names, each)
-		}
+			return nil
+		})
 	}
 	return sc.runLoaded(names, pos, keep, fn)
 }
 
 // runLoaded is run for exports other than SQLite: the columns are loaded and
 // replayed as values.
-func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value) bool, fn func(int64, rowVals) error) error {
+func (sc *scanner) runLoaded(names []string, pos []int, keep func([]model.RecValue) bool, fn func(int64, rowVals) error) error {
 	t, err := sc.p.Load(sc.ctx, sc.table, names...)
 	if err != nil {
 		return err
@@ -163,19 +157,19 @@ func (sc *scanner) runLoaded(names []string, pos []int, keep func([]sqlite.Value
 	for j, n := range names {
 		cols[j] = t.Col(n)
 	}
-	v := make([]sqlite.Value, len(names))
+	v := make([]model.RecValue, len(names))
 	for i := 0; i < t.N; i++ {
 		for j, c := range cols {
 			switch {
 			case c.IsNull(i):
-				v[j] = sqlite.Value{}
+				v[j] = model.RecValue{}
 			case c.Type == Int:
-				v[j] = sqlite.Value{Type: sqlite.Integer, I: c.Ints[i]}
+				v[j] = model.RecValue{Type: model.RecInteger, I: c.Ints[i]}
 			case c.Type == Float:
-				v[j] = sqlite.Value{Type: sqlite.Float, F: c.Floats[i], I: int64(c.Floats[i])}
+				v[j] = model.RecValue{Type: model.RecFloat, F: c.Floats[i], I: int64(c.Floats[i])}
 			default:
 				s := c.Strs[i]
-				v[j] = sqlite.Value{Type: sqlite.Text, B: unsafe.Slice(unsafe.StringData(s), len(s))}
+				v[j] = model.RecValue{Type: model.RecText, B: unsafe.Slice(unsafe.StringData(s), len(s))}
 			}
 		}
 		if !keep(v) {

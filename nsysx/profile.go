@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,44 +11,25 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // ErrNotExport is returned (wrapped) by Open for a readable file or directory
 // that is not an Nsight Systems export.
-var ErrNotExport = errors.New("not an Nsight Systems export")
+var ErrNotExport = model.ErrNotExport
 
 // ErrDamaged is wrapped by the errors of a damaged SQLite export: a page,
 // B-tree or record that cannot be what the file says it is.
-var ErrDamaged = sqlite.ErrCorrupt
+var ErrDamaged = load.ErrDamaged
 
-// MissingColumnError reports that a table lacks a column a computation needs.
-type MissingColumnError struct{ Table, Column string }
-
-func (e *MissingColumnError) Error() string {
-	return fmt.Sprintf("table %s has no column %s", e.Table, e.Column)
-}
-
-// MissingTableError reports that a table is absent.
-type MissingTableError struct{ Table string }
-
-func (e *MissingTableError) Error() string { return "no table " + e.Table }
-
-// TableSchema describes one table of an export: its name and columns as the
-// export spells them.
-type TableSchema struct {
-	Name    string
-	Columns []string
-	Types   []ColType
-}
-
-// source is what a loader provides: the schema, and columns on demand.
-type source interface {
-	schema() []*TableSchema
-	load(ctx context.Context, t *TableSchema, cols []string) (*Table, error)
-	close() error
-}
+// The schema and error types of the model (package model).
+type (
+	MissingColumnError = model.MissingColumnError
+	MissingTableError  = model.MissingTableError
+	TableSchema        = model.TableSchema
+)
 
 // Profile is an opened Nsight Systems export. Tables are loaded lazily, column
 // by column, and kept: a report pays only for the columns it reads, and the
@@ -63,7 +42,7 @@ type Profile struct {
 	// Format is "sqlite", "parquetdir", "arrowdir" or "arrow" (one .arrows file).
 	Format string
 
-	src    source
+	src    model.Source
 	tables map[string]*TableSchema // by lower-case name
 	order  []string
 
@@ -91,17 +70,25 @@ type strTable struct {
 // may run cannot be cancelled; OpenWith takes a context.
 func Open(path string) (*Profile, error) { return OpenWith(context.Background(), path, OpenOptions{}) }
 
-// OpenOptions tune Open.
-type OpenOptions struct {
-	// ForceExport re-exports a .nsys-rep even when a fresh export exists.
-	ForceExport bool
-	// Progress, when set, receives messages about long steps (exporting).
-	Progress func(msg string)
-	// ExportTimeout stops `nsys export` of a .nsys-rep after this long;
-	// 0 takes $NSYSX_EXPORT_TIMEOUT (a Go duration such as 30m), and
-	// without it there is no limit.
-	ExportTimeout time.Duration
+// OpenOptions tune Open (package load).
+type OpenOptions = load.Options
+
+// ErrNoNsys is returned when a .nsys-rep must be exported and no nsys is on
+// PATH (package load).
+var ErrNoNsys = load.ErrNoNsys
+
+// ExportTimeoutEnv reads $NSYSX_EXPORT_TIMEOUT (package load).
+func ExportTimeoutEnv() (time.Duration, error) { return load.ExportTimeoutEnv() }
+
+// Decompressed returns the path of the cached decompressed copy of a
+// .sqlite.gz or .sqlite.zst export (package load).
+func Decompressed(ctx context.Context, path string) (string, error) {
+	return load.Decompressed(ctx, path)
 }
+
+// WithLoadParts returns a context under which big table loads may read up
+// to n ranges at once (package load).
+func WithLoadParts(ctx context.Context, n int) context.Context { return load.WithLoadParts(ctx, n) }
 
 // OpenWith is Open with options; cancelling ctx stops a .nsys-rep export
 // (nsys and every process it started are stopped, and nothing is kept) or a
@@ -110,114 +97,37 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error)
 	if ctx == nil {
 		return nil, errNilContext
 	}
-	st, err := os.Stat(path)
+	src, format, err := load.Open(ctx, path, o)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file or directory", path)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !st.IsDir() && !st.Mode().IsRegular() {
-		return nil, notRegular(path, st.Mode())
-	}
-	var src source
-	format := "sqlite"
-	switch {
-	case st.IsDir():
-		if src, format, err = openDir(path); err == nil {
-			err = needStringIds(src)
-		}
-	case strings.HasSuffix(strings.ToLower(path), ".nsys-rep") || strings.HasSuffix(strings.ToLower(path), ".qdrep"):
-		var db string
-		db, err = exportReport(ctx, path, o)
-		if err == nil {
-			src, err = openSQLite(db)
-		}
-	case compressedExt(path) != "":
-		var db string
-		if db, err = decompressed(ctx, path, o); err == nil {
-			src, err = openSQLite(db)
-		}
-	case isArrowFile(path):
-		src, format, err = openArrowFile(path)
-	default:
-		src, err = openSQLite(path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	p, err := newProfile(path, format, src)
-	if err == nil && compressedExt(path) != "" {
+	if ext := load.CompressedExt(path); err == nil && ext != "" {
 		// Messages and output names read as for the .sqlite, as nsys's would.
-		p.Path = path[:len(path)-len(compressedExt(path))]
+		p.Path = path[:len(path)-len(ext)]
 	}
 	return p, err
 }
 
-// needStringIds refuses a table directory without StringIds: every
-// export has it, so a directory lacking it is an export cut short (or one
-// made with --tables leaving it out), whose reports would print numbers
-// for names.
-func needStringIds(src source) error {
-	for _, t := range src.schema() {
-		if lower(t.Name) == "stringids" {
-			return nil
-		}
-	}
-	src.close()
-	return fmt.Errorf("%w: no StringIds table, so not a complete export (an interrupted export, or --tables leaving StringIds out): export it again", ErrNotExport)
-}
-
-// notRegular is the error for a profile that is a named pipe, a device or
-// a socket: reading one could block forever or never end.
-func notRegular(path string, m fs.FileMode) error {
-	what := "not a regular file"
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m&fs.ModeDevice != 0:
-		what = "a device"
-	}
-	return fmt.Errorf("%s: %w: it is %s; give the export's file (copy the data to a file first)", path, ErrNotExport, what)
-}
-
-func newProfile(path, format string, src source) (*Profile, error) {
+func newProfile(path, format string, src model.Source) (*Profile, error) {
 	p := &Profile{Path: path, Format: format, src: src, tables: map[string]*TableSchema{},
 		loaded: map[string]*Table{}, locks: map[string]*sync.Mutex{}}
-	for _, t := range src.schema() {
+	for _, t := range src.Schema() {
 		k := lower(t.Name)
 		if _, dup := p.tables[k]; !dup {
 			p.order = append(p.order, t.Name)
 		}
 		p.tables[k] = t
 	}
-	if !p.looksLikeExport() {
-		src.close()
+	if !load.LooksLikeExport(src.Schema()) {
+		src.Close()
 		return nil, fmt.Errorf("%s: %w (no StringIds, metadata or event tables)", path, ErrNotExport)
 	}
 	return p, nil
 }
 
-var exportMarkers = []string{"stringids", "meta_data_export", "export_meta_data", "nvtx_events", "osrt_api", "target_info_gpu", "threadnames", "processes"}
-
-func (p *Profile) looksLikeExport() bool {
-	for _, m := range exportMarkers {
-		if p.tables[m] != nil {
-			return true
-		}
-	}
-	for k := range p.tables {
-		if strings.HasPrefix(k, "cupti_activity_kind_") || strings.HasPrefix(k, "enum_") {
-			return true
-		}
-	}
-	return false
-}
-
 // Close releases the file.
-func (p *Profile) Close() error { return p.src.close() }
+func (p *Profile) Close() error { return p.src.Close() }
 
 // Tables lists the table names of the export, in export order.
 func (p *Profile) Tables() []string { return append([]string(nil), p.order...) }
@@ -294,7 +204,7 @@ func (p *Profile) Load(ctx context.Context, table string, cols ...string) (*Tabl
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t, err := p.src.load(ctx, ts, need)
+	t, err := p.src.Load(ctx, ts, need)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
 	}
@@ -364,16 +274,15 @@ var errFirstRow = errors.New("first row")
 // reading every name to learn that there are some). ok is false, and nothing
 // is read, when the profile is not a SQLite export or lacks the table.
 func (p *Profile) firstRow(ctx context.Context, table string) (has, ok bool, err error) {
-	src, isSQLite := p.src.(*sqliteSource)
 	ts := p.tables[lower(table)]
-	if !isSQLite || ts == nil || len(ts.Columns) == 0 {
+	if ts == nil || len(ts.Columns) == 0 {
 		return false, false, nil
 	}
-	d := directScan{db: src.db, t: src.db.Table(ts.Name), every: loadReleaseEvery}
-	if d.t == nil {
+	d, isSQLite := directOf(p, ts.Name, load.ReleaseEvery)
+	if !isSQLite || !d.has {
 		return false, false, nil
 	}
-	err = d.run(ctx, ts.Columns[:1], func(int64, *sqlite.Fields) error {
+	err = d.run(ctx, ts.Columns[:1], func(int64, *model.Fields) error {
 		has = true
 		return errFirstRow
 	})

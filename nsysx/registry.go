@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Report describes one `nsys stats` report or `nsys analyze` rule.
@@ -149,8 +151,8 @@ func ParseSpec(s string) Spec {
 	return sp
 }
 
-// ErrBadOption wraps errors about report options.
-var ErrBadOption = errors.New("invalid report option")
+// ErrBadOption wraps errors about report options (package model).
+var ErrBadOption = model.ErrBadOption
 
 // Ctx is what a report computes with: the profile (possibly filtered) and the
 // parsed options.

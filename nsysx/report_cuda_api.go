@@ -1,6 +1,6 @@
 package nsysx
 
-import "github.com/nsysx/nsysx/nsysx/internal/sqlite"
+import "github.com/nsysx/nsysx/nsysx/model"
 
 func init() {
 	register(&Report{Name: "cuda_api_sum", Title: "CUDA API Summary", Aliases: []string{"cudaapisum"},
@@ -46,7 +46,7 @@ func streamByID(c *Ctx, table, idCol string) (aggs []Agg, keys []Value, ok bool)
 		return nil, nil, false
 	}
 	byID, null := map[int64]int{}, -1
-	err := d.run(c.ctx(), cols, func(_ int64, f *sqlite.Fields) error {
+	err := d.run(c.ctx(), cols, func(_ int64, f *model.Fields) error {
 		v, vok, err := streamDuration(f)
 		if err != nil {
 			return err

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // errStreamOff stops a streamed scan whose rows need what a load does (a
@@ -17,8 +18,7 @@ var errStreamOff = errors.New("stream: load the table instead")
 // and INTEGER in the schema, none of them loaded already (reusing the
 // loaded columns is cheaper). It returns the export's scan.
 func (c *Ctx) intStream(table string, cols ...string) (directScan, bool) {
-	src, ok := c.P.src.(*sqliteSource)
-	if !ok || c.Filter != nil {
+	if _, ok := c.P.src.(model.RecordScanner); !ok || c.Filter != nil {
 		return directScan{}, false
 	}
 	ts := c.P.tables[lower(table)]
@@ -36,8 +36,8 @@ func (c *Ctx) intStream(table string, cols ...string) (directScan, bool) {
 			return directScan{}, false
 		}
 	}
-	d := directScan{db: src.db, t: src.db.Table(ts.Name), every: loadReleaseEvery}
-	return d, d.t != nil
+	d, ok := directOf(c.P, ts.Name, load.ReleaseEvery)
+	return d, ok && d.has
 }
 
 // streamAPICalls is addAPICalls over the runtime table read row by row,
@@ -59,10 +59,10 @@ func (ns *namedSamples) streamAPICalls(c *Ctx) (ok bool) {
 		return false
 	}
 	var parts []*apiPart
-	_, err := d.runParts(c.ctx(), cols, gatedCores(c.ctx()), func(int) func(int64, *sqlite.Fields) error {
+	_, err := d.runParts(c.ctx(), cols, gatedCores(c.ctx()), func(int) func(int64, *model.Fields) error {
 		p := &apiPart{byID: map[int64]*Agg{}, byName: map[Value]*Agg{}}
 		parts = append(parts, p)
-		return func(_ int64, f *sqlite.Fields) error {
+		return func(_ int64, f *model.Fields) error {
 			v, vok, err := streamDuration(f)
 			if err != nil {
 				return err
@@ -126,7 +126,7 @@ func (p *apiPart) group(name Value) *Agg {
 // are start, end and an id, as the load and dur give it (ok false when
 // start or end is NULL), or errStreamOff when one of the three needs the
 // load's conversions (not an INTEGER) or the duration overflows (subInt).
-func streamDuration(f *sqlite.Fields) (v int64, ok bool, err error) {
+func streamDuration(f *model.Fields) (v int64, ok bool, err error) {
 	if (f.Text|f.Blob|f.Real)&7 != 0 {
 		return 0, false, errStreamOff
 	}
@@ -205,11 +205,11 @@ func (c *Ctx) streamMemOps(ns *namedSamples, size bool) (ok bool, err error) {
 			}
 		}
 		parts := gatedCores(c.ctx())
-		hint := min(d.db.EstimateRows(d.t)/parts+64, 1<<20) // a little over: a range's share varies
-		_, err := d.runParts(c.ctx(), read, parts, func(int) func(int64, *sqlite.Fields) error {
+		hint := min(d.estimateRows()/parts+64, 1<<20) // a little over: a range's share varies
+		_, err := d.runParts(c.ctx(), read, parts, func(int) func(int64, *model.Fields) error {
 			p := &memPart{kinds: map[int64]*Agg{}, hint: hint}
 			tables[ti] = append(tables[ti], p)
-			return func(_ int64, f *sqlite.Fields) error {
+			return func(_ int64, f *model.Fields) error {
 				var kind int64
 				if table == tMemcpy {
 					switch bit := uint32(1) << kindField; {

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Loading the NVTX ranges: one pass over NVTX_EVENTS (report_nvtx_scan.go
@@ -85,7 +86,7 @@ func (sc *scanner) scanNVTXTypes(keep func(int64) bool, fn func(*nvtxBatch)) err
 		defer close(full)
 		defer func() {
 			if e := recover(); e != nil {
-				scanErr = fmt.Errorf("%w: reading %s: %v", sqlite.ErrCorrupt, sc.table, e)
+				scanErr = fmt.Errorf("%w: reading %s: %v", load.ErrDamaged, sc.table, e)
 			}
 		}()
 		bt := &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { full <- b }, cur: newBatch(), keep: keep}
@@ -117,7 +118,7 @@ func (sc *scanner) scanNVTXTypes(keep func(int64) bool, fn func(*nvtxBatch)) err
 // That scanner cannot be stopped: once sc.ctx is cancelled (it is checked at the
 // first row and every 65536), the rows left are skipped.
 func (sc *scanner) scanGenericNVTX(bt *nvtxBatcher) error {
-	n, stop, f := 0, false, new(sqlite.Fields)
+	n, stop, f := 0, false, new(model.Fields)
 	return sc.run(func(rowid int64, v rowVals) {
 		if n++; n&0xFFFF == 1 && !stop {
 			stop = sc.ctx.Err() != nil
@@ -127,7 +128,7 @@ func (sc *scanner) scanGenericNVTX(bt *nvtxBatcher) error {
 		}
 		for k, p := range v.pos {
 			if p < 0 {
-				f.Set(k, sqlite.Value{})
+				f.Set(k, model.RecValue{})
 			} else {
 				f.Set(k, v.v[p])
 			}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // The reading side of the NVTX loader. NVTX_EVENTS is the one big table of
@@ -62,7 +62,7 @@ const (
 // when it is full. A REAL reads as an integer, a TEXT in an integer column
 // as the number it spells and a number in the text column as its digits, as
 // in rowVals.
-func (b *nvtxBatcher) add(rowid int64, f *sqlite.Fields) error {
+func (b *nvtxBatcher) add(rowid int64, f *model.Fields) error {
 	null := f.Null
 	isNull := func(k int) bool { return null&(1<<k) != 0 }
 	if t := f.Text &^ (1 << nvText); t != 0 {
@@ -112,7 +112,7 @@ func nvtxNullBits(null uint32) uint8 {
 
 // addGated counts a row the gate left out (start, end and eventType
 // decoded) in the maxima of its kind, as the builder would.
-func (b *nvtxBatcher) addGated(f *sqlite.Fields) {
+func (b *nvtxBatcher) addGated(f *model.Fields) {
 	if b.gated == nil {
 		b.gated = new([3]nvMax)
 	}
@@ -167,7 +167,7 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 	if !ok {
 		return errNoFastPath
 	}
-	if d.t == nil {
+	if !d.has {
 		return &MissingTableError{Table: sc.table}
 	}
 	names := slices.Clone(sc.cols)
@@ -194,9 +194,9 @@ func (sc *scanner) scanSQLiteNVTX(bt *nvtxBatcher) error {
 // share the first batch kept.
 func (b *nvtxBatcher) hintFrom(d directScan) {
 	if b.keep != nil && b.rf == nil {
-		b.est = d.db.EstimateRows(d.t)
+		b.est = d.estimateRows()
 	} else {
-		b.cur.hint = d.db.EstimateRows(d.t)
+		b.cur.hint = d.estimateRows()
 	}
 }
 
@@ -226,7 +226,7 @@ func (sc *scanner) scanNVTXStreamParts(d directScan, names []string, bt *nvtxBat
 	var chans []chan *nvtxBatch
 	scanned := make(chan error, 1)
 	go func() {
-		_, err := d.runPartsDone(ctx, names, cores, func(i int) func(int64, *sqlite.Fields) error {
+		_, err := d.runPartsDone(ctx, names, cores, func(i int) func(int64, *model.Fields) error {
 			ch := make(chan *nvtxBatch, 2)
 			b := &nvtxBatcher{newBatch: bt.newBatch, cur: bt.newBatch(), keep: bt.keep, rf: bt.rf, g: bt.g,
 				send: func(b *nvtxBatch) {
@@ -288,11 +288,11 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 	var parts []*part
 	var kept atomic.Int64
 	d.first = true
-	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *sqlite.Fields) error {
+	_, err = d.runParts(ctx, names, cores, func(int) func(int64, *model.Fields) error {
 		pt := &part{}
 		pt.b = &nvtxBatcher{newBatch: newNVTXBatch, send: func(b *nvtxBatch) { pt.batches = append(pt.batches, b) }, cur: newNVTXBatch(), keep: bt.keep}
 		parts = append(parts, pt)
-		return func(rowid int64, f *sqlite.Fields) error {
+		return func(rowid int64, f *model.Fields) error {
 			if !f.Gated && kept.Add(1) > nvtxKeptPartsMax {
 				cancel() // the other ranges stop at their next check
 				return errNVTXKeptMany
@@ -335,10 +335,10 @@ func (sc *scanner) scanNVTXKeptParts(d directScan, names []string, bt *nvtxBatch
 func (sc *scanner) nvtxMaxima(d directScan, names []string) ([3]nvMax, error) {
 	d.keep, d.first = nil, false
 	var parts []*nvtxBatcher
-	_, err := d.runParts(sc.ctx, names[:nvType+1], gatedCores(sc.ctx), func(int) func(int64, *sqlite.Fields) error {
+	_, err := d.runParts(sc.ctx, names[:nvType+1], gatedCores(sc.ctx), func(int) func(int64, *model.Fields) error {
 		b := &nvtxBatcher{}
 		parts = append(parts, b)
-		return func(rowid int64, f *sqlite.Fields) error {
+		return func(rowid int64, f *model.Fields) error {
 			f.Gated = true // add reads its fields as it does a row's the gate refused: into the maxima
 			return b.add(rowid, f)
 		}

@@ -30,7 +30,7 @@ func runEventClassSum(table string, class int64, missing string) func(c *Ctx) (*
 			}
 		}
 		if len(keep) < t.N {
-			t = subTable(t, keep)
+			t = t.Take(keep)
 		}
 		return summarizeByID(c, t, "nameId", "Num Calls", func(v Value) Value { return v })
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // This file holds what the `nsys analyze` rules share (docs/stats.md §5):
@@ -521,11 +521,11 @@ func sqlInt(v rowVals, i int) (int64, bool) {
 		return 0, true
 	}
 	switch x := &v.v[p]; x.Type {
-	case sqlite.Integer:
+	case model.RecInteger:
 		return x.I, false
-	case sqlite.Float:
+	case model.RecFloat:
 		return int64(x.F), false
-	case sqlite.Null:
+	case model.RecNull:
 		return 0, true
 	}
 	return v.int(i), false
@@ -538,11 +538,11 @@ func sqlValue(v rowVals, i int) Value {
 		return Null
 	}
 	switch x := &v.v[p]; x.Type {
-	case sqlite.Integer:
+	case model.RecInteger:
 		return IntV(x.I)
-	case sqlite.Float:
+	case model.RecFloat:
 		return FloatV(x.F)
-	case sqlite.Text, sqlite.Blob:
+	case model.RecText, model.RecBlob:
 		return TextV(string(x.B))
 	}
 	return Null

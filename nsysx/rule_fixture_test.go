@@ -23,7 +23,7 @@ type memTable struct {
 // memSource serves memTables through the source interface.
 type memSource struct{ tabs []*memTable }
 
-func (s *memSource) schema() []*TableSchema {
+func (s *memSource) Schema() []*TableSchema {
 	var out []*TableSchema
 	for _, t := range s.tabs {
 		ts := &TableSchema{Name: t.name, Columns: t.cols}
@@ -41,9 +41,9 @@ func (s *memSource) schema() []*TableSchema {
 	return out
 }
 
-func (s *memSource) close() error { return nil }
+func (s *memSource) Close() error { return nil }
 
-func (s *memSource) load(_ context.Context, ts *TableSchema, cols []string) (*Table, error) {
+func (s *memSource) Load(_ context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	var mt *memTable
 	for _, t := range s.tabs {
 		if strings.EqualFold(t.name, ts.Name) {

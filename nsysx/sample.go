@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // The sample is the `sync` profile of the test data: sync.cu (synchronous
@@ -24,9 +24,9 @@ const SampleName = "sample:sync.sqlite"
 // OpenSample opens the small real profile built into nsysx, so that every
 // command and notebook can be tried with no file at hand.
 func OpenSample() (*Profile, error) {
-	db, err := sqlite.FromBytes(sampleDB)
+	src, err := load.SQLiteFromBytes(sampleDB)
 	if err != nil {
 		return nil, fmt.Errorf("sample: %w", err)
 	}
-	return newProfile(SampleName, "sqlite", newSQLiteSource(db))
+	return newProfile(SampleName, "sqlite", src)
 }

@@ -5,7 +5,8 @@ import (
 	"context"
 	"math"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // ScanRow is one row delivered by Profile.Scan. Column i is the i-th of the
@@ -49,7 +50,7 @@ func (r ScanRow) Float(i int) float64 {
 		return math.NaN()
 	}
 	v := r.v.v[r.v.pos[i]]
-	if v.Type == sqlite.Float {
+	if v.Type == model.RecFloat {
 		return v.F
 	}
 	return float64(r.v.int(i))
@@ -98,59 +99,66 @@ func (p *Profile) Scan(ctx context.Context, table string, f *Filter, cols []stri
 	})
 }
 
-// directScan is a scan of a SQLite export's table straight through the
-// profile's sqlite.DB, in rowid order and without a filter, with the leaf
-// pages released from the resident set as the scan leaves them behind; the
-// one gated scan, which the rules' runtime-call scans (scanGatedSQLite) and
-// the NVTX loader (scanSQLiteNVTX) both use. Absent columns read as NULL.
+// directScan is a scan of a table straight through the profile's loader
+// (model.RecordScanner: the SQLite loader), in rowid order and without a
+// filter, with the pages released from the resident set as the scan leaves
+// them behind; the one gated scan, which the rules' runtime-call scans
+// (scanGatedSQLite) and the NVTX loader (scanSQLiteNVTX) both use. Absent
+// columns read as NULL.
 type directScan struct {
-	db    *sqlite.DB
-	t     *sqlite.Table // nil: the file lacks the table
-	every int           // bytes of pages read between releases (0: sqlite's default)
+	rs    model.RecordScanner
+	table string
+	has   bool // the file holds the table
+	every int  // bytes of pages read between releases (0: the loader's default)
 	// keep, when not nil, gates the scan on field gate (an index into the
 	// columns): a row whose field is an INTEGER that keep refuses reaches fn
 	// with Fields.Gated set, as soon as the field is decoded and without the
-	// fields after it (sqlite.ScanOptions' Gate).
+	// fields after it (model.ScanOptions' Gate).
 	keep func(int64) bool
 	gate int
 	// first gates before any field is decoded: a refused row has none
-	// (sqlite.ScanOptions' GateFirst).
+	// (model.ScanOptions' GateFirst).
 	first bool
 }
 
-// direct returns the direct scan of sc's table, releasing pages every
-// `every` bytes; ok is false when the profile is not a SQLite export.
-func (sc *scanner) direct(every int) (d directScan, ok bool) {
-	src, ok := sc.p.src.(*sqliteSource)
+// directOf returns the direct scan of table in p, releasing pages every
+// `every` bytes; ok is false when p's loader cannot stream records.
+func directOf(p *Profile, table string, every int) (d directScan, ok bool) {
+	rs, ok := p.src.(model.RecordScanner)
 	if !ok {
 		return d, false
 	}
-	return directScan{db: src.db, t: src.db.Table(sc.table), every: every}, true
+	return directScan{rs: rs, table: table, has: rs.HasRecords(table), every: every}, true
 }
 
+// direct returns the direct scan of sc's table (directOf).
+func (sc *scanner) direct(every int) (d directScan, ok bool) { return directOf(sc.p, sc.table, every) }
+
 // run reads the fields cols of every row into fn, checking ctx as it goes.
-func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64, f *sqlite.Fields) error) error {
-	return d.db.ScanFields(d.t, cols, d.options(ctx), fn)
+func (d directScan) run(ctx context.Context, cols []string, fn func(rowid int64, f *model.Fields) error) error {
+	return d.rs.ScanRecords(d.table, cols, d.options(ctx), fn)
 }
 
 // runParts is run over up to parts ranges of the table at once, range i
-// into newFn(i) (sqlite.ScanFieldsParts, gated when keep is set). It
-// returns the number of ranges.
-func (d directScan) runParts(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error) (int, error) {
-	return d.db.ScanFieldsParts(d.t, cols, d.options(ctx), parts, newFn)
+// into newFn(i) (gated when keep is set). It returns the number of ranges.
+func (d directScan) runParts(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *model.Fields) error) (int, error) {
+	return d.rs.ScanRecordParts(d.table, cols, d.options(ctx), parts, newFn)
 }
 
 // runPartsDone is runParts with done(i, err) called on range i's goroutine
-// once the range is read (sqlite's ScanOptions.PartDone).
-func (d directScan) runPartsDone(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *sqlite.Fields) error, done func(part int, err error)) (int, error) {
+// once the range is read (model.ScanOptions' PartDone).
+func (d directScan) runPartsDone(ctx context.Context, cols []string, parts int, newFn func(part int) func(rowid int64, f *model.Fields) error, done func(part int, err error)) (int, error) {
 	opt := d.options(ctx)
 	opt.PartDone = done
-	return d.db.ScanFieldsParts(d.t, cols, opt, parts, newFn)
+	return d.rs.ScanRecordParts(d.table, cols, opt, parts, newFn)
 }
 
+// estimateRows is the loader's estimate of the table's rows.
+func (d directScan) estimateRows() int { return d.rs.EstimateRows(d.table) }
+
 // options are the scan options of d under ctx.
-func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
-	return sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate, GateFirst: d.first}
+func (d directScan) options(ctx context.Context) model.ScanOptions {
+	return model.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.keep, GateField: d.gate, GateFirst: d.first}
 }
 
 // scanGatedSQLite is sc.run for a SQLite export without a filter whose
@@ -162,8 +170,8 @@ func (d directScan) options(ctx context.Context) sqlite.ScanOptions {
 // range hands its rows to fn as it reads them, each later range keeps its
 // own, handed to fn in rowid order once all are scanned.
 func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, rowVals)) (bool, error) {
-	d, ok := sc.direct(loadReleaseEvery)
-	if !ok || d.t == nil || sc.rf != nil || len(sc.cols) > sqlite.MaxFields {
+	d, ok := sc.direct(load.ReleaseEvery)
+	if !ok || !d.has || sc.rf != nil || len(sc.cols) > model.MaxFields {
 		return false, nil
 	}
 	pos := make([]int, len(sc.cols))
@@ -175,12 +183,12 @@ func scanGatedSQLite(sc *scanner, gf int, keep func(int64) bool, fn func(int64, 
 	}
 	d.keep, d.gate, d.first = keep, gf, true
 	var parts []*keptRows // of the ranges after the first
-	_, err := d.runParts(sc.ctx, sc.cols, gatedCores(sc.ctx), func(i int) func(int64, *sqlite.Fields) error {
+	_, err := d.runParts(sc.ctx, sc.cols, gatedCores(sc.ctx), func(i int) func(int64, *model.Fields) error {
 		if i == 0 { // the first range's rows go to fn as they come: nothing else calls fn meanwhile
-			v := rowVals{make([]sqlite.Value, len(sc.cols)), pos}
-			return func(rowid int64, f *sqlite.Fields) error {
+			v := rowVals{make([]model.RecValue, len(sc.cols)), pos}
+			return func(rowid int64, f *model.Fields) error {
 				for k := range v.v {
-					v.v[k] = fieldValue(f, k)
+					v.v[k] = model.FieldValue(f, k)
 				}
 				fn(rowid, v)
 				return nil
@@ -210,14 +218,14 @@ type keptRows struct {
 	_      [64]byte // its own cache lines: the ranges append at once
 	n      int
 	rowids []int64
-	vals   []sqlite.Value
+	vals   []model.RecValue
 	_      [64]byte
 }
 
-func (k *keptRows) add(rowid int64, f *sqlite.Fields) error { // GateFirst: only kept rows come
+func (k *keptRows) add(rowid int64, f *model.Fields) error { // GateFirst: only kept rows come
 	k.rowids = append(k.rowids, rowid)
 	for i := range k.n {
-		v := fieldValue(f, i)
+		v := model.FieldValue(f, i)
 		if v.B != nil {
 			v.B = bytes.Clone(v.B)
 		}

@@ -6,7 +6,8 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Cores a profile's work may use. A load or scan reads a SQLite export's
@@ -17,28 +18,18 @@ import (
 // leaf pages into that many ranges decoded at once (docs/recipes.md §1.3,
 // "Spare cores").
 
-type coresKey struct{}
-
 // WithCores returns a context under which a Profile's table loads and
-// ScanParts may use up to n goroutines each (at most GOMAXPROCS). Without
-// it they use one, or NSYSX_LOAD_PARTS for loads.
-func WithCores(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, coresKey{}, n)
-}
+// ScanParts may use up to n goroutines each (package model).
+func WithCores(ctx context.Context, n int) context.Context { return model.WithCores(ctx, n) }
 
-// coresOf is the number of goroutines ctx lets a load or scan use: at least
-// def, at most GOMAXPROCS.
-func coresOf(ctx context.Context, def int) int {
-	n, _ := ctx.Value(coresKey{}).(int)
-	return max(1, min(runtime.GOMAXPROCS(0), max(n, def)))
-}
+var coresOf = model.Cores
 
 // gatedCores is the number of ranges a gated scan reads at once: the
 // cores WithCores gives ctx where it says, else all of them. A gated scan
 // keeps only the rows its gate lets through, so its ranges cost no memory
 // worth counting, unlike a load's.
 func gatedCores(ctx context.Context) int {
-	n, ok := ctx.Value(coresKey{}).(int)
+	n, ok := model.CoresGiven(ctx)
 	if !ok {
 		n = runtime.GOMAXPROCS(0)
 	}
@@ -60,9 +51,9 @@ func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, ne
 	if !p.HasTable(table) {
 		return 0, &MissingTableError{Table: table}
 	}
-	src, ok := p.src.(*sqliteSource)
+	d, ok := directOf(p, table, load.ReleaseEvery)
 	parts := coresOf(ctx, 1)
-	if !ok || len(cols) > sqlite.MaxFields {
+	if !ok || len(cols) > model.MaxFields {
 		return 1, p.Scan(ctx, table, nil, cols, newFn(0))
 	}
 	pos := make([]int, len(cols))
@@ -71,11 +62,10 @@ func (p *Profile) ScanParts(ctx context.Context, table string, cols []string, ne
 			pos[i] = -1
 		}
 	}
-	d := directScan{db: src.db, t: src.db.Table(table), every: loadReleaseEvery}
-	return d.runParts(ctx, cols, parts, func(i int) func(int64, *sqlite.Fields) error {
+	return d.runParts(ctx, cols, parts, func(i int) func(int64, *model.Fields) error {
 		fn := newFn(i)
 		st := &partRow{row: fieldRow{pos: pos}}
-		return func(_ int64, f *sqlite.Fields) error { // the scan checks ctx every 65536 rows
+		return func(_ int64, f *model.Fields) error { // the scan checks ctx every 65536 rows
 			st.row.Fields = f
 			return fn(ScanRow{f: &st.row})
 		}
@@ -99,7 +89,7 @@ type partRow struct {
 // a quarter of a pass over NVTX_EVENTS). Column i is field i; pos[i] is -1
 // for a column the table lacks (the scan reads it as NULL).
 type fieldRow struct {
-	*sqlite.Fields
+	*model.Fields
 	pos []int
 }
 

@@ -5,7 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // ScanInts streams the columns cols of table, each of them INTEGER in the
@@ -22,9 +23,8 @@ func (p *Profile) ScanInts(ctx context.Context, table string, cols []string, fn 
 	if ctx == nil {
 		return false, errNilContext
 	}
-	src, isSQLite := p.src.(*sqliteSource)
 	ts := p.tables[lower(table)]
-	if !isSQLite || ts == nil || len(cols) > sqlite.MaxFields {
+	if ts == nil || len(cols) > model.MaxFields {
 		return false, nil
 	}
 	for _, col := range cols {
@@ -38,22 +38,22 @@ func (p *Profile) ScanInts(ctx context.Context, table string, cols []string, fn 
 			return false, nil
 		}
 	}
-	d := directScan{db: src.db, t: src.db.Table(ts.Name), every: loadReleaseEvery}
-	if d.t == nil {
+	d, isSQLite := directOf(p, ts.Name, load.ReleaseEvery)
+	if !isSQLite || !d.has {
 		return false, nil
 	}
 	if parts := coresOf(ctx, 1); parts > 1 {
 		return true, scanIntsParts(ctx, d, cols, parts, fn)
 	}
 	v := make([]int64, len(cols))
-	return true, d.run(ctx, cols, func(_ int64, f *sqlite.Fields) error {
+	return true, d.run(ctx, cols, func(_ int64, f *model.Fields) error {
 		return fn(v, intFields(f, v))
 	})
 }
 
 // intFields sets v to the fields of f as Load gives them and returns their
 // NULL bits.
-func intFields(f *sqlite.Fields, v []int64) uint32 {
+func intFields(f *model.Fields, v []int64) uint32 {
 	copy(v, f.I[:len(v)]) // 0 for NULL and BLOB, REAL truncated
 	null := f.Null
 	for t := f.Text; t != 0; t &= t - 1 {
@@ -77,20 +77,20 @@ func scanIntsParts(ctx context.Context, d directScan, cols []string, parts int, 
 	// lines of their own (see partRow)
 	type kept struct {
 		_     [64]byte
-		v     [sqlite.MaxFields]int64
+		v     [model.MaxFields]int64
 		vals  []int64
 		nulls []uint32
 		_     [64]byte
 	}
 	var later []*kept
-	_, err := d.runParts(ctx, cols, parts, func(i int) func(int64, *sqlite.Fields) error {
+	_, err := d.runParts(ctx, cols, parts, func(i int) func(int64, *model.Fields) error {
 		k := &kept{}
 		v := k.v[:len(cols)]
 		if i == 0 {
-			return func(_ int64, f *sqlite.Fields) error { return fn(v, intFields(f, v)) }
+			return func(_ int64, f *model.Fields) error { return fn(v, intFields(f, v)) }
 		}
 		later = append(later, k)
-		return func(_ int64, f *sqlite.Fields) error {
+		return func(_ int64, f *model.Fields) error {
 			k.nulls = append(k.nulls, intFields(f, v))
 			k.vals = append(k.vals, v...)
 			return nil

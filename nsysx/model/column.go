@@ -209,3 +209,48 @@ func NewTable(name string, n int, cols ...*Column) *Table {
 	}
 	return t
 }
+
+// Gather copies the rows keep of c into a new column.
+func (c *Column) Gather(keep []int32) *Column {
+	out := &Column{Name: c.Name, Type: c.Type}
+	switch c.Type {
+	case Int:
+		out.Ints = make([]int64, len(keep))
+		for j, i := range keep {
+			out.Ints[j] = c.Ints[i]
+		}
+	case Float:
+		out.Floats = make([]float64, len(keep))
+		for j, i := range keep {
+			out.Floats[j] = c.Floats[i]
+		}
+	case Text:
+		out.Strs = make([]string, len(keep))
+		for j, i := range keep {
+			out.Strs[j] = c.Strs[i]
+		}
+	}
+	if c.HasNulls() {
+		for j, i := range keep {
+			if c.IsNull(int(i)) {
+				out.SetNull(j)
+			}
+		}
+	}
+	return out
+}
+
+// Take returns the rows keep of t (all its loaded columns).
+func (t *Table) Take(keep []int32) *Table {
+	out := &Table{Name: t.Name, N: len(keep)}
+	if t.RowIDs != nil {
+		out.RowIDs = make([]int64, len(keep))
+		for j, i := range keep {
+			out.RowIDs[j] = t.RowIDs[i]
+		}
+	}
+	for _, c := range t.Columns() {
+		out.AddCol(c.Gather(keep))
+	}
+	return out
+}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // SessionAt is Session for a SQLite export of size bytes read through r,
@@ -15,11 +16,12 @@ import (
 // without downloading it). Like Session, an export lacking either table is
 // ErrOutdated.
 func SessionAt(ctx context.Context, r io.ReaderAt, size int64) (utc, dur int64, err error) {
-	db, err := sqlite.OpenReaderAt(r, size)
+	src, err := load.OpenReaderAt(r, size)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer db.Close()
+	defer src.Close()
+	db := src.(model.RecordScanner)
 	if utc, err = firstInt(ctx, db, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs"); err != nil {
 		return 0, 0, err
 	}
@@ -30,17 +32,16 @@ func SessionAt(ctx context.Context, r io.ReaderAt, size int64) (utc, dur int64, 
 }
 
 // firstInt reads column col of table's first row.
-func firstInt(ctx context.Context, db *sqlite.DB, table, col string) (int64, error) {
-	t := db.Table(table)
-	if t == nil {
+func firstInt(ctx context.Context, db model.RecordScanner, table, col string) (int64, error) {
+	if !db.HasRecords(table) {
 		return 0, ErrOutdated
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	var v sqlite.Value
+	var v model.RecValue
 	found := false
-	err := db.Scan(t, []string{col}, func(_ int64, vals []sqlite.Value) error {
+	err := db.ScanValues(ctx, table, []string{col}, func(_ int64, vals []model.RecValue) error {
 		v, found = vals[0], true
 		return errStop
 	})
@@ -50,7 +51,7 @@ func firstInt(ctx context.Context, db *sqlite.DB, table, col string) (int64, err
 	switch {
 	case !found:
 		return 0, ErrOutdated
-	case v.Type != sqlite.Integer:
+	case v.Type != model.RecInteger:
 		return 0, fmt.Errorf("%s.%s is not an integer", table, col)
 	}
 	return v.I, nil

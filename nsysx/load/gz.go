@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"compress/gzip"
@@ -18,7 +18,7 @@ import (
 
 // compressedExt returns ".gz" or ".zst" when path names a compressed
 // export, else "".
-func compressedExt(path string) string {
+func CompressedExt(path string) string {
 	l := strings.ToLower(path)
 	for _, e := range []string{".gz", ".zst"} {
 		if strings.HasSuffix(l, e) {
@@ -33,10 +33,10 @@ func compressedExt(path string) string {
 // see Open), for any other path the path itself. Cancelling ctx stops the
 // decompression with ctx.Err().
 func Decompressed(ctx context.Context, path string) (string, error) {
-	if compressedExt(path) == "" {
+	if CompressedExt(path) == "" {
 		return path, nil
 	}
-	return decompressed(ctx, path, OpenOptions{})
+	return decompressed(ctx, path, Options{})
 }
 
 // decompressed returns an uncompressed copy of a .gz or .zst export in the
@@ -45,7 +45,7 @@ func Decompressed(ctx context.Context, path string) (string, error) {
 // part of the copy's name): a file replaced by another profile with the
 // same modification time (cp -p, tar, rsync -t) gets its own copy. Older
 // copies of the same path are removed; the compressed file is only read.
-func decompressed(ctx context.Context, path string, o OpenOptions) (string, error) {
+func decompressed(ctx context.Context, path string, o Options) (string, error) {
 	key, err := contentKey(path)
 	if err != nil {
 		return "", err
@@ -140,7 +140,7 @@ func decompressTo(ctx context.Context, w io.Writer, path string) error {
 	}
 	defer f.Close()
 	var r io.Reader
-	if compressedExt(path) == ".zst" {
+	if CompressedExt(path) == ".zst" {
 		zr, err := zstd.NewReader(f)
 		if err != nil {
 			return fmt.Errorf("not a zstd file: %w", err)
@@ -184,7 +184,7 @@ func decompressedPath(path, key string) string {
 	abs, _ := filepath.Abs(path)
 	h := sha256.Sum256([]byte(abs))
 	name := filepath.Base(path)
-	name = name[:len(name)-len(compressedExt(name))]
+	name = name[:len(name)-len(CompressedExt(name))]
 	name = strings.TrimSuffix(name, ".sqlite")
 	return filepath.Join(cacheDir(), name+"-"+hex.EncodeToString(h[:6])+"-"+key+".sqlite")
 }

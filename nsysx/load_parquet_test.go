@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // TestParquetTypesWithoutStoredSchema reads a file that pqarrow wrote
@@ -39,12 +40,12 @@ func TestParquetTypesWithoutStoredSchema(t *testing.T) {
 	defer rec.Release()
 	dir := t.TempDir()
 	writePQArrow(t, filepath.Join(dir, "T.parquet"), rec, 2)
-	src, _, err := openDir(dir)
+	src, _, err := load.OpenDirAlloc(dir, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := src.schema()[0]
-	tb, err := src.load(context.Background(), ts, ts.Columns)
+	ts := src.Schema()[0]
+	tb, err := src.Load(context.Background(), ts, ts.Columns)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/nsysx/nsysx/nsysx/load"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
@@ -122,7 +123,7 @@ func TestArrowParquetDirMatchesSQLite(t *testing.T) {
 
 // loadAllChecked loads every column of every table through a checked
 // allocator and fails on leaked Arrow memory.
-func loadAllChecked(t *testing.T, open func(memory.Allocator) (source, string, error)) {
+func loadAllChecked(t *testing.T, open func(memory.Allocator) (model.Source, string, error)) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -130,28 +131,28 @@ func loadAllChecked(t *testing.T, open func(memory.Allocator) (source, string, e
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.close()
-	for _, ts := range src.schema() {
-		if _, err := src.load(context.Background(), ts, ts.Columns); err != nil {
+	defer src.Close()
+	for _, ts := range src.Schema() {
+		if _, err := src.Load(context.Background(), ts, ts.Columns); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 func TestArrowParquetProjectionAndLeaks(t *testing.T) {
-	loadAllChecked(t, func(mem memory.Allocator) (source, string, error) { return openDirAlloc(pqtdir, mem) })
-	src, format, err := openDir(pqtdir)
+	loadAllChecked(t, func(mem memory.Allocator) (model.Source, string, error) { return load.OpenDirAlloc(pqtdir, mem) })
+	src, format, err := load.OpenDirAlloc(pqtdir, memory.DefaultAllocator)
 	if err != nil || format != "parquetdir" {
 		t.Fatal(format, err)
 	}
-	defer src.close()
+	defer src.Close()
 	var kern *TableSchema
-	for _, ts := range src.schema() {
+	for _, ts := range src.Schema() {
 		if ts.Name == "CUPTI_ACTIVITY_KIND_KERNEL" {
 			kern = ts
 		}
 	}
-	tb, err := src.load(context.Background(), kern, []string{"START", "shortName"})
+	tb, err := src.Load(context.Background(), kern, []string{"START", "shortName"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestArrowParquetProjectionAndLeaks(t *testing.T) {
 	if tb.RowIDs[0] != 1 || tb.RowIDs[tb.N-1] != int64(tb.N) {
 		t.Errorf("rowids %d..%d", tb.RowIDs[0], tb.RowIDs[tb.N-1])
 	}
-	tb, err = src.load(context.Background(), kern, nil)
+	tb, err = src.Load(context.Background(), kern, nil)
 	if err != nil || tb.N != 5600 {
 		t.Errorf("no columns: N=%v, %v", tb, err)
 	}
@@ -242,7 +243,7 @@ func TestArrowDirMatchesParquet(t *testing.T) {
 	files, _ := filepath.Glob(pqtdir + "/*.parquet")
 	for i, path := range files {
 		sc, recs := readParquet(t, path)
-		f, err := os.Create(filepath.Join(dir, stem(path)+".arrow"))
+		f, err := os.Create(filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+".arrow"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,8 +269,10 @@ func TestArrowDirMatchesParquet(t *testing.T) {
 	}
 	compareProfiles(t, pq, one)
 
-	loadAllChecked(t, func(mem memory.Allocator) (source, string, error) { return openDirAlloc(dir, mem) })
-	loadAllChecked(t, func(mem memory.Allocator) (source, string, error) { return openArrowFileAlloc(all.Name(), mem) })
+	loadAllChecked(t, func(mem memory.Allocator) (model.Source, string, error) { return load.OpenDirAlloc(dir, mem) })
+	loadAllChecked(t, func(mem memory.Allocator) (model.Source, string, error) {
+		return load.OpenArrowFileAlloc(all.Name(), mem)
+	})
 }
 
 func TestArrowBadInput(t *testing.T) {
@@ -331,11 +334,11 @@ func TestArrowBadInput(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "two.arrows")
 	os.WriteFile(path, two.Bytes(), 0o644)
-	src, _, err := openArrowFile(path)
-	if err != nil || len(src.schema()) != 1 {
+	src, _, err := load.OpenArrowFileAlloc(path, memory.DefaultAllocator)
+	if err != nil || len(src.Schema()) != 1 {
 		t.Fatalf("two streams of T: %v", err)
 	}
-	if _, err := src.load(context.Background(), src.schema()[0], []string{"a"}); err == nil || !strings.Contains(err.Error(), "has type utf8 here") {
+	if _, err := src.Load(context.Background(), src.Schema()[0], []string{"a"}); err == nil || !strings.Contains(err.Error(), "has type utf8 here") {
 		t.Errorf("type change: %v", err)
 	}
 
@@ -372,50 +375,12 @@ func FuzzArrowSource(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		src, _, err := openDir(dir)
+		src, _, err := load.OpenDirAlloc(dir, memory.DefaultAllocator)
 		if err != nil {
 			return
 		}
-		for _, ts := range src.schema() {
-			src.load(context.Background(), ts, ts.Columns)
+		for _, ts := range src.Schema() {
+			src.Load(context.Background(), ts, ts.Columns)
 		}
 	})
-}
-
-// TestArrowSchemaCheck damages the field count of an IPC schema: arrow-go
-// would allocate for two billion fields; the loader must refuse the file.
-func TestArrowSchemaCheck(t *testing.T) {
-	ts := &TableSchema{Name: "T", Columns: []string{"a", "s"}, Types: []ColType{Int, Text}}
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(tableArrowSchema(ts)))
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	if err := checkMessage(bytes.NewReader(data), 0, int64(len(data))); err != nil {
-		t.Fatalf("valid schema: %v", err)
-	}
-	n := int(le.Uint32(data[4:]))
-	fb := data[8 : 8+n]
-	m, err := fbTableAt(fb, int(le.Uint32(fb)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, ok, err := m.table(2)
-	if err != nil || !ok {
-		t.Fatal("no schema in message", err)
-	}
-	at, err := sc.ref(sc.field(1))
-	if err != nil || le.Uint32(fb[at:]) != 2 {
-		t.Fatalf("fields vector: %v", err)
-	}
-	le.PutUint32(fb[at:], 0x7fffffff)
-	if err := checkMessage(bytes.NewReader(data), 0, int64(len(data))); !errors.Is(err, errCorruptSchema) {
-		t.Errorf("damaged schema: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), "bad.arrows")
-	os.WriteFile(path, data, 0o644)
-	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "corrupt Arrow schema") {
-		t.Errorf("Open: %v", err)
-	}
 }

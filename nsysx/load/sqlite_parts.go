@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Loading a big table on several cores: its leaf pages cut into ranges
@@ -23,7 +24,7 @@ import (
 // loadPartsRows is the fewest estimated rows for which a load is cut at
 // all (variables for the tests).
 var (
-	loadPartsMax  = envInt("NSYSX_LOAD_PARTS", 1)
+	loadPartsMax  = EnvInt("NSYSX_LOAD_PARTS", 1)
 	loadPartsRows = 1 << 16
 )
 
@@ -48,7 +49,8 @@ func loadPartsOf(ctx context.Context) int {
 }
 
 // envInt is the integer value of the environment variable name, or def.
-func envInt(name string, def int) int {
+// EnvInt is the integer in the environment variable name, or def.
+func EnvInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
 		return n
 	}
@@ -58,12 +60,12 @@ func envInt(name string, def int) int {
 // loadParts loads t into b over several ranges; ok is false when the table
 // is too small, or the process has one core, and nothing was read.
 func (s *sqliteSource) loadParts(ctx context.Context, ts *TableSchema, t *sqlite.Table, b *rowBuilder, est int) (ok bool, err error) {
-	parts := coresOf(ctx, loadPartsOf(ctx))
+	parts := model.Cores(ctx, loadPartsOf(ctx))
 	if parts < 2 || est < loadPartsRows || len(b.cs) > sqlite.MaxFields {
 		return false, nil
 	}
 	bs := make([]*rowBuilder, parts)
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: ReleaseEvery}
 	n, err := s.db.ScanFieldsParts(t, b.names, opt, parts, func(i int) func(int64, *sqlite.Fields) error {
 		if bs[i] = b; i > 0 { // the first range goes straight into b
 			bs[i] = newRowBuilder(ts, b.names, est/parts+est/(8*parts))

@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 // Loading the tables of an arrowSource (see source_arrow.go) part by part.
 
@@ -15,7 +15,7 @@ import (
 )
 
 // load reads the named columns of a table from each of its parts in turn.
-func (s *arrowSource) load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
+func (s *arrowSource) Load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	parts := s.parts[ts]
 	if parts == nil {
 		return nil, &MissingTableError{Table: ts.Name}

@@ -1,55 +1,19 @@
-package nsysx
+package load
 
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
-
-// LoadRows returns the named columns of the rows of table whose rowids are
-// given (ascending), in that order, without keeping them: a report that
-// needs a wide column (NVTX text) of a few rows of a big table reads just
-// those instead of every row's. A rowid the table lacks is left out of
-// the result. A missing table gives *MissingTableError, a missing column
-// *MissingColumnError; a cancelled ctx stops the read with ctx.Err().
-func (p *Profile) LoadRows(ctx context.Context, table string, rowids []int64, cols ...string) (*Table, error) {
-	ts := p.tables[lower(table)]
-	if ts == nil {
-		return nil, &MissingTableError{Table: table}
-	}
-	for _, c := range cols {
-		if !p.HasColumn(table, c) {
-			return nil, &MissingColumnError{Table: ts.Name, Column: c}
-		}
-	}
-	if !slices.IsSorted(rowids) {
-		return nil, fmt.Errorf("reading %s: rowids not ascending", ts.Name)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var t *Table
-	var err error
-	if s, ok := p.src.(*sqliteSource); ok {
-		t, err = s.loadRows(ctx, ts, cols, rowids)
-	} else {
-		t, err = loadRowsOf(ctx, p.src, ts, cols, rowids)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
-	}
-	return t, nil
-}
 
 // errRowsDone stops a scan once every wanted row is read.
 var errRowsDone = errors.New("rows read")
 
 // loadRows is load restricted to rowids: one pass over the table in rowid
 // order that keeps the wanted rows' fields.
-func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
+func (s *sqliteSource) LoadRows(ctx context.Context, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
 	t := s.db.Table(ts.Name)
 	if t == nil {
 		return nil, &MissingTableError{Table: ts.Name}
@@ -72,7 +36,7 @@ func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []str
 	last := rowids[len(rowids)-1]
 	var err error
 	if len(cols) <= sqlite.MaxFields {
-		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery, Rows: want}
+		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: ReleaseEvery, Rows: want}
 		err = s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
 			b.addFields(rowid, f)
 			if rowid == last {
@@ -97,10 +61,10 @@ func (s *sqliteSource) loadRows(ctx context.Context, ts *TableSchema, cols []str
 	return b.table(), nil
 }
 
-// loadRowsOf is LoadRows for a source without row access: the columns
+// LoadRowsOf is LoadRows for a source without row access: the columns
 // loaded whole, then the wanted rows picked.
-func loadRowsOf(ctx context.Context, src source, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
-	t, err := src.load(ctx, ts, cols)
+func LoadRowsOf(ctx context.Context, src model.Source, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
+	t, err := src.Load(ctx, ts, cols)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +80,7 @@ func loadRowsOf(ctx context.Context, src source, ts *TableSchema, cols []string,
 			k++
 		}
 	}
-	return subTable(t, keep), nil
+	return t.Take(keep), nil
 }
 
 // rowAt is row i's rowid: its position when the table has none.

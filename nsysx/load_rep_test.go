@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // fakeNsys puts a stand-in `nsys` on PATH whose `export` copies a real SQLite
@@ -56,8 +57,8 @@ func TestNsysRepCacheDir(t *testing.T) {
 	calls := fakeNsys(t, fixture(t, "sync"))
 	cache := t.TempDir()
 	t.Setenv("NSYSX_CACHE_DIR", cache)
-	dirWritableFn = func(string) bool { return false }
-	defer func() { dirWritableFn = dirWritable }()
+	load.SetDirWritable(func(string) bool { return false })
+	defer load.SetDirWritable(nil)
 	dir := t.TempDir()
 	rep := filepath.Join(dir, "ro.nsys-rep")
 	os.WriteFile(rep, []byte("x"), 0o644)
@@ -81,8 +82,8 @@ func TestNsysRepWithoutNsys(t *testing.T) {
 	rep := filepath.Join(t.TempDir(), "a.nsys-rep")
 	os.WriteFile(rep, []byte("x"), 0o644)
 	_, err := Open(rep)
-	if !errors.Is(err, ErrNoNsys) || !testutil.ErrorHas(err, "nsys export -t sqlite") {
-		t.Fatalf("want ErrNoNsys with the manual command, got %v", err)
+	if !errors.Is(err, load.ErrNoNsys) || !testutil.ErrorHas(err, "nsys export -t sqlite") {
+		t.Fatalf("want load.ErrNoNsys with the manual command, got %v", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/procgroup"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // ErrNoNsys is returned when a .nsys-rep must be exported and no nsys is on PATH.
@@ -25,7 +26,7 @@ var ErrNoNsys = errors.New("nsys is not on PATH")
 // the export only once it validates, so a half-written export is never
 // kept; nsys runs in its own process group, stopped with everything it
 // started when ctx is done or o.ExportTimeout passes.
-func exportReport(ctx context.Context, rep string, o OpenOptions) (string, error) {
+func exportReport(ctx context.Context, rep string, o Options) (string, error) {
 	repSt, err := os.Stat(rep)
 	if err != nil {
 		return "", err
@@ -61,7 +62,7 @@ func freshExport(rep time.Time, paths ...string) (string, error) {
 			continue
 		}
 		if err := validExport(c, false); err != nil {
-			return "", fmt.Errorf("the export %s made earlier is not usable (%v): delete it, or pass --force-export (OpenOptions.ForceExport) to export again", c, err)
+			return "", fmt.Errorf("the export %s made earlier is not usable (%v): delete it, or pass --force-export (Options.ForceExport) to export again", c, err)
 		}
 		return c, nil
 	}
@@ -70,7 +71,7 @@ func freshExport(rep time.Time, paths ...string) (string, error) {
 
 // exportOnce exports rep to out under the export lock of out. A run that
 // waited for another finds that run's export and reuses it.
-func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o OpenOptions) (string, error) {
+func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o Options) (string, error) {
 	started := time.Now()
 	unlock, err := lockExport(ctx, out, o.Progress)
 	if err != nil {
@@ -109,7 +110,7 @@ func exportOnce(ctx context.Context, nsys, rep, out string, repTime time.Time, o
 // temporary names for out, owned by this user, untouched for the export
 // timeout (atomicfile.StaleAfter without one). It runs under out's export
 // lock, so no cooperating run is writing one of them.
-func removeStaleExports(out string, o OpenOptions) {
+func removeStaleExports(out string, o Options) {
 	age, _ := exportTimeout(o)
 	if age <= 0 {
 		age = atomicfile.StaleAfter
@@ -129,7 +130,7 @@ func runExport(ctx context.Context, nsys, rep, tmp string, timeout time.Duration
 	msg, err := procgroup.CombinedOutput(ctx, cmd)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("nsys export of %s stopped after --export-timeout %v (NSYSX_EXPORT_TIMEOUT, OpenOptions.ExportTimeout)", rep, timeout)
+		return fmt.Errorf("nsys export of %s stopped after --export-timeout %v (NSYSX_EXPORT_TIMEOUT, Options.ExportTimeout)", rep, timeout)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
@@ -143,7 +144,7 @@ func runExport(ctx context.Context, nsys, rep, tmp string, timeout time.Duration
 
 // exportTimeout is o.ExportTimeout, else $NSYSX_EXPORT_TIMEOUT, else 0:
 // no limit.
-func exportTimeout(o OpenOptions) (time.Duration, error) {
+func exportTimeout(o Options) (time.Duration, error) {
 	if o.ExportTimeout > 0 {
 		return o.ExportTimeout, nil
 	}
@@ -152,7 +153,7 @@ func exportTimeout(o OpenOptions) (time.Duration, error) {
 
 // ExportTimeoutEnv reads $NSYSX_EXPORT_TIMEOUT, the default limit of an
 // nsys export: a Go duration such as 30m; 0 when unset or empty (no
-// limit). Any other value is an error (ErrBadOption) naming it, as a bad
+// limit). Any other value is an error (model.ErrBadOption) naming it, as a bad
 // --export-timeout is.
 func ExportTimeoutEnv() (time.Duration, error) {
 	v := os.Getenv("NSYSX_EXPORT_TIMEOUT")
@@ -167,8 +168,8 @@ func ExportTimeoutEnv() (time.Duration, error) {
 }
 
 // badValue is an error that reads as its message alone and matches
-// ErrBadOption.
+// model.ErrBadOption.
 type badValue string
 
 func (b badValue) Error() string        { return string(b) }
-func (b badValue) Is(target error) bool { return target == ErrBadOption }
+func (b badValue) Is(target error) bool { return target == model.ErrBadOption }

@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 type sqliteSource struct {
@@ -56,10 +57,10 @@ func declType(decl string) ColType {
 	return Int // NUMERIC affinity
 }
 
-func (s *sqliteSource) schema() []*TableSchema { return s.tables }
-func (s *sqliteSource) close() error           { return s.db.Close() }
+func (s *sqliteSource) Schema() []*TableSchema { return s.tables }
+func (s *sqliteSource) Close() error           { return s.db.Close() }
 
-func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
+func (s *sqliteSource) Load(ctx context.Context, ts *TableSchema, cols []string) (*Table, error) {
 	t := s.db.Table(ts.Name)
 	if t == nil {
 		return nil, &MissingTableError{Table: ts.Name}
@@ -84,7 +85,7 @@ func (s *sqliteSource) load(ctx context.Context, ts *TableSchema, cols []string)
 // (typed as load types them). A chunk is valid only during fn: its columns
 // are reused for the next one, so that a pass over a table of any size
 // holds one chunk.
-func (s *sqliteSource) loadChunks(ctx context.Context, ts *TableSchema, cols []string, chunk int, fn func(*Table) error) error {
+func (s *sqliteSource) LoadChunks(ctx context.Context, ts *TableSchema, cols []string, chunk int, fn func(*Table) error) error {
 	t := s.db.Table(ts.Name)
 	if t == nil {
 		return &MissingTableError{Table: ts.Name}
@@ -112,7 +113,7 @@ func (s *sqliteSource) scanInto(ctx context.Context, t *sqlite.Table, b *rowBuil
 		return nil
 	}
 	if len(b.cs) <= sqlite.MaxFields {
-		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+		opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: ReleaseEvery}
 		return s.db.ScanFields(t, b.names, opt, func(rowid int64, f *sqlite.Fields) error {
 			b.addFields(rowid, f)
 			return flush()
@@ -258,7 +259,7 @@ func (b *rowBuilder) addFields(rowid int64, f *sqlite.Fields) {
 		case c.Type == Text && f.Text&bit != 0:
 			c.Strs = append(c.Strs, b.str(k, f.B[k]))
 		default:
-			appendValue(c, fieldValue(f, k), b.n)
+			appendValue(c, model.FieldValue(f, k), b.n)
 		}
 	}
 	b.n++
@@ -312,10 +313,10 @@ func (in *interner) str(b []byte) (string, bool) {
 	return "", false
 }
 
-// loadReleaseEvery is how many bytes of a table's leaf pages a load reads
+// ReleaseEvery is how many bytes of a table's leaf pages a load reads
 // between two releases of them from the resident set; NSYSX_RELEASE_MB
 // sets it (for developers measuring what the releases cost).
-var loadReleaseEvery = max(1, envInt("NSYSX_RELEASE_MB", 4)) << 20
+var ReleaseEvery = max(1, EnvInt("NSYSX_RELEASE_MB", 4)) << 20
 
 // scanReleasing is Scan that drops the table's pages from the process's
 // resident set as it leaves them behind (they stay in the page cache), so
@@ -323,29 +324,13 @@ var loadReleaseEvery = max(1, envInt("NSYSX_RELEASE_MB", 4)) << 20
 // once, does not leave every report's file mapped in memory.
 func (s *sqliteSource) scanReleasing(ctx context.Context, t *sqlite.Table, cols []string, fn func(int64, []sqlite.Value) error) error {
 	vals := make([]sqlite.Value, len(cols))
-	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: loadReleaseEvery}
+	opt := sqlite.ScanOptions{Context: ctx, Release: true, ReleaseEvery: ReleaseEvery}
 	return s.db.ScanFields(t, cols, opt, func(rowid int64, f *sqlite.Fields) error {
 		for k := range vals {
-			vals[k] = fieldValue(f, k)
+			vals[k] = model.FieldValue(f, k)
 		}
 		return fn(rowid, vals)
 	})
-}
-
-// fieldValue is field k of f as a Value.
-func fieldValue(f *sqlite.Fields, k int) sqlite.Value {
-	bit := uint32(1) << k
-	switch {
-	case f.Null&bit != 0:
-		return sqlite.Value{Type: sqlite.Null}
-	case f.Text&bit != 0:
-		return sqlite.Value{Type: sqlite.Text, B: f.B[k]}
-	case f.Blob&bit != 0:
-		return sqlite.Value{Type: sqlite.Blob, B: f.B[k]}
-	case f.Real&bit != 0:
-		return sqlite.Value{Type: sqlite.Float, F: f.F[k]}
-	}
-	return sqlite.Value{Type: sqlite.Integer, I: f.I[k]}
 }
 
 func appendValue(c *Column, v sqlite.Value, row int) {
@@ -386,7 +371,7 @@ func appendValue(c *Column, v sqlite.Value, row int) {
 		case sqlite.Integer:
 			x = strconv.FormatInt(v.I, 10)
 		case sqlite.Float:
-			x = PyFloat(v.F)
+			x = model.PyFloat(v.F)
 		}
 		c.Strs = append(c.Strs, x)
 	}

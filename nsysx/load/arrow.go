@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"bytes"
@@ -9,10 +9,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// batchRows is the number of rows read or written per Arrow record batch.
-const batchRows = 64 * 1024
+// BatchRows is the number of rows read or written per Arrow record batch.
+const BatchRows = 64 * 1024
+
+const batchRows = BatchRows
 
 // arrowSource reads the Parquet and Arrow exports of nsys: a
 // `-t parquetdir` directory (one <TABLE>.parquet per table), a `-t arrowdir`
@@ -50,10 +53,12 @@ var arrowMagic = []byte("ARROW1")
 
 // openDir opens a `nsys export -t parquetdir` or `-t arrowdir` directory.
 func openDir(path string) (source, string, error) {
-	return openDirAlloc(path, memory.DefaultAllocator)
+	return OpenDirAlloc(path, memory.DefaultAllocator)
 }
 
-func openDirAlloc(dir string, mem memory.Allocator) (source, string, error) {
+// OpenDirAlloc opens a Parquet or Arrow directory export, its columns
+// allocated from mem (tests count what a load allocates and frees).
+func OpenDirAlloc(dir string, mem memory.Allocator) (model.Source, string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, "", err
@@ -107,10 +112,11 @@ func isArrowFile(path string) bool {
 // openArrowFile opens a single Arrow IPC file: an .arrows stream of all
 // tables (`nsys export -t arrow`), or one table in IPC file format.
 func openArrowFile(path string) (source, string, error) {
-	return openArrowFileAlloc(path, memory.DefaultAllocator)
+	return OpenArrowFileAlloc(path, memory.DefaultAllocator)
 }
 
-func openArrowFileAlloc(path string, mem memory.Allocator) (source, string, error) {
+// OpenArrowFileAlloc opens one .arrows file, allocating from mem.
+func OpenArrowFileAlloc(path string, mem memory.Allocator) (model.Source, string, error) {
 	s := &arrowSource{mem: mem, parts: map[*TableSchema][]tablePart{}}
 	if err := s.addIPC(path, false); err != nil {
 		return nil, "", err
@@ -118,8 +124,8 @@ func openArrowFileAlloc(path string, mem memory.Allocator) (source, string, erro
 	return s, "arrow", nil
 }
 
-func (s *arrowSource) schema() []*TableSchema { return s.tables }
-func (s *arrowSource) close() error           { return nil }
+func (s *arrowSource) Schema() []*TableSchema { return s.tables }
+func (s *arrowSource) Close() error           { return nil }
 
 // addTable registers a part of table name with the given Arrow schema. Parts
 // of one table (several streams named alike) are read one after the other.

@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"context"
@@ -27,19 +27,23 @@ func validExport(path string, deep bool) error {
 	if err != nil {
 		return err
 	}
-	p, err := newProfile(path, "sqlite", src)
-	if err != nil {
-		return err
+	defer src.Close()
+	if !LooksLikeExport(src.Schema()) {
+		return fmt.Errorf("%w (no StringIds, metadata or event tables)", ErrNotExport)
 	}
-	defer p.Close()
-	ts := p.Schema("StringIds")
+	var ts *TableSchema
+	for _, t := range src.Schema() {
+		if lower(t.Name) == "stringids" {
+			ts = t
+		}
+	}
 	if ts == nil {
 		return errors.New("no StringIds table")
 	}
 	if !deep {
 		return nil
 	}
-	if _, err := src.load(context.Background(), ts, ts.Columns); err != nil {
+	if _, err := src.Load(context.Background(), ts, ts.Columns); err != nil {
 		return fmt.Errorf("reading StringIds: %w", err)
 	}
 	return nil

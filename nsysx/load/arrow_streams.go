@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 // Splitting a single .arrow/.arrows file of concatenated IPC streams into its
 // streams, for arrowSource (see source_arrow.go).

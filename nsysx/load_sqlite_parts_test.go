@@ -11,6 +11,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // TestLoadPartsSameResults: with every load cut into ranges of one leaf or
@@ -21,12 +22,12 @@ func TestLoadPartsSameResults(t *testing.T) {
 	reports := []string{"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_trace", "cuda_kern_exec_trace",
 		"cuda_api_gpu_sum", "nvtx_kern_sum", "cuda_api_sync", "cuda_memcpy_async", "gpu_gaps", "gpu_time_util"}
 	run := func(prof string, parts int, byLoadParts bool) []string {
-		defer func(r, l, g int) { loadPartsRows, sqlite.MinPartLeaves = r, l; runtime.GOMAXPROCS(g) }(loadPartsRows, sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
-		loadPartsRows, sqlite.MinPartLeaves = 0, 1
+		defer func(r, l, g int) { load.SetLoadPartsRows(r); sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(load.SetLoadPartsRows(0), sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+		sqlite.MinPartLeaves = 1
 		ctx := WithCores(t.Context(), parts)
 		if byLoadParts {
-			if ctx = WithLoadParts(t.Context(), parts); loadPartsOf(ctx) != parts && os.Getenv("NSYSX_LOAD_PARTS") == "" {
-				t.Fatalf("WithLoadParts(%d): loads cut in %d", parts, loadPartsOf(ctx))
+			if ctx = WithLoadParts(t.Context(), parts); load.LoadPartsOf(ctx) != parts && os.Getenv("NSYSX_LOAD_PARTS") == "" {
+				t.Fatalf("WithLoadParts(%d): loads cut in %d", parts, load.LoadPartsOf(ctx))
 			}
 		}
 		p, err := Open(testutil.Profile(t, prof))

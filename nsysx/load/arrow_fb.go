@@ -1,4 +1,4 @@
-package nsysx
+package load
 
 import (
 	"encoding/base64"
