@@ -130,18 +130,16 @@ func ExportTables(ctx context.Context, p *Profile, dir string, format string, ta
 // in the profile.
 func exportTable(ctx context.Context, p *Profile, name, path, format string) (err error) {
 	ts := p.Schema(name)
-	p.mu.Lock()
-	t := p.loaded[lower(name)]
-	p.mu.Unlock()
+	t := p.Loaded(name)
 	for _, c := range ts.Columns {
 		if t.Col(c) == nil {
 			t = nil
 			break
 		}
 	}
-	src, stream := p.src.(model.ChunkLoader)
+	src, stream := p.Source().(model.ChunkLoader)
 	if t == nil && !stream {
-		if t, err = p.src.Load(ctx, ts, ts.Columns); err != nil {
+		if t, err = p.Source().Load(ctx, ts, ts.Columns); err != nil {
 			return err
 		}
 	}

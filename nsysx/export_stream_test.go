@@ -94,7 +94,7 @@ func TestExportPartsWriterFails(t *testing.T) {
 	sqlite.MinPartLeaves = 1
 	p := openT(t, streamDB(t))
 	ts := p.Schema("T")
-	src := p.src.(model.ChunkLoader)
+	src := p.Source().(model.ChunkLoader)
 	rw, err := NewRecordWriter(&failAfter{n: 4096}, tableArrowSchema(ts), "arrow", nil)
 	if err != nil {
 		t.Fatal(err)

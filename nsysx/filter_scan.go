@@ -135,7 +135,7 @@ func (sc *scanner) runErr(fn func(rowid int64, v rowVals) error) error {
 		}
 		return sc.rf.keep(s.I, s.Type == model.RecNull, e.I, e.Type == model.RecNull, g.I, g.Type == model.RecNull)
 	}
-	if rs, ok := sc.p.src.(model.RecordScanner); ok && rs.HasRecords(sc.table) {
+	if rs, ok := sc.p.Source().(model.RecordScanner); ok && rs.HasRecords(sc.table) {
 		return rs.ScanValues(sc.ctx, sc.table, names, func(rowid int64, v []model.RecValue) error {
 			if keep(v) {
 				return fn(rowid, rowVals{v, pos})

@@ -3,12 +3,6 @@ package nsysx
 import (
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
-	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
@@ -30,35 +24,6 @@ type (
 	MissingTableError  = model.MissingTableError
 	TableSchema        = model.TableSchema
 )
-
-// Profile is an opened Nsight Systems export. Tables are loaded lazily, column
-// by column, and kept: a report pays only for the columns it reads, and the
-// next report over the same profile reuses them. A Profile is safe for
-// concurrent use.
-type Profile struct {
-	// Path is the path as the user gave it (without a .gz or .zst suffix);
-	// reports use it in their messages.
-	Path string
-	// Format is "sqlite", "parquetdir", "arrowdir" or "arrow" (one .arrows file).
-	Format string
-
-	src    model.Source
-	tables map[string]*TableSchema // by lower-case name
-	order  []string
-
-	mu     sync.Mutex
-	loaded map[string]*Table
-	locks  map[string]*sync.Mutex
-
-	strMu  sync.Mutex
-	strTab atomic.Pointer[strTable] // set once StringIds is read or found unreadable
-}
-
-// strTable is StringIds as a map, or the error that keeps it from being read.
-type strTable struct {
-	m   map[int64]string
-	err error
-}
 
 // Open opens an Nsight Systems export: a SQLite export (.sqlite, or
 // .sqlite.gz / .sqlite.zst, decompressed once into the cache), a Parquet
@@ -109,157 +74,21 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error)
 	return p, err
 }
 
-func newProfile(path, format string, src model.Source) (*Profile, error) {
-	p := &Profile{Path: path, Format: format, src: src, tables: map[string]*TableSchema{},
-		loaded: map[string]*Table{}, locks: map[string]*sync.Mutex{}}
-	for _, t := range src.Schema() {
-		k := lower(t.Name)
-		if _, dup := p.tables[k]; !dup {
-			p.order = append(p.order, t.Name)
-		}
-		p.tables[k] = t
-	}
-	if !load.LooksLikeExport(src.Schema()) {
-		src.Close()
-		return nil, fmt.Errorf("%s: %w (no StringIds, metadata or event tables)", path, ErrNotExport)
-	}
-	return p, nil
-}
-
-// Close releases the file.
-func (p *Profile) Close() error { return p.src.Close() }
-
-// Tables lists the table names of the export, in export order.
-func (p *Profile) Tables() []string { return append([]string(nil), p.order...) }
-
-// Schema returns a table's schema, or nil when the export lacks it.
-func (p *Profile) Schema(table string) *TableSchema { return p.tables[lower(table)] }
-
-// HasTable reports whether the export has the table (names are
-// case-insensitive, as in SQLite).
-func (p *Profile) HasTable(name string) bool { return p.tables[lower(name)] != nil }
-
-// HasColumn reports whether table has column.
-func (p *Profile) HasColumn(table, col string) bool {
-	t := p.tables[lower(table)]
-	if t == nil {
-		return false
-	}
-	for _, c := range t.Columns {
-		if strings.EqualFold(c, col) {
-			return true
-		}
-	}
-	return false
-}
-
-// TablesMatching lists the tables whose names satisfy keep, sorted.
-func (p *Profile) TablesMatching(keep func(name string) bool) []string {
-	var out []string
-	for _, n := range p.order {
-		if keep(n) {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Load returns the named columns of a table. Columns already loaded are
-// reused. A missing table gives *MissingTableError, a missing column
-// *MissingColumnError; a cancelled ctx stops the read with ctx.Err().
-func (p *Profile) Load(ctx context.Context, table string, cols ...string) (*Table, error) {
-	key := lower(table)
-	ts := p.tables[key]
-	if ts == nil {
-		return nil, &MissingTableError{Table: table}
-	}
-	for _, c := range cols {
-		if !p.HasColumn(table, c) {
-			return nil, &MissingColumnError{Table: ts.Name, Column: c}
-		}
-	}
-	p.mu.Lock()
-	lk := p.locks[key]
-	if lk == nil {
-		lk = &sync.Mutex{}
-		p.locks[key] = lk
-	}
-	p.mu.Unlock()
-	lk.Lock()
-	defer lk.Unlock()
-
-	p.mu.Lock()
-	have := p.loaded[key]
-	p.mu.Unlock()
-	var need []string
-	for _, c := range cols {
-		if have == nil || have.Col(c) == nil {
-			need = append(need, c)
-		}
-	}
-	if have != nil && len(need) == 0 {
-		return have, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	t, err := p.src.Load(ctx, ts, need)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
-	}
-	if have != nil {
-		t = have.WithColumns(t.Columns()...)
-	}
-	p.mu.Lock()
-	p.loaded[key] = t
-	p.mu.Unlock()
-	return t, nil
-}
-
-// LoadAll loads several tables concurrently (a table name followed by its
-// columns per entry). Missing tables are skipped silently.
-func (p *Profile) LoadAll(ctx context.Context, specs ...[]string) error {
-	var wg sync.WaitGroup
-	errs := make([]error, len(specs))
-	for i, s := range specs {
-		if !p.HasTable(s[0]) {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = p.Load(ctx, s[0], s[1:]...)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// String returns StringIds[id]; ok is false when the id is absent, or when
-// StringIds cannot be read (StringsErr says why). The first call loads
-// StringIds under ctx.
-func (p *Profile) String(ctx context.Context, id int64) (string, bool) {
-	t, _ := p.strings(ctx)
-	s, ok := t[id]
-	return s, ok
-}
-
 // noStrings is stringids.Missing for p: the SKIPPED message when StringIds
 // is absent or holds no names, "" otherwise, and when it cannot be read
 // (StringsErr says why).
 func (p *Profile) noStrings(ctx context.Context) string {
 	n := -1
 	if p.HasTable(tStrings) {
-		if t := p.strTab.Load(); t != nil {
-			if t.err == nil {
-				n = len(t.m)
+		if m, err, done := p.LoadedStrings(); done {
+			if err == nil {
+				n = len(m)
 			}
 		} else if has, ok, err := p.firstRow(ctx, tStrings); ok {
 			if err == nil && !has {
 				n = 0
 			}
-		} else if m, err := p.strings(ctx); err == nil {
+		} else if m, err := p.Strings(ctx); err == nil {
 			n = len(m)
 		}
 	}
@@ -274,7 +103,7 @@ var errFirstRow = errors.New("first row")
 // reading every name to learn that there are some). ok is false, and nothing
 // is read, when the profile is not a SQLite export or lacks the table.
 func (p *Profile) firstRow(ctx context.Context, table string) (has, ok bool, err error) {
-	ts := p.tables[lower(table)]
+	ts := p.Schema(table)
 	if ts == nil || len(ts.Columns) == 0 {
 		return false, false, nil
 	}
@@ -292,84 +121,20 @@ func (p *Profile) firstRow(ctx context.Context, table string) (has, ok bool, err
 	return has, true, err
 }
 
-// StringsErr loads StringIds under ctx, if not yet loaded, and reports an
-// error met while loading it.
-func (p *Profile) StringsErr(ctx context.Context) error { _, err := p.strings(ctx); return err }
-
-// strings returns StringIds, read on first use. An unreadable table's error
-// is kept, but a load stopped by ctx leaves nothing behind: the next call
-// (with a live context) reads the table again.
-func (p *Profile) strings(ctx context.Context) (map[int64]string, error) {
-	if t := p.strTab.Load(); t != nil {
-		return t.m, t.err
-	}
-	p.strMu.Lock()
-	defer p.strMu.Unlock()
-	if t := p.strTab.Load(); t != nil {
-		return t.m, t.err
-	}
-	m, err := p.readStrings(ctx)
-	if err != nil && (ctx.Err() != nil || isCancel(err)) {
-		return nil, err
-	}
-	p.strTab.Store(&strTable{m: m, err: err})
-	return m, err
+// Profile is an opened Nsight Systems export: the model's profile (package
+// model: schema, lazy column loads, names) with the library's reports,
+// rules and analyses as methods. A Profile is safe for concurrent use.
+type Profile struct {
+	*model.Profile
 }
 
-// isCancel reports whether err is a cancelled or expired context's, which
-// says nothing about the file: nothing derived from it may be kept.
-func isCancel(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-func (p *Profile) readStrings(ctx context.Context) (map[int64]string, error) {
-	if !p.HasTable("StringIds") {
-		return map[int64]string{}, nil
-	}
-	t, err := p.Load(ctx, "StringIds", "id", "value")
+func newProfile(path, format string, src model.Source) (*Profile, error) {
+	mp, err := model.NewProfile(path, format, src)
 	if err != nil {
 		return nil, err
 	}
-	id, val := t.Col("id"), t.Col("value")
-	m := make(map[int64]string, t.N)
-	for i := 0; i < t.N; i++ {
-		if !val.IsNull(i) {
-			m[id.Int(i)] = val.Str(i)
-		}
-	}
-	return m, nil
+	return &Profile{mp}, nil
 }
 
-// Meta returns the export metadata (META_DATA_EXPORT, or EXPORT_META_DATA in
-// exports from nsys 2022).
-func (p *Profile) Meta(ctx context.Context) map[string]string {
-	out := map[string]string{}
-	for _, tn := range []string{"EXPORT_META_DATA", "META_DATA_EXPORT"} {
-		if !p.HasColumn(tn, "name") || !p.HasColumn(tn, "value") {
-			continue
-		}
-		t, err := p.Load(ctx, tn, "name", "value")
-		if err != nil {
-			continue
-		}
-		n, v := t.Col("name"), t.Col("value")
-		for i := 0; i < t.N; i++ {
-			out[n.Str(i)] = v.Str(i)
-		}
-	}
-	return out
-}
-
-// SchemaVersion is EXPORT_SCHEMA_VERSION from the metadata, or "".
-func (p *Profile) SchemaVersion(ctx context.Context) string {
-	return p.Meta(ctx)["EXPORT_SCHEMA_VERSION"]
-}
-
-// Base is the file name without directory and extension, for output naming.
-func (p *Profile) Base() string {
-	b := filepath.Base(strings.TrimRight(p.Path, "/"))
-	for _, ext := range []string{".gz", ".zst", ".sqlite", ".nsys-rep", ".qdrep", ".arrows", ".arrow", ".parquet", "_pqtdir", "_arwdir"} {
-		b = strings.TrimSuffix(b, ext)
-	}
-	return b
-}
+// isCancel reports whether err is a cancelled or expired context's.
+var isCancel = model.IsCancel

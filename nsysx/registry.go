@@ -275,7 +275,7 @@ func (c *Ctx) namesErr() error {
 // StringIds cannot be read, ok is false and the report fails with that
 // error once it returns (RunReport), instead of showing empty names.
 func (c *Ctx) String(id int64) (string, bool) {
-	m, err := c.P.strings(c.ctx())
+	m, err := c.P.Strings(c.ctx())
 	if err != nil {
 		c.strErr.CompareAndSwap(nil, &err)
 		return "", false

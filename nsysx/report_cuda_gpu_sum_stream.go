@@ -18,13 +18,11 @@ var errStreamOff = errors.New("stream: load the table instead")
 // and INTEGER in the schema, none of them loaded already (reusing the
 // loaded columns is cheaper). It returns the export's scan.
 func (c *Ctx) intStream(table string, cols ...string) (directScan, bool) {
-	if _, ok := c.P.src.(model.RecordScanner); !ok || c.Filter != nil {
+	if _, ok := c.P.Source().(model.RecordScanner); !ok || c.Filter != nil {
 		return directScan{}, false
 	}
-	ts := c.P.tables[lower(table)]
-	c.P.mu.Lock()
-	have := c.P.loaded[lower(table)]
-	c.P.mu.Unlock()
+	ts := c.P.Schema(table)
+	have := c.P.Loaded(table)
 	for _, col := range cols {
 		isInt := false
 		for j, name := range ts.Columns {

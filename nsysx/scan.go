@@ -124,7 +124,7 @@ type directScan struct {
 // directOf returns the direct scan of table in p, releasing pages every
 // `every` bytes; ok is false when p's loader cannot stream records.
 func directOf(p *Profile, table string, every int) (d directScan, ok bool) {
-	rs, ok := p.src.(model.RecordScanner)
+	rs, ok := p.Source().(model.RecordScanner)
 	if !ok {
 		return d, false
 	}

@@ -23,7 +23,7 @@ func (p *Profile) ScanInts(ctx context.Context, table string, cols []string, fn 
 	if ctx == nil {
 		return false, errNilContext
 	}
-	ts := p.tables[lower(table)]
+	ts := p.Schema(table)
 	if ts == nil || len(cols) > model.MaxFields {
 		return false, nil
 	}

@@ -96,25 +96,3 @@ func notRegular(path string, m fs.FileMode) error {
 	}
 	return fmt.Errorf("%s: %w: it is %s; give the export's file (copy the data to a file first)", path, ErrNotExport, what)
 }
-
-var exportMarkers = []string{"stringids", "meta_data_export", "export_meta_data", "nvtx_events", "osrt_api", "target_info_gpu", "threadnames", "processes"}
-
-// LooksLikeExport reports whether a schema has an export's tables: StringIds,
-// metadata or event tables.
-func LooksLikeExport(tables []*TableSchema) bool {
-	have := map[string]bool{}
-	for _, t := range tables {
-		have[lower(t.Name)] = true
-	}
-	for _, m := range exportMarkers {
-		if have[m] {
-			return true
-		}
-	}
-	for k := range have {
-		if strings.HasPrefix(k, "cupti_activity_kind_") || strings.HasPrefix(k, "enum_") {
-			return true
-		}
-	}
-	return false
-}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // validExport checks that path is a complete SQLite export: the page
@@ -28,7 +30,7 @@ func validExport(path string, deep bool) error {
 		return err
 	}
 	defer src.Close()
-	if !LooksLikeExport(src.Schema()) {
+	if !model.LooksLikeExport(src.Schema()) {
 		return fmt.Errorf("%w (no StringIds, metadata or event tables)", ErrNotExport)
 	}
 	var ts *TableSchema

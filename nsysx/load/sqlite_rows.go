@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
-	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // errRowsDone stops a scan once every wanted row is read.
@@ -59,34 +58,4 @@ func (s *sqliteSource) LoadRows(ctx context.Context, ts *TableSchema, cols []str
 		return nil, err
 	}
 	return b.table(), nil
-}
-
-// LoadRowsOf is LoadRows for a source without row access: the columns
-// loaded whole, then the wanted rows picked.
-func LoadRowsOf(ctx context.Context, src model.Source, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
-	t, err := src.Load(ctx, ts, cols)
-	if err != nil {
-		return nil, err
-	}
-	var keep []int32
-	for i, k := 0, 0; i < t.N && k < len(rowids); {
-		switch r := rowAt(t, i); {
-		case r == rowids[k]:
-			keep = append(keep, int32(i))
-			i, k = i+1, k+1
-		case r < rowids[k]:
-			i++
-		default:
-			k++
-		}
-	}
-	return t.Take(keep), nil
-}
-
-// rowAt is row i's rowid: its position when the table has none.
-func rowAt(t *Table, i int) int64 {
-	if t.RowIDs == nil {
-		return int64(i)
-	}
-	return t.RowIDs[i]
 }

@@ -1,4 +1,4 @@
-package nsysx
+package model
 
 // Forget drops the loaded columns of the named tables (of every loaded
 // table when none is named) from the profile, so that their memory goes
@@ -14,6 +14,6 @@ func (p *Profile) Forget(tables ...string) {
 		return
 	}
 	for _, t := range tables {
-		delete(p.loaded, lower(t))
+		delete(p.loaded, Lower(t))
 	}
 }
