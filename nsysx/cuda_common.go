@@ -4,16 +4,17 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
 const (
-	tKernel  = "CUPTI_ACTIVITY_KIND_KERNEL"
-	tRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME"
-	tMemcpy  = "CUPTI_ACTIVITY_KIND_MEMCPY"
-	tMemset  = "CUPTI_ACTIVITY_KIND_MEMSET"
-	tNVTX    = "NVTX_EVENTS"
-	tStrings = "StringIds"
+	tKernel  = events.TableKernel
+	tRuntime = events.TableRuntime
+	tMemcpy  = events.TableMemcpy
+	tMemset  = events.TableMemset
+	tNVTX    = events.TableNVTXEvents
+	tStrings = events.TableStringIds
 	pidMask  = int64(-1) << 24 // bits 24..63: 0xFFFFFFFFFF000000
 )
 
@@ -442,7 +443,7 @@ func sortedThreadRanges(tmp map[int64][]labelledRange) map[int64]*threadRanges {
 
 // memcpyNames maps copyKind to "[CUDA memcpy <label>]" from ENUM_CUDA_MEMCPY_OPER.
 func (c *Ctx) memcpyNames() (map[int64]string, error) {
-	t, err := c.LoadRaw("ENUM_CUDA_MEMCPY_OPER", "id", "label")
+	t, err := c.LoadRaw(events.TableEnumCUDAMemcpyOper, "id", "label")
 	if err != nil {
 		return nil, err
 	}

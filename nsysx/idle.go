@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // IdleCat is what the host was doing while a GPU was idle.
@@ -98,10 +100,10 @@ func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, erro
 }
 
 func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
-	if !c.Has("CUPTI_ACTIVITY_KIND_KERNEL") && !c.Has("CUPTI_ACTIVITY_KIND_MEMCPY") && !c.Has("CUPTI_ACTIVITY_KIND_MEMSET") {
+	if !c.Has(events.TableKernel) && !c.Has(events.TableMemcpy) && !c.Has(events.TableMemset) {
 		return &Idle{Skipped: c.Path() + " does not contain CUDA kernel or memory operation data (record them with nsys profile --trace=cuda)."}, nil
 	}
-	if !c.Has("CUPTI_ACTIVITY_KIND_RUNTIME") {
+	if !c.Has(events.TableRuntime) {
 		return &Idle{Skipped: c.Path() + " does not contain CUDA API data (record it with nsys profile --trace=cuda)."}, nil
 	}
 	match, err := iterationMatcher(o)
@@ -158,8 +160,8 @@ func iterationMatcher(o IdleOptions) (*regexp.Regexp, error) {
 // the events' extent when absent) cut to the active filter.
 func (c *Ctx) idleWindow(ops *idleOpSet) (lo, hi int64, err error) {
 	lo, hi = 0, ops.maxEnd
-	if c.P.HasColumn("ANALYSIS_DETAILS", "duration") {
-		t, err := c.LoadRaw("ANALYSIS_DETAILS", "duration")
+	if c.P.HasColumn(events.TableAnalysisDetails, "duration") {
+		t, err := c.LoadRaw(events.TableAnalysisDetails, "duration")
 		if err != nil {
 			return 0, 0, err
 		}
@@ -184,15 +186,15 @@ type iterRange struct {
 // cut to [lo, hi). It scans NVTX_EVENTS (nothing kept): only the matching
 // ranges' names become strings.
 func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) ([]iterRange, error) {
-	if !c.Has("NVTX_EVENTS") {
+	if !c.Has(events.TableNVTXEvents) {
 		return nil, nil
 	}
 	cols := []string{"start", "end", "eventType", "text"}
-	if c.P.HasColumn("NVTX_EVENTS", "textId") {
+	if c.P.HasColumn(events.TableNVTXEvents, "textId") {
 		cols = append(cols, "textId")
 	}
 	var out []iterRange
-	err := c.P.Scan(c.ctx(), "NVTX_EVENTS", nil, cols, func(r ScanRow) error {
+	err := c.P.Scan(c.ctx(), events.TableNVTXEvents, nil, cols, func(r ScanRow) error {
 		if k := r.Int(2); k != 59 && k != 60 || r.IsNull(0) || r.IsNull(1) {
 			return nil
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // The GPU side of the idle breakdown: every kernel, memcpy and memset, by
@@ -93,7 +95,7 @@ type idleOpSet struct {
 	minStart, maxEnd int64
 }
 
-var idleOpTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}
+var idleOpTables = []string{events.TableKernel, events.TableMemcpy, events.TableMemset}
 
 func (c *Ctx) idleOps() (*idleOpSet, error) {
 	set := &idleOpSet{byDev: map[int64][]idleOp{}}
@@ -190,13 +192,13 @@ func apiCat(name string) IdleCat {
 // a window's GPU operations may have been launched before it, and a
 // thread's first and last traced calls are those of the whole profile.
 func (c *Ctx) loadHost(osrt bool) (*hostIndex, error) {
-	t, err := c.LoadRaw("CUPTI_ACTIVITY_KIND_RUNTIME", "start", "end", "globalTid", "correlationId", "nameId")
+	t, err := c.LoadRaw(events.TableRuntime, "start", "end", "globalTid", "correlationId", "nameId")
 	if err != nil {
 		return nil, err
 	}
 	var ot *Table
-	if osrt && c.Has("OSRT_API") {
-		if ot, err = c.LoadRaw("OSRT_API", "start", "end", "globalTid", "nameId"); err != nil {
+	if osrt && c.Has(events.TableOSRTAPI) {
+		if ot, err = c.LoadRaw(events.TableOSRTAPI, "start", "end", "globalTid", "nameId"); err != nil {
 			return nil, err
 		}
 	}

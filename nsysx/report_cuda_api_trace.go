@@ -1,5 +1,7 @@
 package nsysx
 
+import "github.com/nsysx/nsysx/nsysx/events"
+
 // runAPITrace lists every CUDA runtime/driver API call in start order, one
 // row per (call, name of its thread): ThreadNames may hold several names for
 // one thread, and a thread without one gives a row with NULL names. The rows
@@ -8,7 +10,7 @@ func runAPITrace(c *Ctx) (*Result, error) {
 	if r, skip := c.skipNoStrings(); skip {
 		return r, nil
 	}
-	if !c.Has("ThreadNames") {
+	if !c.Has(events.TableThreadNames) {
 		return c.Skip(c.Path() + " file does not contain ThreadNames table.")
 	}
 	if !c.Has(tRuntime) {
@@ -31,7 +33,7 @@ type threadName struct{ pri, name Value }
 
 // threadNames lists each thread's ThreadNames rows, by globalTid, in rowid order.
 func (c *Ctx) threadNames() (map[int64][]threadName, error) {
-	tn, err := c.LoadRaw("ThreadNames", "nameId", "priority", "globalTid")
+	tn, err := c.LoadRaw(events.TableThreadNames, "nameId", "priority", "globalTid")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,10 @@
 package nsysx
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/nsysx/nsysx/nsysx/events"
+)
 
 func init() {
 	register(&Report{Name: "cuda_gpu_mem_time_sum", Title: "CUDA GPU MemOps Summary (by Time)", Aliases: []string{"gpumemtimesum"},
@@ -186,7 +190,7 @@ func addMemOps(t *Table, size bool, group func(i int) *Agg) {
 }
 
 func (c *Ctx) skipMemEnum() (*Result, bool) {
-	if c.Has(tMemcpy) && !c.Has("ENUM_CUDA_MEMCPY_OPER") {
+	if c.Has(tMemcpy) && !c.Has(events.TableEnumCUDAMemcpyOper) {
 		r, _ := c.Skip(c.Path() + " does not contain ENUM_CUDA_MEMCPY_OPER table.")
 		return r, true
 	}

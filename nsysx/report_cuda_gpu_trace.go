@@ -1,6 +1,10 @@
 package nsysx
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/nsysx/nsysx/nsysx/events"
+)
 
 func init() {
 	register(&Report{Name: "cuda_gpu_trace", Title: "CUDA GPU Trace", Aliases: []string{"gputrace"},
@@ -34,7 +38,7 @@ func gpuTraceCheck(c *Ctx) (*kernNames, *Result, error) {
 		return nil, r, nil
 	}
 	skip := func(msg string) (*kernNames, *Result, error) { r, err := c.Skip(c.Path() + msg); return nil, r, err }
-	if !c.Has("TARGET_INFO_GPU") {
+	if !c.Has(events.TableTargetInfoGPU) {
 		return skip(" file does not contain TARGET_INFO_GPU table.")
 	}
 	var names *kernNames
@@ -46,9 +50,9 @@ func gpuTraceCheck(c *Ctx) (*kernNames, *Result, error) {
 		}
 	}
 	switch {
-	case c.Has(tMemcpy) && !c.Has("ENUM_CUDA_MEMCPY_OPER"):
+	case c.Has(tMemcpy) && !c.Has(events.TableEnumCUDAMemcpyOper):
 		return skip(" does not contain ENUM_CUDA_MEMCPY_OPER table.")
-	case (c.Has(tMemcpy) || c.Has(tMemset)) && !c.Has("ENUM_CUDA_MEM_KIND"):
+	case (c.Has(tMemcpy) || c.Has(tMemset)) && !c.Has(events.TableEnumCUDAMemKind):
 		return skip(" does not contain ENUM_CUDA_MEM_KIND table.")
 	case !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset):
 		return skip(" does not contain GPU trace data.")
@@ -94,7 +98,7 @@ func (g *gpuTrace) load(c *Ctx) error {
 	}
 	var err error
 	if g.srcs[1] != nil || g.srcs[2] != nil {
-		if g.kinds, err = c.enumLabels("ENUM_CUDA_MEM_KIND"); err != nil {
+		if g.kinds, err = c.enumLabels(events.TableEnumCUDAMemKind); err != nil {
 			return err
 		}
 	}
@@ -115,7 +119,7 @@ func (g *gpuTrace) load(c *Ctx) error {
 // skips it when the table is absent).
 func gpuDeviceNames(c *Ctx, srcs [3]*Table) (map[int64]Value, error) {
 	gpus := map[int64]string{}
-	g, err := c.LoadRaw("TARGET_INFO_GPU", "id", "name")
+	g, err := c.LoadRaw(events.TableTargetInfoGPU, "id", "name")
 	if err != nil {
 		return nil, err
 	}

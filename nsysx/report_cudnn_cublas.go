@@ -1,5 +1,7 @@
 package nsysx
 
+import "github.com/nsysx/nsysx/nsysx/events"
+
 // Two reports nsys lacks although its exports hold the data: cuDNN and
 // cuBLAS API calls traced with `-t cudnn,cublas` land in CUDNN_EVENTS and
 // CUBLAS_EVENTS (start, end, eventClass, globalTid, nameId).
@@ -8,11 +10,11 @@ func init() {
 	register(&Report{Name: "cudnn_api_sum", Title: "cuDNN API Summary",
 		Help: "cuDNN library calls grouped by function: share of cuDNN time, call counts and duration statistics " +
 			"(an nsysx report; nsys has none for CUDNN_EVENTS).",
-		run: runLibAPISum("CUDNN_EVENTS", "cuDNN")})
+		run: runLibAPISum(events.TableCUDNNEvents, "cuDNN")})
 	register(&Report{Name: "cublas_api_sum", Title: "cuBLAS API Summary",
 		Help: "cuBLAS library calls grouped by function: share of cuBLAS time, call counts and duration statistics " +
 			"(an nsysx report; nsys has none for CUBLAS_EVENTS).",
-		run: runLibAPISum("CUBLAS_EVENTS", "cuBLAS")})
+		run: runLibAPISum(events.TableCUBLASEvents, "cuBLAS")})
 }
 
 // runLibAPISum summarises a library's API table by nameId, as cuda_api_sum

@@ -2,6 +2,8 @@ package nsysx
 
 import (
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 func init() {
@@ -21,10 +23,10 @@ func init() {
 // The MPI event tables in nsys's union order, with the Source label each
 // gets in mpi_event_sum.
 var mpiTables = [...]struct{ table, source string }{
-	{"MPI_P2P_EVENTS", "p2p"},
-	{"MPI_START_WAIT_EVENTS", "start-wait"},
-	{"MPI_OTHER_EVENTS", "other"},
-	{"MPI_COLLECTIVES_EVENTS", "collectives"},
+	{events.TableMPIP2PEvents, "p2p"},
+	{events.TableMPIStartWaitEvents, "start-wait"},
+	{events.TableMPIOtherEvents, "other"},
+	{events.TableMPICollectivesEvents, "collectives"},
 }
 
 const noMPI = " does not contain MPI event data."
@@ -129,7 +131,7 @@ func runMPIEventSum(c *Ctx) (*Result, error) {
 }
 
 func runMPIEventTrace(c *Ctx) (*Result, error) {
-	if r, err := c.prologueNeeding("MPI_RANKS", " does not contain MPI rank data."); r != nil || err != nil {
+	if r, err := c.prologueNeeding(events.TableMPIRanks, " does not contain MPI rank data."); r != nil || err != nil {
 		return r, err
 	}
 	ranks, err := c.mpiRanks()
@@ -153,7 +155,7 @@ func runMPIEventTrace(c *Ctx) (*Result, error) {
 
 // mpiRanks lists each thread's MPI ranks, by globalTid.
 func (c *Ctx) mpiRanks() (map[int64][]Value, error) {
-	rk, err := c.LoadRaw("MPI_RANKS", "globalTid", "rank")
+	rk, err := c.LoadRaw(events.TableMPIRanks, "globalTid", "rank")
 	if err != nil {
 		return nil, err
 	}
@@ -251,17 +253,17 @@ func runMPIMsgSizeSum(c *Ctx) (*Result, error) {
 		}
 	}
 	found := false
-	if c.Has("MPI_P2P_EVENTS") {
+	if c.Has(events.TableMPIP2PEvents) {
 		found = true
-		t, err := c.Load("MPI_P2P_EVENTS", "textId", "size")
+		t, err := c.Load(events.TableMPIP2PEvents, "textId", "size")
 		if err != nil {
 			return nil, err
 		}
 		add("p2p", t, "size", false)
 	}
-	if c.Has("MPI_COLLECTIVES_EVENTS") {
+	if c.Has(events.TableMPICollectivesEvents) {
 		found = true
-		t, err := c.Load("MPI_COLLECTIVES_EVENTS", "textId", "size", "recvSize")
+		t, err := c.Load(events.TableMPICollectivesEvents, "textId", "size", "recvSize")
 		if err != nil {
 			return nil, err
 		}

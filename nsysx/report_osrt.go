@@ -1,10 +1,12 @@
 package nsysx
 
+import "github.com/nsysx/nsysx/nsysx/events"
+
 func init() {
 	register(&Report{Name: "osrt_sum", Title: "OS Runtime Summary", Aliases: []string{"osrtsum"},
 		Help: "OS runtime library calls (pthread, file and socket I/O, sleeps, polls ...) grouped by function: " +
 			"share of traced time, call counts and duration statistics.",
-		run: runEventClassSum("OSRT_API", 27, " does not contain OS Runtime trace data.")})
+		run: runEventClassSum(events.TableOSRTAPI, 27, " does not contain OS Runtime trace data.")})
 	register(&Report{Name: "syscall_sum", Title: "Syscall Summary",
 		Help: "Linux system calls grouped by name: share of traced time, call counts and duration statistics.",
 		run:  runEventClassSum("SYSCALL", 107, " does not contain syscall data.")})

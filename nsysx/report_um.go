@@ -5,11 +5,13 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 const (
-	tUMCPU = "CUDA_UM_CPU_PAGE_FAULT_EVENTS"
-	tUMGPU = "CUDA_UM_GPU_PAGE_FAULT_EVENTS"
+	tUMCPU = events.TableCUDAUMCPUPageFaultEvents
+	tUMGPU = events.TableCUDAUMGPUPageFaultEvents
 	// copyKind of unified-memory migrations (ENUM_CUDA_MEMCPY_OPER)
 	umHtoD = 11
 	umDtoH = 12

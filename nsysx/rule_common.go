@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
@@ -283,7 +284,7 @@ func (m *memRule) run(c *Ctx) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds, err := c.enumLabels("ENUM_CUDA_MEM_KIND")
+	kinds, err := c.enumLabels(events.TableEnumCUDAMemKind)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +351,7 @@ func (m *memRule) prereq(c *Ctx) (*Result, error) {
 	if !c.Has(m.table) {
 		return c.Skip(c.Path() + " could not be analyzed because it does not contain the required CUDA data. Does the application use CUDA " + m.what + " APIs?")
 	}
-	if !c.Has("ENUM_CUDA_MEM_KIND") {
+	if !c.Has(events.TableEnumCUDAMemKind) {
 		return c.Skip(c.Path() + " does not contain ENUM_CUDA_MEM_KIND table.")
 	}
 	if !c.P.HasColumn(m.table, "greenContextId") {

@@ -3,6 +3,8 @@ package nsysx
 import (
 	"slices"
 	"sync"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // The GPU operation set of gpu_gaps and gpu_time_util (docs/stats.md §5.6; nsys's
@@ -27,11 +29,11 @@ type opSource struct {
 var opSources = []opSource{
 	{api: "cuda", tables: []string{tKernel, tMemcpy, tMemset}, gid: "globalPid", dev: "deviceId", ctx: "contextId",
 		overhead: []string{"CUDA profiling data flush overhead", "CUDA profiling stop overhead", "CUDA profiling overhead"}},
-	{api: "vulkan", tables: []string{"VULKAN_WORKLOAD"}, gid: "globalTid", dev: "gpu", ctx: "contextId", needGPU: true,
+	{api: "vulkan", tables: []string{events.TableVulkanWorkload}, gid: "globalTid", dev: "gpu", ctx: "contextId", needGPU: true,
 		overhead: []string{"Vulkan profiling overhead"}},
-	{api: "opengl", tables: []string{"OPENGL_WORKLOAD"}, gid: "globalTid", dev: "gpu", ctx: "contextId",
+	{api: "opengl", tables: []string{events.TableOPENGLWorkload}, gid: "globalTid", dev: "gpu", ctx: "contextId",
 		overhead: []string{"OpenGL profiling overhead"}},
-	{api: "dx12", tables: []string{"DX12_WORKLOAD"}, gid: "globalTid", dev: "gpu", ctx: "shortContextId", needGPU: true,
+	{api: "dx12", tables: []string{events.TableDX12Workload}, gid: "globalTid", dev: "gpu", ctx: "shortContextId", needGPU: true,
 		overhead: []string{"DX12 profiling overhead"}},
 }
 
@@ -298,14 +300,14 @@ func (o *gpuOps) sortGroups(keys []groupKey) {
 // op per group of the same (non-NULL) pid whose span strictly contains the
 // row, carrying the ids of the group's representative.
 func (c *Ctx) addOverhead(o *gpuOps) error {
-	if !c.Has("PROFILER_OVERHEAD") || !c.Has(tStrings) || len(o.groups) == 0 {
+	if !c.Has(events.TableProfilerOverhead) || !c.Has(tStrings) || len(o.groups) == 0 {
 		return nil
 	}
 	names, err := c.stringsLike(func(v string) bool { return slices.Contains(o.src.overhead, v) })
 	if err != nil || len(names) == 0 {
 		return err
 	}
-	sc, err := c.filteredScanner("PROFILER_OVERHEAD", false, "start", "end", "globalTid", "nameId")
+	sc, err := c.filteredScanner(events.TableProfilerOverhead, false, "start", "end", "globalTid", "nameId")
 	if err != nil {
 		return err
 	}

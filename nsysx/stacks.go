@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // NoStackFrame is the placeholder frame of kernels whose launch call has no
@@ -84,7 +86,7 @@ func (c *Ctx) stacksSkip() string {
 		return c.Path() + " does not contain CUDA kernel data."
 	case !c.Has(tRuntime):
 		return c.Path() + " does not contain CUDA API data."
-	case !c.Has("CUDA_CALLCHAINS") || !c.P.HasColumn(tRuntime, "callchainId"):
+	case !c.Has(events.TableCUDACallchains) || !c.P.HasColumn(tRuntime, "callchainId"):
 		return c.Path() + " does not contain CUDA API call stacks (CUDA_CALLCHAINS); " + noStacksHint + "."
 	}
 	return ""
@@ -209,11 +211,11 @@ func stackKey(frames []StackFrame) string {
 func (c *Ctx) loadCallchains() (map[int64][]StackFrame, error) {
 	cols := []string{"id", "symbol", "module", "stackDepth"}
 	for _, col := range []string{"originalIP", "unresolved"} {
-		if c.P.HasColumn("CUDA_CALLCHAINS", col) {
+		if c.P.HasColumn(events.TableCUDACallchains, col) {
 			cols = append(cols, col)
 		}
 	}
-	t, err := c.LoadRaw("CUDA_CALLCHAINS", cols...)
+	t, err := c.LoadRaw(events.TableCUDACallchains, cols...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,13 +10,14 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 const (
-	tKernel = "CUPTI_ACTIVITY_KIND_KERNEL"
-	tMemcpy = "CUPTI_ACTIVITY_KIND_MEMCPY"
-	tMemset = "CUPTI_ACTIVITY_KIND_MEMSET"
+	tKernel = events.TableKernel
+	tMemcpy = events.TableMemcpy
+	tMemset = events.TableMemset
 )
 
 // Kinds of GPU operations (opNCCL: a kernel whose short name starts with
@@ -124,14 +125,14 @@ type session struct {
 // read.
 func sessionOf(ctx context.Context, p *nsysx.Profile) (session, error) {
 	var s session
-	if !p.HasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") || !p.HasColumn("ANALYSIS_DETAILS", "duration") {
+	if !p.HasColumn(events.TableTargetInfoSessionStartTime, "utcEpochNs") || !p.HasColumn(events.TableAnalysisDetails, "duration") {
 		return s, nil
 	}
-	a, err := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	a, err := p.Load(ctx, events.TableTargetInfoSessionStartTime, "utcEpochNs")
 	if err != nil {
 		return s, err
 	}
-	b, err := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
+	b, err := p.Load(ctx, events.TableAnalysisDetails, "duration")
 	if err != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
 		return s, err
 	}

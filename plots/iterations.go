@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -86,7 +87,7 @@ func Iterations(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, erro
 // keep, and counts the instances of every name.
 func nvtxRanges(ctx context.Context, p *nsysx.Profile, keep func(string) bool) ([]Instance, map[string]int, error) {
 	count := map[string]int{}
-	if !p.HasTable("NVTX_EVENTS") {
+	if !p.HasTable(events.TableNVTXEvents) {
 		return nil, count, nil
 	}
 	if err := p.StringsErr(ctx); err != nil {
@@ -95,7 +96,7 @@ func nvtxRanges(ctx context.Context, p *nsysx.Profile, keep func(string) bool) (
 	cols := []string{"start", "end", "eventType", "text", "textId"}
 	kept := map[string]bool{}
 	var out []Instance
-	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+	err := p.Scan(ctx, events.TableNVTXEvents, nil, cols, func(r nsysx.ScanRow) error {
 		switch r.Int(2) {
 		case 59, 60, 70, 71:
 		default:

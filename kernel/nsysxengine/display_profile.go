@@ -8,18 +8,19 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // eventKinds names the tables that say what a profile holds.
 var eventKinds = []struct{ table, what string }{
-	{"CUPTI_ACTIVITY_KIND_KERNEL", "CUDA kernels"},
-	{"CUPTI_ACTIVITY_KIND_MEMCPY", "memory copies"},
-	{"CUPTI_ACTIVITY_KIND_MEMSET", "memsets"},
-	{"CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA API calls"},
-	{"NVTX_EVENTS", "NVTX ranges"},
-	{"OSRT_API", "OS runtime calls"},
-	{"MPI_P2P_EVENTS", "MPI"},
-	{"CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER", "unified memory"},
+	{events.TableKernel, "CUDA kernels"},
+	{events.TableMemcpy, "memory copies"},
+	{events.TableMemset, "memsets"},
+	{events.TableRuntime, "CUDA API calls"},
+	{events.TableNVTXEvents, "NVTX ranges"},
+	{events.TableOSRTAPI, "OS runtime calls"},
+	{events.TableMPIP2PEvents, "MPI"},
+	{events.TableUnifiedMemoryCounter, "unified memory"},
 }
 
 // ProfileBundle shows an opened profile: its path, format, schema version,

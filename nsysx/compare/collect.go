@@ -11,6 +11,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // Kind is what a row counts.
@@ -152,7 +153,7 @@ func span(r nsysx.ScanRow) (int64, error) {
 
 func (c *collector) api() error {
 	cols := []string{"start", "end", "globalTid", "correlationId", "nameId"}
-	return c.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
+	return c.scan(events.TableRuntime, cols, func(r nsysx.ScanRow) error {
 		d, err := span(r)
 		if err != nil {
 			return err
@@ -176,7 +177,7 @@ func (c *collector) gpuAt(r nsysx.ScanRow, gpid, corr int) int64 {
 
 func (c *collector) kernels() error {
 	cols := []string{"start", "end", "globalPid", "correlationId", "demangledName", "shortName"}
-	return c.scan("CUPTI_ACTIVITY_KIND_KERNEL", cols, func(r nsysx.ScanRow) error {
+	return c.scan(events.TableKernel, cols, func(r nsysx.ScanRow) error {
 		d, err := span(r)
 		if err != nil {
 			return err
@@ -192,8 +193,8 @@ func (c *collector) kernels() error {
 
 func (c *collector) memory() error {
 	labels := map[int64]string{}
-	if c.p.HasColumn("ENUM_CUDA_MEMCPY_OPER", "label") {
-		t, err := c.p.Load(c.ctx, "ENUM_CUDA_MEMCPY_OPER", "id", "label")
+	if c.p.HasColumn(events.TableEnumCUDAMemcpyOper, "label") {
+		t, err := c.p.Load(c.ctx, events.TableEnumCUDAMemcpyOper, "id", "label")
 		if err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func (c *collector) memory() error {
 		}
 	}
 	cols := []string{"start", "end", "globalPid", "correlationId", "copyKind"}
-	err := c.scan("CUPTI_ACTIVITY_KIND_MEMCPY", cols, func(r nsysx.ScanRow) error {
+	err := c.scan(events.TableMemcpy, cols, func(r nsysx.ScanRow) error {
 		d, err := span(r)
 		if err != nil {
 			return err
@@ -217,7 +218,7 @@ func (c *collector) memory() error {
 	if err != nil {
 		return err
 	}
-	return c.scan("CUPTI_ACTIVITY_KIND_MEMSET", cols[:4], func(r nsysx.ScanRow) error {
+	return c.scan(events.TableMemset, cols[:4], func(r nsysx.ScanRow) error {
 		d, err := span(r)
 		if err != nil {
 			return err
@@ -233,11 +234,11 @@ var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\
 // before the window that uses it.
 func (c *collector) domains() (map[[2]int64]string, error) {
 	out := map[[2]int64]string{}
-	if !c.p.HasTable("NVTX_EVENTS") {
+	if !c.p.HasTable(events.TableNVTXEvents) {
 		return out, nil
 	}
 	cols := []string{"eventType", "globalTid", "domainId", "text"}
-	err := c.p.Scan(c.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+	err := c.p.Scan(c.ctx, events.TableNVTXEvents, nil, cols, func(r nsysx.ScanRow) error {
 		if r.Int(0) == 75 {
 			out[[2]int64{r.Int(1) >> 24, r.Int(2)}] = r.Str(3)
 		}
@@ -252,7 +253,7 @@ func (c *collector) nvtx() error {
 		return err
 	}
 	cols := []string{"start", "end", "eventType", "globalTid", "text", "textId", "domainId"}
-	return c.scan("NVTX_EVENTS", cols, func(r nsysx.ScanRow) error {
+	return c.scan(events.TableNVTXEvents, cols, func(r nsysx.ScanRow) error {
 		typ := r.Int(2)
 		if (typ != 59 && typ != 60) || r.IsNull(1) {
 			return nil

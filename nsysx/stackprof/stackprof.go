@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // SkippedError says why a profile has no stacks to export (its Error names
@@ -36,10 +37,10 @@ func Build(ctx context.Context, p *nsysx.Profile, o nsysx.StackOptions) (*profil
 	}
 	b := newBuilder()
 	b.prof.Comments = []string{"nsysx: GPU kernel time by launching call stack of " + p.Base()}
-	if b.prof.TimeNanos, err = firstInt(ctx, p, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs"); err != nil {
+	if b.prof.TimeNanos, err = firstInt(ctx, p, events.TableTargetInfoSessionStartTime, "utcEpochNs"); err != nil {
 		return nil, err
 	}
-	if b.prof.DurationNanos, err = firstInt(ctx, p, "ANALYSIS_DETAILS", "duration"); err != nil {
+	if b.prof.DurationNanos, err = firstInt(ctx, p, events.TableAnalysisDetails, "duration"); err != nil {
 		return nil, err
 	}
 	for _, s := range ks.Stacks {

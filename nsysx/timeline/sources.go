@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE).
@@ -88,7 +89,7 @@ func (w *walker) memset(r nsysx.ScanRow) error {
 // as async slices of their process, marks as instants.
 func (w *walker) nvtx() error {
 	cols := []string{"start", "end", "eventType", "globalTid", "text", "textId", "domainId", "color", "category"}
-	return w.scan("NVTX_EVENTS", cols, func(r nsysx.ScanRow) error {
+	return w.scan(events.TableNVTXEvents, cols, func(r nsysx.ScanRow) error {
 		typ := r.Int(2)
 		var k Kind
 		switch typ {
@@ -136,7 +137,7 @@ func (w *walker) nvtx() error {
 // osrt walks the OS runtime library calls.
 func (w *walker) osrt() error {
 	cols := []string{"start", "end", "globalTid", "nameId", "returnValue"}
-	return w.scan("OSRT_API", cols, func(r nsysx.ScanRow) error {
+	return w.scan(events.TableOSRTAPI, cols, func(r nsysx.ScanRow) error {
 		t, err := w.threadTrack(r.Int(2), laneOSRT)
 		if err != nil {
 			return err

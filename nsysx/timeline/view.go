@@ -9,6 +9,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // DefaultMaxEvents is the most events a View keeps (the earliest ones).
@@ -150,7 +151,7 @@ func describeFilter(f *nsysx.Filter) string {
 // one), as a time window; with no iterations, the whole profile.
 func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string, error) {
 	whole, _ := nsysx.ParseTimeFilter("/")
-	if !p.HasTable("NVTX_EVENTS") {
+	if !p.HasTable(events.TableNVTXEvents) {
 		return whole, "the whole profile (no NVTX iterations)", nil
 	}
 	if err := p.StringsErr(ctx); err != nil {
@@ -163,7 +164,7 @@ func DefaultWindow(ctx context.Context, p *nsysx.Profile) (*nsysx.Filter, string
 	}
 	groups := map[string][]it{}
 	cols := []string{"start", "end", "eventType", "text", "textId"}
-	err := p.Scan(ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+	err := p.Scan(ctx, events.TableNVTXEvents, nil, cols, func(r nsysx.ScanRow) error {
 		if (r.Int(2) != 59 && r.Int(2) != 60) || r.IsNull(1) {
 			return nil
 		}

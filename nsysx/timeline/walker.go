@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 )
 
@@ -70,18 +71,18 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 		return nil, &nsysx.SkipError{Msg: msg}
 	}
 	w := &walker{ctx: ctx, p: p, f: f, sink: sink, tracks: map[[3]int64]*Track{}, domains: map[[2]int64]string{}}
-	if w.procNames, err = lookupTable(ctx, p, "PROCESSES", "pid", "name"); err != nil {
+	if w.procNames, err = lookupTable(ctx, p, events.TableProcesses, "pid", "name"); err != nil {
 		return nil, err
 	}
-	if w.gpuNames, err = lookupTable(ctx, p, "TARGET_INFO_GPU", "id", "name"); err != nil {
+	if w.gpuNames, err = lookupTable(ctx, p, events.TableTargetInfoGPU, "id", "name"); err != nil {
 		return nil, err
 	}
-	if w.memcpyNames, err = lookupTable(ctx, p, "ENUM_CUDA_MEMCPY_OPER", "id", "label"); err != nil {
+	if w.memcpyNames, err = lookupTable(ctx, p, events.TableEnumCUDAMemcpyOper, "id", "label"); err != nil {
 		return nil, err
 	}
 	w.threadNames = map[int64]string{}
-	if p.HasColumn("ThreadNames", "globalTid") && p.HasColumn("ThreadNames", "nameId") {
-		t, err := p.Load(ctx, "ThreadNames", "globalTid", "nameId")
+	if p.HasColumn(events.TableThreadNames, "globalTid") && p.HasColumn(events.TableThreadNames, "nameId") {
+		t, err := p.Load(ctx, events.TableThreadNames, "globalTid", "nameId")
 		if err != nil {
 			return nil, err
 		}
@@ -95,10 +96,10 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 // loadDomains reads the NVTX domain names (NvtxDomainCreate events).
 func (w *walker) loadDomains() error {
 	cols := []string{"eventType", "globalTid", "domainId", "text"}
-	if !w.p.HasTable("NVTX_EVENTS") {
+	if !w.p.HasTable(events.TableNVTXEvents) {
 		return nil
 	}
-	return w.p.Scan(w.ctx, "NVTX_EVENTS", nil, cols, func(r nsysx.ScanRow) error {
+	return w.p.Scan(w.ctx, events.TableNVTXEvents, nil, cols, func(r nsysx.ScanRow) error {
 		if r.Int(0) == 75 {
 			w.domains[[2]int64{pidOf(r.Int(1)), r.Int(2)}] = r.Str(3)
 		}
@@ -160,7 +161,7 @@ func (w *walker) streamTrack(gpid, dev, stream int64) (*Track, error) {
 	return t, w.sink.Track(t)
 }
 
-var gpuTables = []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}
+var gpuTables = []string{events.TableKernel, events.TableMemcpy, events.TableMemset}
 
 // collectFlowKeys gathers the (pid, correlationId) of every GPU operation.
 func (w *walker) collectFlowKeys() error {
@@ -253,7 +254,7 @@ func (w *walker) reset(k Kind, name string, s, e int64, t *Track) *Event {
 
 func (w *walker) api() error {
 	cols := []string{"start", "end", "globalTid", "correlationId", "nameId", "returnValue"}
-	return w.scan("CUPTI_ACTIVITY_KIND_RUNTIME", cols, func(r nsysx.ScanRow) error {
+	return w.scan(events.TableRuntime, cols, func(r nsysx.ScanRow) error {
 		t, err := w.threadTrack(r.Int(2), laneAPI)
 		if err != nil {
 			return err

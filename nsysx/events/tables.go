@@ -1,0 +1,48 @@
+package events
+
+// The export's raw table names. The event views of this package, and the
+// reports' fast paths that ask the loader for a table's columns, name a
+// table through these constants: no other package spells a raw table name
+// (internal/repocheck checks it).
+const (
+	TableAnalysisDetails            = "ANALYSIS_DETAILS"
+	TableCUBLASEvents               = "CUBLAS_EVENTS"
+	TableCUDACallchains             = "CUDA_CALLCHAINS"
+	TableCUDAUMCPUPageFaultEvents   = "CUDA_UM_CPU_PAGE_FAULT_EVENTS"
+	TableCUDAUMGPUPageFaultEvents   = "CUDA_UM_GPU_PAGE_FAULT_EVENTS"
+	TableCUDNNEvents                = "CUDNN_EVENTS"
+	TableKernel                     = "CUPTI_ACTIVITY_KIND_KERNEL"
+	TableMemcpy                     = "CUPTI_ACTIVITY_KIND_MEMCPY"
+	TableMemset                     = "CUPTI_ACTIVITY_KIND_MEMSET"
+	TableRuntime                    = "CUPTI_ACTIVITY_KIND_RUNTIME"
+	TableUnifiedMemoryCounter       = "CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER"
+	TableD3D11PIXDebugAPI           = "D3D11_PIX_DEBUG_API"
+	TableD3D12PIXDebugAPI           = "D3D12_PIX_DEBUG_API"
+	TableDX12Workload               = "DX12_WORKLOAD"
+	TableEnumCUDAMemcpyOper         = "ENUM_CUDA_MEMCPY_OPER"
+	TableEnumCUDAMemKind            = "ENUM_CUDA_MEM_KIND"
+	TableKHRDebugEvents             = "KHR_DEBUG_EVENTS"
+	TableMPICollectivesEvents       = "MPI_COLLECTIVES_EVENTS"
+	TableMPIOtherEvents             = "MPI_OTHER_EVENTS"
+	TableMPIP2PEvents               = "MPI_P2P_EVENTS"
+	TableMPIRanks                   = "MPI_RANKS"
+	TableMPIStartWaitEvents         = "MPI_START_WAIT_EVENTS"
+	TableNetIBSwitchMetric          = "NET_IB_SWITCH_METRIC"
+	TableNetNICMetric               = "NET_NIC_METRIC"
+	TableNVTXEvents                 = "NVTX_EVENTS"
+	TableNVVIDEODecoderAPI          = "NVVIDEO_DECODER_API"
+	TableNVVIDEOEncoderAPI          = "NVVIDEO_ENCODER_API"
+	TableNVVIDEOJPEGAPI             = "NVVIDEO_JPEG_API"
+	TableOPENGLWorkload             = "OPENGL_WORKLOAD"
+	TableOSRTAPI                    = "OSRT_API"
+	TableProcesses                  = "PROCESSES"
+	TableProfilerOverhead           = "PROFILER_OVERHEAD"
+	TableStringIds                  = "StringIds"
+	TableTargetInfoGPU              = "TARGET_INFO_GPU"
+	TableTargetInfoSessionStartTime = "TARGET_INFO_SESSION_START_TIME"
+	TableTargetInfoWDDMContexts     = "TARGET_INFO_WDDM_CONTEXTS"
+	TableThreadNames                = "ThreadNames"
+	TableVulkanAPI                  = "VULKAN_API"
+	TableVulkanDebugAPI             = "VULKAN_DEBUG_API"
+	TableVulkanWorkload             = "VULKAN_WORKLOAD"
+)
