@@ -6,6 +6,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 const (
@@ -19,8 +20,8 @@ const (
 )
 
 // PID and TID of a globalTid.
-func gPID(gtid int64) int64 { return (gtid >> 24) & 0xFFFFFF }
-func gTID(gtid int64) int64 { return gtid & 0xFFFFFF }
+func gPID(gtid int64) int64 { return model.GlobalTid(gtid).PID() }
+func gTID(gtid int64) int64 { return model.GlobalTid(gtid).TID() }
 
 // StripAPIVersion removes a CUDA API name's version suffix ("_v7000") as the
 // reports do: when the 6th and 5th code points from the end are "_v".
@@ -103,7 +104,7 @@ type runtimeIndex struct {
 // the correlation id; match verifies the full values, so a collision only
 // costs a comparison.
 func packKey(g, corr int64) uint64 {
-	return uint64((g>>24)&0xFFFFFF)<<40 | uint64(corr)&(1<<40-1)
+	return uint64(model.GlobalTid(g).PID())<<40 | uint64(corr)&(1<<40-1)
 }
 
 func (c *Ctx) runtimeIndex(raw bool, cols ...string) (*runtimeIndex, error) {

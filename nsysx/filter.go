@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Filter restricts reports to a time window, as `--filter-time` and the
@@ -383,10 +385,10 @@ func (rf *rowFilter) keep(s int64, sNull bool, e int64, eNull bool, g int64, gNu
 	if !rf.useTid && !rf.usePid {
 		return true
 	}
-	if rf.pid >= 0 && (gNull || (g>>24)&0xFFFFFF != rf.pid) {
+	if rf.pid >= 0 && (gNull || model.GlobalTid(g).PID() != rf.pid) {
 		return false
 	}
-	if rf.tid >= 0 && rf.useTid && (gNull || g&0xFFFFFF != rf.tid) {
+	if rf.tid >= 0 && rf.useTid && (gNull || model.GlobalTid(g).TID() != rf.tid) {
 		return false
 	}
 	switch rf.thread {
@@ -394,9 +396,9 @@ func (rf *rowFilter) keep(s int64, sNull bool, e int64, eNull bool, g int64, gNu
 		if rf.useTid {
 			return !gNull && g == rf.gtid
 		}
-		return !gNull && g>>24 == rf.gtid>>24
+		return !gNull && model.GlobalTid(g).Upper() == model.GlobalTid(rf.gtid).Upper()
 	case 2:
-		return !gNull && g>>24 == rf.gtid>>24
+		return !gNull && model.GlobalTid(g).Upper() == model.GlobalTid(rf.gtid).Upper()
 	}
 	return true
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // nvtxHit is one NVTX range found by --filter-nvtx.
@@ -84,7 +86,7 @@ func (f *nvtxFinder) row(rowid int64, v rowVals) {
 	g, gNull := v.int(3), v.null(3)
 	if ty == 75 {
 		if !gNull && !v.null(6) {
-			k := nvtxDomKey{v.int(6), g >> 24}
+			k := nvtxDomKey{v.int(6), model.GlobalTid(g).Upper()}
 			f.doms[k] = append(f.doms[k], nvtxDomText{string(v.bytes(5)), v.null(5)})
 		}
 		return
@@ -125,7 +127,7 @@ func (f *nvtxFinder) hits() []nvtxHit {
 	for _, cd := range f.cands {
 		var ds []nvtxDomText
 		if !cd.domNull {
-			ds = f.doms[nvtxDomKey{cd.domainID, cd.gtid >> 24}]
+			ds = f.doms[nvtxDomKey{cd.domainID, model.GlobalTid(cd.gtid).Upper()}]
 		}
 		if len(ds) == 0 {
 			if cd.text == f.name {

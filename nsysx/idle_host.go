@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // The GPU side of the idle breakdown: every kernel, memcpy and memset, by
@@ -37,7 +38,7 @@ func (c *Ctx) opKeys(table string, t *Table) (func(i int) opKey, error) {
 		if pid.IsNull(i) || corr.IsNull(i) {
 			return opKey{-1, -1}
 		}
-		return opKey{pid.Int(i) &^ 0xFFFFFF, corr.Int(i)}
+		return opKey{int64(model.GlobalTid(pid.Int(i)).Process()), corr.Int(i)}
 	}, nil
 }
 
@@ -68,7 +69,7 @@ func callKey(gtid, corr int64, pidless bool) opKey {
 	if pidless {
 		return opKey{0, corr}
 	}
-	return opKey{gtid &^ 0xFFFFFF, corr}
+	return opKey{int64(model.GlobalTid(gtid).Process()), corr}
 }
 
 // pidless reports whether GPU operations join their calls on the

@@ -556,7 +556,7 @@ func sqlIs(v rowVals, i int, x int64) bool {
 	return !null && n == x
 }
 
-// pidValue is (globalPid >> 24) & 0xFFFFFF, NULL for a NULL id.
+// pidValue is a globalPid's process id, NULL for a NULL id.
 func pidValue(g Value) Value {
 	if g.Kind != IntKind {
 		return Null

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -87,7 +88,7 @@ func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, e
 				op.stream = str.Int(i)
 			}
 			if gp != nil && !gp.IsNull(i) {
-				op.pid = (gp.Int(i) >> 24) & 0xFFFFFF
+				op.pid = model.GlobalTid(gp.Int(i)).PID()
 			}
 			if sn != nil && !sn.IsNull(i) {
 				op.nccl = ncclIDs[sn.Int(i)]
@@ -124,19 +125,8 @@ type session struct {
 // value is absent; Load's error (naming the table) when a table cannot be
 // read.
 func sessionOf(ctx context.Context, p *nsysx.Profile) (session, error) {
-	var s session
-	if !p.HasColumn(events.TableTargetInfoSessionStartTime, "utcEpochNs") || !p.HasColumn(events.TableAnalysisDetails, "duration") {
-		return s, nil
-	}
-	a, err := p.Load(ctx, events.TableTargetInfoSessionStartTime, "utcEpochNs")
-	if err != nil {
-		return s, err
-	}
-	b, err := p.Load(ctx, events.TableAnalysisDetails, "duration")
-	if err != nil || a.N == 0 || b.N == 0 || a.Col("utcEpochNs").IsNull(0) || b.Col("duration").IsNull(0) {
-		return s, err
-	}
-	return session{utc: a.Col("utcEpochNs").Int(0), duration: b.Col("duration").Int(0), ok: true}, nil
+	s, err := events.SessionOf(ctx, p.Profile)
+	return session{utc: s.UTC, duration: s.Duration, ok: s.OK}, err
 }
 
 // alignment returns each profile's offset on the common timeline and its

@@ -12,6 +12,7 @@ import (
 	"github.com/nsysx/nsysx/internal/checked"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Kind is what a row counts.
@@ -95,7 +96,9 @@ func (c *collector) str(id int64, fallback string) string {
 	return fallback
 }
 
-func corrKey(g, corr int64) uint64 { return uint64((g>>24)&0xFFFFFF)<<40 | uint64(corr)&(1<<40-1) }
+func corrKey(g, corr int64) uint64 {
+	return uint64(model.GlobalTid(g).PID())<<40 | uint64(corr)&(1<<40-1)
+}
 
 // collect reads one profile's instances.
 func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *regexp.Regexp) (*data, error) {
@@ -192,18 +195,12 @@ func (c *collector) kernels() error {
 }
 
 func (c *collector) memory() error {
-	labels := map[int64]string{}
-	if c.p.HasColumn(events.TableEnumCUDAMemcpyOper, "label") {
-		t, err := c.p.Load(c.ctx, events.TableEnumCUDAMemcpyOper, "id", "label")
-		if err != nil {
-			return err
-		}
-		for i := 0; i < t.N; i++ {
-			labels[t.Col("id").Int(i)] = t.Col("label").Str(i)
-		}
+	labels, err := events.MemcpyKinds(c.ctx, c.p.Profile)
+	if err != nil {
+		return err
 	}
 	cols := []string{"start", "end", "globalPid", "correlationId", "copyKind"}
-	err := c.scan(events.TableMemcpy, cols, func(r nsysx.ScanRow) error {
+	err = c.scan(events.TableMemcpy, cols, func(r nsysx.ScanRow) error {
 		d, err := span(r)
 		if err != nil {
 			return err
@@ -240,7 +237,7 @@ func (c *collector) domains() (map[[2]int64]string, error) {
 	cols := []string{"eventType", "globalTid", "domainId", "text"}
 	err := c.p.Scan(c.ctx, events.TableNVTXEvents, nil, cols, func(r nsysx.ScanRow) error {
 		if r.Int(0) == 75 {
-			out[[2]int64{r.Int(1) >> 24, r.Int(2)}] = r.Str(3)
+			out[[2]int64{model.GlobalTid(r.Int(1)).Upper(), r.Int(2)}] = r.Str(3)
 		}
 		return nil
 	})
@@ -268,7 +265,7 @@ func (c *collector) nvtx() error {
 			c.cands[word] = append(c.cands[word], [2]int64{r.Int(0), r.Int(1)})
 			name = digits().ReplaceAllString(name, "N")
 		}
-		if d := domains[[2]int64{r.Int(3) >> 24, r.Int(6)}]; d != "" {
+		if d := domains[[2]int64{model.GlobalTid(r.Int(3)).Upper(), r.Int(6)}]; d != "" {
 			name += "@" + d
 		}
 		d, err := span(r)

@@ -131,25 +131,6 @@ func (w *walker) name(id int64, fallback string) string {
 	return fallback
 }
 
-// lookupTable reads a small two-column table (id, text) into a map: empty
-// when the table or a column is absent (as nsys, names fall back to
-// defaults), Load's error (naming the table) when it cannot be read.
-func lookupTable(ctx context.Context, p *nsysx.Profile, table, idCol, textCol string) (map[int64]string, error) {
-	out := map[int64]string{}
-	if !p.HasColumn(table, idCol) || !p.HasColumn(table, textCol) {
-		return out, nil
-	}
-	t, err := p.Load(ctx, table, idCol, textCol)
-	if err != nil {
-		return nil, err
-	}
-	ic, tc := t.Col(idCol), t.Col(textCol)
-	for i := 0; i < t.N; i++ {
-		out[ic.Int(i)] = tc.Str(i)
-	}
-	return out, nil
-}
-
 // threadLabel is "NAME (TID)" or "Thread TID".
 func threadLabel(name string, tid int64) string {
 	if name = strings.TrimSpace(name); name == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Synthetic trace ids start at lane<<22: Linux pids and tids stay below 2^22.
@@ -28,7 +29,7 @@ type walker struct {
 	sink Sink
 
 	procNames   map[int64]string // pid -> name
-	threadNames map[int64]string // globalTid -> name
+	threadNames map[model.GlobalTid]string
 	gpuNames    map[int64]string // deviceId -> name
 	memcpyNames map[int64]string // copyKind -> label
 	domains     map[[2]int64]string
@@ -71,24 +72,17 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 		return nil, &nsysx.SkipError{Msg: msg}
 	}
 	w := &walker{ctx: ctx, p: p, f: f, sink: sink, tracks: map[[3]int64]*Track{}, domains: map[[2]int64]string{}}
-	if w.procNames, err = lookupTable(ctx, p, events.TableProcesses, "pid", "name"); err != nil {
+	if w.procNames, err = events.ProcessNames(ctx, p.Profile); err != nil {
 		return nil, err
 	}
-	if w.gpuNames, err = lookupTable(ctx, p, events.TableTargetInfoGPU, "id", "name"); err != nil {
+	if w.gpuNames, err = events.GPUNames(ctx, p.Profile); err != nil {
 		return nil, err
 	}
-	if w.memcpyNames, err = lookupTable(ctx, p, events.TableEnumCUDAMemcpyOper, "id", "label"); err != nil {
+	if w.memcpyNames, err = events.MemcpyKinds(ctx, p.Profile); err != nil {
 		return nil, err
 	}
-	w.threadNames = map[int64]string{}
-	if p.HasColumn(events.TableThreadNames, "globalTid") && p.HasColumn(events.TableThreadNames, "nameId") {
-		t, err := p.Load(ctx, events.TableThreadNames, "globalTid", "nameId")
-		if err != nil {
-			return nil, err
-		}
-		for i := 0; i < t.N; i++ {
-			w.threadNames[t.Col("globalTid").Int(i)] = w.name(t.Col("nameId").Int(i), "")
-		}
+	if w.threadNames, err = events.ThreadNames(ctx, p.Profile); err != nil {
+		return nil, err
 	}
 	return w, w.loadDomains()
 }
@@ -107,8 +101,8 @@ func (w *walker) loadDomains() error {
 	})
 }
 
-func pidOf(g int64) int64 { return (g >> 24) & 0xFFFFFF }
-func tidOf(g int64) int64 { return g & 0xFFFFFF }
+func pidOf(g int64) int64 { return model.GlobalTid(g).PID() }
+func tidOf(g int64) int64 { return model.GlobalTid(g).TID() }
 
 func flowKey(pid, corr int64) uint64 { return uint64(pid)<<40 | uint64(corr)&(1<<40-1) }
 
@@ -119,7 +113,7 @@ func (w *walker) threadTrack(gtid int64, lane int64) (*Track, error) {
 		return t, nil
 	}
 	pid, tid := pidOf(gtid), tidOf(gtid)
-	name := threadLabel(w.threadNames[gtid], tid)
+	name := threadLabel(w.threadNames[model.GlobalTid(gtid)], tid)
 	switch lane {
 	case laneAPI:
 		name = "CUDA API: " + name
