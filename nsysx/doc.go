@@ -2,9 +2,13 @@
 // reports and `nsys analyze` rules from one in-memory columnar model.
 //
 // Open reads a SQLite export (any schema from nsys 2022.4 to 2026), a Parquet or
-// Arrow directory export, or a .nsys-rep through an installed nsys. Tables are
-// loaded column by column on demand into typed vectors (Table, Column); every
-// report reads the model, never the file. A report returns a Result: typed
+// Arrow directory export, or a .nsys-rep through an installed nsys, through the
+// loaders of package load. Tables are loaded column by column on demand into
+// typed vectors (Table, Column) by the model (package model); tables are named
+// through package events. Reports read the model: where a pass over a big table
+// must not load it, they ask the profile's loader for a streaming capability
+// (model.RecordScanner) and fall back to loading the columns without it, so
+// that no report reads the file itself (docs/architecture.md). A report returns a Result: typed
 // columns with nsys's column specs, which the format package renders in every
 // nsys output format and which the Arrow and Parquet writers export.
 //

@@ -9,7 +9,7 @@ func init() {
 		run: runEventClassSum(events.TableOSRTAPI, 27, " does not contain OS Runtime trace data.")})
 	register(&Report{Name: "syscall_sum", Title: "Syscall Summary",
 		Help: "Linux system calls grouped by name: share of traced time, call counts and duration statistics.",
-		run:  runEventClassSum("SYSCALL", 107, " does not contain syscall data.")})
+		run:  runEventClassSum(events.TableSyscall, 107, " does not contain syscall data.")})
 }
 
 // runEventClassSum summarises the rows of table with the given eventClass by

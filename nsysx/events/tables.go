@@ -38,6 +38,7 @@ const (
 	TableProcesses                  = "PROCESSES"
 	TableProfilerOverhead           = "PROFILER_OVERHEAD"
 	TableStringIds                  = "StringIds"
+	TableSyscall                    = "SYSCALL"
 	TableTargetInfoGPU              = "TARGET_INFO_GPU"
 	TableTargetInfoSessionStartTime = "TARGET_INFO_SESSION_START_TIME"
 	TableTargetInfoWDDMContexts     = "TARGET_INFO_WDDM_CONTEXTS"
