@@ -1,6 +1,9 @@
 package nsysx
 
-import "github.com/nsysx/nsysx/nsysx/model"
+import (
+	"github.com/nsysx/nsysx/nsysx/frame"
+	"github.com/nsysx/nsysx/nsysx/model"
+)
 
 // The data model lives in package model; these names keep the library's
 // public API (nsysx.Value, nsysx.Table, ...) as it was.
@@ -41,3 +44,20 @@ var (
 	lower = model.Lower
 	pyStr = model.PyStr
 )
+
+// Report results are frames (package frame).
+type (
+	Result    = frame.Result
+	ResultCol = frame.ResultCol
+	Row       = frame.Row
+	Grouped   = frame.Grouped
+)
+
+// NewResult, Skip and ComputedCol make results (package frame).
+func NewResult(report, title string, names ...string) *Result {
+	return frame.NewResult(report, title, names...)
+}
+func Skip(report, title, msg string) *Result { return frame.Skip(report, title, msg) }
+func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol {
+	return frame.ComputedCol(name, kind, n, fn)
+}

@@ -1,10 +1,13 @@
-package nsysx
+package frame
 
 import (
 	"fmt"
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/nsysx/nsysx/internal/suggest"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // Grouped is a Result split by key columns, waiting for Agg.
@@ -117,7 +120,7 @@ func (r *Result) parseAgg(spec string) (aggSpec, error) {
 		known = known || f == fn
 	}
 	if !known {
-		return aggSpec{}, fmt.Errorf("nsysx: unknown aggregation %q%s; known: %s", fn, Suggest(fn, aggFuncs), strings.Join(aggFuncs, ", "))
+		return aggSpec{}, fmt.Errorf("nsysx: unknown aggregation %q%s; known: %s", fn, suggest.Suggest(fn, aggFuncs), strings.Join(aggFuncs, ", "))
 	}
 	name := strings.TrimSpace(strings.TrimSuffix(rest, ")"))
 	a := aggSpec{fn: fn, label: fn + "(" + name + ")"}
@@ -168,7 +171,7 @@ func pick(fn string, vals []Value) Value {
 	best := vals[0]
 	for _, v := range vals[1:] {
 		switch {
-		case fn == "last", fn == "min" && Compare(v, best) < 0, fn == "max" && Compare(v, best) > 0:
+		case fn == "last", fn == "min" && model.Compare(v, best) < 0, fn == "max" && model.Compare(v, best) > 0:
 			best = v
 		}
 	}

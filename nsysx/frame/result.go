@@ -1,4 +1,4 @@
-package nsysx
+package frame
 
 import (
 	"errors"

@@ -1,10 +1,13 @@
-package nsysx
+package frame
 
 import (
 	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/nsysx/nsysx/internal/suggest"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // whereOps are the operators of Where.
@@ -56,7 +59,7 @@ func matcher(op string, value any) (func(Value) bool, error) {
 		}
 		return func(v Value) bool { return !v.IsNull() && re.MatchString(v.String()) }, nil
 	}
-	return nil, fmt.Errorf("nsysx: unknown operator %q%s; known: %s", op, Suggest(op, whereOps), strings.Join(whereOps, " "))
+	return nil, fmt.Errorf("nsysx: unknown operator %q%s; known: %s", op, suggest.Suggest(op, whereOps), strings.Join(whereOps, " "))
 }
 
 func compareOp(op string, want Value) func(Value) bool {
@@ -65,7 +68,7 @@ func compareOp(op string, want Value) func(Value) bool {
 			eq := v.IsNull() == want.IsNull()
 			return (op == "=" || op == "==") && eq || op == "!=" && !eq
 		}
-		d := Compare(v, want)
+		d := model.Compare(v, want)
 		switch op {
 		case "=", "==":
 			return d == 0

@@ -1,10 +1,13 @@
-package nsysx
+package frame
 
 import (
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/nsysx/nsysx/internal/suggest"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // The table methods of a Result read like a data frame's: each returns a new
@@ -63,7 +66,7 @@ func (r *Result) noColumn(name string) error {
 	if r.Skipped != "" {
 		return fmt.Errorf("nsysx: %s was SKIPPED (%s): it has no column %q", what, r.Skipped, name)
 	}
-	return fmt.Errorf("nsysx: %s has no column %q%s; its columns: %s", what, name, Suggest(name, names), strings.Join(names, ", "))
+	return fmt.Errorf("nsysx: %s has no column %q%s; its columns: %s", what, name, suggest.Suggest(name, names), strings.Join(names, ", "))
 }
 
 // columns resolves names, or returns the error for the first unknown one.
@@ -156,7 +159,7 @@ func (r *Result) Sort(by ...string) *Result {
 	idx := r.rowIndexes()
 	sort.SliceStable(idx, func(a, b int) bool {
 		for k, c := range cols {
-			d := Compare(c.Value(idx[a]), c.Value(idx[b]))
+			d := model.Compare(c.Value(idx[a]), c.Value(idx[b]))
 			if desc[k] {
 				d = -d
 			}
