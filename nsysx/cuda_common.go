@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/nsysx/nsysx/nsysx/events"
-	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
@@ -66,7 +65,7 @@ func (c *Ctx) prologueNeeding(table, missing string) (*Result, error) {
 }
 
 // skipNoStrings is the SKIPPED result of a profile without names: its
-// StringIds table absent or empty (stringids.Missing). A table that cannot
+// StringIds table absent or empty (events.NamesMissing). A table that cannot
 // be read fails the report later, when a name is looked up.
 func (c *Ctx) skipNoStrings() (*Result, bool) {
 	if msg := c.P.noStrings(c.Context); msg != "" {
@@ -79,7 +78,7 @@ func (c *Ctx) skipNoStrings() (*Result, bool) {
 // skipNoStringsTable is skipNoStrings for reports whose names may be inline
 // (NVTX texts): SKIPPED only when StringIds is absent.
 func (c *Ctx) skipNoStringsTable() (*Result, bool) {
-	if msg := stringids.Missing(c.Path(), c.Has(tStrings), -1); msg != "" {
+	if msg := events.NamesMissing(c.Path(), c.Has(tStrings), -1); msg != "" {
 		r, _ := c.Skip(msg)
 		return r, true
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/load"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
@@ -74,7 +74,7 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error)
 	return p, err
 }
 
-// noStrings is stringids.Missing for p: the SKIPPED message when StringIds
+// noStrings is events.NamesMissing for p: the SKIPPED message when StringIds
 // is absent or holds no names, "" otherwise, and when it cannot be read
 // (StringsErr says why).
 func (p *Profile) noStrings(ctx context.Context) string {
@@ -92,7 +92,7 @@ func (p *Profile) noStrings(ctx context.Context) string {
 			n = len(m)
 		}
 	}
-	return stringids.Missing(p.Path, p.HasTable(tStrings), n)
+	return events.NamesMissing(p.Path, p.HasTable(tStrings), n)
 }
 
 // errFirstRow stops firstRow's scan at its first row.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
-	"github.com/nsysx/nsysx/nsysx/internal/stringids"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
@@ -64,7 +63,7 @@ func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink
 		}
 	}
 	// StringIds unreadable: its error; absent or empty: SKIPPED, as stats does.
-	msg, err := stringids.Check(ctx, p, p.Path, func(t *nsysx.Table) int { return t.N })
+	msg, err := events.CheckNames(ctx, p.Profile, p.Path)
 	if err != nil {
 		return nil, err
 	}
