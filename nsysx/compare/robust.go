@@ -10,7 +10,7 @@ import (
 // robustAbove is the sample size past which the Hodges–Lehmann and median
 // replicates draw robustAbove instances instead of all of them (an
 // m-out-of-n bootstrap), their spread rescaled to the full sizes.
-const robustAbove = 500
+var robustAbove = 500
 
 // positive returns the durations as floats, sorted, a duration of 0 counted
 // as 1 ns so that every ratio is defined.
