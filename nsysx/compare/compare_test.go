@@ -284,3 +284,18 @@ func TestCompareDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The cost of a comparison of train and fixed (20 iterations, 217 names),
+// on each basis.
+func BenchmarkCompare(b *testing.B) {
+	a, f := profile(b, "train", "a"), profile(b, "fixed", "a")
+	for _, noIter := range []bool{false, true} {
+		b.Run(map[bool]string{false: "iterations", true: "instances"}[noIter], func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Profiles(context.Background(), a, f, &Options{NoIterations: noIter}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -267,7 +267,8 @@ func resampleSorted(x []float64, m int, counts []int, out []float64, rng *rand.R
 
 // robustChanges estimates the robust changes from sorted positive a to b
 // with percentile bootstrap intervals at confidence conf over r resamples
-// (the Hodges–Lehmann interval only withHL, the costlier one). With pairs
+// (the Hodges–Lehmann estimate and interval only withHL, the costlier
+// ones; NaN otherwise). With pairs
 // (the sorted log ratios of instances paired by their order, when both
 // profiles have as many), the Hodges–Lehmann ratio is the one-sample
 // estimate of the pairs (hlPaired) and its bootstrap resamples the pairs;
@@ -278,10 +279,12 @@ func resampleSorted(x []float64, m int, counts []int, out []float64, rng *rand.R
 // √((1/na+1/nb)/(1/ma+1/mb)), or √(m/n) for pairs.
 func robustChanges(a, b, pairs []float64, r int, conf float64, rng *rand.Rand, withHL bool) robust {
 	const tol = 1e-12
-	var hl float64
-	if pairs != nil {
+	hl := math.NaN()
+	switch {
+	case !withHL:
+	case pairs != nil:
 		hl = math.Exp(hlPaired(pairs, tol, nil))
-	} else {
+	default:
 		hl = hlRatio(a, b, tol, nil)
 	}
 	med := medianSorted(b) / medianSorted(a)
