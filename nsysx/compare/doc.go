@@ -47,11 +47,10 @@
 // by the ratio of the estimate's standard errors at the full and the drawn
 // sizes (√((1/na+1/nb)/(1/ma+1/mb)), √(m/n) for pairs); the tests check
 // that this gives the interval of drawing every instance. 0 ns counts as
-// 1 ns in a ratio. (The estimators are written here: gonum's stat package,
-// already a dependency through the charts, has means and quantiles but no
-// Hodges–Lehmann estimator and no bootstrap, and forming all n·m pairs, as
-// a textbook implementation does, costs too much past a few thousand
-// instances.)
+// 1 ns in a ratio. (The estimators are written here: gonum's stat package
+// has means and quantiles but no Hodges–Lehmann estimator and no
+// bootstrap, and forming all n·m pairs, as a textbook implementation does,
+// costs too much past a few thousand instances.)
 //
 // Beside the verdict's statistic, every row reports the change of the mean
 // instance (Row.AvgChange: mean(after)/mean(before) - 1, a percentile
