@@ -13,7 +13,7 @@ import (
 
 // Title describes the comparison in one line: profiles, basis, interval.
 func (c *Comparison) Title() string {
-	basis := "whole-run totals: Hodges-Lehmann ratio of instances with the counts fixed, resampled over instances"
+	basis := "whole-run totals: Hodges-Lehmann ratios of instances (paired in start order where the counts match), resampled over instances"
 	if c.Basis == "iterations" {
 		basis = fmt.Sprintf("time per iteration (%d and %d iterations), paired by iteration, resampled over iterations", c.ItersBefore, c.ItersAft)
 	}
