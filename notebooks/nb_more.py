@@ -239,9 +239,15 @@ BEFORE_AFTER = [
        "verdict (`faster`, `slower`, `no change`, or only in one profile); the `[all ...]` rows are the totals. "
        "Names present only before or only after are the kernels the fix swapped."),
     go("%nsys compare -q -f csv -o train_vs_fixed.csv train fixed"),
-    md("The CSV has one row per name with 20 columns; the cell below keeps the ones to read first (the verdict, "
-       "the change with its interval, the time per iteration before and after) for the 15 names whose time per "
-       "iteration changed most."),
+    md("The line above (the cell's stderr) is the comparability check: less than half of `train`'s kernel time, "
+       "and of `fixed`'s, is in kernel names both profiles run, because bf16 autocast replaced the FP32 GEMM and "
+       "attention kernels. The per-kernel rows then compare different work; the `[all kernels]` and "
+       "`[all GPU work]` totals still measure the fix. Each change is the Hodges–Lehmann estimate of the "
+       "per-iteration ratios after/before, iteration *i* of `train` paired with iteration *i* of `fixed` "
+       "(`Method`: `paired-iterations`), so that a few slow calls do not decide it.\n\n"
+       "The CSV has one row per name and a column per figure; the cell below keeps the ones to read first (the "
+       "verdict, the change with its interval, the time per iteration before and after) for the 15 names whose "
+       "time per iteration changed most."),
     go('''import (
 	"encoding/csv"
 	"fmt"
@@ -274,7 +280,13 @@ for _, r := range body[:15] {
 		nsysx.TextV(r[col["Change (%)"]]), nsysx.TextV(r[col["CI Low (%)"]]), nsysx.TextV(r[col["CI High (%)"]]),
 		nsysx.IntV(int64(num(r, "Before Per Iteration (ns)"))), nsysx.IntV(int64(num(r, "After Per Iteration (ns)"))))
 }
-fmt.Printf("%d names compared.\\n", len(body))
+methods := map[string]int{}
+for _, r := range body {
+	if m := r[col["Method"]]; m != "" { // new and vanished names have none
+		methods[m]++
+	}
+}
+fmt.Printf("%d names compared, %d columns each; methods: %v.\\n", len(body), len(rows[0]), methods)
 view'''),
     go("%plot compare train fixed"),
     md("## 2. By how much"),

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsysx/nsysx/internal/shortname"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -292,26 +293,13 @@ func statBoxPanel(d *StatsData, pres bool) *plot.Plot {
 }
 
 // statLabels shortens the box names to n runes; names that shorten alike
-// keep the text where they differ.
+// keep the text where they differ (shortname.Distinct).
 func statLabels(boxes []StatBox, n int) []string {
 	full := make([]string, len(boxes))
-	out := make([]string, len(boxes))
-	groups := map[string][]int{}
 	for i, b := range boxes {
-		full[i], out[i] = b.Name, truncate(b.Name, n)
-		groups[out[i]] = append(groups[out[i]], i)
+		full[i] = b.Name
 	}
-	for _, idx := range groups {
-		if len(idx) < 2 {
-			continue
-		}
-		for _, i := range idx {
-			if pos := diffAt(full, idx, i); pos >= 0 {
-				out[i] = truncateAround(full[i], pos, n)
-			}
-		}
-	}
-	return out
+	return shortname.Distinct(full, n)
 }
 
 // statBoxes draws precomputed boxes, one per lane (the first at the top).

@@ -6,8 +6,8 @@ import (
 	"image/color"
 	"math"
 	"strconv"
-	"strings"
 
+	"github.com/nsysx/nsysx/internal/shortname"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -148,20 +148,7 @@ func fmtPct(v float64) string {
 }
 
 // truncate shortens s to at most n runes, with an ellipsis in the middle.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	switch {
-	case len(r) <= n:
-		return s
-	case n <= 0:
-		return ""
-	case n < 5:
-		return string(r[:n-1]) + "…"
-	}
-	head := (n - 1) * 2 / 3
-	tail := n - 1 - head
-	return string(r[:head]) + "…" + strings.TrimLeft(string(r[len(r)-tail:]), " ")
-}
+func truncate(s string, n int) string { return shortname.Truncate(s, n) }
 
 // newPlot returns a plot with nsysx's fonts and a light grid.
 func newPlot() *plot.Plot {

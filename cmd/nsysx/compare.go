@@ -61,11 +61,23 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(stderr, "nsysx compare: %s\n", w)
+	}
 	if err := writeComparison(c, spec, out, quiet, stdout); err != nil {
 		return fail(stderr, "compare", err)
 	}
+	failOn, _ := cliflags.FailOn(p) // checked by CompareOptions
+	if rows := c.Failing(failOn...); len(failOn) > 0 && len(rows) > 0 {
+		fmt.Fprintf(stderr, "nsysx compare: %s\n", cliflags.FailMessage(c, rows, failOn))
+		return exitFailOn
+	}
 	return 0
 }
+
+// exitFailOn is the exit status of `nsysx compare --fail-on` when a row
+// fails it.
+const exitFailOn = 3
 
 // writeComparison prints the summary (console formats only) and the table.
 func writeComparison(c *compare.Comparison, spec format.Spec, out string, quiet bool, stdout io.Writer) error {

@@ -6,7 +6,9 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
+	"github.com/nsysx/nsysx/internal/shortname"
 	"github.com/nsysx/nsysx/nsysx/compare"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -17,6 +19,8 @@ func Compare() []Flag {
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...]: column (console default: a summary, then the table), table, csv (only the CSV, header first), tsv, json, hdoc, htable, arrow, parquet"},
 		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name"},
 		{Names: []string{"--threshold"}, Value: true, Help: "PERCENT: smallest change called faster or slower (default 2)"},
+		{Names: []string{"--min-share"}, Value: true, Help: "PERCENT: smallest share of its group's time (GPU work, CUDA API calls, the analysed span for NVTX) at which a row fails --fail-on and is listed in the summary (default 1)"},
+		{Names: []string{"--fail-on"}, Value: true, Help: "slower|faster|change: exit 3 when a row at or above --min-share has that verdict (change: either), for CI"},
 		{Names: []string{"--confidence"}, Value: true, Help: "LEVEL: interval level, 0.95 or 95 (default 95%)"},
 		{Names: []string{"--resamples"}, Value: true, Help: "N: bootstrap replicates (default 1000)"},
 		{Names: []string{"--seed"}, Value: true, Help: "N: bootstrap seed (default 0); results are reproducible"},
@@ -52,6 +56,14 @@ func CompareOptions(p *Parsed) (*compare.Options, error) {
 			return nil, err
 		}
 	}
+	if p.Has("--min-share") {
+		if o.MinShare, err = num("--min-share", 0.001, 100); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := FailOn(p); err != nil {
+		return nil, err
+	}
 	if p.Has("--confidence") {
 		if o.Confidence, err = num("--confidence", 0.5, 99.99); err != nil {
 			return nil, err
@@ -83,6 +95,36 @@ func CompareOptions(p *Parsed) (*compare.Options, error) {
 	}
 	o.Before, o.After = f, f
 	return o, nil
+}
+
+// FailOn reads --fail-on: the verdicts that fail the run (none without
+// the flag).
+func FailOn(p *Parsed) ([]string, error) {
+	if !p.Has("--fail-on") {
+		return nil, nil
+	}
+	switch v := p.Last("--fail-on"); v {
+	case compare.Slower, compare.Faster:
+		return []string{v}, nil
+	case "change":
+		return []string{compare.Slower, compare.Faster}, nil
+	default:
+		return nil, Usagef("--fail-on takes slower, faster or change, not %q", v)
+	}
+}
+
+// FailMessage says why --fail-on fails (rows: c.Failing(verdicts...), not
+// empty), naming the first row that is not a summary.
+func FailMessage(c *compare.Comparison, rows []compare.Row, verdicts []string) string {
+	r := rows[0]
+	for _, x := range rows {
+		if !x.Summary {
+			r = x
+			break
+		}
+	}
+	return fmt.Sprintf("%d rows at or above %g%% of their group's time are %s, among them %s %s (%+.1f%%)",
+		len(rows), c.Options.MinShare, strings.Join(verdicts, " or "), r.Kind, shortname.Short(r.Name), r.Change*100)
 }
 
 // WriteComparison writes c's table to w in spec's format (Arrow and

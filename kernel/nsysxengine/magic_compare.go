@@ -21,8 +21,10 @@ var (
 	timelineFlags = cliflags.Timeline()
 )
 
-// nsysCompare is %nsys compare [flags] BEFORE AFTER: the summary, then the
-// comparison as a table (or, with -f, as text in that format).
+// nsysCompare is %nsys compare [flags] BEFORE AFTER: the warnings (on the
+// cell's stderr), the summary, then the comparison as a table (or, with
+// -f, as text in that format); with --fail-on, the cell fails when a row
+// does.
 func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Output) error {
 	p, err := parseMagic(args, compareFlags, "Usage: %nsys compare [flags] BEFORE AFTER   (files or names bound by %open)", out)
 	if p == nil {
@@ -55,7 +57,17 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	if err != nil {
 		return printSkip(err, out)
 	}
-	return showComparison(c, spec, p, out)
+	for _, w := range c.Warnings {
+		fmt.Fprintln(out.Stderr(), w)
+	}
+	if err := showComparison(c, spec, p, out); err != nil {
+		return err
+	}
+	failOn, _ := cliflags.FailOn(p) // checked by CompareOptions
+	if rows := c.Failing(failOn...); len(failOn) > 0 && len(rows) > 0 {
+		return kernel.Errorf("CompareFailed", "%s", cliflags.FailMessage(c, rows, failOn))
+	}
+	return nil
 }
 
 func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out kernel.Output) error {

@@ -338,6 +338,15 @@ func TestMagicNsysCompare(t *testing.T) {
 	if js["report"] != "compare" {
 		t.Errorf("display %v", js["report"])
 	}
+	// Less than half of train's kernel time is in kernels fixed runs: the
+	// warning is on the cell's stderr, even with -q, and in the summary.
+	const warn = "warning: less than half of train's"
+	if !strings.Contains(r.Err.String(), warn) || !strings.Contains(out, warn) {
+		t.Errorf("no comparability warning: stderr %q", r.Err.String())
+	}
+	if r := cell(t, e, "%nsys compare -q -f csv train after"); !strings.Contains(r.Err.String(), warn) {
+		t.Errorf("-q: no warning on stderr: %q", r.Err.String())
+	}
 	r = cell(t, e, "%nsys compare -f csv train train")
 	if out := r.Out.String(); !strings.HasPrefix(out, "Verdict,") || strings.Contains(out, "faster") {
 		t.Errorf("-f csv of a profile against itself: %.200q", out)
@@ -348,9 +357,12 @@ func TestMagicNsysCompare(t *testing.T) {
 		t.Errorf("-o: %v %.80q", err, b)
 	}
 	for code, want := range map[string]string{
-		"%nsys compare train":                 "UsageError",
-		"%nsys compare --threshold x a b":     "UsageError",
-		"%nsys compare train /no/such.sqlite": "OpenError",
+		"%nsys compare train":                                  "UsageError",
+		"%nsys compare --threshold x a b":                      "UsageError",
+		"%nsys compare --fail-on slowr a b":                    "UsageError",
+		"%nsys compare --min-share 0 a b":                      "UsageError",
+		"%nsys compare train /no/such.sqlite":                  "OpenError",
+		"%nsys compare --fail-on slower -q -f csv train after": "CompareFailed",
 	} {
 		if _, err := tryCell(t, e, code); errName(err) != want {
 			t.Errorf("%q: %v, want %s", code, err, want)

@@ -36,14 +36,18 @@ func load_symbols_compare() {
 	Symbols["github.com/nsysx/nsysx/nsysx/compare/compare"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"API":               reflect.ValueOf(compare.API),
+		"ByName":            reflect.ValueOf(constant.MakeFromLiteral("\"hodges-lehmann-by-name\"", token.STRING, 0)),
 		"DefaultIterations": reflect.ValueOf(constant.MakeFromLiteral("\"(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\\\\d+)?$\"", token.STRING, 0)),
 		"Faster":            reflect.ValueOf(constant.MakeFromLiteral("\"faster\"", token.STRING, 0)),
 		"GPU":               reflect.ValueOf(compare.GPU),
+		"HodgesLehmann":     reflect.ValueOf(constant.MakeFromLiteral("\"hodges-lehmann\"", token.STRING, 0)),
 		"Kernel":            reflect.ValueOf(compare.Kernel),
 		"Memory":            reflect.ValueOf(compare.Memory),
 		"NVTX":              reflect.ValueOf(compare.NVTX),
 		"New":               reflect.ValueOf(constant.MakeFromLiteral("\"new\"", token.STRING, 0)),
 		"NoChange":          reflect.ValueOf(constant.MakeFromLiteral("\"no change\"", token.STRING, 0)),
+		"PairedInstances":   reflect.ValueOf(constant.MakeFromLiteral("\"hodges-lehmann-paired\"", token.STRING, 0)),
+		"PairedIterations":  reflect.ValueOf(constant.MakeFromLiteral("\"paired-iterations\"", token.STRING, 0)),
 		"Profiles":          reflect.ValueOf(compare.Profiles),
 		"Slower":            reflect.ValueOf(constant.MakeFromLiteral("\"slower\"", token.STRING, 0)),
 		"Vanished":          reflect.ValueOf(constant.MakeFromLiteral("\"vanished\"", token.STRING, 0)),

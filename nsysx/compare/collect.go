@@ -1,10 +1,12 @@
 package compare
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +46,9 @@ type sample struct {
 	durs   []int64
 	starts []int64 // where the instance counts for iterations
 	iter   []int32 // iteration index per instance, -1 outside every iteration
+	// firstN first-call outliers hold firstShare of the time (firstCalls).
+	firstN     int
+	firstShare float64
 }
 
 func (s *sample) add(d, at int64) {
@@ -56,6 +61,9 @@ type data struct {
 	label  string
 	groups map[key]*sample
 	iters  [][2]int64 // iteration windows, sorted by start
+	// first and last are the earliest start and the latest end read.
+	first, last int64
+	seen        bool
 }
 
 type collector struct {
@@ -72,7 +80,16 @@ func (c *collector) scan(table string, cols []string, fn func(r nsysx.ScanRow) e
 	if !c.p.HasTable(table) {
 		return nil
 	}
-	err := c.p.Scan(c.ctx, table, c.f, cols, fn)
+	err := c.p.Scan(c.ctx, table, c.f, cols, func(r nsysx.ScanRow) error {
+		if !r.IsNull(1) {
+			if s, e := r.Int(0), r.Int(1); !c.d.seen {
+				c.d.first, c.d.last, c.d.seen = s, e, true
+			} else {
+				c.d.first, c.d.last = min(c.d.first, s), max(c.d.last, e)
+			}
+		}
+		return fn(r)
+	})
 	var mt *nsysx.MissingTableError
 	if err != nil && !errors.As(err, &mt) {
 		return fmt.Errorf("reading %s of %s: %w", table, c.p.Path, err)
@@ -314,15 +331,34 @@ func pickIterations(cands map[string][][2]int64) [][2]int64 {
 	return out
 }
 
-// assign gives every instance its iteration.
+// assign puts every name's instances in start order (the order in which
+// instances of two profiles are paired), gives each its iteration, and
+// finds the name's first-call outliers.
 func (d *data) assign() {
 	for _, g := range d.groups {
+		g.byStart()
+		g.firstN, g.firstShare = firstCalls(g.durs)
 		g.iter = make([]int32, len(g.starts))
 		for i, s := range g.starts {
 			g.iter[i] = iterationOf(d.iters, s)
 		}
 		g.starts = nil
 	}
+}
+
+// byStart sorts the instances by start (stably: ties keep the tables'
+// order).
+func (s *sample) byStart() {
+	idx := make([]int, len(s.durs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(s.starts[x], s.starts[y]) })
+	durs, starts := make([]int64, len(idx)), make([]int64, len(idx))
+	for i, j := range idx {
+		durs[i], starts[i] = s.durs[j], s.starts[j]
+	}
+	s.durs, s.starts = durs, starts
 }
 
 func iterationOf(iters [][2]int64, t int64) int32 {

@@ -7,7 +7,9 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -30,6 +32,10 @@ type Options struct {
 	// Threshold is the smallest change, in percent, called faster or
 	// slower (default 2).
 	Threshold float64
+	// MinShare is the smallest share of its group's time, in percent, at
+	// which a row counts for Failing and is listed in the summary
+	// (default 1).
+	MinShare float64
 	// Seed seeds the bootstrap (with each row's kind and name).
 	Seed uint64
 }
@@ -47,6 +53,9 @@ func (o Options) withDefaults() Options {
 	if o.Threshold <= 0 {
 		o.Threshold = 2
 	}
+	if o.MinShare <= 0 {
+		o.MinShare = 1
+	}
 	return o
 }
 
@@ -55,8 +64,21 @@ type Side struct {
 	Count   int     // instances
 	Total   int64   // ns, whole run (or window)
 	Avg     float64 // ns per instance
+	Median  float64 // ns per instance
 	PerIter float64 // ns per iteration, when the basis is iterations
+	// FirstCalls is the number of first-call outliers (see the package
+	// documentation) and FirstShare their share of Total.
+	FirstCalls int
+	FirstShare float64
 }
+
+// Methods: how a row's Change and interval were estimated.
+const (
+	PairedIterations = "paired-iterations"      // per-iteration totals, paired by iteration
+	PairedInstances  = "hodges-lehmann-paired"  // instances paired by order: one-sample Hodges–Lehmann ratio
+	HodgesLehmann    = "hodges-lehmann"         // two-sample Hodges–Lehmann ratio of instances, counts fixed
+	ByName           = "hodges-lehmann-by-name" // a summary: its names' estimates, weighted by their before time
+)
 
 // Verdicts.
 const (
@@ -81,7 +103,17 @@ type Row struct {
 	Change, Low, High       float64
 	Delta, Impact           float64
 	AvgChange, AvgLo, AvgHi float64
-	Verdict                 string
+	// MedChange is the change of the median instance, with its interval.
+	MedChange, MedLo, MedHi float64
+	// Share is the row's share of its group's time (GPU work, CUDA API
+	// calls, or for NVTX ranges the analysed span), the larger of the two
+	// profiles', on the basis of Change.
+	Share float64
+	// Method is how Change was estimated (PairedIterations,
+	// PairedInstances, HodgesLehmann, ByName), "" for new and vanished
+	// names.
+	Method  string
+	Verdict string
 }
 
 // Comparison is the result of Profiles.
@@ -93,6 +125,11 @@ type Comparison struct {
 	ItersBefore, ItersAft int
 	Options               Options
 	Rows                  []Row
+	// SharedBefore and SharedAfter are the shares of each profile's
+	// kernel time in kernel names both profiles run (NaN without
+	// kernels); Warnings says when either is below one half.
+	SharedBefore, SharedAfter float64
+	Warnings                  []string
 }
 
 // Profiles compares before and after (see the package documentation for
@@ -129,6 +166,7 @@ func Profiles(ctx context.Context, before, after *nsysx.Profile, o *Options) (*C
 		c.Basis = "iterations"
 	}
 	c.Rows = c.rows(d)
+	c.comparability(d)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -196,24 +234,40 @@ func (c *Comparison) rows(d [2]*data) []Row {
 			keys = append(keys, k)
 		}
 	}
+	sort.Slice(keys, func(i, j int) bool { return isSummary(keys[i].name) && !isSummary(keys[j].name) })
 	rows := make([]Row, len(keys))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				rows[i] = c.row(keys[i], d[0].groups[keys[i]], d[1].groups[keys[i]], len(d[0].iters), len(d[1].iters))
-			}
-		}()
+	reps := make([][]float64, len(keys))
+	first := 0 // the summary rows come first; under the instances basis they are computed last, from the others
+	for first < len(keys) && isSummary(keys[first].name) {
+		first++
 	}
-	for i := range keys {
-		next <- i
+	work := func(from, to int) {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					rows[i], reps[i] = c.row(keys[i], d[0].groups[keys[i]], d[1].groups[keys[i]], len(d[0].iters), len(d[1].iters))
+				}
+			}()
+		}
+		for i := from; i < to; i++ {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
 	}
-	close(next)
-	wg.Wait()
+	work(first, len(keys))
+	work(0, first)
+	if c.Basis != "iterations" {
+		for i := range first {
+			c.byName(&rows[i], rows[first:], reps[first:])
+		}
+	}
 	c.impacts(rows)
+	c.shares(rows, d)
 	sortRows(rows)
 	return rows
 }
@@ -229,10 +283,12 @@ func side(g *sample, iters int, byIter bool) Side {
 	}
 	if s.Count > 0 {
 		s.Avg = float64(s.Total) / float64(s.Count)
+		s.Median = medianSorted(floatsSorted(g.durs))
 	}
 	if byIter && iters > 0 {
 		s.PerIter = mean(perIteration(g, iters))
 	}
+	s.FirstCalls, s.FirstShare = g.firstN, g.firstShare
 	return s
 }
 
@@ -247,6 +303,13 @@ func perIteration(g *sample, iters int) []float64 {
 	return out
 }
 
+// floatsSorted is x as floats, sorted.
+func floatsSorted(x []int64) []float64 {
+	out := floats(x)
+	slices.Sort(out)
+	return out
+}
+
 func floats(x []int64) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
@@ -255,37 +318,105 @@ func floats(x []int64) []float64 {
 	return out
 }
 
-// row compares one name.
-func (c *Comparison) row(k key, a, b *sample, itA, itB int) Row {
+// row compares one name; reps are the replicates of the ratio of its
+// totals under the instances basis (nil for summaries, or with too few
+// instances), for the summary rows (byName).
+func (c *Comparison) row(k key, a, b *sample, itA, itB int) (Row, []float64) {
 	byIter := c.Basis == "iterations"
 	r := Row{Kind: k.kind, Name: k.name, Summary: isSummary(k.name), Before: side(a, itA, byIter), After: side(b, itB, byIter)}
 	nan := math.NaN()
-	r.Low, r.High, r.AvgLo, r.AvgHi, r.Impact = nan, nan, nan, nan, nan
+	r.Low, r.High, r.AvgLo, r.AvgHi, r.MedLo, r.MedHi, r.Impact = nan, nan, nan, nan, nan, nan, nan
 	switch {
 	case a == nil:
-		r.Verdict, r.Change, r.AvgChange = New, math.Inf(1), math.Inf(1)
+		r.Verdict, r.Change, r.AvgChange, r.MedChange = New, math.Inf(1), math.Inf(1), math.Inf(1)
 		r.Delta = c.basis(r.After) - 0
-		return r
+		return r, nil
 	case b == nil:
-		r.Verdict, r.Change, r.AvgChange = Vanished, -1, -1
+		r.Verdict, r.Change, r.AvgChange, r.MedChange = Vanished, -1, -1, -1
 		r.Delta = -c.basis(r.Before)
-		return r
+		return r, nil
 	}
 	o := c.Options
-	xa, xb := floats(a.durs), floats(b.durs)
-	avg := bootstrap(units{xa, 1}, units{xb, 1}, o.Resamples, o.Confidence, rowRNG(o.Seed, k, "avg"))
+	avg := bootstrap(units{floats(a.durs), 1}, units{floats(b.durs), 1}, o.Resamples, o.Confidence, rowRNG(o.Seed, k, "avg"))
 	r.AvgChange, r.AvgLo, r.AvgHi = avg.Est, avg.Lo, avg.Hi
+	var pairs []float64
+	if !byIter && !r.Summary && len(a.durs) == len(b.durs) {
+		pairs = pairedLogs(a.durs, b.durs)
+	}
+	rob := robustChanges(positive(a.durs), positive(b.durs), pairs, o.Resamples, o.Confidence, rowRNG(o.Seed, k, "robust"), !byIter && !r.Summary)
+	r.MedChange, r.MedLo, r.MedHi = rob.med.Est, rob.med.Lo, rob.med.Hi
 	var tot interval
+	var reps []float64
 	if byIter {
-		tot = bootstrap(units{perIteration(a, itA), 1}, units{perIteration(b, itB), 1}, o.Resamples, o.Confidence, rowRNG(o.Seed, k, "total"))
-	} else { // the total is n × mean with the counts fixed: the same replicates, rescaled
-		f := float64(len(xb)) / float64(len(xa))
-		tot = interval{Est: (1+avg.Est)*f - 1, Lo: (1+avg.Lo)*f - 1, Hi: (1+avg.Hi)*f - 1}
+		r.Method = PairedIterations
+		tot = pairedChange(perIteration(a, itA), perIteration(b, itB), o.Resamples, o.Confidence, rowRNG(o.Seed, k, "total"))
+	} else { // the total is n × the per-instance ratio, the counts fixed
+		r.Method = HodgesLehmann
+		if pairs != nil {
+			r.Method = PairedInstances
+		}
+		f := float64(len(b.durs)) / float64(len(a.durs))
+		tot = interval{Est: (1+rob.hl.Est)*f - 1, Lo: (1+rob.hl.Lo)*f - 1, Hi: (1+rob.hl.Hi)*f - 1}
+		reps = rob.reps
+		for i := range reps {
+			reps[i] *= f
+		}
 	}
 	r.Change, r.Low, r.High = tot.Est, tot.Lo, tot.Hi
 	r.Delta = c.basis(r.After) - c.basis(r.Before)
 	r.Verdict = verdict(tot, o.Threshold)
-	return r
+	return r, reps
+}
+
+// byName sets a summary row's change under the instances basis from the
+// rows of its names: the before total of each name times its estimated
+// ratio (after: its Hodges–Lehmann ratio with the counts fixed), plus the
+// new names' totals, over the before total; the interval combines the
+// names' replicates, replicate by replicate (a bootstrap stratified by
+// name: the mix of names does not vary between replicates, and a name's
+// first-call outliers weigh as little as in its own row).
+func (c *Comparison) byName(sum *Row, rows []Row, reps [][]float64) {
+	var kinds []Kind
+	for _, s := range summaries {
+		if s.name == sum.Name {
+			kinds = s.kinds
+		}
+	}
+	var before, est float64
+	agg := make([]float64, c.Options.Resamples)
+	for i, r := range rows {
+		if !slices.Contains(kinds, r.Kind) {
+			continue
+		}
+		tb, ta := float64(r.Before.Total), float64(r.After.Total)
+		before += tb
+		switch {
+		case r.Verdict == New || r.Verdict == Vanished:
+			est += ta
+			for j := range agg {
+				agg[j] += ta
+			}
+		case reps[i] == nil: // too few instances to resample: its totals
+			est += ta
+			for j := range agg {
+				agg[j] += ta
+			}
+		default:
+			est += tb * (1 + r.Change)
+			for j := range agg {
+				agg[j] += tb * reps[i][j]
+			}
+		}
+	}
+	if before == 0 {
+		return
+	}
+	sum.Method = ByName
+	sum.Change = est/before - 1
+	slices.Sort(agg)
+	alpha := (1 - c.Options.Confidence) / 2
+	sum.Low, sum.High = quantile(agg, alpha)/before-1, quantile(agg, 1-alpha)/before-1
+	sum.Verdict = verdict(interval{sum.Change, sum.Low, sum.High}, c.Options.Threshold)
 }
 
 // basis is a side's basis statistic: time per iteration or the total.
@@ -345,4 +476,87 @@ func sortRows(rows []Row) {
 		}
 		return a.Name < b.Name
 	})
+}
+
+// groupOf is the summary row whose time a row's share is of; NVTX ranges
+// have none (their share is of the analysed span).
+var groupOf = map[Kind]string{GPU: "[all GPU work]", Kernel: "[all GPU work]", Memory: "[all GPU work]", API: "[all CUDA API calls]"}
+
+// shares sets each row's Share: its time over its group's, on the basis
+// of the comparison, the larger of the two profiles'.
+func (c *Comparison) shares(rows []Row, d [2]*data) {
+	tot := [2]map[string]float64{{}, {}}
+	for _, r := range rows {
+		if r.Summary {
+			tot[0][r.Name], tot[1][r.Name] = c.basis(r.Before), c.basis(r.After)
+		}
+	}
+	frac := func(x, of float64) float64 {
+		if of <= 0 {
+			return 0
+		}
+		return x / of
+	}
+	for i := range rows {
+		r := &rows[i]
+		den := [2]float64{c.span(d[0]), c.span(d[1])}
+		if g, ok := groupOf[r.Kind]; ok {
+			den = [2]float64{tot[0][g], tot[1][g]}
+		}
+		r.Share = max(frac(c.basis(r.Before), den[0]), frac(c.basis(r.After), den[1]))
+	}
+}
+
+// span is the time a profile's NVTX rows are a share of: the mean
+// iteration under the iterations basis, else from the first instance's
+// start to the last one's end.
+func (c *Comparison) span(d *data) float64 {
+	if c.Basis == "iterations" && len(d.iters) > 0 {
+		var t float64
+		for _, w := range d.iters {
+			t += float64(w[1] - w[0])
+		}
+		return t / float64(len(d.iters))
+	}
+	if d.last <= d.first {
+		return 0
+	}
+	return float64(d.last) - float64(d.first)
+}
+
+// comparability sets SharedBefore and SharedAfter, and warns when less
+// than half of either profile's kernel time is in kernel names both run.
+func (c *Comparison) comparability(d [2]*data) {
+	var shared, all [2]float64
+	for i := range d {
+		for k, g := range d[i].groups {
+			if k.kind != Kernel || isSummary(k.name) {
+				continue
+			}
+			var t float64
+			for _, v := range g.durs {
+				t += float64(v)
+			}
+			all[i] += t
+			if _, ok := d[1-i].groups[k]; ok {
+				shared[i] += t
+			}
+		}
+	}
+	c.SharedBefore, c.SharedAfter = math.NaN(), math.NaN()
+	if all[0] == 0 || all[1] == 0 {
+		return
+	}
+	c.SharedBefore, c.SharedAfter = shared[0]/all[0], shared[1]/all[1]
+	var low []string
+	for i, s := range []float64{c.SharedBefore, c.SharedAfter} {
+		if s < 0.5 {
+			low = append(low, [2]string{c.Before, c.After}[i])
+		}
+	}
+	if len(low) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("warning: less than half of %s's kernel time is in kernel names both profiles run (%s %.1f%%, %s %.1f%%): "+
+			"they may run different code, and the kernel rows and totals compare different work",
+			strings.Join(low, "'s and "), c.Before, c.SharedBefore*100, c.After, c.SharedAfter*100))
+	}
 }
