@@ -3,6 +3,7 @@ package recipe
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,14 +38,14 @@ func ReadDir(dir string) (*Result, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		f, err := ReadParquet(filepath.Join(dir, n+".parquet"))
+		f, err := pyframe.ReadParquet(filepath.Join(dir, n+".parquet"))
 		if err != nil {
 			return nil, err
 		}
 		res.Output.Tables = append(res.Output.Tables, Table{Name: n, Frame: f})
 	}
 	if f := res.Output.Table("files"); f != nil {
-		if c := f.Col("File"); c != nil && c.Kind == String {
+		if c := f.Col("File"); c != nil && c.Kind == pyframe.String {
 			res.Files = append(res.Files, c.Strs...)
 		}
 	}
