@@ -198,7 +198,7 @@ type num struct {
 
 // MinMaxSum returns the extremes and the sum of vals' rows in vals' kind:
 // integers exactly (uint64 compared unsigned; a sum past 64 bits panics
-// with an *nsysx.OverflowError, overflow.go), floats with a compensated
+// with an *nsysx.OverflowError, checked.go), floats with a compensated
 // sum.
 func MinMaxSum(vals *Column, rows []int) (lo, hi, sum num) {
 	switch vals.Kind {

@@ -18,7 +18,7 @@ import (
 // calls pqarrow.WriteArrowToColumn makes for the types a Frame has, so that
 // the bytes are the same, without linking pqarrow (which brings in Arrow
 // Flight, gRPC and protobuf, whose package initialisers every nsysx command
-// would run: see nsysx/recipe/parquet_read.go for the reading side).
+// would run: see parquet_read.go for the reading side).
 func writeLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) error {
 	lv := cw.LevelInfo()
 	singleNullable := lv.DefLevel == lv.RepeatedAncestorDefLevel+1

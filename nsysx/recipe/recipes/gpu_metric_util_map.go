@@ -22,7 +22,7 @@ type metricBin struct {
 }
 
 // mapMetricUtil is gpu_metric_util_map's mapper (derived from nsys's
-// goldens and mapper, see gpu_metrics.go): the filtered samples, shifted by
+// goldens and mapper, see composite/gpu_metrics.go): the filtered samples, shifted by
 // the session offset, are kept on the session [offset, max]; each
 // (timestamp, GPU) sample point carries the SMs Active, SM Issue and Tensor
 // Active values (integers); a point falls in bin k when k·size < t ≤

@@ -53,7 +53,7 @@ func prepareMetricSum(_ context.Context, _ []*recipe.Report, o *recipe.Options) 
 
 // mapMetricSum describes every metric's filtered sample values by (GPU,
 // metric name), keys ascending by the report's metric names, then renames
-// the four throughput metrics (see gpu_metrics.go). Values are float64, as
+// the four throughput metrics (see composite/gpu_metrics.go). Values are float64, as
 // in nsys's output; GPU ID is int64.
 func mapMetricSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
 	s, ok, err := composite.LoadMetricSamples(ctx, r, o)
