@@ -116,7 +116,7 @@ func distinctRanks(f *pyframe.Frame) int {
 	return len(seen)
 }
 
-// DiffFrames is diff's computation for one table (§2.26 steps 1–7): a − b
+// DiffFrames is diff's computation for one table (docs/recipes.md §2.26 steps 1–7): a − b
 // for every numeric column, rows aligned on a's index (with the Rank when
 // rank is set: rank_stats), rows of b that a lacks dropped and rows of a
 // that b lacks NULL (which makes the column float64). Magnitudes up to tol
