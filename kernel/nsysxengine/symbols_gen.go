@@ -84,7 +84,7 @@ func load_symbols_composite() {
 		"GraphLaunchRows":      reflect.ValueOf(composite.GraphLaunchRows),
 		"GraphNodeRows":        reflect.ValueOf(composite.GraphNodeRows),
 		"Groups":               reflect.ValueOf(composite.Groups),
-		"IdText":               reflect.ValueOf(composite.IdText),
+		"IDText":               reflect.ValueOf(composite.IDText),
 		"Ints":                 reflect.ValueOf(composite.Ints),
 		"KernelPid":            reflect.ValueOf(composite.KernelPid),
 		"KernelScanOff":        reflect.ValueOf(&composite.KernelScanOff).Elem(),
@@ -415,6 +415,7 @@ func load_symbols_pyframe() {
 		"KV":        reflect.ValueOf((*pyframe.KV)(nil)),
 		"Kind":      reflect.ValueOf((*pyframe.Kind)(nil)),
 		"Mask":      reflect.ValueOf((*pyframe.Mask)(nil)),
+		"Num":       reflect.ValueOf((*pyframe.Num)(nil)),
 	}
 }
 

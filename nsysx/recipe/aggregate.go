@@ -3,9 +3,10 @@ package recipe
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // ConcatRanks appends a Rank column (int64, last before the index) to

@@ -2,8 +2,9 @@ package recipe
 
 import (
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // The .nsys-analysis file (docs/recipes.md §1.6).

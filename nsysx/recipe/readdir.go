@@ -3,11 +3,12 @@ package recipe
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // ReadDir reads a recipe output directory back (docs/recipes.md §1.6), as

@@ -3,11 +3,11 @@ package recipe
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"sort"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // Recipe is one nsys recipe: its name, the options it takes (in nsys's

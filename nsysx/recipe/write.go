@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // WriteOptions control Result.Write.

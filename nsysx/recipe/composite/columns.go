@@ -3,11 +3,11 @@ package composite
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // LoadTable loads cols of table under ctx. A missing table is empty
@@ -86,9 +86,9 @@ func strs(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([
 	return out, m
 }
 
-// IdText is strs once the string table is known to have loaded and to
+// IDText is strs once the string table is known to have loaded and to
 // hold names (namesErr is returned instead).
-func IdText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([]string, pyframe.Mask, error) {
+func IDText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) ([]string, pyframe.Mask, error) {
 	if err := NamesErr(ctx, p); err != nil {
 		return nil, nil, err
 	}

@@ -2,10 +2,10 @@ package composite
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"sort"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // Combined is the CUDA_COMBINED composite (docs/recipes.md §1.9): every
@@ -154,7 +154,7 @@ func loadRuntimeCalls(ctx context.Context, p *nsysx.Profile) (*runtimeCalls, err
 	r := &runtimeCalls{}
 	r.start, r.end, r.gtid, r.gtidValid = eventCols(t)
 	r.corr, r.corrValid = Ints(t, "correlationId")
-	if r.name, r.nameValid, err = IdText(ctx, p, t, "nameId"); err != nil {
+	if r.name, r.nameValid, err = IDText(ctx, p, t, "nameId"); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -238,7 +238,7 @@ func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
 			return nil, err
 		}
 		s, e, g, _ := eventCols(t)
-		x, xv, err := IdText(ctx, p, t, "textId")
+		x, xv, err := IDText(ctx, p, t, "textId")
 		if err != nil {
 			return nil, err
 		}

@@ -2,9 +2,9 @@ package composite
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // CUPTI tables the composites read.
@@ -77,7 +77,7 @@ func LoadKernelCols(ctx context.Context, p *nsysx.Profile, need kernelCols) (*Ke
 		k.PID = Derive(k.GlobalPid, PidOf)
 	}
 	if need&KernelShort != 0 { // kernelAll has the bit too
-		if k.ShortName, k.ShortValid, err = IdText(ctx, p, t, "shortName"); err != nil {
+		if k.ShortName, k.ShortValid, err = IDText(ctx, p, t, "shortName"); err != nil {
 			return nil, err
 		}
 	}

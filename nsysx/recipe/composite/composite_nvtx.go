@@ -2,9 +2,9 @@ package composite
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE) the recipes distinguish.

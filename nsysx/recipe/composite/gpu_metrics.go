@@ -3,9 +3,9 @@ package composite
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // This file reads the GPU metrics samples that gpu_metric_util_map and

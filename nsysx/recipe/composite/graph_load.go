@@ -2,9 +2,9 @@ package composite
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // CUDA graph tables (docs/recipes.md §1.9).

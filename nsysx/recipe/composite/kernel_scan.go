@@ -3,9 +3,9 @@ package composite
 import (
 	"context"
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // KernRow is one CUDA_KERNEL row as scanKernels delivers it: the times, the

@@ -2,9 +2,9 @@ package composite
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // MemsetName is the operation name the memory summaries give memset rows.
@@ -14,13 +14,15 @@ const MemsetName = "CUDA_MEMSET"
 // a left join on copyKind) followed by the memset rows (named
 // CUDA_MEMSET), as the memory summaries read them (docs/recipes.md §2.3).
 type MemOps struct {
-	S         Span
+	Span      Span
 	Bytes     []int64
 	DeviceID  []int64
 	Name      []string
 	NameValid pyframe.Mask
 }
 
+// LoadMemOps loads the memory operations (MemOps) of p; a missing table
+// is empty.
 func LoadMemOps(ctx context.Context, p *nsysx.Profile) (*MemOps, error) {
 	cols := []string{"start", "end", "bytes", "deviceId"}
 	cp, err := LoadTable(ctx, p, TableMemcpy, append(cols, "copyKind"), nil)
@@ -38,9 +40,9 @@ func LoadMemOps(ctx context.Context, p *nsysx.Profile) (*MemOps, error) {
 	m := &MemOps{}
 	for _, t := range []*nsysx.Table{cp, ms} {
 		v, _ := Ints(t, "start")
-		m.S.Start = append(m.S.Start, v...)
+		m.Span.Start = append(m.Span.Start, v...)
 		v, _ = Ints(t, "end")
-		m.S.End = append(m.S.End, v...)
+		m.Span.End = append(m.Span.End, v...)
 		v, _ = Ints(t, "bytes")
 		m.Bytes = append(m.Bytes, v...)
 		v, _ = Ints(t, "deviceId")

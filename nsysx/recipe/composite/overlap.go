@@ -1,8 +1,9 @@
 package composite
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // This file holds the interval algorithms the heatmap and overlap recipes

@@ -51,7 +51,7 @@ func (c *Column) SetNull(i int) {
 }
 
 // Set stores a number in row g (the integer or the float, by kind).
-func (c *Column) Set(g int, v num) {
+func (c *Column) Set(g int, v Num) {
 	if c.Kind == Float64 {
 		c.Floats[g] = v.F
 	} else {

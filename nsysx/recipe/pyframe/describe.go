@@ -190,8 +190,9 @@ func Quantile(v []float64, q float64) float64 {
 	return lo + (v[int(i)+1]-lo)*f
 }
 
-// num is one value of an integer or float column.
-type num struct {
+// Num is one value of an integer or float column: I for the integer
+// kinds, F for Float64 (what MinMaxSum returns and Column.Set stores).
+type Num struct {
 	I int64
 	F float64
 }
@@ -200,7 +201,7 @@ type num struct {
 // integers exactly (uint64 compared unsigned; a sum past 64 bits panics
 // with an *nsysx.OverflowError, checked.go), floats with a compensated
 // sum.
-func MinMaxSum(vals *Column, rows []int) (lo, hi, sum num) {
+func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 	switch vals.Kind {
 	case Float64:
 		lo.F, hi.F = math.Inf(1), math.Inf(-1)

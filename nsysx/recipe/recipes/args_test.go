@@ -2,12 +2,13 @@ package recipes
 
 import (
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // specOptions are the option lists of docs/recipes.md §2, typed here from

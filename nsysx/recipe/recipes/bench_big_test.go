@@ -2,13 +2,14 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // The big-input benchmarks run a recipe over NSYSX_BENCH_RECIPE_DIR (a

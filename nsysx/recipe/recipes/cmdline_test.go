@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // TestEveryRecipeOption: every option key a recipe declares is in the

@@ -1,10 +1,11 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"slices"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // TestKernHistRealProfiles checks analysis.parquet on rank0+rank1 against

@@ -1,10 +1,11 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // TestKernPaceRealProfiles paces the kernel Kernel2 on rank0+rank1 and

@@ -2,10 +2,11 @@ package recipes
 
 import (
 	"context"
+	"sort"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-	"sort"
 )
 
 // mapKernSum describes the filtered kernels' positive durations by short

@@ -2,9 +2,10 @@ package recipes
 
 import (
 	"context"
+	"testing"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"testing"
 )
 
 // TestKernSumGolden runs cuda_gpu_kern_sum on both golden input sets and

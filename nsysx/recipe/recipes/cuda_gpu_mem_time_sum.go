@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"context"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -22,11 +23,11 @@ func mapMemTimeSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ a
 	if err != nil {
 		return nil, err
 	}
-	rows, ok, err := filteredPositive(ctx, r, o, m.S, nil)
+	rows, ok, err := filteredPositive(ctx, r, o, m.Span, nil)
 	if err != nil || !ok {
 		return noDataOr(o, r, err)
 	}
-	return memStats(m, rows, durations(m.S, rows, false)), nil
+	return memStats(m, rows, durations(m.Span, rows, false)), nil
 }
 
 // memStats describes the memory operations' vals vals by name and by (name, device) over rows.

@@ -3,14 +3,14 @@ package recipes
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math/rand/v2"
 	"sort"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // BenchmarkDescribe groups one million int64 durations under 1000 names.

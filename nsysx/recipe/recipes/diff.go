@@ -2,10 +2,11 @@ package recipes
 
 import (
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // DiffDisplayName is the DisplayName nsys writes into a diff output's

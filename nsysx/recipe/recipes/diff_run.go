@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 func init() {

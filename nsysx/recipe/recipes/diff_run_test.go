@@ -2,8 +2,6 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 func goldenRecipeDir(set, name string) string {

@@ -1,10 +1,11 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // statsFrame builds a small rank_stats-like frame: Count (int64), Mean

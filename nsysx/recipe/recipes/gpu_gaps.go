@@ -1,10 +1,10 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"strconv"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 func init() {

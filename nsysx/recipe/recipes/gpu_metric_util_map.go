@@ -3,10 +3,11 @@ package recipes
 import (
 	"context"
 	"fmt"
+	"sort"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-	"sort"
 )
 
 func init() {

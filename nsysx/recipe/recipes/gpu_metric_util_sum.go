@@ -2,10 +2,11 @@ package recipes
 
 import (
 	"context"
+	"strings"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-	"strings"
 )
 
 func init() {

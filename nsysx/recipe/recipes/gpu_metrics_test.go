@@ -2,10 +2,11 @@ package recipes
 
 import (
 	"encoding/json"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // checkCategories checks that the frame's Category columns are exactly the

@@ -1,10 +1,11 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"reflect"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // A hand-made graph capture on one thread (pid 1): two kernel nodes are

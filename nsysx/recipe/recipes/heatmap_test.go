@@ -2,8 +2,6 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"math"
 	"path/filepath"
 	"sort"
@@ -11,6 +9,8 @@ import (
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 )
 
 // TestHeatmapGolden runs the kernel heatmaps on the golden input sets and

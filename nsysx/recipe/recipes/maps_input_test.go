@@ -2,8 +2,9 @@ package recipes
 
 import (
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // TestMapsBadOptions: option values nsys's argument parser refuses are

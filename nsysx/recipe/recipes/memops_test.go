@@ -3,11 +3,11 @@ package recipes
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // rawMem groups a profile's memcpy and memset rows, computed here from the

@@ -2,11 +2,12 @@ package recipes
 
 import (
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // mustFixtures runs a recipe over testdata/fixtures/<name>.sqlite files

@@ -1,8 +1,9 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // TestNCCLGPUProjSumGolden reproduces nccl_gpu_proj_sum on rank0+rank1:

@@ -1,10 +1,10 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 )
 
 // TestNCCLSumGolden compares nccl_sum on rank0+rank1 with nsys's files

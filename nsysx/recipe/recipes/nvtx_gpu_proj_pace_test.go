@@ -1,10 +1,11 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // goldenTrace reads nsys's nvtx_gpu_proj_trace of rank0+rank1: its scalar

@@ -1,8 +1,9 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // TestNVTXGPUProjSumGolden reproduces nsys's nvtx_gpu_proj_sum on

@@ -3,9 +3,6 @@ package recipes
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +11,9 @@ import (
 
 	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // TestNVTXGPUProjTraceGolden reproduces nvtx_gpu_proj_trace on

@@ -2,13 +2,13 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"slices"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 )
 
 // TestNVTXPaceGolden reproduces nvtx_pace --name forward on rank0+rank1:

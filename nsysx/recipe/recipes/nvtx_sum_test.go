@@ -2,11 +2,11 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // rawNVTX groups the NVTX ranges of a profile the way nvtx_sum should see

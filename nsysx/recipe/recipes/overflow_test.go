@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // first4 sets column col of the first 4 rows of table (rowid order) that

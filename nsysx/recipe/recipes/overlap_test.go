@@ -2,11 +2,12 @@ package recipes
 
 import (
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"math"
 	"math/rand"
 	"sort"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 )
 
 func randSpans(r *rand.Rand, n int, horizon int64) []composite.Interval {

@@ -1,11 +1,12 @@
 package recipes
 
 import (
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // PaceSeries is one rank's pacing columns (docs/recipes.md §1.10), one

@@ -2,9 +2,10 @@ package recipes
 
 import (
 	"context"
+	"slices"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-	"slices"
 )
 
 // paceOptions are the option keys of nvtx_pace and cuda_gpu_kern_pace

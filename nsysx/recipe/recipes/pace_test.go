@@ -3,12 +3,13 @@ package recipes
 import (
 	"context"
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 func TestComputePace(t *testing.T) {

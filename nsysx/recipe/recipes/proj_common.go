@@ -2,11 +2,11 @@ package recipes
 
 import (
 	"context"
+
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-
-	"github.com/nsysx/nsysx/nsysx"
 )
 
 // projOptions are the option keys of nvtx_gpu_proj_sum (docs/recipes.md

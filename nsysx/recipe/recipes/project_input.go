@@ -2,10 +2,10 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 func init() { composite.ProjectNVTX = projectChosen }

@@ -2,11 +2,12 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 )
 
 // TestFilterProjectedHook: the --filter-projected-nvtx hook projects the

@@ -2,13 +2,14 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/composite"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // TestProjectHandMade checks P on a small case worked out by hand: one

@@ -2,12 +2,12 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // rawKernel is one kernel read straight from the export, for tests that

@@ -3,13 +3,13 @@ package recipes
 import (
 	"context"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // This file runs nsys's rule recipes (gpu_time_util, gpu_gaps,

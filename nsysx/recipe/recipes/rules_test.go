@@ -2,12 +2,13 @@ package recipes
 
 import (
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // TestRuleGolden runs the rule recipes that have nsys goldens on

@@ -2,7 +2,6 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // schemaCase is one run whose written tables testdata/recipes/schemas.tsv

@@ -2,13 +2,13 @@ package recipes
 
 import (
 	"encoding/csv"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // goldenCSV reads testdata/golden/<profile>/<name>.csv (an `nsys stats` or

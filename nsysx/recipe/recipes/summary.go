@@ -3,10 +3,11 @@ package recipes
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
-	"path/filepath"
 )
 
 // summaryOptions are the option keys of the filtered summary recipes, in
@@ -144,7 +145,7 @@ func apiSum(ctx context.Context, r *recipe.Report, o *recipe.Options, table stri
 	if err != nil || !ok {
 		return noDataOr(o, r, err)
 	}
-	names, valid, err := composite.IdText(ctx, r.Profile, t, "nameId")
+	names, valid, err := composite.IDText(ctx, r.Profile, t, "nameId")
 	if err != nil {
 		return nil, err
 	}

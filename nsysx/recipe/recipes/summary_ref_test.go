@@ -2,12 +2,12 @@ package recipes
 
 import (
 	"context"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"math"
 	"sort"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // ref is a group's statistics computed the plain way: sorted values, a

@@ -2,8 +2,6 @@ package recipes
 
 import (
 	"errors"
-	"github.com/nsysx/nsysx/nsysx/recipe"
-	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +12,8 @@ import (
 	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/internal/pqcompare"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // goldenResult is a Result whose tables are the golden cuda_gpu_kern_sum

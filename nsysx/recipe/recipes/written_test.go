@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/nsysx/nsysx/nsysx/recipe"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/pqcompare"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
 // compareWritten writes res's output directory and compares each named
