@@ -12,7 +12,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/model"
-	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
 )
 
 const (
@@ -142,7 +142,7 @@ func alignment(ctx context.Context, ps []*nsysx.Profile, ops [][]gpuOp) (offsets
 		}
 		utc[i], dur[i], ok[i] = s.utc, s.duration, s.ok
 	}
-	a := recipe.Align(utc, dur, ok, 1, false) // the heatmap recipes' alignment
+	a := recipes.Align(utc, dur, ok, 1, false) // the heatmap recipes' alignment
 	offsets, ends = a.Offset, a.Max
 	for i := range ps {
 		if !ok[i] {

@@ -1,27 +1,30 @@
 package plots
 
-import "github.com/nsysx/nsysx/nsysx/recipe"
+import (
+	"github.com/nsysx/nsysx/nsysx/recipe/composite"
+	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
+)
 
 // span is a time interval [s, e] in ns.
 type span struct{ s, e int64 }
 
 // consolidate merges overlapping and touching spans: nsys recipes'
-// interval grouping (recipe.Consolidate; a new group starts where start >
+// interval grouping (composite.Consolidate; a new group starts where start >
 // the running maximum end). The result is sorted and disjoint.
 func consolidate(v []span) []span {
-	return fromIntervals(recipe.Consolidate(toIntervals(v)))
+	return fromIntervals(composite.Consolidate(toIntervals(v)))
 }
 
-// toIntervals and fromIntervals convert between span and recipe.Interval.
-func toIntervals(v []span) []recipe.Interval {
-	out := make([]recipe.Interval, len(v))
+// toIntervals and fromIntervals convert between span and composite.Interval.
+func toIntervals(v []span) []composite.Interval {
+	out := make([]composite.Interval, len(v))
 	for i, x := range v {
-		out[i] = recipe.Interval{Start: x.s, End: x.e}
+		out[i] = composite.Interval{Start: x.s, End: x.e}
 	}
 	return out
 }
 
-func fromIntervals(v []recipe.Interval) []span {
+func fromIntervals(v []composite.Interval) []span {
 	if len(v) == 0 {
 		return nil
 	}
@@ -33,10 +36,10 @@ func fromIntervals(v []recipe.Interval) []span {
 }
 
 // intersect returns the overlaps of two sorted disjoint span lists (parts
-// of positive length): recipe.OverlapPieces, which for such lists gives
+// of positive length): composite.OverlapPieces, which for such lists gives
 // them in time order.
 func intersect(a, b []span) []span {
-	p := recipe.OverlapPieces(toIntervals(a), toIntervals(b))
+	p := composite.OverlapPieces(toIntervals(a), toIntervals(b))
 	out := make([]span, len(p))
 	for i, x := range p {
 		out[i] = span{x.Start, x.End}
@@ -80,12 +83,12 @@ func mergeNear(v []span, gap int64, widen bool) []span {
 	return out
 }
 
-// heatBins computes nsys's utilisation heatmap bins (recipe.HeatBins, the
+// heatBins computes nsys's utilisation heatmap bins (recipes.HeatBins, the
 // cuda_gpu_time_util_map recipe's) for spans already shifted by the session
 // offset: the share of each bin that the spans cover, as a percentage
 // rounded to one decimal, corrected at the session's first and last bins
 // for their partial coverage, and NaN for bins outside the session
 // [offset, maxT].
 func heatBins(v []span, binSize int64, bins int, offset, maxT int64) []float64 {
-	return recipe.HeatBins(toIntervals(v), binSize, bins, offset, maxT)
+	return recipes.HeatBins(toIntervals(v), binSize, bins, offset, maxT)
 }

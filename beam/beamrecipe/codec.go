@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
 )
 
 // Everything that crosses a Beam boundary (a DoFn's configuration, an
@@ -18,7 +19,7 @@ import (
 
 func init() {
 	// The concrete types a Prepare may hand to Map and Reduce (shared).
-	gob.Register(&recipe.Alignment{})
+	gob.Register(&recipes.Alignment{})
 }
 
 // mapped is what the map stage emits for one report: its part (nil when

@@ -10,6 +10,7 @@ import (
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
 	"github.com/nsysx/nsysx/plots"
 )
 
@@ -47,6 +48,7 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 	}
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
+	o.TuneGC = true // the command owns its process: tune the collector for the run
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
 		return nsysx.OpenWith(ctx, path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
 	}

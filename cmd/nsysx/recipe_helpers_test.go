@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // reports links the named test profiles into a new directory as
@@ -33,7 +34,7 @@ func goldenRecipe(set, name string) string {
 // readFrame reads a Parquet file a recipe wrote (or nsys's golden one).
 func readFrame(t *testing.T, path string) *recipe.Frame {
 	t.Helper()
-	f, err := recipe.ReadParquet(path)
+	f, err := pyframe.ReadParquet(path)
 	if err != nil {
 		t.Fatal(err)
 	}

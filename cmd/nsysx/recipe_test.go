@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 func TestRecipeUsage(t *testing.T) {
@@ -124,7 +125,7 @@ func TestRecipeBadReport(t *testing.T) {
 	if code != 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "nsysx recipe: skipped "+bad+": ") || !strings.HasPrefix(stdout, "Generated:") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	files, err := recipe.ReadParquet(filepath.Join(out, "files.parquet"))
+	files, err := pyframe.ReadParquet(filepath.Join(out, "files.parquet"))
 	if err != nil || files.Rows() != 1 || files.Col("File").Strs[0] != "rank0" {
 		t.Errorf("files.parquet: %v; want only rank0", err)
 	}
@@ -182,7 +183,7 @@ func TestRecipeDiffCLI(t *testing.T) {
 		t.Fatalf("diff --drop: exit %d, %s", code, stderr)
 	}
 	for _, f := range []string{"rank_stats", "all_stats"} {
-		if fr, err := recipe.ReadParquet(filepath.Join(dd, f+".parquet")); err != nil || fr.Rows() != 0 {
+		if fr, err := pyframe.ReadParquet(filepath.Join(dd, f+".parquet")); err != nil || fr.Rows() != 0 {
 			t.Errorf("diff --drop %s: %v, want no rows", f, err)
 		}
 	}
@@ -215,7 +216,7 @@ func TestRecipeReportWithExport(t *testing.T) {
 	if _, stderr, code := runCLI(t, "recipe", "cuda_gpu_kern_sum", "--input", dir, "--output", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	files, err := recipe.ReadParquet(filepath.Join(out, "files.parquet"))
+	files, err := pyframe.ReadParquet(filepath.Join(out, "files.parquet"))
 	if err != nil || files.Rows() != 1 || files.Col("File").Strs[0] != "rank0" {
 		t.Fatalf("files.parquet: %v, want one rank0", err)
 	}

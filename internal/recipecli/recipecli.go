@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
+	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
 )
 
 // Parse reads args (the words after "recipe") with parse, which reads the
@@ -31,7 +33,7 @@ func Parse(prog string, args []string, stdout io.Writer, usage, helpTail string,
 	case err != nil:
 		return nil, nil, err
 	case o.PrintCompat:
-		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipe.CompatRecipes(), "\n  "))
+		fmt.Fprintf(stdout, "Recipes whose outputs diff compares:\n  %s\n", strings.Join(recipes.CompatRecipes(), "\n  "))
 		return nil, nil, nil
 	}
 	return r, o, nil

@@ -12,7 +12,7 @@ import (
 // libraryPackages are the packages a program using nsysx imports: none of
 // them may link the Jupyter kernel.
 var libraryPackages = []string{
-	"./nsysx", "./nsysx/format", "./nsysx/recipe", "./nsysx/stackprof",
+	"./nsysx", "./nsysx/format", "./nsysx/recipe/...", "./nsysx/stackprof",
 	"./nsysx/timeline", "./nsysx/compare", "./nsysx/capture", "./plots",
 }
 
@@ -21,7 +21,7 @@ var libraryPackages = []string{
 // imports Arrow Flight; docs/export.md): every nsysx run would otherwise
 // run the initialisers of gRPC, protobuf and Flight and map their pages.
 var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare",
-	"./nsysx/recipe", "./plots", "./cmd/nsysx"}
+	"./nsysx/recipe/...", "./plots", "./cmd/nsysx"}
 
 // notInCLI are packages whose initialisers cost every nsysx run memory
 // and that no command needs: the kernel's interpreter leaves them out of its
@@ -66,6 +66,26 @@ func TestLibraryDeps(t *testing.T) {
 	for _, p := range deps(t, "./cmd/nsysx") {
 		if slices.Contains(notInCLI, p) {
 			t.Errorf("./cmd/nsysx links %s", p)
+		}
+	}
+}
+
+// TestRecipeRunnerDeps: the recipe runner (nsysx/recipe) and its frames
+// (nsysx/recipe/pyframe) link none of the packages that register recipes
+// or load their event tables; those import the runner, never the reverse.
+func TestRecipeRunnerDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	const m = "github.com/nsysx/nsysx/nsysx/recipe/"
+	for _, pkg := range []string{"./nsysx/recipe", "./nsysx/recipe/pyframe"} {
+		for _, p := range deps(t, pkg) {
+			if p == m+"recipes" || p == m+"composite" || p == m+"all" || (pkg != "./nsysx/recipe" && p == strings.TrimSuffix(m, "/")) {
+				t.Errorf("%s links %s", pkg, p)
+			}
 		}
 	}
 }

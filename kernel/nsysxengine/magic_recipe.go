@@ -11,6 +11,7 @@ import (
 
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
 	"github.com/nsysx/nsysx/plots"
 )
 

@@ -17,6 +17,7 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"github.com/nsysx/nsysx/plots"
 )
 
@@ -231,7 +232,7 @@ func TestMagicRecipeCompletion(t *testing.T) {
 }
 
 // A real recipe through the magic: the tables left in the variable are
-// nsys's (the golden Parquet files, read with recipe.ReadParquet), each is
+// nsys's (the golden Parquet files, read with pyframe.ReadParquet), each is
 // shown with its row count, then the stats charts.
 func TestMagicRecipeKernSum(t *testing.T) {
 	e := openEngine(t, "rank0", "rank1")
@@ -277,7 +278,7 @@ func TestMagicRecipeOutput(t *testing.T) {
 func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string) {
 	t.Helper()
 	for i, tb := range res.Output.Tables {
-		golden, err := recipe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel, tb.Name+".parquet"))
+		golden, err := pyframe.ReadParquet(filepath.Join(testutil.Root(), "testdata", "golden", "recipes", rel, tb.Name+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -85,6 +85,9 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx/format", "github.com/nsysx/nsysx/nsysx/format/format", "format"},
 		{"plots", "github.com/nsysx/nsysx/plots/plots", "plots"},
 		{"nsysx/recipe", "github.com/nsysx/nsysx/nsysx/recipe/recipe", "recipe"},
+		{"nsysx/recipe/pyframe", "github.com/nsysx/nsysx/nsysx/recipe/pyframe/pyframe", "pyframe"},
+		{"nsysx/recipe/composite", "github.com/nsysx/nsysx/nsysx/recipe/composite/composite", "composite"},
+		{"nsysx/recipe/recipes", "github.com/nsysx/nsysx/nsysx/recipe/recipes/recipes", "recipes"},
 		{"nsysx/compare", "github.com/nsysx/nsysx/nsysx/compare/compare", "compare"},
 		{"nsysx/timeline", "github.com/nsysx/nsysx/nsysx/timeline/timeline", "timeline"},
 	} {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // ConcatRanks appends a Rank column (int64, last before the index) to
@@ -15,16 +17,16 @@ import (
 // RangeIndex frame stays a RangeIndex (as pandas' concat leaves it). A
 // column that is integer in one frame and float in another becomes float,
 // as in pandas.
-func ConcatRanks(frames []*Frame) *Frame { return concatRanks(frames, false) }
+func ConcatRanks(frames []*pyframe.Frame) *pyframe.Frame { return concatRanks(frames, false) }
 
-// concatRanksConsume is ConcatRanks for frames nothing reads afterwards
+// ConcatRanksConsume is ConcatRanks for frames nothing reads afterwards
 // (the parts of a trace reduce): each frame's data columns are dropped as
 // soon as they are copied, so that the output and its inputs are not all
 // held at once, only the output and one column of the inputs.
-func concatRanksConsume(frames []*Frame) *Frame { return concatRanks(frames, true) }
+func ConcatRanksConsume(frames []*pyframe.Frame) *pyframe.Frame { return concatRanks(frames, true) }
 
-func concatRanks(frames []*Frame, consume bool) *Frame {
-	var first *Frame
+func concatRanks(frames []*pyframe.Frame, consume bool) *pyframe.Frame {
+	var first *pyframe.Frame
 	var ranks []int
 	lens := make([]int, len(frames)) // row counts, before any column is dropped
 	for r, f := range frames {
@@ -39,11 +41,11 @@ func concatRanks(frames []*Frame, consume bool) *Frame {
 		return nil
 	}
 	nData := dataCols(first)
-	out := &Frame{Index: first.Index, IndexCols: first.IndexCols, RangeName: first.RangeName}
+	out := &pyframe.Frame{Index: first.Index, IndexCols: first.IndexCols, RangeName: first.RangeName}
 	for c := 0; c < nData; c++ {
 		out.Cols = append(out.Cols, concatCol(frames, ranks, c, consume))
 	}
-	rank := &Column{Name: "Rank", Kind: Int64, Ints: make([]int64, 0, out.Cols[0].Len())}
+	rank := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64, Ints: make([]int64, 0, out.Cols[0].Len())}
 	for _, r := range ranks {
 		for i := 0; i < lens[r]; i++ {
 			rank.Ints = append(rank.Ints, int64(r))
@@ -56,34 +58,34 @@ func concatRanks(frames []*Frame, consume bool) *Frame {
 
 // concatIndex appends the concatenated index of the frames of ranks
 // (lens: their row counts) to out.
-func concatIndex(out *Frame, frames []*Frame, ranks, lens []int, nData int) {
+func concatIndex(out *pyframe.Frame, frames []*pyframe.Frame, ranks, lens []int, nData int) {
 	first := frames[ranks[0]]
 	switch first.Index {
-	case NamedIndex:
+	case pyframe.NamedIndex:
 		for c := nData; c < len(first.Cols); c++ {
 			out.Cols = append(out.Cols, concatCol(frames, ranks, c, false))
 		}
-	case RangeIndex, LevelIndex:
-		if first.Index == RangeIndex && len(ranks) == 1 {
+	case pyframe.RangeIndex, pyframe.LevelIndex:
+		if first.Index == pyframe.RangeIndex && len(ranks) == 1 {
 			return
 		}
-		lv := &Column{Name: LevelIndexName, Kind: Int64}
+		lv := &pyframe.Column{Name: pyframe.LevelIndexName, Kind: pyframe.Int64}
 		for _, r := range ranks {
 			lv.Ints = append(lv.Ints, labels(frames[r], lens[r])...)
 		}
 		out.Cols = append(out.Cols, lv)
-		out.Index, out.IndexCols, out.RangeName = LevelIndex, []string{LevelIndexName}, ""
+		out.Index, out.IndexCols, out.RangeName = pyframe.LevelIndex, []string{pyframe.LevelIndexName}, ""
 	}
 }
 
 // Labels returns a frame's row labels: 0..n-1 for a RangeIndex or no
 // index, the stored labels for a LevelIndex.
-func Labels(f *Frame) []int64 { return labels(f, f.Rows()) }
+func Labels(f *pyframe.Frame) []int64 { return labels(f, f.Rows()) }
 
 // labels is Labels for a frame of n rows.
-func labels(f *Frame, n int) []int64 {
-	if f.Index == LevelIndex {
-		return f.Col(LevelIndexName).Ints
+func labels(f *pyframe.Frame, n int) []int64 {
+	if f.Index == pyframe.LevelIndex {
+		return f.Col(pyframe.LevelIndexName).Ints
 	}
 	out := make([]int64, n)
 	for i := range out {
@@ -93,9 +95,9 @@ func labels(f *Frame, n int) []int64 {
 }
 
 // dataCols is the number of columns before the stored index.
-func dataCols(f *Frame) int {
+func dataCols(f *pyframe.Frame) int {
 	switch f.Index {
-	case NamedIndex, LevelIndex:
+	case pyframe.NamedIndex, pyframe.LevelIndex:
 		return len(f.Cols) - len(f.IndexCols)
 	}
 	return len(f.Cols)
@@ -104,7 +106,7 @@ func dataCols(f *Frame) int {
 // concatCol concatenates column c of the frames of ranks, into columns
 // sized once; consume replaces each input column by an empty one once it
 // is copied.
-func concatCol(frames []*Frame, ranks []int, c int, consume bool) *Column {
+func concatCol(frames []*pyframe.Frame, ranks []int, c int, consume bool) *pyframe.Column {
 	toFloat := false
 	k0 := frames[ranks[0]].Cols[c].Kind
 	total := 0
@@ -114,19 +116,19 @@ func concatCol(frames []*Frame, ranks []int, c int, consume bool) *Column {
 		}
 		total += frames[r].Cols[c].Len()
 	}
-	out := &Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0, Cats: frames[ranks[0]].Cols[c].Cats}
+	out := &pyframe.Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0, Cats: frames[ranks[0]].Cols[c].Cats}
 	if toFloat {
-		out.Kind = Float64
+		out.Kind = pyframe.Float64
 	}
-	reserve(out, total)
+	pyframe.Reserve(out, total)
 	for _, r := range ranks {
 		src := frames[r].Cols[c]
 		if toFloat {
-			src = src.asFloat()
+			src = src.AsFloat()
 		}
-		appendCol(out, src)
+		pyframe.AppendCol(out, src)
 		if consume {
-			frames[r].Cols[c] = &Column{Name: src.Name, Kind: src.Kind}
+			frames[r].Cols[c] = &pyframe.Column{Name: src.Name, Kind: src.Kind}
 		}
 	}
 	return out
@@ -137,7 +139,7 @@ func concatCol(frames []*Frame, ranks []int, c int, consume bool) *Column {
 // the rest.
 type AggExtra struct {
 	Name string
-	Func func(rank *Frame, rows []int) (v float64, ok bool)
+	Func func(rank *pyframe.Frame, rows []int) (v float64, ok bool)
 }
 
 // AggNames are the columns Aggregate writes before the extras and index.
@@ -148,24 +150,24 @@ var AggNames = []string{"Count", "Mean", "Std (approx)", "Min", "Q1 (approx)", "
 // Sum = ΣSum, Mean = Sum/Count, Std (approx) = mean of the non-NULL Stds,
 // Min = min Min, Q1 (approx) = min Q1, Median (approx) = median of the
 // Medians, Q3 (approx) = max Q3, Max = max Max; then the extras; rounded.
-func Aggregate(rank *Frame, extras ...AggExtra) (*Frame, error) {
-	keys := make([]*Column, len(rank.IndexCols))
+func Aggregate(rank *pyframe.Frame, extras ...AggExtra) (*pyframe.Frame, error) {
+	keys := make([]*pyframe.Column, len(rank.IndexCols))
 	for k, name := range rank.IndexCols {
 		if keys[k] = rank.Col(name); keys[k] == nil {
 			return nil, fmt.Errorf("aggregate: no index column %q", name)
 		}
 	}
-	src := map[string]*Column{}
-	for _, name := range StatNames {
+	src := map[string]*pyframe.Column{}
+	for _, name := range pyframe.StatNames {
 		if src[name] = rank.Col(name); src[name] == nil {
 			return nil, fmt.Errorf("aggregate: no column %q", name)
 		}
 	}
-	order, starts := groupRows(keys, src["Count"])
+	order, starts := pyframe.GroupRows(keys, src["Count"])
 	ng := len(starts) - 1
-	cols := statColumns(AggNames, ng, func(name string) Kind { return src[name].Kind }, len(extras)+len(keys))
+	cols := pyframe.StatColumns(AggNames, ng, func(name string) pyframe.Kind { return src[name].Kind }, len(extras)+len(keys))
 	for _, e := range extras {
-		cols = append(cols, newColumn(e.Name, Float64, ng))
+		cols = append(cols, pyframe.NewColumn(e.Name, pyframe.Float64, ng))
 	}
 	for g := 0; g < ng; g++ {
 		rows := order[starts[g]:starts[g+1]]
@@ -186,27 +188,27 @@ func Aggregate(rank *Frame, extras ...AggExtra) (*Frame, error) {
 	for _, key := range keys {
 		cols = append(cols, key.Pick(firsts))
 	}
-	f := &Frame{Cols: cols, Index: NamedIndex, IndexCols: rank.IndexCols}
-	RoundFrame(f)
+	f := &pyframe.Frame{Cols: cols, Index: pyframe.NamedIndex, IndexCols: rank.IndexCols}
+	pyframe.RoundFrame(f)
 	return f, nil
 }
 
 // aggregateGroup fills row g of the all_stats columns.
-func aggregateGroup(cols []*Column, g int, src map[string]*Column, rows []int) {
+func aggregateGroup(cols []*pyframe.Column, g int, src map[string]*pyframe.Column, rows []int) {
 	var count int64
 	for _, i := range rows {
 		count += src["Count"].Ints[i]
 	}
 	cols[0].Ints[g] = count
-	_, _, sum := minMaxSum(src["Sum"], rows)
-	cols[8].set(g, sum)
-	s := sum.f
+	_, _, sum := pyframe.MinMaxSum(src["Sum"], rows)
+	cols[8].Set(g, sum)
+	s := sum.F
 	switch src["Sum"].Kind {
-	case Float64:
-	case Uint64:
-		s = float64(uint64(sum.i))
+	case pyframe.Float64:
+	case pyframe.Uint64:
+		s = float64(uint64(sum.I))
 	default:
-		s = float64(sum.i)
+		s = float64(sum.I)
 	}
 	cols[1].Floats[g] = s / float64(count)
 	if m, ok := meanValid(src["Std"], rows); ok {
@@ -214,10 +216,10 @@ func aggregateGroup(cols []*Column, g int, src map[string]*Column, rows []int) {
 	} else {
 		cols[2].SetNull(g)
 	}
-	lo, _, _ := minMaxSum(src["Min"], rows)
-	_, hi, _ := minMaxSum(src["Max"], rows)
-	cols[3].set(g, lo)
-	cols[7].set(g, hi)
+	lo, _, _ := pyframe.MinMaxSum(src["Min"], rows)
+	_, hi, _ := pyframe.MinMaxSum(src["Max"], rows)
+	cols[3].Set(g, lo)
+	cols[7].Set(g, hi)
 	cols[4].Floats[g] = extreme(src["Q1"], rows, math.Min, math.Inf(1))
 	cols[5].Floats[g] = medianValid(src["Median"], rows)
 	cols[6].Floats[g] = extreme(src["Q3"], rows, math.Max, math.Inf(-1))
@@ -225,14 +227,14 @@ func aggregateGroup(cols []*Column, g int, src map[string]*Column, rows []int) {
 
 // meanValid is pandas' mean of the non-NULL values (Kahan sum in row
 // order); ok is false when there are none.
-func meanValid(c *Column, rows []int) (float64, bool) {
+func meanValid(c *pyframe.Column, rows []int) (float64, bool) {
 	var sum, comp float64
 	n := 0
 	for _, i := range rows {
 		if c.IsNull(i) {
 			continue
 		}
-		y := c.float(i) - comp
+		y := c.Float(i) - comp
 		t := sum + y
 		comp = t - sum - y
 		sum = t
@@ -243,11 +245,11 @@ func meanValid(c *Column, rows []int) (float64, bool) {
 
 // medianValid is the median of the non-NULL values (the middle two
 // averaged); NaN when there are none.
-func medianValid(c *Column, rows []int) float64 {
+func medianValid(c *pyframe.Column, rows []int) float64 {
 	var v []float64
 	for _, i := range rows {
 		if !c.IsNull(i) {
-			v = append(v, c.float(i))
+			v = append(v, c.Float(i))
 		}
 	}
 	if len(v) == 0 {
@@ -262,11 +264,11 @@ func medianValid(c *Column, rows []int) float64 {
 }
 
 // extreme folds the non-NULL values with f from init.
-func extreme(c *Column, rows []int, f func(a, b float64) float64, init float64) float64 {
+func extreme(c *pyframe.Column, rows []int, f func(a, b float64) float64, init float64) float64 {
 	out := init
 	for _, i := range rows {
 		if !c.IsNull(i) {
-			out = f(out, c.float(i))
+			out = f(out, c.Float(i))
 		}
 	}
 	return out
@@ -274,8 +276,8 @@ func extreme(c *Column, rows []int, f func(a, b float64) float64, init float64) 
 
 // FilesFrame is files.parquet (docs/recipes.md §1.3): one string column File
 // with the stems in Rank order, and a RangeIndex named Rank.
-func FilesFrame(stems []string) *Frame {
-	return &Frame{Cols: []*Column{NewStrings("File", append([]string(nil), stems...), nil)}, Index: RangeIndex, RangeName: "Rank"}
+func FilesFrame(stems []string) *pyframe.Frame {
+	return &pyframe.Frame{Cols: []*pyframe.Column{pyframe.NewStrings("File", append([]string(nil), stems...), nil)}, Index: pyframe.RangeIndex, RangeName: "Rank"}
 }
 
 // Stems lists the parts' stems (Rank order).
@@ -295,8 +297,8 @@ const (
 
 // StatsPart is a summary mapper's result: the describe frame, and the
 // by-device one when byDevice is set.
-func StatsPart(stats, byDevice *Frame) *Part {
-	p := &Part{Frames: map[string]*Frame{FrameStats: stats}}
+func StatsPart(stats, byDevice *pyframe.Frame) *Part {
+	p := &Part{Frames: map[string]*pyframe.Frame{FrameStats: stats}}
 	if byDevice != nil {
 		p.Frames[FrameStatsByDevice] = byDevice
 	}
@@ -311,16 +313,16 @@ func StatsReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, 
 	return statsTrio(parts, false)
 }
 
-// statsReduceConsume is StatsReduce for the summary recipes' runs, whose
+// StatsReduceConsume is StatsReduce for the summary recipes' runs, whose
 // parts nothing reads afterwards: each part's statistics are dropped as they
 // are copied into rank_stats (concatRanksConsume), so that a run over many
 // reports of a million names each does not hold every rank's frame twice.
-func statsReduceConsume(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+func StatsReduceConsume(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
 	return statsTrio(parts, true)
 }
 
 func statsTrio(parts []*Part, consume bool, extras ...AggExtra) (*Output, error) {
-	rank := concatRanks(partFrames(parts, FrameStats), consume)
+	rank := concatRanks(PartFrames(parts, FrameStats), consume)
 	if rank == nil {
 		return nil, ErrNoData
 	}
@@ -329,7 +331,7 @@ func statsTrio(parts []*Part, consume bool, extras ...AggExtra) (*Output, error)
 		return nil, err
 	}
 	out := &Output{Tables: []Table{{Name: "rank_stats", Frame: rank}}}
-	if dev := ConcatRanks(partFrames(parts, FrameStatsByDevice)); dev != nil {
+	if dev := ConcatRanks(PartFrames(parts, FrameStatsByDevice)); dev != nil {
 		out.Tables = append(out.Tables, Table{Name: "rank_stats_by_device", Frame: dev})
 	}
 	out.Tables = append(out.Tables,
@@ -338,20 +340,20 @@ func statsTrio(parts []*Part, consume bool, extras ...AggExtra) (*Output, error)
 	return out, nil
 }
 
-// partFrames is each part's frame named name (nil where it has none).
-func partFrames(parts []*Part, name string) []*Frame {
-	out := make([]*Frame, len(parts))
+// PartFrames is each part's frame named name (nil where it has none).
+func PartFrames(parts []*Part, name string) []*pyframe.Frame {
+	out := make([]*pyframe.Frame, len(parts))
 	for i, p := range parts {
 		out[i] = p.Frames[name]
 	}
 	return out
 }
 
-// ranksAndFiles is the output of the reducers without statistics over all
+// RanksAndFiles is the output of the reducers without statistics over all
 // ranks: table (the parts' frame named frame, with Rank) and files.
-func ranksAndFiles(parts []*Part, frame, table string) *Output {
+func RanksAndFiles(parts []*Part, frame, table string) *Output {
 	return &Output{Tables: []Table{
-		{Name: table, Frame: ConcatRanks(partFrames(parts, frame))},
+		{Name: table, Frame: ConcatRanks(PartFrames(parts, frame))},
 		{Name: "files", Frame: FilesFrame(Stems(parts))},
 	}}
 }
@@ -361,4 +363,10 @@ func StatsReduceWith(extras ...AggExtra) func(context.Context, []*Part, *Options
 	return func(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
 		return statsTrio(parts, false, extras...)
 	}
+}
+
+// AnalysisReduce is the reducer of the heatmaps and rule recipes: analysis (the per-rank tables with
+// Rank) and files (docs/recipes.md §2.13).
+func AnalysisReduce(_ context.Context, parts []*Part, _ *Options, _ any) (*Output, error) {
+	return RanksAndFiles(parts, "analysis", "analysis"), nil
 }

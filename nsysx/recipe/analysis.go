@@ -3,6 +3,8 @@ package recipe
 import (
 	"fmt"
 	"time"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // The .nsys-analysis file (docs/recipes.md §1.6).
@@ -19,7 +21,7 @@ func AnalysisTime(t time.Time) string { return t.Local().Format(AnalysisTimeLayo
 // RecipeName, DisplayName, Options, StartTime, EndTime and Outputs.
 // output is the directory recorded under Options.output (nil when
 // --output was not given).
-func (r *Result) Analysis(output any) ([]KV, error) {
+func (r *Result) Analysis(output any) ([]pyframe.KV, error) {
 	if r.Output != nil && r.Output.Analysis != nil {
 		return r.Output.Analysis, nil
 	}
@@ -34,26 +36,26 @@ func (r *Result) Analysis(output any) ([]KV, error) {
 	if err != nil {
 		return nil, err
 	}
-	outputs := []KV{}
+	outputs := []pyframe.KV{}
 	for _, nb := range append([]string{r.Recipe.Notebook}, r.Recipe.MoreNotebooks...) {
 		if nb != "" {
-			outputs = append(outputs, KV{nb, "Notebook"})
+			outputs = append(outputs, pyframe.KV{Key: nb, Value: "Notebook"})
 		}
 	}
 	local := start.Local()
-	return []KV{
-		{"RecipeVersion", fmt.Sprintf("%d.%d", local.Year(), int(local.Month()))},
-		{"RecipeName", r.Recipe.Name},
-		{"DisplayName", r.Recipe.DisplayName},
-		{"Options", opts},
-		{"StartTime", AnalysisTime(start)},
-		{"EndTime", AnalysisTime(end)},
-		{"Outputs", outputs},
+	return []pyframe.KV{
+		{Key: "RecipeVersion", Value: fmt.Sprintf("%d.%d", local.Year(), int(local.Month()))},
+		{Key: "RecipeName", Value: r.Recipe.Name},
+		{Key: "DisplayName", Value: r.Recipe.DisplayName},
+		{Key: "Options", Value: opts},
+		{Key: "StartTime", Value: AnalysisTime(start)},
+		{Key: "EndTime", Value: AnalysisTime(end)},
+		{Key: "Outputs", Value: outputs},
 	}, nil
 }
 
-// analysisJSON is the run's .nsys-analysis file as Write writes it.
-func (r *Result) analysisJSON(output any) ([]byte, error) {
+// AnalysisJSON is the run's .nsys-analysis file as Write writes it.
+func (r *Result) AnalysisJSON(output any) ([]byte, error) {
 	a, err := r.Analysis(output)
 	if err != nil {
 		return nil, err
@@ -63,8 +65,8 @@ func (r *Result) analysisJSON(output any) ([]byte, error) {
 
 // EncodeAnalysis renders an .nsys-analysis object as nsys writes it:
 // Python's json.dumps with indent 4 and ASCII escapes, no final newline.
-func EncodeAnalysis(a []KV) ([]byte, error) {
-	s, err := pyJSON(a, 4)
+func EncodeAnalysis(a []pyframe.KV) ([]byte, error) {
+	s, err := pyframe.PyJSON(a, 4)
 	return []byte(s), err
 }
 
@@ -72,18 +74,18 @@ func EncodeAnalysis(a []KV) ([]byte, error) {
 // force_overwrite, the recipe's options in its declared order, mode, and
 // for a recipe with start/end but no filter_time option (nccl_sum) a
 // trailing filter_time when start or end was given.
-func OptionsJSON(r *Recipe, o *Options, output any) ([]KV, error) {
-	out := []KV{{"output", output}, {"force_overwrite", o.ForceOverwrite}}
+func OptionsJSON(r *Recipe, o *Options, output any) ([]pyframe.KV, error) {
+	out := []pyframe.KV{{Key: "output", Value: output}, {Key: "force_overwrite", Value: o.ForceOverwrite}}
 	for _, key := range r.Options {
 		v, err := optionValue(key, o)
 		if err != nil {
 			return nil, fmt.Errorf("recipe %s: %w", r.Name, err)
 		}
-		out = append(out, KV{key, v})
+		out = append(out, pyframe.KV{Key: key, Value: v})
 	}
-	out = append(out, KV{"mode", modeJSON(o.Mode)})
+	out = append(out, pyframe.KV{Key: "mode", Value: modeJSON(o.Mode)})
 	if r.HasOption("start") && !r.HasOption("filter_time") && (o.Start != nil || o.End != nil) {
-		out = append(out, KV{"filter_time", []any{o.Start, o.End}})
+		out = append(out, pyframe.KV{Key: "filter_time", Value: []any{o.Start, o.End}})
 	}
 	return out, nil
 }

@@ -68,8 +68,8 @@ var optTable = []*Opt{
 		Help: "required: the NVTX range or kernel name whose instances make the iterations",
 		set:  func(o *Options, v []string) error { o.Name = v[0]; return nil }},
 	{Key: "bins", Flag: "--bins", Meta: "N", Default: "30", Nsys: true,
-		Help: fmt.Sprintf("number of time bins (1 to %d)", maxBins),
-		set:  func(o *Options, v []string) error { return setIntRange(&o.Bins, "--bins", v[0], 1, maxBins) }},
+		Help: fmt.Sprintf("number of time bins (1 to %d)", MaxBins),
+		set:  func(o *Options, v []string) error { return setIntRange(&o.Bins, "--bins", v[0], 1, MaxBins) }},
 	boolOpt(Opt{Key: "disable_alignment", Flag: "--disable-alignment", Nsys: true,
 		Help: "do not align the reports' sessions on their UTC start times"}, func(o *Options) *bool { return &o.DisableAlignment }),
 	boolOpt(Opt{Key: "cumulative", Flag: "--cumulative", Nsys: true,
@@ -259,10 +259,10 @@ func setInt64P(dst **int64, flag, s string) error {
 const noMax = 1 << 31
 
 // setIntRange parses an integer in [lo, hi].
-// maxBins is the most --bins a heatmap recipe takes: every bin costs
+// MaxBins is the most --bins a heatmap recipe takes: every bin costs
 // memory per GPU and rank, and 100 000 bins already resolve a day-long
 // session to the second (--bins 100000000 ran to 13 GB; nsys takes any).
-const maxBins = 100_000
+const MaxBins = 100_000
 
 // setRuleRange sets an option that a rule shares with its recipe, in the
 // range both accept (nsysx.RuleOptionRange).

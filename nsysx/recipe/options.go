@@ -50,6 +50,13 @@ type Options struct {
 	Progress func(done, total int)
 	// Log receives one line per skipped report or other notice.
 	Log func(msg string)
+	// TuneGC lets Run and Result.Write tune the Go collector while they
+	// work (GCPercent, GCFloor; gc.go): settings of the whole process,
+	// restored afterwards. Only a command that owns its process sets it
+	// (nsysx recipe, nsysx-beam); a library caller, such as the Jupyter
+	// kernel's %nsys recipe, leaves it false and the process's collector
+	// alone.
+	TuneGC bool
 }
 
 // TimeRange is a --filter-time window; a nil bound is open.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // ReadDir reads a recipe output directory back (docs/recipes.md §1.6), as
@@ -37,14 +39,14 @@ func ReadDir(dir string) (*Result, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		f, err := ReadParquet(filepath.Join(dir, n+".parquet"))
+		f, err := pyframe.ReadParquet(filepath.Join(dir, n+".parquet"))
 		if err != nil {
 			return nil, err
 		}
 		res.Output.Tables = append(res.Output.Tables, Table{Name: n, Frame: f})
 	}
 	if f := res.Output.Table("files"); f != nil {
-		if c := f.Col("File"); c != nil && c.Kind == String {
+		if c := f.Col("File"); c != nil && c.Kind == pyframe.String {
 			res.Files = append(res.Files, c.Strs...)
 		}
 	}

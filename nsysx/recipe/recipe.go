@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // Recipe is one nsys recipe: its name, the options it takes (in nsys's
@@ -93,7 +94,7 @@ func (r *Report) OpenProfile(ctx context.Context) (*nsysx.Profile, error) {
 // session facts. Plain data only.
 type Part struct {
 	Stem   string
-	Frames map[string]*Frame
+	Frames map[string]*pyframe.Frame
 	// UTC is TARGET_INFO_SESSION_START_TIME.utcEpochNs and Duration is
 	// ANALYSIS_DETAILS.duration (filled in by the runner).
 	UTC, Duration int64
@@ -106,25 +107,19 @@ type Output struct {
 	Tables []Table
 	// Analysis, when set, replaces the standard .nsys-analysis content
 	// (diff writes nsys's reduced key set). Keys keep the given order.
-	Analysis []KV
+	Analysis []pyframe.KV
 }
 
 // Table is one output file: Name is the file name without ".parquet".
 type Table struct {
 	Name  string
-	Frame *Frame
+	Frame *pyframe.Frame
 	// NoCSV marks a table that gets no CSV twin even with --csv.
 	NoCSV bool
 }
 
-// KV is one key of an ordered JSON object.
-type KV struct {
-	Key   string
-	Value any
-}
-
 // Table returns the output table named name, or nil.
-func (o *Output) Table(name string) *Frame {
+func (o *Output) Table(name string) *pyframe.Frame {
 	for _, t := range o.Tables {
 		if t.Name == name {
 			return t.Frame
@@ -198,3 +193,6 @@ func (r *Recipe) HasOption(key string) bool {
 	}
 	return false
 }
+
+// DiffName is the diff recipe's name (docs/recipes.md §2.26).
+const DiffName = "diff"

@@ -77,7 +77,8 @@ func Stem(path string) string {
 // (each opens, maps and closes its report, so memory is bounded by the
 // reports in flight, and these by InFlightBytes), then reduces the parts in Rank order. A report that
 // fails is recorded in Result.Failed and skipped; with o.Strict the run
-// fails. When no report has data, Run returns ErrNoData.
+// fails. When no report has data, Run returns ErrNoData. Run changes the
+// process's collector settings only when o.TuneGC asks it to.
 func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, error) {
 	start := time.Now()
 	if r.Whole != nil {
@@ -95,9 +96,12 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	gc := startGCLimit()
-	defer gc.stop()
-	defer startGCPercent()()
+	var gc *gcLimit // nil: the process's collector is left alone
+	if o.TuneGC {
+		gc = startGCLimit()
+		defer gc.stop()
+		defer startGCPercent()()
+	}
 	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -175,9 +179,9 @@ func reduce(ctx context.Context, r *Recipe, parts []*Part, o *Options, shared an
 	return r.Reduce(ctx, parts, o, shared)
 }
 
-// workers is the pool's size: --workers, else the CPUs; one under
+// PoolSize is the pool's size: --workers, else the CPUs; one under
 // --mode none.
-func (o *Options) workers() int {
+func (o *Options) PoolSize() int {
 	switch {
 	case o.Mode == "none":
 		return 1
@@ -189,7 +193,7 @@ func (o *Options) workers() int {
 
 // mapAll maps every report with a bounded pool; results keep input order.
 func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit) ([]*Part, []*ReportError) {
-	workers := o.workers()
+	workers := o.PoolSize()
 	parts := make([]*Part, len(reps))
 	errs := make([]*ReportError, len(reps))
 	jobs := make(chan int)
@@ -274,7 +278,7 @@ func MapReport(ctx context.Context, r *Recipe, o *Options, rep *Report, open Ope
 	mark("map %s: opened", rep.Stem)
 	part, err = r.Map(ctx, &in, o, shared)
 	mark("map %s: mapped", rep.Stem)
-	var nn *noNamesError
+	var nn *NoNamesError
 	if errors.As(err, &nn) { // SKIPPED, as stats' reports are: a notice, no data
 		if o.Log != nil {
 			o.Log(nn.Error())
@@ -311,3 +315,9 @@ func Session(ctx context.Context, p *nsysx.Profile) (utc, dur int64, err error) 
 	}
 	return t.Col("utcEpochNs").Int(0), d.Col("duration").Int(0), nil
 }
+
+// NoNamesError is a report without names to resolve (stringids.Missing):
+// MapReport skips it with the message, as stats SKIPs its reports.
+type NoNamesError struct{ Msg string }
+
+func (e *NoNamesError) Error() string { return "SKIPPED: " + e.Msg }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // WriteOptions control Result.Write.
@@ -61,7 +62,9 @@ func (r *Result) Write(wo *WriteOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer startWriteGC()()
+	if r.Opts.TuneGC {
+		defer startWriteGC()()
+	}
 	err = atomicfile.Dir(dir, r.dirOptions(), func(tmp string) error {
 		return r.fill(tmp, filepath.Base(dir), recorded, wo)
 	})
@@ -104,7 +107,7 @@ func (r *Result) dirOptions() atomicfile.DirOptions {
 	return atomicfile.DirOptions{Force: r.Opts.ForceOverwrite, Inputs: r.Opts.Input}
 }
 
-// startWriteGC keeps Run's collector settings (startGCPercent, gcLimit)
+// startWriteGC keeps Run's collector settings (with Options.TuneGC) (startGCPercent, gcLimit)
 // while the output is written: the encoders allocate fast, and with the
 // defaults (GOGC=100, no limit) the heap would grow to twice the output
 // frame and the encoders' state, the peak of a large trace run.
@@ -143,7 +146,7 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 	if wo.Context != nil && wo.Context.Err() != nil {
 		return wo.Context.Err()
 	}
-	js, err := r.analysisJSON(recorded)
+	js, err := r.AnalysisJSON(recorded)
 	if err != nil {
 		return err
 	}
@@ -157,13 +160,13 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 // unless the table is NoCSV.
 func (r *Result) writeTable(tmp string, t *Table) error {
 	if err := writeFile(filepath.Join(tmp, t.Name+".parquet"), func(w io.Writer) error {
-		return WriteParquet(w, t.Frame)
+		return pyframe.WriteParquet(w, t.Frame)
 	}); err != nil {
 		return fmt.Errorf("writing %s.parquet: %w", t.Name, err)
 	}
 	if r.Opts.CSV && !t.NoCSV {
 		if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
-			return WriteCSV(w, t.Frame)
+			return pyframe.WriteCSV(w, t.Frame)
 		}); err != nil {
 			return fmt.Errorf("writing %s.csv: %w", t.Name, err)
 		}

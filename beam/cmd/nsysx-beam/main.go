@@ -43,6 +43,7 @@ import (
 	"github.com/nsysx/nsysx/internal/recipecli"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
+	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
 )
 
 // nsysVersion is the Nsight Systems whose recipes nsysx reproduces.
@@ -119,6 +120,7 @@ func runRecipe(args []string, stdout, stderr io.Writer) int {
 	defaultWorkerBinary()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	o.TuneGC = true // the command owns its process: tune the collector for the run
 	out, err := beamrecipe.Run(ctx, r, o, "")
 	if err != nil {
 		return fail(stderr, err)

@@ -1,0 +1,161 @@
+package pyframe
+
+import (
+	"math"
+	"slices"
+)
+
+// NewInts makes an integer column (Int64, Uint64 or Uint32) over v; valid
+// may be nil (no NULLs).
+func NewInts(name string, k Kind, v []int64, valid Mask) *Column {
+	return &Column{Name: name, Kind: k, Ints: v, Valid: valid}
+}
+
+// NewFloats makes a Float64 column over v; valid may be nil.
+func NewFloats(name string, v []float64, valid Mask) *Column {
+	return &Column{Name: name, Kind: Float64, Floats: v, Valid: valid}
+}
+
+// NewStrings makes a String column over v; valid may be nil.
+func NewStrings(name string, v []string, valid Mask) *Column {
+	return &Column{Name: name, Kind: String, Strs: v, Valid: valid}
+}
+
+// NewColumn makes an n-row column of kind k, all zero and valid.
+func NewColumn(name string, k Kind, n int) *Column {
+	c := &Column{Name: name, Kind: k}
+	switch k {
+	case Float64:
+		c.Floats = make([]float64, n)
+	case String:
+		c.Strs = make([]string, n)
+	case ListInt64:
+		c.Lists = make([][]int64, n)
+	case Null:
+		c.Valid = make([]bool, n)
+	default:
+		c.Ints = make([]int64, n)
+	}
+	return c
+}
+
+// SetNull marks row i NULL, allocating the mask on first use.
+func (c *Column) SetNull(i int) {
+	if c.Valid == nil {
+		c.Valid = make([]bool, c.Len())
+		for k := range c.Valid {
+			c.Valid[k] = true
+		}
+	}
+	c.Valid[i] = false
+}
+
+// Set stores a number in row g (the integer or the float, by kind).
+func (c *Column) Set(g int, v Num) {
+	if c.Kind == Float64 {
+		c.Floats[g] = v.F
+	} else {
+		c.Ints[g] = v.I
+	}
+}
+
+// Float returns row i as a float64 (uint64 read unsigned; NaN for NULL).
+func (c *Column) Float(i int) float64 {
+	if c.IsNull(i) {
+		return math.NaN()
+	}
+	switch c.Kind {
+	case Float64:
+		return c.Floats[i]
+	case Uint64:
+		return float64(uint64(c.Ints[i]))
+	}
+	return float64(c.Ints[i])
+}
+
+// Pick returns a new column with the given rows, in order. A non-nil Valid
+// stays non-nil (an Int64 column keeps pandas' nullable Int64 dtype).
+func (c *Column) Pick(rows []int) *Column {
+	out := &Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
+	switch c.Kind {
+	case Float64:
+		out.Floats = Pick(c.Floats, rows)
+	case String:
+		out.Strs = Pick(c.Strs, rows)
+	case ListInt64:
+		out.Lists = Pick(c.Lists, rows)
+	case Null:
+	default:
+		out.Ints = Pick(c.Ints, rows)
+	}
+	if c.Valid != nil || c.Kind == Null {
+		out.Valid = make([]bool, len(rows))
+		for k, i := range rows {
+			out.Valid[k] = c.Kind != Null && c.Valid[i]
+		}
+	}
+	return out
+}
+
+// AsFloat returns c converted to Float64 (pandas' upcast when frames of
+// int and float dtype are concatenated).
+func (c *Column) AsFloat() *Column {
+	if c.Kind == Float64 {
+		return c
+	}
+	out := &Column{Name: c.Name, Kind: Float64, Floats: make([]float64, c.Len()), Valid: c.Valid}
+	for i := range out.Floats {
+		out.Floats[i] = c.Float(i)
+	}
+	return out
+}
+
+// AppendCol appends src's rows to dst (same kind).
+func AppendCol(dst, src *Column) {
+	n := dst.Len()
+	if dst.Valid != nil || src.Valid != nil {
+		if dst.Valid == nil {
+			dst.Valid = trues(n)
+		}
+		if src.Valid == nil {
+			dst.Valid = append(dst.Valid, trues(src.Len())...)
+		} else {
+			dst.Valid = append(dst.Valid, src.Valid...)
+		}
+	}
+	switch dst.Kind {
+	case Float64:
+		dst.Floats = append(dst.Floats, src.Floats...)
+	case String:
+		dst.Strs = append(dst.Strs, src.Strs...)
+	case ListInt64:
+		dst.Lists = append(dst.Lists, src.Lists...)
+	case Null:
+	default:
+		dst.Ints = append(dst.Ints, src.Ints...)
+	}
+}
+
+// Reserve gives c's value slice room for n rows (its Valid mask grows on
+// the first NULL, as appendCol makes it).
+func Reserve(c *Column, n int) {
+	switch c.Kind {
+	case Float64:
+		c.Floats = slices.Grow(c.Floats, n)
+	case String:
+		c.Strs = slices.Grow(c.Strs, n)
+	case ListInt64:
+		c.Lists = slices.Grow(c.Lists, n)
+	case Null:
+	default:
+		c.Ints = slices.Grow(c.Ints, n)
+	}
+}
+
+func trues(n int) []bool {
+	m := make([]bool, n)
+	for i := range m {
+		m[i] = true
+	}
+	return m
+}

@@ -1,0 +1,440 @@
+package pyframe
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/nsysx/nsysx/internal/parquetio"
+)
+
+// maxRowGroup is pyarrow's default row group length (1 Mi rows): smaller
+// frames are one row group, as every nsys output is.
+const maxRowGroup = 1 << 20
+
+// WriteParquet writes f as pandas 3 + pyarrow write a DataFrame
+// (docs/recipes.md §1.8): format 2.6, Snappy, dictionary encoding, row
+// groups of up to 1 Mi rows, the stored index columns last, and two
+// key-value entries: the pandas metadata JSON and the Arrow schema (which
+// carries the same metadata). The Parquet schema is built here rather than
+// derived by pqarrow, because pyarrow writes int64 without a logical type
+// annotation and keeps "item" as the list element name in ARROW:schema.
+func WriteParquet(w io.Writer, f *Frame) error {
+	if err := f.Check(); err != nil {
+		return err
+	}
+	meta, err := pandasMetadata(f)
+	if err != nil {
+		return err
+	}
+	root, asc, err := schemas(f, meta)
+	if err != nil {
+		return err
+	}
+	stored, err := parquetio.EncodeSchema(asc)
+	if err != nil {
+		return fmt.Errorf("serializing the Arrow schema: %w", err)
+	}
+	kv := metadata.KeyValueMetadata{}
+	kv.Append("pandas", meta)
+	kv.Append("ARROW:schema", stored)
+	mem := memory.DefaultAllocator
+	props := parquet.NewWriterProperties(
+		parquet.WithVersion(parquet.V2_6),
+		parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithDictionaryDefault(true),
+		parquet.WithAllocator(mem),
+	)
+	fw := &footerWriter{w: w}
+	pw, err := file.NewParquetWriterWithError(fw, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
+	if err != nil {
+		return fmt.Errorf("parquet writer: %w", err)
+	}
+	n := f.Rows()
+	for s := 0; s < n || s == 0; s += maxRowGroup {
+		if err := writeRowGroup(pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
+			pw.Close()
+			return err
+		}
+	}
+	fw.hold = true // the footer
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	if err := fw.finish(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	return nil
+}
+
+// writeRowGroup writes rows [s, e) of every column as one row group. The
+// columns are encoded at once, one goroutine each (up to GOMAXPROCS): a
+// buffered row group gives every column chunk its own page buffer, which
+// Close then copies to the file in column order, so the bytes are those of
+// writing the columns one after another. writeLeaf keeps no state outside
+// its column writer, so the goroutines share nothing. Every column writer
+// is taken before the first goroutine starts, so an error there leaves
+// nothing running.
+func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+	rgw, err := pw.AppendBufferedRowGroupChecked()
+	if err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	cws := make([]file.ColumnChunkWriter, len(f.Cols))
+	for i, c := range f.Cols {
+		if cws[i], err = rgw.Column(i); err != nil {
+			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+		}
+	}
+	ones := make([]int16, e-s) // the definition levels of a column without NULLs, shared
+	for i := range ones {
+		ones[i] = 1
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, c := range f.Cols {
+		g.Go(func() error {
+			if direct := directRows(c); direct != nil {
+				if err := direct(cws[i], c, s, e, ones); err != nil {
+					return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+				}
+				return nil
+			}
+			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e, ones)
+			if err != nil {
+				return err
+			}
+			defer leaf.Release()
+			if err := writeLeaf(cws[i], leaf, def, rep); err != nil {
+				return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := rgw.Close(); err != nil {
+		return fmt.Errorf("writing parquet: %w", err)
+	}
+	return nil
+}
+
+// viaArrow makes writeRowGroup write String and list columns through an
+// Arrow array (leafData, writeLeaf) rather than directly (directRows), for
+// the test that both give the same bytes.
+var viaArrow = false
+
+// directRows is how a String or ListInt64 column is written without an
+// Arrow array of its rows (nil: through one).
+func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int16) error {
+	switch {
+	case viaArrow:
+		return nil
+	case c.Kind == String:
+		return writeStringRows
+	case c.Kind == ListInt64:
+		return func(cw file.ColumnChunkWriter, c *Column, s, e int, _ []int16) error {
+			return writeListRows(cw, c, s, e)
+		}
+	}
+	return nil
+}
+
+// schemas returns the Parquet schema pyarrow writes for f and the Arrow
+// schema it stores (with the pandas metadata).
+func schemas(f *Frame, meta string) (*schema.GroupNode, *arrow.Schema, error) {
+	nodes := make(schema.FieldList, len(f.Cols))
+	fields := make([]arrow.Field, len(f.Cols))
+	for i, c := range f.Cols {
+		var err error
+		if nodes[i], err = parquetNode(c); err != nil {
+			return nil, nil, fmt.Errorf("parquet schema of column %q: %w", c.Name, err)
+		}
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c), Nullable: true}
+	}
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, nodes, -1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parquet schema: %w", err)
+	}
+	md := arrow.NewMetadata([]string{"pandas"}, []string{meta})
+	return root, arrow.NewSchema(fields, &md), nil
+}
+
+// parquetNode is the Parquet field pyarrow writes for a column.
+func parquetNode(c *Column) (schema.Node, error) {
+	opt := parquet.Repetitions.Optional
+	switch c.Kind {
+	case Uint64:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(64, false), parquet.Types.Int64, -1, -1)
+	case Uint32:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(32, false), parquet.Types.Int32, -1, -1)
+	case Float64:
+		return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Double, -1, -1)
+	case String:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
+	case Null:
+		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NullLogicalType{}, parquet.Types.Int32, -1, -1)
+	case ListInt64:
+		elem, err := schema.NewPrimitiveNode("element", opt, parquet.Types.Int64, -1, -1)
+		if err != nil {
+			return nil, err
+		}
+		return schema.ListOfWithName(c.Name, elem, opt, -1)
+	}
+	return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Int64, -1, -1)
+}
+
+// Check verifies that every column has the frame's row count, the fields
+// its Kind uses, and that the index columns exist.
+func (f *Frame) Check() error {
+	n := f.Rows()
+	for _, c := range f.Cols {
+		if c.Len() != n {
+			return fmt.Errorf("frame: column %q has %d rows, want %d", c.Name, c.Len(), n)
+		}
+		if c.Valid != nil && len(c.Valid) != n {
+			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
+		}
+		if c.Kind > Category {
+			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
+		}
+	}
+	switch f.Index {
+	case NamedIndex, LevelIndex:
+		if len(f.IndexCols) == 0 {
+			return fmt.Errorf("frame: %v index without index columns", f.Index)
+		}
+		for _, name := range f.IndexCols {
+			if f.Col(name) == nil {
+				return fmt.Errorf("frame: index column %q is missing", name)
+			}
+		}
+	}
+	return nil
+}
+
+// arrowType is the Arrow type pyarrow gives a column of kind c.Kind.
+func arrowType(c *Column) arrow.DataType {
+	switch c.Kind {
+	case Uint64:
+		return arrow.PrimitiveTypes.Uint64
+	case Uint32:
+		return arrow.PrimitiveTypes.Uint32
+	case Float64:
+		return arrow.PrimitiveTypes.Float64
+	case String:
+		return arrow.BinaryTypes.LargeString
+	case Null:
+		return arrow.Null
+	case ListInt64:
+		return arrow.ListOf(arrow.PrimitiveTypes.Int64)
+	case Category:
+		return &arrow.DictionaryType{IndexType: codeType(len(c.Cats)), ValueType: arrow.PrimitiveTypes.Int64, Ordered: true}
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+// codeType is the smallest signed integer type pandas uses for the codes
+// of n categories.
+func codeType(n int) arrow.DataType {
+	switch {
+	case n < math.MaxInt8:
+		return arrow.PrimitiveTypes.Int8
+	case n < math.MaxInt16:
+		return arrow.PrimitiveTypes.Int16
+	case n < math.MaxInt32:
+		return arrow.PrimitiveTypes.Int32
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+// leafData returns rows [s, e) of c as the leaf array and the definition
+// and repetition levels of its Parquet column; ones (e−s levels of 1) are
+// the definition levels of a column that has no NULL.
+func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int, ones []int16) (arrow.Array, []int16, []int16, error) {
+	if c.Kind == ListInt64 {
+		return listLeaf(mem, c, s, e)
+	}
+	def := ones
+	if c.Valid != nil || c.Kind == Float64 || c.Kind == Null {
+		def = make([]int16, e-s)
+		for i := s; i < e; i++ {
+			if !c.IsNull(i) && !(c.Kind == Float64 && math.IsNaN(c.Floats[i])) {
+				def[i-s] = 1
+			}
+		}
+	}
+	var arr arrow.Array
+	var err error
+	switch c.Kind {
+	case Null:
+		arr = array.NewNull(e - s)
+	case Category:
+		arr, err = buildCategory(mem, c, dt.(*arrow.DictionaryType), s, e)
+	default:
+		arr = buildFlat(mem, c, dt, s, e)
+	}
+	return arr, def, nil, err
+}
+
+// buildFlat builds rows [s, e) of a scalar column; a float NaN becomes
+// NULL, as pandas writes it.
+func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arrow.Array {
+	if c.Kind == Int64 || c.Kind == Uint64 {
+		return intsView(c, dt, s, e)
+	}
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	b.Reserve(e - s)
+	if sb, ok := b.(*array.LargeStringBuilder); ok {
+		sb.ReserveData(textBytes(c, s, e))
+	}
+	for i := s; i < e; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		switch bb := b.(type) {
+		case *array.Int64Builder:
+			bb.Append(c.Ints[i])
+		case *array.Uint64Builder:
+			bb.Append(uint64(c.Ints[i]))
+		case *array.Uint32Builder:
+			bb.Append(uint32(c.Ints[i]))
+		case *array.Float64Builder:
+			if math.IsNaN(c.Floats[i]) {
+				bb.AppendNull()
+			} else {
+				bb.Append(c.Floats[i])
+			}
+		case *array.LargeStringBuilder:
+			bb.Append(c.Strs[i])
+		}
+	}
+	return b.NewArray()
+}
+
+// intsView is rows [s, e) of an Int64 or Uint64 column as an Arrow array
+// over the column's own values (the same bits for both types), NULL rows
+// marked in a validity bitmap: no copy of the values, which the column
+// writer only reads (a NULL row's value is never read).
+func intsView(c *Column, dt arrow.DataType, s, e int) arrow.Array {
+	v := c.Ints[s:e]
+	var vals []byte
+	if len(v) > 0 {
+		vals = unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*8)
+	}
+	var bitmap *memory.Buffer
+	nulls := 0
+	if c.Valid != nil {
+		bits := make([]byte, bitutil.BytesForBits(int64(len(v))))
+		for i, ok := range c.Valid[s:e] {
+			if ok {
+				bitutil.SetBit(bits, i)
+			} else {
+				nulls++
+			}
+		}
+		if nulls > 0 {
+			bitmap = memory.NewBufferBytes(bits)
+		}
+	}
+	d := array.NewData(dt, len(v), []*memory.Buffer{bitmap, memory.NewBufferBytes(vals)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// textBytes is the bytes of the non-NULL strings of rows [s, e).
+func textBytes(c *Column, s, e int) int {
+	n := 0
+	for i := s; i < e; i++ {
+		if !c.IsNull(i) {
+			n += len(c.Strs[i])
+		}
+	}
+	return n
+}
+
+// listLeaf flattens rows [s, e) of a list column: the element values and
+// the levels of an optional list of optional elements (NULL list: def 0,
+// empty list: def 1, element: def 3; rep 1 for every element but a list's
+// first).
+func listLeaf(mem memory.Allocator, c *Column, s, e int) (arrow.Array, []int16, []int16, error) {
+	vb := array.NewInt64Builder(mem)
+	defer vb.Release()
+	n := 0 // the levels: one per element, or per NULL or empty list
+	for i := s; i < e; i++ {
+		n += max(len(c.Lists[i]), 1)
+	}
+	vb.Reserve(n)
+	def, rep := make([]int16, 0, n), make([]int16, 0, n)
+	for i := s; i < e; i++ {
+		l := c.Lists[i]
+		switch {
+		case c.IsNull(i):
+			def, rep = append(def, 0), append(rep, 0)
+		case len(l) == 0:
+			def, rep = append(def, 1), append(rep, 0)
+		default:
+			for j, v := range l {
+				def = append(def, 3)
+				rep = append(rep, min(int16(j), 1))
+				vb.Append(v)
+			}
+		}
+	}
+	return vb.NewArray(), def, rep, nil
+}
+
+// buildCategory encodes rows [s, e) of a Category column as codes into its
+// categories.
+func buildCategory(mem memory.Allocator, c *Column, dt *arrow.DictionaryType, s, e int) (arrow.Array, error) {
+	pos := make(map[int64]int, len(c.Cats))
+	for i, v := range c.Cats {
+		pos[v] = i
+	}
+	codes := array.NewBuilder(mem, dt.IndexType)
+	defer codes.Release()
+	for i := s; i < e; i++ {
+		k, ok := pos[c.Ints[i]]
+		switch {
+		case c.IsNull(i):
+			codes.AppendNull()
+			continue
+		case !ok:
+			return nil, fmt.Errorf("frame: column %q: value %d is not one of its categories", c.Name, c.Ints[i])
+		}
+		switch cb := codes.(type) {
+		case *array.Int8Builder:
+			cb.Append(int8(k))
+		case *array.Int16Builder:
+			cb.Append(int16(k))
+		case *array.Int32Builder:
+			cb.Append(int32(k))
+		case *array.Int64Builder:
+			cb.Append(int64(k))
+		}
+	}
+	idx := codes.NewArray()
+	defer idx.Release()
+	cats := array.NewInt64Builder(mem)
+	defer cats.Release()
+	cats.AppendValues(c.Cats, nil)
+	dict := cats.NewArray()
+	defer dict.Release()
+	return array.NewDictionaryArray(dt, idx, dict), nil
+}

@@ -1,0 +1,88 @@
+package recipes
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
+)
+
+// TestKernPaceRealProfiles paces the kernel Kernel2 on rank0+rank1 and
+// checks every pace file, the stats and pace_delta_stats against values
+// recomputed from the raw kernel tables.
+func TestKernPaceRealProfiles(t *testing.T) {
+	const kernel = "Kernel2"
+	res := runPace(t, "cuda_gpu_kern_pace", kernel, "rank0", "rank1")
+	profiles := []string{"rank0", "rank1"}
+	minUTC := min(rawUTC(t, "rank0"), rawUTC(t, "rank1"))
+	total := 0
+	var deltas [][]float64
+	for r, prof := range profiles {
+		var start, dur, delta []float64
+		prevEnd := int64(0)
+		off := rawUTC(t, prof) - minUTC
+		for _, k := range rawKernels(t, prof) {
+			if k.name != kernel {
+				continue
+			}
+			start = append(start, float64(k.start+off))
+			dur = append(dur, float64(k.end-k.start))
+			delta = append(delta, float64(k.start-prevEnd))
+			prevEnd = k.end
+		}
+		if len(start) == 0 {
+			t.Fatalf("%s has no %s kernels", prof, kernel)
+		}
+		total += len(start)
+		deltas = append(deltas, delta)
+		col := func(table string) []float64 { return floatsOf(res.Output.Table(table).Cols[r]) }
+		for name, want := range map[string][]float64{"pace_start": start, "pace_duration": dur, "pace_delta": delta} {
+			if got := col(name); !slices.Equal(got, want) {
+				t.Errorf("rank %d %s: %d values, want %d (first %v, want %v)", r, name, len(got), len(want), got[:1], want[:1])
+			}
+		}
+		if k := res.Output.Table("pace_start").Cols[r].Kind; k != pyframe.Int64 {
+			t.Errorf("pace_start kind %v, want int64 (equal iteration counts)", k)
+		}
+	}
+	st := res.Output.Table("stats")
+	if !slices.Equal(st.IndexCols, []string{"Shortname"}) || st.Col("Shortname").Strs[0] != kernel {
+		t.Fatalf("stats index %v", st.IndexCols)
+	}
+	if got := st.Col("Count").Ints[0]; got != int64(total) {
+		t.Errorf("stats Count %d, want %d kernels", got, total)
+	}
+	ds := res.Output.Table("pace_delta_stats")
+	for i := range deltas[0] {
+		a, b := deltas[0][i], deltas[1][i]
+		m := (a + b) / 2
+		want := map[string]float64{"Count": 2, "Mean": m, "Min": min(a, b), "Max": max(a, b), "Sum": a + b,
+			"Std": math.Sqrt((m-a)*(m-a) + (m-b)*(m-b))}
+		for name, w := range want {
+			if got := ds.Col(name).Floats[i]; got != w {
+				t.Fatalf("pace_delta_stats %s[%d] = %v, want %v", name, i, got, w)
+			}
+		}
+	}
+}
+
+// TestKernPaceAlignsSurvivors: fixed has no Kernel2 and started earlier
+// than rank0 and rank1; it gets no Rank, and the offsets are taken over the
+// surviving reports only, so the result is that of rank0+rank1.
+func TestKernPaceAlignsSurvivors(t *testing.T) {
+	with := runPace(t, "cuda_gpu_kern_pace", "Kernel2", "fixed", "rank0", "rank1")
+	if rawUTC(t, "fixed") >= min(rawUTC(t, "rank0"), rawUTC(t, "rank1")) {
+		t.Fatal("bad test: fixed must start first")
+	}
+	without := runPace(t, "cuda_gpu_kern_pace", "Kernel2", "rank0", "rank1")
+	if !slices.Equal(with.Files, []string{"rank0", "rank1"}) {
+		t.Fatalf("files %v", with.Files)
+	}
+	for r := range 2 {
+		a, b := with.Output.Table("pace_start").Cols[r].Ints, without.Output.Table("pace_start").Cols[r].Ints
+		if !slices.Equal(a, b) {
+			t.Errorf("rank %d: pace_start with fixed differs", r)
+		}
+	}
+}
