@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 )
 
 // ErrNoData is returned by Run when no report produced data: nsys then
@@ -299,14 +300,14 @@ var ErrOutdated = errors.New("outdated report: no ANALYSIS_DETAILS or TARGET_INF
 // Session reads a report's session start (TARGET_INFO_SESSION_START_TIME
 // utcEpochNs, first row) and duration (ANALYSIS_DETAILS.duration) under ctx.
 func Session(ctx context.Context, p *nsysx.Profile) (utc, dur int64, err error) {
-	if !p.HasTable("TARGET_INFO_SESSION_START_TIME") || !p.HasTable("ANALYSIS_DETAILS") {
+	if !p.HasTable(events.TableTargetInfoSessionStartTime) || !p.HasTable(events.TableAnalysisDetails) {
 		return 0, 0, ErrOutdated
 	}
-	t, err := p.Load(ctx, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")
+	t, err := p.Load(ctx, events.TableTargetInfoSessionStartTime, "utcEpochNs")
 	if err != nil {
 		return 0, 0, err
 	}
-	d, err := p.Load(ctx, "ANALYSIS_DETAILS", "duration")
+	d, err := p.Load(ctx, events.TableAnalysisDetails, "duration")
 	if err != nil {
 		return 0, 0, err
 	}
@@ -316,7 +317,7 @@ func Session(ctx context.Context, p *nsysx.Profile) (utc, dur int64, err error) 
 	return t.Col("utcEpochNs").Int(0), d.Col("duration").Int(0), nil
 }
 
-// NoNamesError is a report without names to resolve (stringids.Missing):
+// NoNamesError is a report without names to resolve (events.NamesMissing):
 // MapReport skips it with the message, as stats SKIPs its reports.
 type NoNamesError struct{ Msg string }
 

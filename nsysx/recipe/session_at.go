@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/load"
 	"github.com/nsysx/nsysx/nsysx/model"
 )
@@ -22,10 +23,10 @@ func SessionAt(ctx context.Context, r io.ReaderAt, size int64) (utc, dur int64, 
 	}
 	defer src.Close()
 	db := src.(model.RecordScanner)
-	if utc, err = firstInt(ctx, db, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs"); err != nil {
+	if utc, err = firstInt(ctx, db, events.TableTargetInfoSessionStartTime, "utcEpochNs"); err != nil {
 		return 0, 0, err
 	}
-	if dur, err = firstInt(ctx, db, "ANALYSIS_DETAILS", "duration"); err != nil {
+	if dur, err = firstInt(ctx, db, events.TableAnalysisDetails, "duration"); err != nil {
 		return 0, 0, err
 	}
 	return utc, dur, nil

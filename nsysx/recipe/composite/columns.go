@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
-	"github.com/nsysx/nsysx/nsysx/internal/stringids"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
@@ -99,7 +99,7 @@ func IDText(ctx context.Context, p *nsysx.Profile, t *nsysx.Table, name string) 
 // NamesErr is StringsErr (StringIds cannot be read), or a *noNamesError
 // when StringIds is absent or holds no names.
 func NamesErr(ctx context.Context, p *nsysx.Profile) error {
-	msg, err := stringids.Check(ctx, p, p.Path, func(t *nsysx.Table) int { return t.N })
+	msg, err := events.CheckNames(ctx, p.Profile, p.Path)
 	if err == nil && msg != "" {
 		err = &recipe.NoNamesError{Msg: msg}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
@@ -204,7 +205,7 @@ func AllTrue(m pyframe.Mask) bool {
 }
 
 // MPI tables, in the order the MPI composite stacks them.
-var mpiTables = []string{"MPI_P2P_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS", "MPI_COLLECTIVES_EVENTS"}
+var mpiTables = []string{events.TableMPIP2PEvents, events.TableMPIStartWaitEvents, events.TableMPIOtherEvents, events.TableMPICollectivesEvents}
 
 // MPI is the MPI composite (docs/recipes.md §1.9): the four MPI event
 // tables stacked, sorted by start and renumbered, with text resolved from

@@ -4,15 +4,16 @@ import (
 	"context"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // CUPTI tables the composites read.
 const (
-	TableKernel  = "CUPTI_ACTIVITY_KIND_KERNEL"
-	TableMemcpy  = "CUPTI_ACTIVITY_KIND_MEMCPY"
-	TableMemset  = "CUPTI_ACTIVITY_KIND_MEMSET"
-	TableRuntime = "CUPTI_ACTIVITY_KIND_RUNTIME"
+	TableKernel  = events.TableKernel
+	TableMemcpy  = events.TableMemcpy
+	TableMemset  = events.TableMemset
+	TableRuntime = events.TableRuntime
 )
 
 // Kernel is the CUDA_KERNEL composite (docs/recipes.md §1.9): the kernel

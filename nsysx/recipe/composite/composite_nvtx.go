@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
@@ -46,7 +47,7 @@ func (n *NVTX) Len() int { return len(n.Start) }
 // LoadNVTX reads the NVTX composite; a report without NVTX_EVENTS gives an
 // empty one.
 func LoadNVTX(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
-	t, err := LoadTable(ctx, p, "NVTX_EVENTS",
+	t, err := LoadTable(ctx, p, events.TableNVTXEvents,
 		[]string{"start", "end", "eventType"},
 		[]string{"text", "textId", "globalTid", "endGlobalTid", "domainId"})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -28,8 +29,8 @@ import (
 
 // TableGPUMetrics and TableGPUMetricNames are the GPU metrics tables.
 const (
-	TableGPUMetrics     = "GPU_METRICS"
-	TableGPUMetricNames = "TARGET_INFO_GPU_METRICS"
+	TableGPUMetrics     = events.TableGPUMetrics
+	TableGPUMetricNames = events.TableTargetInfoGPUMetrics
 )
 
 // MetricSamples are a report's GPU metric samples, in table order, that

@@ -4,14 +4,15 @@ import (
 	"context"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
 // CUDA graph tables (docs/recipes.md §1.9).
 const (
-	TableGraphNodeEvents = "CUDA_GRAPH_NODE_EVENTS"
-	TableGraphEvents     = "CUDA_GRAPH_EVENTS"
-	TableGraphTrace      = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+	TableGraphNodeEvents = events.TableCUDAGraphNodeEvents
+	TableGraphEvents     = events.TableCUDAGraphEvents
+	TableGraphTrace      = events.TableGraphTrace
 )
 
 // graphData is what the CUDA graph joins read from one report.

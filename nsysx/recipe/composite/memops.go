@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
@@ -67,7 +68,7 @@ func LoadMemOps(ctx context.Context, p *nsysx.Profile) (*MemOps, error) {
 // copyKindNames maps ENUM_CUDA_MEMCPY_OPER ids to their names; a missing
 // table maps nothing.
 func copyKindNames(ctx context.Context, p *nsysx.Profile) (map[int64]string, error) {
-	t, err := LoadTable(ctx, p, "ENUM_CUDA_MEMCPY_OPER", []string{"id", "name"}, nil)
+	t, err := LoadTable(ctx, p, events.TableEnumCUDAMemcpyOper, []string{"id", "name"}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -67,7 +68,7 @@ func paceRowsLoaded(ctx context.Context, p *nsysx.Profile, o *recipe.Options) (s
 // empty composite or its error).
 func canScanNVTX(p *nsysx.Profile) bool {
 	for _, c := range []string{"start", "end", "eventType"} {
-		if !p.HasColumn("NVTX_EVENTS", c) {
+		if !p.HasColumn(events.TableNVTXEvents, c) {
 			return false
 		}
 	}
@@ -93,7 +94,7 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *recipe.Options) (
 	}
 	var parts []*part
 	cols := []string{"start", "end", "text", "textId"}
-	_, err = p.ScanParts(ctx, "NVTX_EVENTS", cols, func(int) func(nsysx.ScanRow) error {
+	_, err = p.ScanParts(ctx, events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
 		pt := &part{}
 		parts = append(parts, pt)
 		return func(row nsysx.ScanRow) error {

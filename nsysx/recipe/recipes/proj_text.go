@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -28,7 +29,7 @@ func needsNVTXText(o *recipe.Options) bool {
 // (start, end, globalTid, endGlobalTid) and no text; the table is returned
 // for projRowsText.
 func loadNVTXSpans(ctx context.Context, p *nsysx.Profile) (*composite.NVTX, *nsysx.Table, error) {
-	t, err := composite.LoadTable(ctx, p, "NVTX_EVENTS", []string{"start", "end"}, []string{"globalTid", "endGlobalTid"})
+	t, err := composite.LoadTable(ctx, p, events.TableNVTXEvents, []string{"start", "end"}, []string{"globalTid", "endGlobalTid"})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,11 +59,11 @@ func projRowsText(ctx context.Context, p *nsysx.Profile, rowids []int64, pr *Pro
 	}
 	var cols []string
 	for _, c := range []string{"text", "textId"} {
-		if p.HasColumn("NVTX_EVENTS", c) {
+		if p.HasColumn(events.TableNVTXEvents, c) {
 			cols = append(cols, c)
 		}
 	}
-	tt, err := p.LoadRows(ctx, "NVTX_EVENTS", ids, cols...)
+	tt, err := p.LoadRows(ctx, events.TableNVTXEvents, ids, cols...)
 	if err != nil {
 		return nil, err
 	}
