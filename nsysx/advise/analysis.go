@@ -26,7 +26,7 @@ type analysis struct {
 	iters    bool             // windows are iterations
 	amounts  map[Category][]int64
 	details  map[Category]map[string]int64 // time by host call ("" = host compute)
-	gaps     map[Category]int               // idle pieces counted
+	gaps     map[Category]int              // idle pieces counted
 	threads  map[Category]map[int64]int64
 	rules    map[Category]*ruleRows
 	findings []Finding
