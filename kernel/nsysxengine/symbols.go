@@ -12,7 +12,7 @@ import (
 // loaders and joins them into that one file, so that only a starting kernel
 // builds the tables, not every CLI run (run `go generate
 // ./kernel/nsysxengine` after the exported API of nsysx, format, plots,
-// recipe, compare or timeline changes; TestSymbolsUpToDate says when).
+// recipe, compare, timeline or advise changes; TestSymbolsUpToDate says when).
 var Symbols = map[string]map[string]reflect.Value{}
 
 var symbolsOnce sync.Once
@@ -27,12 +27,13 @@ func loadSymbols() map[string]map[string]reflect.Value {
 	return Symbols
 }
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format github.com/nsysx/nsysx/plots github.com/nsysx/nsysx/nsysx/recipe github.com/nsysx/nsysx/nsysx/compare github.com/nsysx/nsysx/nsysx/timeline
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format github.com/nsysx/nsysx/plots github.com/nsysx/nsysx/nsysx/recipe github.com/nsysx/nsysx/nsysx/compare github.com/nsysx/nsysx/nsysx/timeline github.com/nsysx/nsysx/nsysx/advise
 //go:generate mv github_com-nsysx-nsysx-nsysx.go symbols_nsysx.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-compare.go symbols_compare.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-timeline.go symbols_timeline.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-format.go symbols_format.go
 //go:generate mv github_com-nsysx-nsysx-plots.go symbols_plots.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-recipe.go symbols_recipe.go
-//go:generate go run ../../internal/lazyinit -merge -list symbols_gen.go -var symbolLoaders symbols_nsysx.go symbols_compare.go symbols_timeline.go symbols_format.go symbols_plots.go symbols_recipe.go
-//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format ../../plots ../../nsysx/recipe ../../nsysx/compare ../../nsysx/timeline
+//go:generate mv github_com-nsysx-nsysx-nsysx-advise.go symbols_advise.go
+//go:generate go run ../../internal/lazyinit -merge -list symbols_gen.go -var symbolLoaders symbols_nsysx.go symbols_compare.go symbols_timeline.go symbols_format.go symbols_plots.go symbols_recipe.go symbols_advise.go
+//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format ../../plots ../../nsysx/recipe ../../nsysx/compare ../../nsysx/timeline ../../nsysx/advise

@@ -87,6 +87,7 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx/recipe", "github.com/nsysx/nsysx/nsysx/recipe/recipe", "recipe"},
 		{"nsysx/compare", "github.com/nsysx/nsysx/nsysx/compare/compare", "compare"},
 		{"nsysx/timeline", "github.com/nsysx/nsysx/nsysx/timeline/timeline", "timeline"},
+		{"nsysx/advise", "github.com/nsysx/nsysx/nsysx/advise/advise", "advise"},
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}

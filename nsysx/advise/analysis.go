@@ -46,7 +46,7 @@ func newAnalysis(a *Advice, idle *nsysx.Idle) *analysis {
 		a.Scope = fmt.Sprintf("all %d iterations", a.Iterations)
 	} else {
 		an.windows = dev.Spans[:1]
-		a.Scope = "whole capture (GPU activity span)"
+		a.Scope = "whole capture, GPU activity span"
 	}
 	for _, w := range an.windows {
 		l := w.End - w.Start - w.ByCat[nsysx.IdleOutside]
@@ -128,7 +128,7 @@ func (an *analysis) addIdle() {
 				if an.details[c] == nil {
 					an.details[c], an.threads[c] = map[string]int64{}, map[int64]int64{}
 				}
-				an.details[c][callName(p.Detail)] += p.End - p.Start
+				an.details[c][nsysx.StripAPIVersion(callName(p.Detail))] += p.End - p.Start
 				an.threads[c][p.Thread] += p.End - p.Start
 				an.gaps[c]++
 			}
@@ -316,7 +316,7 @@ func (an *analysis) loadRule(ctx context.Context, p *nsysx.Profile, c Category, 
 		}
 		rr.count++
 		rr.per[w] += d.Int()
-		rr.apis[apis.Value(i).String()] += d.Int()
+		rr.apis[nsysx.StripAPIVersion(apis.Value(i).String())] += d.Int()
 		if b := bytes.Value(i); !b.IsNull() {
 			rr.bytes += b.Int()
 		}

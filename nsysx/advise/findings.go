@@ -109,8 +109,7 @@ func (an *analysis) copyFindings() {
 		}
 		var parts []string
 		if rr != nil && rr.count > 0 {
-			apis := topCalls(rr.apis, 2)
-			parts = append(parts, fmt.Sprintf("%d %s calls (%s), %s in all", rr.count, strings.SplitN(apis, " ", 2)[0], apis, bytesText(rr.bytes)))
+			parts = append(parts, fmt.Sprintf("%d calls (%s), %s in all", rr.count, topCalls(rr.apis, 2), bytesText(rr.bytes)))
 		}
 		if d := an.details[c.c]; d != nil {
 			parts = append(parts, "GPU idle inside "+topCalls(d, 2))
