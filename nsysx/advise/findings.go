@@ -14,7 +14,7 @@ const (
 		"persistent_workers=True, prefetch_factor=2); move preprocessing to the GPU or out of the loop; " +
 		"find the slow host code with the NVTX ranges or CPU sampling (nsys profile --sample=process-tree)"
 	fixLaunch = "launch fewer, larger kernels: capture the step in a CUDA graph (torch.cuda.graphs, " +
-		"torch.compile(mode=\"reduce-overhead\")), fuse element-wise operations with torch.compile, " +
+		"torch.compile(mode='reduce-overhead')), fuse element-wise operations with torch.compile, " +
 		"or give each kernel more work (a larger batch)"
 	fixSync = "let the host run ahead: avoid .item(), .cpu(), .numpy(), print(loss) and torch.cuda.synchronize() " +
 		"in the loop; keep running totals on the GPU and read them every N steps"
@@ -23,10 +23,10 @@ const (
 	fixSyncCopy = "copy asynchronously: pinned memory and .to(device, non_blocking=True) (cudaMemcpyAsync on a stream); " +
 		"avoid .cpu()/.numpy()/.tolist() on GPU tensors inside the loop"
 	fixMemset = "clear device memory asynchronously (cudaMemsetAsync; in PyTorch create zeros on the device, " +
-		"torch.zeros(..., device=\"cuda\"), instead of zeroing on the host and copying)"
+		"torch.zeros(..., device='cuda'), instead of zeroing on the host and copying)"
 	fixCUDAAPI = "keep CUDA calls such as cudaMalloc and cudaFree out of the loop: preallocate and reuse tensors " +
 		"(PyTorch's caching allocator does this unless it is emptied; avoid torch.cuda.empty_cache() in the loop)"
-	fixGPU = "the GPU is the bottleneck, so only faster kernels help: bf16 autocast (torch.autocast(\"cuda\", " +
+	fixGPU = "the GPU is the bottleneck, so only faster kernels help: bf16 autocast (torch.autocast('cuda', " +
 		"dtype=torch.bfloat16)) or TF32 (torch.backends.cuda.matmul.allow_tf32 = True) for float32 GEMMs, " +
 		"torch.compile to fuse element-wise kernels, then the top kernel in Nsight Compute (ncu)"
 )

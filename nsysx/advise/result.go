@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
 )
@@ -25,10 +26,17 @@ func (a *Advice) Result() *nsysx.Result {
 		if f.Share >= 0 {
 			sh = nsysx.FloatV(nsysx.Round1(f.Share))
 		}
-		res.Add(nsysx.IntV(int64(f.Rank)), nsysx.TextV(string(f.Category)), nsysx.TextV(f.Finding), at, per, sh,
-			nsysx.TextV(f.Confidence), nsysx.TextV(f.Evidence), nsysx.TextV(f.Fix))
+		res.Add(nsysx.IntV(int64(f.Rank)), nsysx.TextV(string(f.Category)), text(f.Finding), at, per, sh,
+			text(f.Confidence), text(f.Evidence), text(f.Fix))
 	}
 	return res
+}
+
+// text is a cell without double quotes or line breaks: the CSV writer
+// quotes fields as nsys does, without escaping quotes, and kernel names
+// may hold anything.
+func text(s string) nsysx.Value {
+	return nsysx.TextV(strings.NewReplacer("\"", "'", "\n", " ", "\r", " ", "\t", " ").Replace(s))
 }
 
 // Title is one line: the profile, the scope and the span analysed.
