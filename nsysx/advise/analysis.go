@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -342,21 +343,35 @@ func (an *analysis) envelope() *nsysx.Filter {
 	return &nsysx.Filter{Start: an.windows[0].Start, End: an.windows[len(an.windows)-1].End}
 }
 
-// kernelNames is the top kernels of the kernel summary as "name 80%".
-func kernelNames(res *nsysx.Result, n int) (string, int64) {
+// fp32GEMMShare is the share of kernel time in float32 GEMMs above which
+// gpu_bound's fix is bf16 autocast or TF32.
+const fp32GEMMShare = 0.2
+
+// fp32GEMM matches the names of float32 GEMM kernels on the CUDA cores:
+// cuBLAS's and CUTLASS's sgemm, and float32-in, float32-out kernels.
+var fp32GEMM = regexp.MustCompile(`(?i)sgemm|f32f32_f32f32|gemm.*_f32_|simt_s\d`)
+
+// kernelNames is the top n kernels of the kernel summary as "name 80%",
+// the total kernel time and the time of float32 GEMMs.
+func kernelNames(res *nsysx.Result, n int) (string, int64, float64) {
 	if res.Skipped != "" {
-		return "", 0
+		return "", 0, 0
 	}
 	tot, names, pct := res.Col("Total Time"), res.Col("Name"), res.Col("Time")
 	var total int64
+	var fp32 float64
 	var parts []string
 	for i := range res.Len() {
-		total += tot.Value(i).Int()
+		d, name := tot.Value(i).Int(), names.Value(i).String()
+		total += d
+		if fp32GEMM.MatchString(name) {
+			fp32 += float64(d)
+		}
 		if i < n {
-			parts = append(parts, fmt.Sprintf("%s %.0f%%", plots.ShortName(names.Value(i).String()), pct.Value(i).Float()))
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", plots.ShortName(name), pct.Value(i).Float()))
 		}
 	}
-	return strings.Join(parts, ", "), total
+	return strings.Join(parts, ", "), total, fp32
 }
 
 // topFrame is the innermost frame above the CUDA runtime of the stack that

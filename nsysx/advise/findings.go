@@ -26,9 +26,12 @@ const (
 		"torch.zeros(..., device='cuda'), instead of zeroing on the host and copying)"
 	fixCUDAAPI = "keep CUDA calls such as cudaMalloc and cudaFree out of the loop: preallocate and reuse tensors " +
 		"(PyTorch's caching allocator does this unless it is emptied; avoid torch.cuda.empty_cache() in the loop)"
-	fixGPU = "the GPU is the bottleneck, so only faster kernels help: bf16 autocast (torch.autocast('cuda', " +
-		"dtype=torch.bfloat16)) or TF32 (torch.backends.cuda.matmul.allow_tf32 = True) for float32 GEMMs, " +
-		"torch.compile to fuse element-wise kernels, then the top kernel in Nsight Compute (ncu)"
+	fixGPU32 = "the GPU is the bottleneck and float32 GEMMs are much of its work: bf16 autocast (torch.autocast('cuda', " +
+		"dtype=torch.bfloat16)) or TF32 (torch.backends.cuda.matmul.allow_tf32 = True) runs them on the tensor cores; " +
+		"then torch.compile to fuse element-wise kernels"
+	fixGPU = "the GPU is the bottleneck, so only faster kernels help: fuse element-wise kernels with torch.compile, " +
+		"use fused optimizers (torch.optim.AdamW(fused=True)) and flash attention (F.scaled_dot_product_attention), " +
+		"then study the top kernel in Nsight Compute (ncu)"
 )
 
 // idleFindings turns the idle breakdown into the host_stall, launch_bound,
@@ -141,7 +144,7 @@ func (an *analysis) gpuFinding(ctx context.Context, p *nsysx.Profile) error {
 	if err != nil {
 		return err
 	}
-	names, kernels := kernelNames(res, 3)
+	names, kernels, fp32 := kernelNames(res, 3)
 	if kernels == 0 {
 		return nil
 	}
@@ -160,9 +163,13 @@ func (an *analysis) gpuFinding(ctx context.Context, p *nsysx.Profile) error {
 	if err != nil {
 		return err
 	}
-	ev := fmt.Sprintf("GPU busy %.0f%% of the span; top kernels by time: %s%s. Command: nsysx stats -r cuda_gpu_kern_sum %s",
-		share(busyTotal, an.a.Span), names, frame, an.a.Path)
+	fix := fixGPU
+	if fp32 >= fp32GEMMShare*float64(kernels) {
+		fix = fixGPU32
+	}
+	ev := fmt.Sprintf("GPU busy %.0f%% of the span; top kernels by time: %s; float32 GEMMs %.0f%% of kernel time%s. Command: nsysx stats -r cuda_gpu_kern_sum %s",
+		share(busyTotal, an.a.Span), names, fp32/float64(kernels)*100, frame, an.a.Path)
 	an.push(an.finding(GPUBound, v, "the GPU is busy: its kernels are the work (at stake: all of their time, the most faster kernels can save)",
-		"medium", ev, fixGPU))
+		"medium", ev, fix))
 	return nil
 }
