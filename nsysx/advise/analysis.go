@@ -285,12 +285,11 @@ func dur(ns int64) string {
 
 // ruleRows is what one rule found inside the windows.
 type ruleRows struct {
-	rule   string
-	count  int
-	bytes  int64
-	apis   map[string]int64 // time by API name
-	per    []int64          // GPU time per window
-	stacks string
+	rule  string
+	count int
+	bytes int64
+	apis  map[string]int64 // time by API name
+	per   []int64          // GPU time per window
 }
 
 // loadRule runs a rule over the whole profile (no row limit) and keeps the
