@@ -26,16 +26,9 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var spec *format.Spec
-	if p.Has("--format") {
-		s, err := format.ParseSpec(p.Last("--format"))
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if err := cliflags.AdviseFormat(s); err != nil {
-			return usageErr("%v", err)
-		}
-		spec = &s
+	spec, err := formatFlag(p, cliflags.AdviseFormat)
+	if err != nil {
+		return err
 	}
 	quiet, _ := p.Bool("--quiet")
 	ins := p.Args
