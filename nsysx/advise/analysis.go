@@ -212,7 +212,7 @@ func (an *analysis) finding(c Category, v []int64, what, conf, evidence, fix str
 			f.Finding = fmt.Sprintf("%s: %s in %d of %d iterations (%s)", what, dur(at), affected, len(v), an.a.Scope)
 			f.Confidence = "low"
 		}
-		evidence = fmt.Sprintf("%d of %d iterations affected; ", affected, len(v)) + evidence
+		evidence = fmt.Sprintf("%d of %d iterations (NVTX range %s) affected; ", affected, len(v), an.rangeNames()) + evidence
 	} else {
 		f.Finding = fmt.Sprintf("%s: %s (%s)", what, dur(at), an.a.Scope)
 	}
@@ -221,6 +221,16 @@ func (an *analysis) finding(c Category, v []int64, what, conf, evidence, fix str
 	}
 	f.Evidence = evidence
 	return f, true
+}
+
+// rangeNames is the iterations' NVTX range name, or the first and last
+// when they differ ("iteration 0" .. "iteration 19").
+func (an *analysis) rangeNames() string {
+	first, last := an.windows[0].Iteration, an.windows[len(an.windows)-1].Iteration
+	if first == last {
+		return fmt.Sprintf("%q", first)
+	}
+	return fmt.Sprintf("%q .. %q", first, last)
 }
 
 func share(at, span int64) float64 {
