@@ -101,7 +101,7 @@ for _, f := range after.Findings[:2] {
     exercises([
         ("Run advise on the CNN profile (`cnn`). What comes first, and what share of the iterations is at stake?",
          "%nsys advise " + P + "cnn.sqlite.gz", ""),
-        ("Write `fixed`'s findings as CSV and print only the category and share columns.",
+        ("Print `fixed`'s findings as CSV only (no summary line), as a script would read them.",
          '%nsys advise -q -f csv fixed'),
         ("In Go, list the findings of `fixed` with more than 1% of the iterations at stake, and add up their shares. "
          "Why can the idle categories be added, but not `gpu_bound` to them?",
