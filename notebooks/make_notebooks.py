@@ -13,6 +13,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import nb_advise  # noqa: E402
 import nb_more  # noqa: E402
 import nb_ranks  # noqa: E402
 import nb_tables  # noqa: E402
@@ -134,6 +135,7 @@ NOTEBOOKS = {
     "07_cudnn_vs_cublas.ipynb": nb_more.LIBRARIES,
     "08_dataloader_copies.ipynb": nb_more.COPIES,
     "09_tables.ipynb": nb_tables.TABLES,
+    "10_what_to_fix_first.ipynb": nb_advise.ADVISE,
 }
 
 

@@ -46,5 +46,5 @@ TABLES = [
          'k1.Sort("-Max").Select("Name", "Med", "Max").Head(3)'),
         ("How many kernel names run on rank 0 but not on rank 1?",
          'fmt.Println(k.OuterJoin(k1, "Name").Where("Total Time (rank1)", "==", nil).Len())'),
-    ], "**End of the course.** `README.md` lists the notebooks in order; the exercises' solutions are tested."),
+    ], "**Next:** `10_what_to_fix_first.ipynb` puts the analyses together: one ranked answer to what to fix first."),
 ]

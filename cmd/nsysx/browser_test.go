@@ -137,7 +137,7 @@ func TestNotebooksLanding(t *testing.T) {
 	}
 	var course []string
 	for _, n := range page.Names {
-		if strings.HasPrefix(n, "0") && strings.HasSuffix(n, ".ipynb") {
+		if courseRE.MatchString(n) {
 			course = append(course, n)
 		}
 	}

@@ -70,6 +70,7 @@ func commands() []command {
 		{"recipe", "run nsys recipes (multi-report statistics, Parquet outputs) over many profiles", runRecipe},
 		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
 		{"profile", "record a profile with the installed nsys, then export and open it", runProfile},
+		{"advise", "what to fix first: findings ranked by the time at stake, with evidence and fixes", runAdvise},
 		{"compare", "compare two profiles: per kernel, NVTX range and API, the change with a confidence interval and a verdict", runCompare},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},

@@ -79,11 +79,14 @@ func TestCourse(t *testing.T) {
 	}
 }
 
-// exampleNotebooks lists notebooks/0*.ipynb: the course, at least nine.
+// courseRE matches the course notebooks' names: two digits, "_", a name.
+var courseRE = regexp.MustCompile(`^[0-9][0-9]_.*\.ipynb$`)
+
+// exampleNotebooks lists notebooks/NN_*.ipynb: the course, at least eleven.
 func exampleNotebooks(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(testutil.Root(), "notebooks", "0*.ipynb"))
-	if err != nil || len(paths) < 9 {
+	paths, err := filepath.Glob(filepath.Join(testutil.Root(), "notebooks", "[0-9][0-9]_*.ipynb"))
+	if err != nil || len(paths) < 11 {
 		t.Fatalf("example notebooks: %v %v", paths, err)
 	}
 	var names []string

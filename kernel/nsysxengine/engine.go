@@ -12,6 +12,7 @@ import (
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/kernel/gointerp"
 	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/compare"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
@@ -164,6 +165,13 @@ func (e *Engine) display(v any) map[string]any {
 		}
 		return TextBundle(describeReport(x))
 	case *compare.Comparison:
+		if x == nil {
+			return nil
+		}
+		b := ResultBundle(x.Result(), e.TableOptions())
+		b["text/plain"] = x.Summary() + "\n" + b["text/plain"].(string)
+		return b
+	case *advise.Advice:
 		if x == nil {
 			return nil
 		}

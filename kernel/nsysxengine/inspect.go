@@ -10,7 +10,7 @@ import (
 
 // docPackages maps the names cells use for the compiled packages to the
 // prefix of their doc keys.
-var docPackages = map[string]string{"nsysx": "nsysx", "format": "format", "nb": "nb", "plots": "plots", "compare": "compare", "timeline": "timeline"}
+var docPackages = map[string]string{"nsysx": "nsysx", "format": "format", "nb": "nb", "plots": "plots", "compare": "compare", "timeline": "timeline", "advise": "advise"}
 
 // symbolDoc returns the declaration and doc comment of "pkg.Name" or
 // "pkg.Type.Method".

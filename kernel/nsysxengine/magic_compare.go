@@ -37,13 +37,9 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var spec *format.Spec
-	if p.Has("--format") {
-		s, err := format.ParseSpec(p.Last("--format"))
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		spec = &s
+	spec, err := formatFlag(p, nil)
+	if err != nil {
+		return err
 	}
 	var profs [2]*nsysx.Profile
 	for i, in := range p.Args {
@@ -68,6 +64,22 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 		return kernel.Errorf("CompareFailed", "%s", cliflags.FailMessage(c, rows, failOn))
 	}
 	return nil
+}
+
+// formatFlag reads -f: nil when absent, a usage error when the format is
+// unknown or check refuses it.
+func formatFlag(p *parsedArgs, check func(format.Spec) error) (*format.Spec, error) {
+	if !p.Has("--format") {
+		return nil, nil
+	}
+	s, err := format.ParseSpec(p.Last("--format"))
+	if err == nil && check != nil {
+		err = check(s)
+	}
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &s, nil
 }
 
 func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out kernel.Output) error {

@@ -12,7 +12,8 @@ import (
 // loaders and joins them into that one file, so that only a starting kernel
 // builds the tables, not every CLI run (run `go generate
 // ./kernel/nsysxengine` after the exported API of nsysx, format, plots,
-// recipe (and its pyframe, composite, recipes), compare or timeline changes; TestSymbolsUpToDate says when).
+// recipe (and its pyframe, composite, recipes), compare, timeline, advise or
+// the model's packages (model, frame, events) changes; TestSymbolsUpToDate says when).
 var Symbols = map[string]map[string]reflect.Value{}
 
 var symbolsOnce sync.Once
@@ -27,7 +28,7 @@ func loadSymbols() map[string]map[string]reflect.Value {
 	return Symbols
 }
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format github.com/nsysx/nsysx/plots github.com/nsysx/nsysx/nsysx/recipe github.com/nsysx/nsysx/nsysx/recipe/pyframe github.com/nsysx/nsysx/nsysx/recipe/composite github.com/nsysx/nsysx/nsysx/recipe/recipes github.com/nsysx/nsysx/nsysx/compare github.com/nsysx/nsysx/nsysx/timeline
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name nsysxengine github.com/nsysx/nsysx/nsysx github.com/nsysx/nsysx/nsysx/format github.com/nsysx/nsysx/plots github.com/nsysx/nsysx/nsysx/recipe github.com/nsysx/nsysx/nsysx/recipe/pyframe github.com/nsysx/nsysx/nsysx/recipe/composite github.com/nsysx/nsysx/nsysx/recipe/recipes github.com/nsysx/nsysx/nsysx/compare github.com/nsysx/nsysx/nsysx/timeline github.com/nsysx/nsysx/nsysx/advise github.com/nsysx/nsysx/nsysx/model github.com/nsysx/nsysx/nsysx/frame github.com/nsysx/nsysx/nsysx/events
 //go:generate mv github_com-nsysx-nsysx-nsysx.go symbols_nsysx.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-compare.go symbols_compare.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-timeline.go symbols_timeline.go
@@ -37,5 +38,9 @@ func loadSymbols() map[string]map[string]reflect.Value {
 //go:generate mv github_com-nsysx-nsysx-nsysx-recipe-pyframe.go symbols_pyframe.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-recipe-composite.go symbols_composite.go
 //go:generate mv github_com-nsysx-nsysx-nsysx-recipe-recipes.go symbols_recipes.go
-//go:generate go run ../../internal/lazyinit -merge -list symbols_gen.go -var symbolLoaders symbols_nsysx.go symbols_compare.go symbols_timeline.go symbols_format.go symbols_plots.go symbols_recipe.go symbols_pyframe.go symbols_composite.go symbols_recipes.go
-//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format ../../plots ../../nsysx/recipe ../../nsysx/recipe/pyframe ../../nsysx/recipe/composite ../../nsysx/recipe/recipes ../../nsysx/compare ../../nsysx/timeline
+//go:generate mv github_com-nsysx-nsysx-nsysx-advise.go symbols_advise.go
+//go:generate mv github_com-nsysx-nsysx-nsysx-model.go symbols_model.go
+//go:generate mv github_com-nsysx-nsysx-nsysx-frame.go symbols_frame.go
+//go:generate mv github_com-nsysx-nsysx-nsysx-events.go symbols_events.go
+//go:generate go run ../../internal/lazyinit -merge -list symbols_gen.go -var symbolLoaders symbols_nsysx.go symbols_compare.go symbols_timeline.go symbols_format.go symbols_plots.go symbols_recipe.go symbols_pyframe.go symbols_composite.go symbols_recipes.go symbols_advise.go symbols_model.go symbols_frame.go symbols_events.go
+//go:generate go run gen_docs.go -o docs_gen.go ../../nsysx ../../nsysx/format ../../plots ../../nsysx/recipe ../../nsysx/recipe/pyframe ../../nsysx/recipe/composite ../../nsysx/recipe/recipes ../../nsysx/compare ../../nsysx/timeline ../../nsysx/advise ../../nsysx/model ../../nsysx/frame ../../nsysx/events

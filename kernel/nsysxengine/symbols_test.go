@@ -90,6 +90,10 @@ func TestSymbolsUpToDate(t *testing.T) {
 		{"nsysx/recipe/recipes", "github.com/nsysx/nsysx/nsysx/recipe/recipes/recipes", "recipes"},
 		{"nsysx/compare", "github.com/nsysx/nsysx/nsysx/compare/compare", "compare"},
 		{"nsysx/timeline", "github.com/nsysx/nsysx/nsysx/timeline/timeline", "timeline"},
+		{"nsysx/advise", "github.com/nsysx/nsysx/nsysx/advise/advise", "advise"},
+		{"nsysx/model", "github.com/nsysx/nsysx/nsysx/model/model", "model"},
+		{"nsysx/frame", "github.com/nsysx/nsysx/nsysx/frame/frame", "frame"},
+		{"nsysx/events", "github.com/nsysx/nsysx/nsysx/events/events", "events"},
 	} {
 		want := exported(t, filepath.Join(testutil.Root(), pkg.dir))
 		have := map[string]bool{}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/nsysx/advise"
+	"github.com/nsysx/nsysx/nsysx/format"
+)
+
+var adviseFlags = cliflags.Advise()
+
+func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	p, err := parseArgs("advise", args, adviseFlags, nil)
+	if err != nil {
+		return fail(stderr, "advise", err)
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(stdout, "Usage: nsysx advise [flags] FILE...\n\n%s\nThe categories and how the time at stake is estimated: docs/advise.md.\n", cliflags.Help(adviseFlags))
+		return 0
+	}
+	if len(p.Args) == 0 {
+		return fail(stderr, "advise", usageErr("give at least one profile"))
+	}
+	fs := "column"
+	if p.Has("--format") {
+		fs = p.Last("--format")
+	}
+	spec, err := format.ParseSpec(fs)
+	if err != nil {
+		return fail(stderr, "advise", &unknownName{err})
+	}
+	if err := cliflags.AdviseFormat(spec); err != nil {
+		return fail(stderr, "advise", err)
+	}
+	opts, err := cliflags.AdviseOptions(p)
+	if err != nil {
+		return fail(stderr, "advise", err)
+	}
+	quiet, err := p.Bool("--quiet")
+	if err != nil {
+		return fail(stderr, "advise", err)
+	}
+	force, err := p.Bool("--force-export")
+	if err != nil {
+		return fail(stderr, "advise", err)
+	}
+	var all []*advise.Advice
+	for _, in := range p.Args {
+		prof, err := openInput(ctx, in, openFlags{force: force, quiet: true}, stderr)
+		if err != nil {
+			return fail(stderr, "advise", err)
+		}
+		a, err := advise.Run(ctx, prof, opts)
+		prof.Close()
+		if err != nil {
+			return fail(stderr, "advise", fmt.Errorf("%s: %w", in, err))
+		}
+		all = append(all, a)
+	}
+	w := stdout
+	if out := p.Last("--output"); out != "" && out != "-" {
+		fh, err := os.Create(out)
+		if err != nil {
+			return fail(stderr, "advise", err)
+		}
+		defer fh.Close()
+		w = fh
+	}
+	for i, a := range all {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := cliflags.WriteAdvice(w, a, spec, !quiet); err != nil {
+			return fail(stderr, "advise", err)
+		}
+	}
+	if f, ok := w.(*os.File); ok && f != stdout {
+		if err := f.Close(); err != nil {
+			return fail(stderr, "advise", err)
+		}
+	}
+	return 0
+}
