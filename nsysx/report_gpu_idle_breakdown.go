@@ -48,10 +48,12 @@ func runIdleBreakdown(c *Ctx) (*Result, error) {
 	if idle.Skipped != "" {
 		return c.Skip(idle.Skipped)
 	}
+	res := sharesResult(c, idle)
 	if view == "evidence" {
-		return evidenceResult(c, idle), nil
+		res = evidenceResult(c, idle)
 	}
-	return sharesResult(c, idle), nil
+	res.Advice = idle.Note
+	return res, nil
 }
 
 func iterLabel(sp IdleSpan) (Value, Value) {
@@ -160,6 +162,10 @@ func evidenceResult(c *Ctx, idle *Idle) *Result {
 }
 
 func launchResult(c *Ctx) (*Result, error) {
+	if !c.Has(tKernel) && c.Has(tGraphTrace) {
+		return c.Skip(c.Path() + ": its kernels were traced as whole CUDA graphs (nsys profile --cuda-graph-trace=graph, the default), " +
+			"so there are no kernel launches to time; nsys profile --cuda-graph-trace=node records one row per kernel.")
+	}
 	if !c.Has(tKernel) {
 		return c.Skip(c.Path() + " does not contain CUDA kernel data (record it with nsys profile --trace=cuda).")
 	}

@@ -70,7 +70,10 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 		call  gridCall
 	}
 	var ls []launched
-	for _, table := range []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"} {
+	for _, table := range []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"} {
+		if !p.HasTable(table) {
+			continue
+		}
 		k, err := p.Load(context.Background(), table, "start", "end", "globalPid", "correlationId")
 		if err != nil {
 			t.Fatal(err)
