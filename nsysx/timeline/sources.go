@@ -14,7 +14,8 @@ const (
 	nvtxDomainNew = 75
 )
 
-// gpu walks the kernel, memcpy and memset tables.
+// gpu walks the kernel, memcpy and memset tables, then the executions of
+// CUDA graphs traced whole.
 func (w *walker) gpu() error {
 	common := []string{"start", "end", "globalPid", "deviceId", "streamId", "correlationId", "contextId"}
 	kcols := append(append([]string{}, common...), "demangledName", "shortName", "gridX", "gridY", "gridZ",
@@ -25,7 +26,36 @@ func (w *walker) gpu() error {
 	if err := w.scan(gpuTables[1], append(append([]string{}, common...), "bytes", "copyKind"), w.memcpy); err != nil {
 		return err
 	}
-	return w.scan(gpuTables[2], append(append([]string{}, common...), "bytes", "value"), w.memset)
+	if err := w.scan(gpuTables[2], append(append([]string{}, common...), "bytes", "value"), w.memset); err != nil {
+		return err
+	}
+	for _, g := range w.graphs {
+		if err := w.graph(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graph emits one execution of a CUDA graph traced whole on its stream,
+// named by its graph id (by its launch without one), with a flow from its
+// cudaGraphLaunch call.
+func (w *walker) graph(g nsysx.GraphExec) error {
+	t, err := w.streamTrack(g.GlobalPid, g.Device, g.Stream)
+	if err == nil {
+		t, err = w.laneOf(t, gpuOp{[3]int64{g.GlobalPid, g.Device, g.Stream}, [2]int64{g.Start, g.End}})
+	}
+	if err != nil {
+		return err
+	}
+	ev := w.reset(KindGraph, g.Name(), g.Start, g.End, t)
+	if g.CorrelationID > 0 && g.GlobalPid >= 0 {
+		ev.FlowIn = w.flowIn(g.GlobalPid, g.CorrelationID)
+	}
+	ev.Args = append(ev.Args, Arg{Key: "correlationId", Int: g.CorrelationID}, Arg{Key: "deviceId", Int: g.Device},
+		Arg{Key: "contextId", Int: g.Context}, Arg{Key: "streamId", Int: g.Stream}, Arg{Key: "graphId", Int: g.GraphID},
+		Arg{Key: "graphExecId", Int: g.GraphExecID})
+	return w.emit()
 }
 
 // gpuEvent starts a GPU event from the common columns.
