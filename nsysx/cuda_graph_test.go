@@ -165,3 +165,55 @@ func TestGraphExecs(t *testing.T) {
 		t.Errorf("name without a graph id: %q", g.Name())
 	}
 }
+
+// A node-level trace whose export names graphs only in the graph tables
+// (sqlitecopy.GraphNodeTraced): every node, and the node it was made from,
+// maps to the graph instantiated in the call that created it; the launch
+// statistics sum each kernel name per graph, as many kernels per graph as
+// the kernel table has for its nodes; the idle breakdown counts the kernels
+// as usual and has no note.
+func TestGraphNodesAttribution(t *testing.T) {
+	path := sqlitecopy.GraphNodeTraced(t, "train", t.TempDir(), "train_nodes.sqlite")
+	p := nsysxtest.Open(t, path)
+	nodes, err := p.GraphNodes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 2*3*sqlitecopy.GraphSize {
+		t.Errorf("%d nodes mapped, want %d", len(nodes), 2*3*sqlitecopy.GraphSize)
+	}
+	for n, g := range nodes {
+		if n%1000 >= sqlitecopy.GraphSize || (n%500000)/1000 != g {
+			t.Errorf("node %d in graph %d", n, g)
+		}
+	}
+	if nodes.Graph(1001, 9) != 9 || nodes.Graph(-1, -1) != -1 || nodes.Graph(77, -1) != -1 {
+		t.Error("Graph: a kernel's own graph id wins, unknown nodes are -1")
+	}
+	stats, err := p.LaunchStats(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int64{}
+	for _, s := range stats {
+		_, g, ok := strings.Cut(s.Name, " [CUDA graph ")
+		if !ok || !strings.HasSuffix(g, "]") || s.Launched != s.Instances {
+			t.Fatalf("%+v: not attributed to a graph, or its launch call not found", s)
+		}
+		per[strings.TrimSuffix(g, "]")] += s.Instances
+	}
+	for g := 1; g <= 3; g++ {
+		want := sqlitecopy.Int64(t, path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE graphNodeId / 1000 = CAST(? AS INTEGER)", strconv.Itoa(g))
+		if per[strconv.Itoa(g)] != want || want == 0 {
+			t.Errorf("graph %d: %d kernels, want %d", g, per[strconv.Itoa(g)], want)
+		}
+	}
+	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
+	if err != nil || idle.Skipped != "" || idle.Note != "" || len(idle.Devices) != 1 {
+		t.Fatalf("%v, skipped %q, note %q", err, idle.Skipped, idle.Note)
+	}
+	g := loadGrid(t, p, true)
+	for _, sp := range idle.Devices[0].Spans {
+		checkSpan(t, g, sp)
+	}
+}

@@ -88,3 +88,30 @@ func TestPerfettoGraphTrace(t *testing.T) {
 	}
 	t.Fatal("the first graph execution is not in the trace")
 }
+
+// In a node-level trace (sqlitecopy.GraphNodeTraced), each kernel that ran
+// in a graph carries its node and its graph, found through the graph tables:
+// the graph is the node id's thousands.
+func TestPerfettoGraphNodes(t *testing.T) {
+	p := nsysxtest.Open(t, sqlitecopy.GraphNodeTraced(t, "train", t.TempDir(), "train_nodes.sqlite"))
+	tr, _ := export(t, p, nil)
+	got := checkWellFormed(t, tr)
+	n := 0
+	for _, e := range tr.TraceEvents {
+		if e.Ph != "X" || *e.Cat != "kernel" {
+			continue
+		}
+		node, err := strconv.ParseInt(fmt.Sprint(e.Args["graphNodeId"]), 10, 64)
+		if err != nil {
+			t.Fatalf("kernel %s without graphNodeId: %v", *e.Name, e.Args)
+		}
+		g := strconv.FormatInt(node/1000, 10)
+		if fmt.Sprint(e.Args["graphId"]) != g || e.Args["graph"] != "CUDA graph "+g {
+			t.Fatalf("kernel of node %d: args %v", node, e.Args)
+		}
+		n++
+	}
+	if want := rawCount(t, p, "CUPTI_ACTIVITY_KIND_KERNEL"); n != want || got["kernel"] != want {
+		t.Errorf("%d kernels attributed, %d in the table", n, want)
+	}
+}

@@ -20,6 +20,13 @@ func (w *walker) gpu() error {
 	common := []string{"start", "end", "globalPid", "deviceId", "streamId", "correlationId", "contextId"}
 	kcols := append(append([]string{}, common...), "demangledName", "shortName", "gridX", "gridY", "gridZ",
 		"blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")
+	w.nodeCol, w.graphCol = -1, -1 // node-level CUDA graph traces
+	if w.p.HasColumn(gpuTables[0], "graphNodeId") {
+		w.nodeCol, kcols = len(kcols), append(kcols, "graphNodeId")
+		if w.p.HasColumn(gpuTables[0], "graphId") {
+			w.graphCol, kcols = len(kcols), append(kcols, "graphId")
+		}
+	}
 	if err := w.scan(gpuTables[0], kcols, w.kernel); err != nil {
 		return err
 	}
@@ -89,6 +96,18 @@ func (w *walker) kernel(r nsysx.ScanRow) error {
 		Arg{Key: "block", Str: fmt.Sprintf("(%d, %d, %d)", r.Int(12), r.Int(13), r.Int(14)), IsStr: true},
 		Arg{Key: "registersPerThread", Int: r.Int(15)},
 		Arg{Key: "sharedMemory", Int: r.Int(16) + r.Int(17)})
+	if w.nodeCol >= 0 && !r.IsNull(w.nodeCol) { // ran as a node of a CUDA graph
+		graph := int64(-1)
+		if w.graphCol >= 0 && !r.IsNull(w.graphCol) {
+			graph = r.Int(w.graphCol)
+		}
+		graph = w.graphNodes.Graph(r.Int(w.nodeCol), graph)
+		ev.Args = append(ev.Args, Arg{Key: "graph", Str: nsysx.GraphName(graph, r.Int(5)), IsStr: true},
+			Arg{Key: "graphNodeId", Int: r.Int(w.nodeCol)})
+		if graph >= 0 {
+			ev.Args = append(ev.Args, Arg{Key: "graphId", Int: graph})
+		}
+	}
 	return w.emit()
 }
 

@@ -43,7 +43,10 @@ type walker struct {
 	lanes     map[gpuOp]int64
 	laneTrack map[[4]int64]*Track
 
-	graphs []nsysx.GraphExec // executions of CUDA graphs traced whole, read with the flow keys
+	graphs     []nsysx.GraphExec // executions of CUDA graphs traced whole, read with the flow keys
+	graphNodes nsysx.GraphNodes  // graph node -> graph, for the kernels of node-level traces
+	nodeCol    int               // positions of the kernel scan's graphNodeId and graphId, -1 when absent
+	graphCol   int
 
 	keys  []uint64 // flow keys (pid, correlationId) of the GPU work, sorted
 	state []uint32 // per first position of a key: 0 no API call seen, else 1 + flows ended
@@ -183,6 +186,9 @@ func (w *walker) collectFlowKeys() error {
 	var err error
 	if w.graphs, err = w.p.GraphExecs(w.ctx, w.f); err != nil {
 		return fmt.Errorf("reading the CUDA graph executions: %w", err)
+	}
+	if w.graphNodes, err = w.p.GraphNodes(w.ctx); err != nil {
+		return fmt.Errorf("reading the CUDA graph nodes: %w", err)
 	}
 	for _, g := range w.graphs {
 		if g.CorrelationID > 0 && g.GlobalPid >= 0 {
