@@ -15,7 +15,7 @@ import (
 // correlation id of its launch call (cudaGraphLaunch). With
 // --cuda-graph-trace=node, each kernel of a graph has its row, whose
 // graphNodeId (and graphId, in newer exports) names the node (the graph)
-// it ran for. See docs/idle.md, "CUDA graphs".
+// it ran for. See docs/cuda-graphs.md.
 
 const tGraphTrace = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
 
@@ -123,11 +123,11 @@ func GraphTraceNote(n int) string {
 // graph only through the graph tables: CUDA_GRAPH_EVENTS records a
 // graph's creation and its instantiation (graphId), CUDA_GRAPH_NODE_EVENTS
 // each node's creation (graphNodeId; originalGraphNodeId for the node an
-// instantiation or a clone made of another). Like nsys's recipes (docs/
-// recipes.md §1.9), an event belongs to the latest CUDA API call its
+// instantiation or a clone made of another). As nsys's recipes join them
+// (docs/recipes.md §1.9), an event belongs to the latest CUDA API call its
 // thread started at or before it; the nodes created in the call that
 // created or instantiated a graph are that graph's, and so are the nodes
-// they were made from.
+// they were made from (docs/cuda-graphs.md §2).
 
 const (
 	tGraphNodeEvents = "CUDA_GRAPH_NODE_EVENTS"

@@ -7,7 +7,7 @@ import "sort"
 
 func init() {
 	register(&Report{Name: "gpu_idle_breakdown", Title: "GPU Idle Time Breakdown",
-		Help: "Each GPU's idle time (no kernel, memcpy or memset on any of its streams), over the whole window " +
+		Help: "Each GPU's idle time (no kernel, memcpy, memset or CUDA graph execution on any of its streams), over the whole window " +
 			"and per NVTX iteration, split by what the thread launching the GPU's next operation was doing: " +
 			"in a sync call, in a synchronous copy, launching, in another CUDA call, in an OS runtime call, busy " +
 			"outside traced calls, or before the first / after the last GPU work. view=evidence lists the calls behind each share, " +

@@ -108,3 +108,16 @@ func TestTimelineGraphTrace(t *testing.T) {
 		t.Errorf("legend %v", timelineLegend(d))
 	}
 }
+
+// The idle chart draws the breakdown of a graph-traced profile (not a
+// no-data note) and carries the breakdown's note on graphs.
+func TestIdleChartGraphTrace(t *testing.T) {
+	p, _ := graphTraced(t)
+	c, err := Idle(context.Background(), p, nil)
+	if err != nil || c.Note != "" {
+		t.Fatalf("%v, note %q", err, c.Note)
+	}
+	if !strings.Contains(c.Footnote, "traced as whole graphs") {
+		t.Errorf("footnote %q", c.Footnote)
+	}
+}
