@@ -30,26 +30,12 @@ func graphProfile(t *testing.T) (*nsysx.Profile, string) {
 // the grid's. A graph execution waits on its cudaGraphLaunch call.
 func TestIdleBreakdownGraphTrace(t *testing.T) {
 	p, path := graphProfile(t)
-	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if idle.Skipped != "" || len(idle.Devices) != 1 {
-		t.Fatalf("skipped %q, %d devices", idle.Skipped, len(idle.Devices))
-	}
 	n := sqlitecopy.Int64(t, path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")
 	if n < 10 {
 		t.Fatalf("%d graph executions in the fixture", n)
 	}
-	g := loadGrid(t, p, true)
-	spans := idle.Devices[0].Spans
-	if len(spans) < 2 {
-		t.Fatalf("%d spans: no iterations found", len(spans))
-	}
-	for _, sp := range spans {
-		checkSpan(t, g, sp)
-	}
-	all := spans[0]
+	idle, g := checkGrid(t, p)
+	all := idle.Devices[0].Spans[0]
 	if busy := (all.End - all.Start) - all.Idle; busy < unionIn(g.ops, all.Start, all.End) || busy == 0 {
 		t.Errorf("busy %d ns", busy)
 	}
@@ -64,33 +50,6 @@ func TestIdleBreakdownGraphTrace(t *testing.T) {
 	if !launch {
 		t.Errorf("no launching time in cudaGraphLaunch: %+v", all.Evidence())
 	}
-}
-
-// Under a filter, the graph executions are cut as kernels are: the filtered
-// breakdown is the whole one's iteration.
-func TestIdleBreakdownGraphTraceFiltered(t *testing.T) {
-	p, _ := graphProfile(t)
-	whole, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := nsysx.ParseNVTXFilter("iteration 7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Filter: f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sp := range whole.Devices[0].Spans {
-		if sp.Iteration == "iteration 7" {
-			if got := cut.Devices[0].Spans[0]; got.Start != sp.Start || got.End != sp.End || got.ByCat != sp.ByCat {
-				t.Errorf("filtered %+v\nwant %+v", got.ByCat, sp.ByCat)
-			}
-			return
-		}
-	}
-	t.Fatal("no iteration 7")
 }
 
 // The report prints the note above its table; view=launch, which needs
@@ -208,12 +167,7 @@ func TestGraphNodesAttribution(t *testing.T) {
 			t.Errorf("graph %d: %d kernels, want %d", g, per[strconv.Itoa(g)], want)
 		}
 	}
-	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
-	if err != nil || idle.Skipped != "" || idle.Note != "" || len(idle.Devices) != 1 {
-		t.Fatalf("%v, skipped %q, note %q", err, idle.Skipped, idle.Note)
-	}
-	g := loadGrid(t, p, true)
-	for _, sp := range idle.Devices[0].Spans {
-		checkSpan(t, g, sp)
+	if idle, _ := checkGrid(t, p); idle.Note != "" {
+		t.Errorf("note %q", idle.Note)
 	}
 }
