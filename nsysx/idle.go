@@ -90,6 +90,7 @@ type IdleDevice struct {
 type Idle struct {
 	Devices []IdleDevice
 	Skipped string // why there is nothing to break down ("" when there is)
+	Note    string // what the reader should know about what counted as GPU work (CUDA graphs traced whole), "" when nothing
 }
 
 // IdleBreakdown splits each GPU's idle time by what the host was doing.
@@ -100,7 +101,7 @@ func (p *Profile) IdleBreakdown(ctx context.Context, o IdleOptions) (*Idle, erro
 }
 
 func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
-	if !c.Has(events.TableKernel) && !c.Has(events.TableMemcpy) && !c.Has(events.TableMemset) {
+	if !c.Has(tKernel) && !c.Has(tMemcpy) && !c.Has(tMemset) && !c.Has(tGraphTrace) {
 		return &Idle{Skipped: c.Path() + " does not contain CUDA kernel or memory operation data (record them with nsys profile --trace=cuda)."}, nil
 	}
 	if !c.Has(events.TableRuntime) {
@@ -130,6 +131,9 @@ func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
 		return &Idle{Skipped: fmt.Sprintf("%s has no NVTX range named %q in the window.", c.Path(), o.Range)}, nil
 	}
 	out := &Idle{}
+	if ops.graphs > 0 {
+		out.Note = GraphTraceNote(ops.graphs)
+	}
 	for _, d := range ops.devices() {
 		pieces := h.devicePieces(ops.byDev[d], lo, hi)
 		dev := IdleDevice{Device: d, Spans: []IdleSpan{clipSpan(pieces, "", -1, lo, hi)}}

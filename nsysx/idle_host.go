@@ -10,8 +10,9 @@ import (
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// The GPU side of the idle breakdown: every kernel, memcpy and memset, by
-// device, with the key of the API call that launched it.
+// The GPU side of the idle breakdown: every kernel, memcpy, memset and
+// execution of a CUDA graph traced whole, by device, with the key of the
+// API call that launched it.
 
 // opKey joins a GPU operation to its launch call: the process (bits 24 and
 // up of globalPid/globalTid) and the correlation id. Exports whose GPU
@@ -78,7 +79,7 @@ func (c *Ctx) pidless() bool {
 	if !c.P.HasColumn(tRuntime, "globalTid") {
 		return true
 	}
-	for _, t := range idleOpTables {
+	for _, t := range []string{tKernel, tMemcpy, tMemset, tGraphTrace} {
 		if c.Has(t) && !c.P.HasColumn(t, "globalPid") {
 			return true
 		}
@@ -94,6 +95,7 @@ type idleOp struct {
 type idleOpSet struct {
 	byDev            map[int64][]idleOp
 	minStart, maxEnd int64
+	graphs           int // executions of CUDA graphs traced whole among the operations
 }
 
 var idleOpTables = []string{events.TableKernel, events.TableMemcpy, events.TableMemset}
@@ -101,6 +103,14 @@ var idleOpTables = []string{events.TableKernel, events.TableMemcpy, events.Table
 func (c *Ctx) idleOps() (*idleOpSet, error) {
 	set := &idleOpSet{byDev: map[int64][]idleOp{}}
 	first := true
+	add := func(dev int64, op idleOp) {
+		set.byDev[dev] = append(set.byDev[dev], op)
+		if first || op.s < set.minStart {
+			set.minStart = op.s
+		}
+		set.maxEnd = max(set.maxEnd, op.e)
+		first = false
+	}
 	for _, table := range idleOpTables {
 		if !c.Has(table) {
 			continue
@@ -114,14 +124,24 @@ func (c *Ctx) idleOps() (*idleOpSet, error) {
 			if st.IsNull(i) || en.IsNull(i) || dev.IsNull(i) {
 				continue
 			}
-			op := idleOp{st.Int(i), en.Int(i), keys(i)}
-			set.byDev[dev.Int(i)] = append(set.byDev[dev.Int(i)], op)
-			if first || op.s < set.minStart {
-				set.minStart = op.s
-			}
-			set.maxEnd = max(set.maxEnd, op.e)
-			first = false
+			add(dev.Int(i), idleOp{st.Int(i), en.Int(i), keys(i)})
 		}
+	}
+	graphs, err := c.graphExecs()
+	if err != nil {
+		return nil, err
+	}
+	pidless := c.pidless()
+	for _, g := range graphs {
+		if g.Device < 0 {
+			continue
+		}
+		key := opKey{-1, -1}
+		if g.CorrelationID >= 0 && (pidless || g.GlobalPid >= 0) {
+			key = callKey(g.GlobalPid, g.CorrelationID, pidless)
+		}
+		add(g.Device, idleOp{g.Start, g.End, key})
+		set.graphs++
 	}
 	for _, ops := range set.byDev {
 		sort.Slice(ops, func(i, j int) bool { return ops[i].s < ops[j].s })

@@ -18,7 +18,10 @@ const (
 	longDelayNs  = 100_000 // a launch-to-start delay longer than this is long
 )
 
-// LaunchStat sums the kernels of one name on one device. Launch is the
+// LaunchStat sums the kernels of one name on one device; the kernels that
+// ran in a CUDA graph (a node-level trace) are summed per graph, their Name
+// followed by the graph's (" [CUDA graph 7]", " [CUDA graph]" when its id
+// is unknown) and their launch call the cudaGraphLaunch. Launch is the
 // launching call's duration, Delay the time from the call's start to the
 // kernel's start, Queue the time from the call's end to the kernel's start
 // (nsys's queue time). Kernels without a recorded launch call count in
@@ -72,13 +75,27 @@ func (c *Ctx) launchStats() ([]LaunchStat, error) {
 	if err != nil {
 		return nil, err
 	}
+	graphOf, err := c.kernelGraphs()
+	if err != nil {
+		return nil, err
+	}
 	st, en, dev, keys := t.st, t.en, t.dev, t.key
 	groups := map[launchKey]*LaunchStat{}
+	graphNames := map[[2]int64]string{} // (kernel name id, graph id) -> "NAME [CUDA graph G]"
 	for i := 0; i < t.N; i++ {
 		if st.IsNull(i) || en.IsNull(i) {
 			continue
 		}
 		k := launchKey{dev.Int(i), kn.at(i).S}
+		if graphOf != nil {
+			if g, in := graphOf(i); in {
+				gk := [2]int64{int64(kn.ids[i]), g}
+				if graphNames[gk] == "" {
+					graphNames[gk] = k.name + " [" + GraphName(g, -1) + "]"
+				}
+				k.name = graphNames[gk]
+			}
+		}
 		g := groups[k]
 		if g == nil {
 			g = &LaunchStat{Device: k.dev, Name: k.name}

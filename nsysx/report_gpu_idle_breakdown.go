@@ -7,7 +7,7 @@ import "sort"
 
 func init() {
 	register(&Report{Name: "gpu_idle_breakdown", Title: "GPU Idle Time Breakdown",
-		Help: "Each GPU's idle time (no kernel, memcpy or memset on any of its streams), over the whole window " +
+		Help: "Each GPU's idle time (no kernel, memcpy, memset or CUDA graph execution on any of its streams), over the whole window " +
 			"and per NVTX iteration, split by what the thread launching the GPU's next operation was doing: " +
 			"in a sync call, in a synchronous copy, launching, in another CUDA call, in an OS runtime call, busy " +
 			"outside traced calls, or before the first / after the last GPU work. view=evidence lists the calls behind each share, " +
@@ -48,10 +48,12 @@ func runIdleBreakdown(c *Ctx) (*Result, error) {
 	if idle.Skipped != "" {
 		return c.Skip(idle.Skipped)
 	}
+	res := sharesResult(c, idle)
 	if view == "evidence" {
-		return evidenceResult(c, idle), nil
+		res = evidenceResult(c, idle)
 	}
-	return sharesResult(c, idle), nil
+	res.Advice = idle.Note
+	return res, nil
 }
 
 func iterLabel(sp IdleSpan) (Value, Value) {
@@ -160,6 +162,10 @@ func evidenceResult(c *Ctx, idle *Idle) *Result {
 }
 
 func launchResult(c *Ctx) (*Result, error) {
+	if !c.Has(tKernel) && c.Has(tGraphTrace) {
+		return c.Skip(c.Path() + ": its kernels were traced as whole CUDA graphs (nsys profile --cuda-graph-trace=graph, the default), " +
+			"so there are no kernel launches to time; nsys profile --cuda-graph-trace=node records one row per kernel.")
+	}
 	if !c.Has(tKernel) {
 		return c.Skip(c.Path() + " does not contain CUDA kernel data (record it with nsys profile --trace=cuda).")
 	}

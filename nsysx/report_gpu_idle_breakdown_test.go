@@ -9,6 +9,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -70,7 +71,10 @@ func loadGrid(t *testing.T, p *nsysx.Profile, osrt bool) *gridModel {
 		call  gridCall
 	}
 	var ls []launched
-	for _, table := range []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"} {
+	for _, table := range []string{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"} {
+		if !p.HasTable(table) {
+			continue
+		}
 		k, err := p.Load(context.Background(), table, "start", "end", "globalPid", "correlationId")
 		if err != nil {
 			t.Fatal(err)
@@ -198,24 +202,31 @@ func (g *gridModel) label(k int, x int64) uint8 {
 func TestIdleBreakdownIndependent(t *testing.T) {
 	for _, name := range []string{"sync", "train", "fixed"} {
 		t.Run(name, func(t *testing.T) {
-			p := nsysxtest.Open(t, testutil.Profile(t, name))
-			idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(idle.Devices) != 1 {
-				t.Fatalf("%d devices, want 1", len(idle.Devices))
-			}
-			g := loadGrid(t, p, true)
-			spans := idle.Devices[0].Spans
-			if len(spans) < 2 {
-				t.Fatalf("%d spans: no iterations found", len(spans))
-			}
-			for _, sp := range spans {
-				checkSpan(t, g, sp)
-			}
+			checkGrid(t, nsysxtest.Open(t, testutil.Profile(t, name)))
 		})
 	}
+}
+
+// checkGrid checks p's breakdown (one GPU, iterations found) against the
+// grid, window by window, and returns it with the grid.
+func checkGrid(t *testing.T, p *nsysx.Profile) (*nsysx.Idle, *gridModel) {
+	t.Helper()
+	idle, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idle.Skipped != "" || len(idle.Devices) != 1 {
+		t.Fatalf("skipped %q, %d devices, want 1", idle.Skipped, len(idle.Devices))
+	}
+	g := loadGrid(t, p, true)
+	spans := idle.Devices[0].Spans
+	if len(spans) < 2 {
+		t.Fatalf("%d spans: no iterations found", len(spans))
+	}
+	for _, sp := range spans {
+		checkSpan(t, g, sp)
+	}
+	return idle, g
 }
 
 func checkSpan(t *testing.T, g *gridModel, sp nsysx.IdleSpan) {
@@ -339,30 +350,33 @@ func TestIdleBreakdownReport(t *testing.T) {
 }
 
 // A window filter gives the same breakdown as the same window cut out of
-// the whole profile's.
+// the whole profile's, also when the GPU work is graph executions (the
+// graph-trace rows are cut as kernels are).
 func TestIdleBreakdownFiltered(t *testing.T) {
-	p := nsysxtest.Open(t, testutil.Profile(t, "train"))
-	whole, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := nsysx.ParseNVTXFilter("iteration 7")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cut, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Filter: f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want *nsysx.IdleSpan
-	for i, sp := range whole.Devices[0].Spans {
-		if sp.Iteration == "iteration 7" {
-			want = &whole.Devices[0].Spans[i]
+	for _, path := range []string{testutil.Profile(t, "train"), sqlitecopy.GraphTraced(t, "train", t.TempDir(), "train_graphs.sqlite")} {
+		p := nsysxtest.Open(t, path)
+		whole, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	got := cut.Devices[0].Spans[0]
-	if want == nil || got.Start != want.Start || got.End != want.End || got.ByCat != want.ByCat {
-		t.Errorf("filtered %+v\nwant %+v", got.ByCat, want)
+		f, err := nsysx.ParseNVTXFilter("iteration 7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, err := p.IdleBreakdown(context.Background(), nsysx.IdleOptions{Filter: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want *nsysx.IdleSpan
+		for i, sp := range whole.Devices[0].Spans {
+			if sp.Iteration == "iteration 7" {
+				want = &whole.Devices[0].Spans[i]
+			}
+		}
+		got := cut.Devices[0].Spans[0]
+		if want == nil || got.Start != want.Start || got.End != want.End || got.ByCat != want.ByCat {
+			t.Errorf("%s: filtered %+v\nwant %+v", path, got.ByCat, want)
+		}
 	}
 }
 

@@ -22,16 +22,18 @@ const (
 )
 
 // Kinds of GPU operations (opNCCL: a kernel whose short name starts with
-// "nccl", as nsys's NCCL recipes tell them).
+// "nccl", as nsys's NCCL recipes tell them; opGraph: an execution of a CUDA
+// graph traced whole, nsysx.GraphExec).
 const (
 	opKernel = iota
 	opMemcpy
 	opMemset
 	opNCCL
+	opGraph
 	opKinds
 )
 
-var opNames = [opKinds]string{"kernel", "memcpy", "memset", "NCCL kernel"}
+var opNames = [opKinds]string{"kernel", "memcpy", "memset", "NCCL kernel", "CUDA graph"}
 
 // gpuOp is one GPU operation.
 type gpuOp struct {
@@ -42,9 +44,10 @@ type gpuOp struct {
 	nccl        bool // a kernel whose short name starts with "nccl"
 }
 
-// loadGPUOps reads the kernels (and, when withMem, the memcpy and memset
-// operations) of a profile, in table order. Rows with a NULL start or end
-// are skipped; a missing globalPid or streamId reads as 0.
+// loadGPUOps reads the kernels and the executions of CUDA graphs traced
+// whole, which stand for their kernels (and, when withMem, the memcpy and
+// memset operations) of a profile, in table order. Rows with a NULL start
+// or end are skipped; a missing globalPid, deviceId or streamId reads as 0.
 func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, error) {
 	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
@@ -96,7 +99,29 @@ func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, e
 			out = append(out, op)
 		}
 	}
+	graphs, err := p.GraphExecs(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range graphs {
+		op := gpuOp{s: g.Start, e: g.End, dev: max(g.Device, 0), stream: max(g.Stream, 0), kind: opGraph}
+		if g.GlobalPid >= 0 {
+			op.pid = (g.GlobalPid >> 24) & 0xFFFFFF
+		}
+		out = append(out, op)
+	}
 	return out, nil
+}
+
+// graphCount is the number of CUDA graph executions among ops.
+func graphCount(ops []gpuOp) int {
+	n := 0
+	for _, op := range ops {
+		if op.kind == opGraph {
+			n++
+		}
+	}
+	return n
 }
 
 // ncclKernels marks the name ids (of the kernels' shortName column sn, n

@@ -15,6 +15,7 @@ type UtilRow struct {
 	Values  []float64 // % of each bin the GPU ran kernels; NaN outside the session
 	Busy    int64     // ns with at least one kernel running (overlaps counted once)
 	Kernels int       // kernels counted
+	Graphs  int       // executions of CUDA graphs traced whole, among Kernels (each stands for its kernels)
 }
 
 // UtilData is what gpu-util draws: nsys's cuda_gpu_time_util_map bins.
@@ -27,13 +28,17 @@ type UtilData struct {
 // profile) the share of each time bin in which a kernel ran, as nsys's
 // cuda_gpu_time_util_map recipe computes it (overlapping kernels counted
 // once). Several profiles are aligned on their session start times as the
-// recipe does. Idle bins (0%) are marked. Options: Bins (default 30),
+// recipe does. An execution of a CUDA graph traced whole (nsys's default
+// --cuda-graph-trace=graph, which records no kernel rows for it) counts as
+// a kernel running from its start to its end; the recipe, which reads
+// kernel rows only, sees no work there. Idle bins (0%) are marked. Options: Bins (default 30),
 // Range/Start/End for a window (bins then cover the window in each
 // profile's own time), Device.
 func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, error) {
 	c, bins, rows, err := binnedChart(ctx, ps, o, "gpu-util", "GPU utilisation over time", 30, nil, func(bn *binning, g binnedGPU) (UtilRow, error) {
 		merged := consolidate(bn.spans(g.i, g.ops, nil))
-		return UtilRow{GPULane: g.GPULane, Kernels: len(g.ops), Busy: total(merged), Values: bn.heat(g.i, merged)}, nil
+		return UtilRow{GPULane: g.GPULane, Kernels: len(g.ops), Graphs: graphCount(g.ops), Busy: total(merged),
+			Values: bn.heat(g.i, merged)}, nil
 	})
 	if err != nil || c.Note != "" {
 		return c, err
@@ -41,6 +46,13 @@ func GPUUtil(ctx context.Context, ps []*nsysx.Profile, o *Options) (*Chart, erro
 	d := &UtilData{TimeBins: bins, Rows: rows}
 	c.Footnote = "Each cell: % of the bin in which the GPU ran at least one kernel (nsys recipe cuda_gpu_time_util_map). " +
 		"Red: idle bins (0%). Grey: outside the profile's session."
+	graphs := 0
+	for _, r := range rows {
+		graphs += r.Graphs
+	}
+	if graphs > 0 {
+		c.Footnote += " " + nsysx.GraphTraceNote(graphs)
+	}
 	c.legend = heatLegend()
 	c.grid = [][]*plot.Plot{{utilPanel(d)}}
 	return c.done(math.Min(2.6+0.42*float64(len(d.Rows)), 24), utilText(d), utilVega(c, d), d)

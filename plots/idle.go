@@ -64,6 +64,9 @@ func Idle(ctx context.Context, p *nsysx.Profile, o *Options) (*Chart, error) {
 		fmtDur(float64(all.End-all.Start)), fmtPct(100*float64(all.Idle)/float64(max(1, all.End-all.Start))))
 	c.Footnote = "Idle: no kernel, memcpy or memset on any stream of the GPU. Each idle instant is labelled by what the " +
 		"thread that launched the GPU's next operation was doing (nsysx gpu_idle_breakdown)."
+	if idle.Note != "" {
+		c.Footnote += " " + idle.Note
+	}
 	for i, col := range idleColors {
 		c.legend = append(c.legend, legendItem{nsysx.IdleCat(i).String(), col, false})
 	}

@@ -19,7 +19,7 @@ import (
 // GPU busy interval; after aggregation it may stand for several.
 type TimelineBar struct {
 	Start, End int64  // ns
-	Name       string // range name, or "kernel", "memcpy", "memset"
+	Name       string // range name, or "kernel", "memcpy", "memset", "NCCL kernel", "CUDA graph"
 	Count      int    // ranges or operations merged into the bar
 }
 
@@ -389,7 +389,7 @@ func timelineLegend(d *TimelineData) []legendItem {
 	var out []legendItem
 	for _, it := range []legendItem{{"NVTX range (colour by name)", paletteNVTX[0], false}, {"several ranges", colOther, false},
 		{opNames[opKernel], colKernel, false}, {opNames[opNCCL], colNCCL, false}, {opNames[opMemcpy], colMemcpy, false},
-		{opNames[opMemset], colMemset, false}} {
+		{opNames[opMemset], colMemset, false}, {opNames[opGraph], colGraph, false}} {
 		key := it.label
 		switch it.label {
 		case "NVTX range (colour by name)":
@@ -411,6 +411,8 @@ func barColor(b TimelineBar, gpu bool) color.RGBA {
 		return colMemcpy
 	case gpu && b.Name == "memset":
 		return colMemset
+	case gpu && b.Name == opNames[opGraph]:
+		return colGraph
 	case gpu && b.Name == opNames[opNCCL]:
 		return colNCCL
 	case gpu:

@@ -17,7 +17,8 @@ const (
 )
 
 // writeConsole writes the column or table (boxed) format: the title block,
-// a rule's advice, the table and a rule's row-limit note; or, for zero rows,
+// a rule's advice (or a report's note), the table and a rule's row-limit
+// note; or, for zero rows,
 // the no-data text (after table's odd "+--+").
 func writeConsole(w *bufio.Writer, r *nsysx.Result, t *textTable, s Spec, boxed bool) {
 	if t.rows == 0 {
@@ -34,7 +35,7 @@ func writeConsole(w *bufio.Writer, r *nsysx.Result, t *textTable, s Spec, boxed 
 		return
 	}
 	writeTitle(w, r)
-	if r.IsRule {
+	if r.IsRule || r.Advice != "" {
 		writeLines(w, wrapText(r.Advice, wrapWidth))
 		w.WriteByte('\n')
 	}

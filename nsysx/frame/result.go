@@ -19,6 +19,9 @@ type Result struct {
 
 	// Rule-only fields: advice shown above the table, the no-result text, and
 	// the row limit that produced the "Only the top N results" message.
+	// Advice also holds an nsysx report's note on what it counted (the idle
+	// breakdown's on CUDA graphs traced whole), shown above the table too;
+	// nsys's own reports have none.
 	Advice   string
 	NoResult string
 	RowLimit int

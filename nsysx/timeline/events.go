@@ -22,16 +22,19 @@ const (
 	KindNVTXAsync                 // NVTX start/end range (may overlap others)
 	KindNVTXMark                  // NVTX mark (an instant)
 	KindOSRT                      // OS runtime library call
+	KindGraph                     // execution of a CUDA graph traced whole (nsysx.GraphExec): its kernels have no rows
 	numKinds
 )
 
-var kindNames = [...]string{"", "cuda_api", "kernel", "memcpy", "memset", "nvtx", "nvtx", "nvtx", "osrt"}
+var kindNames = [...]string{"", "cuda_api", "kernel", "memcpy", "memset", "nvtx", "nvtx", "nvtx", "osrt", "cuda_graph"}
 
 // Category is the event's Trace Event Format category.
 func (k Kind) Category() string { return kindNames[k] }
 
 // GPU reports whether the kind runs on a GPU.
-func (k Kind) GPU() bool { return k == KindKernel || k == KindMemcpy || k == KindMemset }
+func (k Kind) GPU() bool {
+	return k == KindKernel || k == KindMemcpy || k == KindMemset || k == KindGraph
+}
 
 // Track is one timeline row: a (process, thread) pair of the trace. Pid and
 // Tid are the trace's ids: real ones for a process and the thread lane of
@@ -87,7 +90,8 @@ type Stats struct {
 func (s *Stats) Count(k Kind) int { return s.Events[k] }
 
 // Walk streams p's events, under f (nil: all of them; see nsysx.Filter for
-// which rows a filter keeps), to sink: CUDA API calls, then GPU work, then
+// which rows a filter keeps), to sink: CUDA API calls, then GPU work
+// (kernels, memcpys, memsets, then executions of CUDA graphs traced whole), then
 // NVTX, then OS runtime calls, each table in its stored order. A table the
 // profile lacks is skipped.
 func Walk(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*Stats, error) {
@@ -139,9 +143,14 @@ func threadLabel(name string, tid int64) string {
 	return fmt.Sprintf("%s (%d)", name, tid)
 }
 
-// Summary is one line counting the events and flows.
+// Summary is one line counting the events and flows (CUDA graph executions
+// only when there are some).
 func (s *Stats) Summary() string {
 	nvtx := s.Events[KindNVTX] + s.Events[KindNVTXAsync] + s.Events[KindNVTXMark]
-	return fmt.Sprintf("%d CUDA API calls, %d kernels, %d memcpys, %d memsets, %d NVTX ranges and marks, %d OS runtime calls, %d flows",
-		s.Events[KindAPI], s.Events[KindKernel], s.Events[KindMemcpy], s.Events[KindMemset], nvtx, s.Events[KindOSRT], s.Flows)
+	graphs := ""
+	if n := s.Events[KindGraph]; n > 0 {
+		graphs = fmt.Sprintf(", %d CUDA graph executions", n)
+	}
+	return fmt.Sprintf("%d CUDA API calls, %d kernels%s, %d memcpys, %d memsets, %d NVTX ranges and marks, %d OS runtime calls, %d flows",
+		s.Events[KindAPI], s.Events[KindKernel], graphs, s.Events[KindMemcpy], s.Events[KindMemset], nvtx, s.Events[KindOSRT], s.Flows)
 }

@@ -88,8 +88,12 @@ func (v *View) Text() string {
 	for _, e := range v.Events {
 		counts[e.Kind]++
 	}
-	s := fmt.Sprintf("timeline of %s, %s: %d tracks, %d events (%d CUDA API, %d kernels, %d memcpy/memset, %d NVTX)",
-		v.Title, v.Window, len(v.Tracks), len(v.Events), counts[KindAPI], counts[KindKernel],
+	graphs := ""
+	if n := counts[KindGraph]; n > 0 {
+		graphs = fmt.Sprintf(", %d CUDA graph executions", n)
+	}
+	s := fmt.Sprintf("timeline of %s, %s: %d tracks, %d events (%d CUDA API, %d kernels%s, %d memcpy/memset, %d NVTX)",
+		v.Title, v.Window, len(v.Tracks), len(v.Events), counts[KindAPI], counts[KindKernel], graphs,
 		counts[KindMemcpy]+counts[KindMemset], counts[KindNVTX]+counts[KindNVTXAsync]+counts[KindNVTXMark])
 	if v.Note != "" {
 		s += "\n" + v.Note

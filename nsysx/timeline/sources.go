@@ -15,18 +15,55 @@ const (
 	nvtxDomainNew = 75
 )
 
-// gpu walks the kernel, memcpy and memset tables.
+// gpu walks the kernel, memcpy and memset tables, then the executions of
+// CUDA graphs traced whole.
 func (w *walker) gpu() error {
 	common := []string{"start", "end", "globalPid", "deviceId", "streamId", "correlationId", "contextId"}
 	kcols := append(append([]string{}, common...), "demangledName", "shortName", "gridX", "gridY", "gridZ",
 		"blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory", "dynamicSharedMemory")
+	w.nodeCol, w.graphCol = -1, -1 // node-level CUDA graph traces
+	if w.p.HasColumn(gpuTables[0], "graphNodeId") {
+		w.nodeCol, kcols = len(kcols), append(kcols, "graphNodeId")
+		if w.p.HasColumn(gpuTables[0], "graphId") {
+			w.graphCol, kcols = len(kcols), append(kcols, "graphId")
+		}
+	}
 	if err := w.scan(gpuTables[0], kcols, w.kernel); err != nil {
 		return err
 	}
 	if err := w.scan(gpuTables[1], append(append([]string{}, common...), "bytes", "copyKind"), w.memcpy); err != nil {
 		return err
 	}
-	return w.scan(gpuTables[2], append(append([]string{}, common...), "bytes", "value"), w.memset)
+	if err := w.scan(gpuTables[2], append(append([]string{}, common...), "bytes", "value"), w.memset); err != nil {
+		return err
+	}
+	for _, g := range w.graphs {
+		if err := w.graph(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graph emits one execution of a CUDA graph traced whole on its stream,
+// named by its graph id (by its launch without one), with a flow from its
+// cudaGraphLaunch call.
+func (w *walker) graph(g nsysx.GraphExec) error {
+	t, err := w.streamTrack(g.GlobalPid, g.Device, g.Stream)
+	if err == nil {
+		t, err = w.laneOf(t, gpuOp{[3]int64{g.GlobalPid, g.Device, g.Stream}, [2]int64{g.Start, g.End}})
+	}
+	if err != nil {
+		return err
+	}
+	ev := w.reset(KindGraph, g.Name(), g.Start, g.End, t)
+	if g.CorrelationID > 0 && g.GlobalPid >= 0 {
+		ev.FlowIn = w.flowIn(g.GlobalPid, g.CorrelationID)
+	}
+	ev.Args = append(ev.Args, Arg{Key: "correlationId", Int: g.CorrelationID}, Arg{Key: "deviceId", Int: g.Device},
+		Arg{Key: "contextId", Int: g.Context}, Arg{Key: "streamId", Int: g.Stream}, Arg{Key: "graphId", Int: g.GraphID},
+		Arg{Key: "graphExecId", Int: g.GraphExecID})
+	return w.emit()
 }
 
 // gpuEvent starts a GPU event from the common columns.
@@ -60,6 +97,18 @@ func (w *walker) kernel(r nsysx.ScanRow) error {
 		Arg{Key: "block", Str: fmt.Sprintf("(%d, %d, %d)", r.Int(12), r.Int(13), r.Int(14)), IsStr: true},
 		Arg{Key: "registersPerThread", Int: r.Int(15)},
 		Arg{Key: "sharedMemory", Int: r.Int(16) + r.Int(17)})
+	if w.nodeCol >= 0 && !r.IsNull(w.nodeCol) { // ran as a node of a CUDA graph
+		graph := int64(-1)
+		if w.graphCol >= 0 && !r.IsNull(w.graphCol) {
+			graph = r.Int(w.graphCol)
+		}
+		graph = w.graphNodes.Graph(r.Int(w.nodeCol), graph)
+		ev.Args = append(ev.Args, Arg{Key: "graph", Str: nsysx.GraphName(graph, r.Int(5)), IsStr: true},
+			Arg{Key: "graphNodeId", Int: r.Int(w.nodeCol)})
+		if graph >= 0 {
+			ev.Args = append(ev.Args, Arg{Key: "graphId", Int: graph})
+		}
+	}
 	return w.emit()
 }
 

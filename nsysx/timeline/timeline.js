@@ -3,8 +3,8 @@
 // flow arrows from a CUDA API call to its GPU work; double-click: reset.
 function nsysxTimeline(root, d) {
   "use strict";
-  var KIND = ["", "CUDA API", "kernel", "memcpy", "memset", "NVTX", "NVTX", "NVTX mark", "OS runtime"];
-  var KCOL = ["#999", "#7a9a5a", "#4c78a8", "#f58518", "#72b7b2", "#9ecae9", "#d4a6c8", "#e45756", "#bab0ac"];
+  var KIND = ["", "CUDA API", "kernel", "memcpy", "memset", "NVTX", "NVTX", "NVTX mark", "OS runtime", "CUDA graph"];
+  var KCOL = ["#999", "#7a9a5a", "#4c78a8", "#f58518", "#72b7b2", "#9ecae9", "#d4a6c8", "#e45756", "#bab0ac", "#2a4a73"];
   var LANE = 16, GUTTER = 230, AXIS = 22, FONT = "11px sans-serif";
   var ev = d.ev, nE = ev.length / 7, tracks = d.tracks;
   var rowY = [], y = AXIS, lastProc = null, heads = [];

@@ -44,6 +44,11 @@ type walker struct {
 	lanes     map[gpuOp]int64
 	laneTrack map[[4]int64]*Track
 
+	graphs     []nsysx.GraphExec // executions of CUDA graphs traced whole, read with the flow keys
+	graphNodes nsysx.GraphNodes  // graph node -> graph, for the kernels of node-level traces
+	nodeCol    int               // positions of the kernel scan's graphNodeId and graphId, -1 when absent
+	graphCol   int
+
 	keys  []uint64 // flow keys (pid, correlationId) of the GPU work, sorted
 	state []uint32 // per first position of a key: 0 no API call seen, else 1 + flows ended
 	async int64
@@ -171,6 +176,20 @@ func (w *walker) collectFlowKeys() error {
 		if err != nil {
 			return err
 		}
+	}
+	var err error
+	if w.graphs, err = w.p.GraphExecs(w.ctx, w.f); err != nil {
+		return fmt.Errorf("reading the CUDA graph executions: %w", err)
+	}
+	if w.graphNodes, err = w.p.GraphNodes(w.ctx); err != nil {
+		return fmt.Errorf("reading the CUDA graph nodes: %w", err)
+	}
+	for _, g := range w.graphs {
+		if g.CorrelationID > 0 && g.GlobalPid >= 0 {
+			w.keys = append(w.keys, flowKey(pidOf(g.GlobalPid), g.CorrelationID))
+		}
+		k := [3]int64{g.GlobalPid, g.Device, g.Stream}
+		streams[k] = append(streams[k], [2]int64{g.Start, g.End})
 	}
 	slices.Sort(w.keys)
 	w.state = make([]uint32, len(w.keys))
