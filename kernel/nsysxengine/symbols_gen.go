@@ -4,7 +4,10 @@
 //	yaegi extract github.com/nsysx/nsysx/nsysx/advise
 //	yaegi extract github.com/nsysx/nsysx/nsysx/compare
 //	yaegi extract github.com/nsysx/nsysx/nsysx/recipe/composite
+//	yaegi extract github.com/nsysx/nsysx/nsysx/events
 //	yaegi extract github.com/nsysx/nsysx/nsysx/format
+//	yaegi extract github.com/nsysx/nsysx/nsysx/frame
+//	yaegi extract github.com/nsysx/nsysx/nsysx/model
 //	yaegi extract github.com/nsysx/nsysx/nsysx
 //	yaegi extract github.com/nsysx/nsysx/plots
 //	yaegi extract github.com/nsysx/nsysx/nsysx/recipe/pyframe
@@ -15,10 +18,14 @@
 package nsysxengine
 
 import (
+	"context"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/format"
+	"github.com/nsysx/nsysx/nsysx/frame"
+	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -35,7 +42,10 @@ var symbolLoaders = []func(){
 	load_symbols_advise,
 	load_symbols_compare,
 	load_symbols_composite,
+	load_symbols_events,
 	load_symbols_format,
+	load_symbols_frame,
+	load_symbols_model,
 	load_symbols_nsysx,
 	load_symbols_plots,
 	load_symbols_pyframe,
@@ -185,6 +195,69 @@ func load_symbols_composite() {
 	}
 }
 
+func load_symbols_events() {
+	Symbols["github.com/nsysx/nsysx/nsysx/events/events"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"CheckNames":                      reflect.ValueOf(events.CheckNames),
+		"GPUNames":                        reflect.ValueOf(events.GPUNames),
+		"Labels":                          reflect.ValueOf(events.Labels),
+		"MemcpyKinds":                     reflect.ValueOf(events.MemcpyKinds),
+		"NamesMissing":                    reflect.ValueOf(events.NamesMissing),
+		"ProcessNames":                    reflect.ValueOf(events.ProcessNames),
+		"SessionOf":                       reflect.ValueOf(events.SessionOf),
+		"TableAnalysisDetails":            reflect.ValueOf(constant.MakeFromLiteral("\"ANALYSIS_DETAILS\"", token.STRING, 0)),
+		"TableCUBLASEvents":               reflect.ValueOf(constant.MakeFromLiteral("\"CUBLAS_EVENTS\"", token.STRING, 0)),
+		"TableCUDACallchains":             reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_CALLCHAINS\"", token.STRING, 0)),
+		"TableCUDAGraphEvents":            reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_GRAPH_EVENTS\"", token.STRING, 0)),
+		"TableCUDAGraphNodeEvents":        reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_GRAPH_NODE_EVENTS\"", token.STRING, 0)),
+		"TableCUDAUMCPUPageFaultEvents":   reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_UM_CPU_PAGE_FAULT_EVENTS\"", token.STRING, 0)),
+		"TableCUDAUMGPUPageFaultEvents":   reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_UM_GPU_PAGE_FAULT_EVENTS\"", token.STRING, 0)),
+		"TableCUDNNEvents":                reflect.ValueOf(constant.MakeFromLiteral("\"CUDNN_EVENTS\"", token.STRING, 0)),
+		"TableD3D11PIXDebugAPI":           reflect.ValueOf(constant.MakeFromLiteral("\"D3D11_PIX_DEBUG_API\"", token.STRING, 0)),
+		"TableD3D12PIXDebugAPI":           reflect.ValueOf(constant.MakeFromLiteral("\"D3D12_PIX_DEBUG_API\"", token.STRING, 0)),
+		"TableDX12Workload":               reflect.ValueOf(constant.MakeFromLiteral("\"DX12_WORKLOAD\"", token.STRING, 0)),
+		"TableEnumCUDAMemKind":            reflect.ValueOf(constant.MakeFromLiteral("\"ENUM_CUDA_MEM_KIND\"", token.STRING, 0)),
+		"TableEnumCUDAMemcpyOper":         reflect.ValueOf(constant.MakeFromLiteral("\"ENUM_CUDA_MEMCPY_OPER\"", token.STRING, 0)),
+		"TableGPUMetrics":                 reflect.ValueOf(constant.MakeFromLiteral("\"GPU_METRICS\"", token.STRING, 0)),
+		"TableGraphTrace":                 reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_GRAPH_TRACE\"", token.STRING, 0)),
+		"TableKHRDebugEvents":             reflect.ValueOf(constant.MakeFromLiteral("\"KHR_DEBUG_EVENTS\"", token.STRING, 0)),
+		"TableKernel":                     reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_KERNEL\"", token.STRING, 0)),
+		"TableMPICollectivesEvents":       reflect.ValueOf(constant.MakeFromLiteral("\"MPI_COLLECTIVES_EVENTS\"", token.STRING, 0)),
+		"TableMPIOtherEvents":             reflect.ValueOf(constant.MakeFromLiteral("\"MPI_OTHER_EVENTS\"", token.STRING, 0)),
+		"TableMPIP2PEvents":               reflect.ValueOf(constant.MakeFromLiteral("\"MPI_P2P_EVENTS\"", token.STRING, 0)),
+		"TableMPIRanks":                   reflect.ValueOf(constant.MakeFromLiteral("\"MPI_RANKS\"", token.STRING, 0)),
+		"TableMPIStartWaitEvents":         reflect.ValueOf(constant.MakeFromLiteral("\"MPI_START_WAIT_EVENTS\"", token.STRING, 0)),
+		"TableMemcpy":                     reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_MEMCPY\"", token.STRING, 0)),
+		"TableMemset":                     reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_MEMSET\"", token.STRING, 0)),
+		"TableNVTXEvents":                 reflect.ValueOf(constant.MakeFromLiteral("\"NVTX_EVENTS\"", token.STRING, 0)),
+		"TableNVVIDEODecoderAPI":          reflect.ValueOf(constant.MakeFromLiteral("\"NVVIDEO_DECODER_API\"", token.STRING, 0)),
+		"TableNVVIDEOEncoderAPI":          reflect.ValueOf(constant.MakeFromLiteral("\"NVVIDEO_ENCODER_API\"", token.STRING, 0)),
+		"TableNVVIDEOJPEGAPI":             reflect.ValueOf(constant.MakeFromLiteral("\"NVVIDEO_JPEG_API\"", token.STRING, 0)),
+		"TableNetIBSwitchMetric":          reflect.ValueOf(constant.MakeFromLiteral("\"NET_IB_SWITCH_METRIC\"", token.STRING, 0)),
+		"TableNetNICMetric":               reflect.ValueOf(constant.MakeFromLiteral("\"NET_NIC_METRIC\"", token.STRING, 0)),
+		"TableOPENGLWorkload":             reflect.ValueOf(constant.MakeFromLiteral("\"OPENGL_WORKLOAD\"", token.STRING, 0)),
+		"TableOSRTAPI":                    reflect.ValueOf(constant.MakeFromLiteral("\"OSRT_API\"", token.STRING, 0)),
+		"TableProcesses":                  reflect.ValueOf(constant.MakeFromLiteral("\"PROCESSES\"", token.STRING, 0)),
+		"TableProfilerOverhead":           reflect.ValueOf(constant.MakeFromLiteral("\"PROFILER_OVERHEAD\"", token.STRING, 0)),
+		"TableRuntime":                    reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_RUNTIME\"", token.STRING, 0)),
+		"TableStringIds":                  reflect.ValueOf(constant.MakeFromLiteral("\"StringIds\"", token.STRING, 0)),
+		"TableSyscall":                    reflect.ValueOf(constant.MakeFromLiteral("\"SYSCALL\"", token.STRING, 0)),
+		"TableTargetInfoGPU":              reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_GPU\"", token.STRING, 0)),
+		"TableTargetInfoGPUMetrics":       reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_GPU_METRICS\"", token.STRING, 0)),
+		"TableTargetInfoSessionStartTime": reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_SESSION_START_TIME\"", token.STRING, 0)),
+		"TableTargetInfoWDDMContexts":     reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_WDDM_CONTEXTS\"", token.STRING, 0)),
+		"TableThreadNames":                reflect.ValueOf(constant.MakeFromLiteral("\"ThreadNames\"", token.STRING, 0)),
+		"TableUnifiedMemoryCounter":       reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER\"", token.STRING, 0)),
+		"TableVulkanAPI":                  reflect.ValueOf(constant.MakeFromLiteral("\"VULKAN_API\"", token.STRING, 0)),
+		"TableVulkanDebugAPI":             reflect.ValueOf(constant.MakeFromLiteral("\"VULKAN_DEBUG_API\"", token.STRING, 0)),
+		"TableVulkanWorkload":             reflect.ValueOf(constant.MakeFromLiteral("\"VULKAN_WORKLOAD\"", token.STRING, 0)),
+		"ThreadNames":                     reflect.ValueOf(events.ThreadNames),
+
+		// type definitions
+		"Session": reflect.ValueOf((*events.Session)(nil)),
+	}
+}
+
 func load_symbols_format() {
 	Symbols["github.com/nsysx/nsysx/nsysx/format/format"] = map[string]reflect.Value{
 		// function, constant and variable definitions
@@ -208,6 +281,164 @@ func load_symbols_format() {
 		"Spec":  reflect.ValueOf((*format.Spec)(nil)),
 		"Units": reflect.ValueOf((*format.Units)(nil)),
 	}
+}
+
+func load_symbols_frame() {
+	Symbols["github.com/nsysx/nsysx/nsysx/frame/frame"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"ComputedCol": reflect.ValueOf(frame.ComputedCol),
+		"FloatKind":   reflect.ValueOf(frame.FloatKind),
+		"FloatV":      reflect.ValueOf(&frame.FloatV).Elem(),
+		"IntKind":     reflect.ValueOf(frame.IntKind),
+		"IntV":        reflect.ValueOf(&frame.IntV).Elem(),
+		"NewResult":   reflect.ValueOf(frame.NewResult),
+		"Null":        reflect.ValueOf(&frame.Null).Elem(),
+		"NullKind":    reflect.ValueOf(frame.NullKind),
+		"Skip":        reflect.ValueOf(frame.Skip),
+		"TextKind":    reflect.ValueOf(frame.TextKind),
+		"TextV":       reflect.ValueOf(&frame.TextV).Elem(),
+
+		// type definitions
+		"Grouped":   reflect.ValueOf((*frame.Grouped)(nil)),
+		"Kind":      reflect.ValueOf((*frame.Kind)(nil)),
+		"Result":    reflect.ValueOf((*frame.Result)(nil)),
+		"ResultCol": reflect.ValueOf((*frame.ResultCol)(nil)),
+		"Row":       reflect.ValueOf((*frame.Row)(nil)),
+		"Value":     reflect.ValueOf((*frame.Value)(nil)),
+	}
+}
+
+func load_symbols_model() {
+	Symbols["github.com/nsysx/nsysx/nsysx/model/model"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"Compare":         reflect.ValueOf(model.Compare),
+		"Cores":           reflect.ValueOf(model.Cores),
+		"CoresGiven":      reflect.ValueOf(model.CoresGiven),
+		"ErrBadOption":    reflect.ValueOf(&model.ErrBadOption).Elem(),
+		"ErrNotExport":    reflect.ValueOf(&model.ErrNotExport).Elem(),
+		"FieldValue":      reflect.ValueOf(model.FieldValue),
+		"Float":           reflect.ValueOf(model.Float),
+		"FloatKind":       reflect.ValueOf(model.FloatKind),
+		"FloatV":          reflect.ValueOf(model.FloatV),
+		"Int":             reflect.ValueOf(model.Int),
+		"IntKind":         reflect.ValueOf(model.IntKind),
+		"IntV":            reflect.ValueOf(model.IntV),
+		"IsCancel":        reflect.ValueOf(model.IsCancel),
+		"LoadRowsOf":      reflect.ValueOf(model.LoadRowsOf),
+		"LooksLikeExport": reflect.ValueOf(model.LooksLikeExport),
+		"Lower":           reflect.ValueOf(model.Lower),
+		"MaxFields":       reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),
+		"NewProfile":      reflect.ValueOf(model.NewProfile),
+		"NewTable":        reflect.ValueOf(model.NewTable),
+		"Null":            reflect.ValueOf(&model.Null).Elem(),
+		"NullKind":        reflect.ValueOf(model.NullKind),
+		"PyFloat":         reflect.ValueOf(model.PyFloat),
+		"PyStr":           reflect.ValueOf(model.PyStr),
+		"RecBlob":         reflect.ValueOf(model.RecBlob),
+		"RecFloat":        reflect.ValueOf(model.RecFloat),
+		"RecInteger":      reflect.ValueOf(model.RecInteger),
+		"RecNull":         reflect.ValueOf(model.RecNull),
+		"RecText":         reflect.ValueOf(model.RecText),
+		"Round1":          reflect.ValueOf(model.Round1),
+		"Text":            reflect.ValueOf(model.Text),
+		"TextKind":        reflect.ValueOf(model.TextKind),
+		"TextV":           reflect.ValueOf(model.TextV),
+		"WithCores":       reflect.ValueOf(model.WithCores),
+
+		// type definitions
+		"ChunkLoader":        reflect.ValueOf((*model.ChunkLoader)(nil)),
+		"ColType":            reflect.ValueOf((*model.ColType)(nil)),
+		"Column":             reflect.ValueOf((*model.Column)(nil)),
+		"Fields":             reflect.ValueOf((*model.Fields)(nil)),
+		"GlobalTid":          reflect.ValueOf((*model.GlobalTid)(nil)),
+		"Kind":               reflect.ValueOf((*model.Kind)(nil)),
+		"MissingColumnError": reflect.ValueOf((*model.MissingColumnError)(nil)),
+		"MissingTableError":  reflect.ValueOf((*model.MissingTableError)(nil)),
+		"Profile":            reflect.ValueOf((*model.Profile)(nil)),
+		"RecType":            reflect.ValueOf((*model.RecType)(nil)),
+		"RecValue":           reflect.ValueOf((*model.RecValue)(nil)),
+		"RecordScanner":      reflect.ValueOf((*model.RecordScanner)(nil)),
+		"RowLoader":          reflect.ValueOf((*model.RowLoader)(nil)),
+		"ScanOptions":        reflect.ValueOf((*model.ScanOptions)(nil)),
+		"Source":             reflect.ValueOf((*model.Source)(nil)),
+		"Table":              reflect.ValueOf((*model.Table)(nil)),
+		"TableSchema":        reflect.ValueOf((*model.TableSchema)(nil)),
+		"Value":              reflect.ValueOf((*model.Value)(nil)),
+
+		// interface wrapper definitions
+		"_ChunkLoader":   reflect.ValueOf((*_github_com_nsysx_nsysx_nsysx_model_ChunkLoader)(nil)),
+		"_RecordScanner": reflect.ValueOf((*_github_com_nsysx_nsysx_nsysx_model_RecordScanner)(nil)),
+		"_RowLoader":     reflect.ValueOf((*_github_com_nsysx_nsysx_nsysx_model_RowLoader)(nil)),
+		"_Source":        reflect.ValueOf((*_github_com_nsysx_nsysx_nsysx_model_Source)(nil)),
+	}
+}
+
+// _github_com_nsysx_nsysx_nsysx_model_ChunkLoader is an interface wrapper for ChunkLoader type
+type _github_com_nsysx_nsysx_nsysx_model_ChunkLoader struct {
+	IValue          interface{}
+	WLoadChunkParts func(ctx context.Context, t *model.TableSchema, cols []string, chunk int, parts int, newPart func(part int) (emit func(*model.Table) error, done func(error))) (int, error)
+	WLoadChunks     func(ctx context.Context, t *model.TableSchema, cols []string, chunk int, fn func(*model.Table) error) error
+}
+
+func (W _github_com_nsysx_nsysx_nsysx_model_ChunkLoader) LoadChunkParts(ctx context.Context, t *model.TableSchema, cols []string, chunk int, parts int, newPart func(part int) (emit func(*model.Table) error, done func(error))) (int, error) {
+	return W.WLoadChunkParts(ctx, t, cols, chunk, parts, newPart)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_ChunkLoader) LoadChunks(ctx context.Context, t *model.TableSchema, cols []string, chunk int, fn func(*model.Table) error) error {
+	return W.WLoadChunks(ctx, t, cols, chunk, fn)
+}
+
+// _github_com_nsysx_nsysx_nsysx_model_RecordScanner is an interface wrapper for RecordScanner type
+type _github_com_nsysx_nsysx_nsysx_model_RecordScanner struct {
+	IValue           interface{}
+	WEstimateRows    func(table string) int
+	WHasRecords      func(table string) bool
+	WScanRecordParts func(table string, cols []string, o model.ScanOptions, parts int, newFn func(part int) func(rowid int64, f *model.Fields) error) (int, error)
+	WScanRecords     func(table string, cols []string, o model.ScanOptions, fn func(rowid int64, f *model.Fields) error) error
+	WScanValues      func(ctx context.Context, table string, cols []string, fn func(rowid int64, v []model.RecValue) error) error
+}
+
+func (W _github_com_nsysx_nsysx_nsysx_model_RecordScanner) EstimateRows(table string) int {
+	return W.WEstimateRows(table)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_RecordScanner) HasRecords(table string) bool {
+	return W.WHasRecords(table)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_RecordScanner) ScanRecordParts(table string, cols []string, o model.ScanOptions, parts int, newFn func(part int) func(rowid int64, f *model.Fields) error) (int, error) {
+	return W.WScanRecordParts(table, cols, o, parts, newFn)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_RecordScanner) ScanRecords(table string, cols []string, o model.ScanOptions, fn func(rowid int64, f *model.Fields) error) error {
+	return W.WScanRecords(table, cols, o, fn)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_RecordScanner) ScanValues(ctx context.Context, table string, cols []string, fn func(rowid int64, v []model.RecValue) error) error {
+	return W.WScanValues(ctx, table, cols, fn)
+}
+
+// _github_com_nsysx_nsysx_nsysx_model_RowLoader is an interface wrapper for RowLoader type
+type _github_com_nsysx_nsysx_nsysx_model_RowLoader struct {
+	IValue    interface{}
+	WLoadRows func(ctx context.Context, t *model.TableSchema, cols []string, rowids []int64) (*model.Table, error)
+}
+
+func (W _github_com_nsysx_nsysx_nsysx_model_RowLoader) LoadRows(ctx context.Context, t *model.TableSchema, cols []string, rowids []int64) (*model.Table, error) {
+	return W.WLoadRows(ctx, t, cols, rowids)
+}
+
+// _github_com_nsysx_nsysx_nsysx_model_Source is an interface wrapper for Source type
+type _github_com_nsysx_nsysx_nsysx_model_Source struct {
+	IValue  interface{}
+	WClose  func() error
+	WLoad   func(ctx context.Context, t *model.TableSchema, cols []string) (*model.Table, error)
+	WSchema func() []*model.TableSchema
+}
+
+func (W _github_com_nsysx_nsysx_nsysx_model_Source) Close() error {
+	return W.WClose()
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_Source) Load(ctx context.Context, t *model.TableSchema, cols []string) (*model.Table, error) {
+	return W.WLoad(ctx, t, cols)
+}
+func (W _github_com_nsysx_nsysx_nsysx_model_Source) Schema() []*model.TableSchema {
+	return W.WSchema()
 }
 
 func load_symbols_nsysx() {
