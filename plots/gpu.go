@@ -15,11 +15,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
 )
 
-const (
-	tKernel = events.TableKernel
-	tMemcpy = events.TableMemcpy
-	tMemset = events.TableMemset
-)
+const tKernel = events.TableKernel
 
 // Kinds of GPU operations (opNCCL: a kernel whose short name starts with
 // "nccl", as nsys's NCCL recipes tell them; opGraph: an execution of a CUDA
@@ -32,6 +28,9 @@ const (
 	opGraph
 	opKinds
 )
+
+// opOf is the kind of an events.GPUOp.
+var opOf = [...]uint8{events.OpKernel: opKernel, events.OpMemcpy: opMemcpy, events.OpMemset: opMemset}
 
 var opNames = [opKinds]string{"kernel", "memcpy", "memset", "NCCL kernel", "CUDA graph"}
 
@@ -52,52 +51,24 @@ func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, e
 	if err := p.StringsErr(ctx); err != nil {
 		return nil, err
 	}
-	tables := []string{tKernel}
-	if withMem {
-		tables = append(tables, tMemcpy, tMemset)
+	ops, err := events.GPUOps(ctx, p.Profile, withMem)
+	if err != nil {
+		return nil, err
 	}
-	var out []gpuOp
-	for k, tn := range tables {
-		if !p.HasTable(tn) {
-			continue
+	nccl := map[int64]bool{} // kernel short names: NCCL's or not
+	out := make([]gpuOp, 0, len(ops))
+	for _, o := range ops {
+		op := gpuOp{s: o.Start, e: o.End, dev: o.Device, stream: o.Stream, pid: o.Process.PID(), kind: opOf[o.Kind]}
+		if o.Name >= 0 {
+			isNCCL, seen := nccl[o.Name]
+			if !seen {
+				name, _ := p.String(ctx, o.Name)
+				isNCCL = strings.HasPrefix(name, "nccl")
+				nccl[o.Name] = isNCCL
+			}
+			op.nccl = isNCCL
 		}
-		cols := []string{"start", "end"}
-		opt := []string{"deviceId", "streamId", "globalPid"}
-		if k == opKernel {
-			opt = append(opt, "shortName")
-		}
-		for _, c := range opt {
-			if p.HasColumn(tn, c) {
-				cols = append(cols, c)
-			}
-		}
-		t, err := p.Load(ctx, tn, cols...)
-		if err != nil {
-			return nil, err
-		}
-		st, en := t.Col("start"), t.Col("end")
-		dev, str, gp, sn := t.Col("deviceId"), t.Col("streamId"), t.Col("globalPid"), t.Col("shortName")
-		ncclIDs := ncclKernels(ctx, p, sn, t.N)
-		out = slices.Grow(out, t.N) // appending row by row would allocate about 5 times the ops' size
-		for i := 0; i < t.N; i++ {
-			if st.IsNull(i) || en.IsNull(i) {
-				continue
-			}
-			op := gpuOp{s: st.Int(i), e: en.Int(i), kind: uint8(k)}
-			if dev != nil {
-				op.dev = dev.Int(i)
-			}
-			if str != nil {
-				op.stream = str.Int(i)
-			}
-			if gp != nil && !gp.IsNull(i) {
-				op.pid = model.GlobalTid(gp.Int(i)).PID()
-			}
-			if sn != nil && !sn.IsNull(i) {
-				op.nccl = ncclIDs[sn.Int(i)]
-			}
-			out = append(out, op)
-		}
+		out = append(out, op)
 	}
 	graphs, err := p.GraphExecs(ctx, nil)
 	if err != nil {
@@ -106,7 +77,7 @@ func loadGPUOps(ctx context.Context, p *nsysx.Profile, withMem bool) ([]gpuOp, e
 	for _, g := range graphs {
 		op := gpuOp{s: g.Start, e: g.End, dev: max(g.Device, 0), stream: max(g.Stream, 0), kind: opGraph}
 		if g.GlobalPid >= 0 {
-			op.pid = (g.GlobalPid >> 24) & 0xFFFFFF
+			op.pid = model.GlobalTid(g.GlobalPid).PID()
 		}
 		out = append(out, op)
 	}
@@ -122,21 +93,6 @@ func graphCount(ops []gpuOp) int {
 		}
 	}
 	return n
-}
-
-// ncclKernels marks the name ids (of the kernels' shortName column sn, n
-// rows) that name NCCL kernels.
-func ncclKernels(ctx context.Context, p *nsysx.Profile, sn *nsysx.Column, n int) map[int64]bool {
-	out := map[int64]bool{}
-	for i := 0; sn != nil && i < n; i++ {
-		if id := sn.Int(i); !sn.IsNull(i) {
-			if _, seen := out[id]; !seen {
-				s, _ := p.String(ctx, id)
-				out[id] = strings.HasPrefix(s, "nccl")
-			}
-		}
-	}
-	return out
 }
 
 // session is a profile's place on a common timeline (docs/recipes.md §1.5).

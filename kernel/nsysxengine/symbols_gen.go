@@ -200,9 +200,13 @@ func load_symbols_events() {
 		// function, constant and variable definitions
 		"CheckNames":                      reflect.ValueOf(events.CheckNames),
 		"GPUNames":                        reflect.ValueOf(events.GPUNames),
+		"GPUOps":                          reflect.ValueOf(events.GPUOps),
 		"Labels":                          reflect.ValueOf(events.Labels),
 		"MemcpyKinds":                     reflect.ValueOf(events.MemcpyKinds),
 		"NamesMissing":                    reflect.ValueOf(events.NamesMissing),
+		"OpKernel":                        reflect.ValueOf(events.OpKernel),
+		"OpMemcpy":                        reflect.ValueOf(events.OpMemcpy),
+		"OpMemset":                        reflect.ValueOf(events.OpMemset),
 		"ProcessNames":                    reflect.ValueOf(events.ProcessNames),
 		"SessionOf":                       reflect.ValueOf(events.SessionOf),
 		"TableAnalysisDetails":            reflect.ValueOf(constant.MakeFromLiteral("\"ANALYSIS_DETAILS\"", token.STRING, 0)),
@@ -254,6 +258,8 @@ func load_symbols_events() {
 		"ThreadNames":                     reflect.ValueOf(events.ThreadNames),
 
 		// type definitions
+		"GPUOp":   reflect.ValueOf((*events.GPUOp)(nil)),
+		"OpKind":  reflect.ValueOf((*events.OpKind)(nil)),
 		"Session": reflect.ValueOf((*events.Session)(nil)),
 	}
 }
