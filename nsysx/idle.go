@@ -10,6 +10,7 @@ package nsysx
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 
@@ -137,8 +138,8 @@ func (c *Ctx) idleBreakdown(o IdleOptions) (*Idle, error) {
 	for _, d := range ops.devices() {
 		pieces := h.devicePieces(ops.byDev[d], lo, hi)
 		dev := IdleDevice{Device: d, Spans: []IdleSpan{clipSpan(pieces, "", -1, lo, hi)}}
-		for i, it := range iters {
-			dev.Spans = append(dev.Spans, clipSpan(pieces, it.name, i, it.start, it.end))
+		for i, w := range h.gpuWindows(iters, ops.byDev[d], hi) {
+			dev.Spans = append(dev.Spans, clipSpan(pieces, iters[i].name, i, w[0], w[1]))
 		}
 		out.Devices = append(out.Devices, dev)
 	}
@@ -228,6 +229,41 @@ func (c *Ctx) iterationRanges(match *regexp.Regexp, exact string, lo, hi int64) 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out, nil
+}
+
+// gpuWindows is each iteration's window on one device: the iteration's NVTX
+// range, extended to the end of the GPU work launched inside it, and
+// started no earlier than the previous window's end. A loop that waits for
+// the GPU every step keeps its ranges; one whose host runs ahead (nothing
+// synchronises until the end, CUDA graphs replayed back to back) gets the
+// windows in which the GPU did each step's work, laid end to end, instead
+// of host ranges that hold little of it (docs/stats.md, "Iterations of the
+// idle breakdown"). Windows stop at hi, the end of the analysed window.
+func (h *hostIndex) gpuWindows(iters []iterRange, ops []idleOp, hi int64) [][2]int64 {
+	end := make([]int64, len(iters))
+	for i, it := range iters {
+		end[i] = it.end
+	}
+	for _, op := range ops {
+		call, ok := h.launch[op.key]
+		if !ok {
+			continue
+		}
+		// the last iteration started at or before the launch call
+		i := sort.Search(len(iters), func(i int) bool { return iters[i].start > call.s }) - 1
+		if i >= 0 && call.s < iters[i].end {
+			end[i] = max(end[i], min(op.e, hi))
+		}
+	}
+	out := make([][2]int64, len(iters))
+	prev := int64(math.MinInt64)
+	for i, it := range iters {
+		s := max(it.start, prev)
+		e := max(end[i], s)
+		out[i] = [2]int64{s, e}
+		prev = e
+	}
+	return out
 }
 
 // clipSpan sums the pieces inside [s, e); pieces are disjoint and sorted.

@@ -1,8 +1,11 @@
 package advise
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
@@ -123,6 +126,28 @@ func (an *analysis) copyFindings() {
 	}
 }
 
+// graphWork is the time of the executions of CUDA graphs traced whole
+// under f (a graph-level trace has no kernel rows for them) and the top n
+// graphs as "CUDA graph 7 80%" of that time.
+func graphWork(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, n int) (int64, string, error) {
+	execs, err := p.GraphExecs(ctx, f)
+	if err != nil || len(execs) == 0 {
+		return 0, "", err
+	}
+	by := map[string]int64{}
+	var total int64
+	for _, g := range execs {
+		by[g.Name()] += g.End - g.Start
+		total += g.End - g.Start
+	}
+	names := slices.SortedFunc(maps.Keys(by), func(a, b string) int { return cmp.Or(cmp.Compare(by[b], by[a]), cmp.Compare(a, b)) })
+	var parts []string
+	for _, name := range names[:min(n, len(names))] {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", name, float64(by[name])/float64(max(total, 1))*100))
+	}
+	return total, strings.Join(parts, ", "), nil
+}
+
 func bytesText(b int64) string {
 	switch {
 	case b >= 1<<30:
@@ -145,6 +170,14 @@ func (an *analysis) gpuFinding(ctx context.Context, p *nsysx.Profile) error {
 		return err
 	}
 	names, kernels, fp32 := kernelNames(res, 3)
+	graphs, graphNames, err := graphWork(ctx, p, f, 3)
+	if err != nil {
+		return err
+	}
+	if graphs > 0 { // CUDA graphs traced whole: their executions are the kernels' time
+		kernels += graphs
+		names = strings.Trim(names+", "+graphNames, ", ")
+	}
 	if kernels == 0 {
 		return nil
 	}
@@ -169,6 +202,9 @@ func (an *analysis) gpuFinding(ctx context.Context, p *nsysx.Profile) error {
 	}
 	ev := fmt.Sprintf("GPU busy %.0f%% of the span; top kernels by time: %s; float32 GEMMs %.0f%% of kernel time%s. Command: nsysx stats -r cuda_gpu_kern_sum %s",
 		share(busyTotal, an.a.Span), names, fp32/float64(kernels)*100, frame, an.a.Path)
+	if graphs > 0 {
+		ev += fmt.Sprintf("; CUDA graphs traced whole hold %.0f%% of it: nsys profile --cuda-graph-trace=node names their kernels", float64(graphs)/float64(kernels)*100)
+	}
 	an.push(an.finding(GPUBound, v, "the GPU is busy: its kernels are the work (at stake: all of their time, the most faster kernels can save)",
 		"medium", ev, fix))
 	return nil

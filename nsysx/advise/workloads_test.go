@@ -1,6 +1,7 @@
 package advise_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -80,5 +81,23 @@ func TestGraphWorkload(t *testing.T) {
 	}
 	if f := g.Find(advise.LaunchBound); f != nil && f.Share > l.Top().Share/2 {
 		t.Errorf("graph step launch_bound %.1f%%, launch_bound workload %.1f%%", f.Share, l.Top().Share)
+	}
+}
+
+// The same CUDA-graph step traced whole (--cuda-graph-trace=graph, nsys's
+// default): no kernel rows, yet the executions are the GPU's work, so
+// gpu_bound comes first as in the node-level capture, its share within 5
+// points of it, and its evidence names the graph.
+func TestGraphLevelWorkload(t *testing.T) {
+	g := run(t, testutil.Profile(t, "advise/graph"))
+	n := run(t, testutil.Profile(t, "advise/graph_node"))
+	if g.Top().Category != advise.GPUBound || n.Top().Category != advise.GPUBound {
+		t.Fatalf("first findings: graph-level %s, node-level %s; want gpu_bound", g.Top().Category, n.Top().Category)
+	}
+	if d := g.Top().Share - n.Top().Share; d > 5 || d < -5 {
+		t.Errorf("gpu_bound: graph-level %.1f%%, node-level %.1f%%", g.Top().Share, n.Top().Share)
+	}
+	if !strings.Contains(g.Top().Evidence, "CUDA graph") {
+		t.Errorf("evidence %q does not name the graph", g.Top().Evidence)
 	}
 }
