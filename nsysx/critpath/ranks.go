@@ -54,9 +54,9 @@ type RanksResult struct {
 	// Collectives is how many collectives were matched across the ranks;
 	// Outside how many of them fall in no iteration.
 	Collectives, Outside int
-	Iterations          []RankIteration
-	Options             RanksOptions
-	Warnings            []string
+	Iterations           []RankIteration
+	Options              RanksOptions
+	Warnings             []string
 }
 
 // RankIteration is one iteration of the job (or the whole capture).

@@ -30,6 +30,9 @@ type Rank struct {
 	// amount in [0, Jitter) (its end stays): arrival noise that names no
 	// straggler.
 	Jitter int64
+	// Drop leaves out the rank's first Drop NCCL kernels: a capture that
+	// started later than the others'.
+	Drop int
 }
 
 // Delay injects D ns on rank Rank before the export's NCCL kernel number
@@ -65,6 +68,10 @@ func Job(t testing.TB, name, dir string, ranks []Rank, delays []Delay) []string 
 		}
 		if r.Jitter > 0 {
 			stmts = append(stmts, fmt.Sprintf(`UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = start + (rowid * 7919 + %d * 104729) %% %d WHERE %s`, i, r.Jitter, ncclKernels))
+		}
+		if r.Drop > 0 {
+			stmts = append(stmts, fmt.Sprintf(`DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid IN
+				(SELECT rowid FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE %s ORDER BY start LIMIT %d)`, ncclKernels, r.Drop))
 		}
 		for _, tn := range timed {
 			stmts = append(stmts, fmt.Sprintf(`UPDATE %q SET start = start - %d, end = end - %d`, tn, r.Clock, r.Clock))
