@@ -40,10 +40,6 @@ func ranks(t *testing.T, o critpath.RanksOptions, paths ...string) *critpath.Ran
 	return r
 }
 
-// ncclRow is one NCCL kernel read with SQL: its start, and the start of
-// the runtime call that launched it.
-type ncclRow struct{ start, launch int64 }
-
 // sqlRows runs a query of two integer columns on the SQLite file at path.
 func sqlRows(t *testing.T, path, query string) [][2]int64 {
 	t.Helper()
