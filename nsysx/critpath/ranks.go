@@ -110,7 +110,7 @@ func Ranks(ctx context.Context, profs []*nsysx.Profile, o RanksOptions) (*RanksR
 	res := &RanksResult{Options: o}
 	ranks := make([]*rankData, len(profs))
 	for i, p := range profs {
-		if ranks[i], err = readRank(ctx, p, re); err != nil {
+		if ranks[i], err = readRank(ctx, p, re.MatchString); err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, filepath.Base(p.Path))

@@ -1,6 +1,15 @@
 package critpath
 
-import "math"
+import (
+	"cmp"
+	"context"
+	"math"
+	"regexp"
+	"slices"
+
+	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
+)
 
 // wholeCapture names the one iteration of reports without NVTX
 // iterations.
@@ -198,4 +207,52 @@ func (it *RankIteration) judge(o RanksOptions) {
 	}
 	it.Straggler = s
 	it.Predicted = it.Observed - max(0, idle-it.Idle[s])
+}
+
+// iterations reads the NVTX iteration windows of p: the ranges whose name
+// isIteration accepts, grouped by name with the digits left out
+// ("iteration 7" is "iteration N"), the most numerous group if it has two
+// ranges or more; ranges of the group that overlap are merged into the
+// first.
+func iterations(ctx context.Context, p *model.Profile, isIteration func(string) bool) ([]window, error) {
+	rs, err := events.NamedRanges(ctx, p, isIteration)
+	if err != nil {
+		return nil, err
+	}
+	groups := map[string][]window{}
+	for _, r := range rs {
+		k := digitRun.ReplaceAllString(r.Name, "N")
+		groups[k] = append(groups[k], window{r.Name, r.Start, r.End})
+	}
+	var best []window
+	var bestKey string
+	for k, g := range groups {
+		if len(g) > len(best) || len(g) == len(best) && k < bestKey {
+			best, bestKey = g, k
+		}
+	}
+	if len(best) < 2 {
+		return nil, nil
+	}
+	out := best[:1]
+	for _, w := range best[1:] {
+		if last := &out[len(out)-1]; w.start < last.end {
+			last.end = max(last.end, w.end)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+var digitRun = regexp.MustCompile(`\d+`)
+
+// iterationAt is the index of the window of ws (sorted, disjoint) holding
+// t, or -1.
+func iterationAt(ws []window, t int64) int {
+	i, _ := slices.BinarySearchFunc(ws, t, func(w window, t int64) int { return cmp.Compare(w.end, t+1) })
+	if i < len(ws) && ws[i].start <= t {
+		return i
+	}
+	return -1
 }

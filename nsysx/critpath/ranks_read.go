@@ -4,13 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
-	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // rankData is what one rank's report contributes, on the job's clock once
@@ -46,8 +44,9 @@ type window struct {
 	start, end int64
 }
 
-// readRank reads one report.
-func readRank(ctx context.Context, p *nsysx.Profile, iterRe *regexp.Regexp) (*rankData, error) {
+// readRank reads one report; isIteration tells the names of the NVTX
+// ranges that mark iterations.
+func readRank(ctx context.Context, p *nsysx.Profile, isIteration func(name string) bool) (*rankData, error) {
 	m := p.Profile
 	s, err := events.SessionOf(ctx, m)
 	if err != nil {
@@ -89,7 +88,7 @@ func readRank(ctx context.Context, p *nsysx.Profile, iterRe *regexp.Regexp) (*ra
 	for d, iv := range r.busy {
 		r.busy[d] = merge(iv)
 	}
-	if r.iters, err = iterations(ctx, m, iterRe); err != nil {
+	if r.iters, err = iterations(ctx, m, isIteration); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	return r, nil
@@ -145,51 +144,4 @@ func covered(iv [][2]int64, a, b int64) int64 {
 		n += max(0, min(iv[i][1], b)-max(iv[i][0], a))
 	}
 	return n
-}
-
-// iterations reads the NVTX iteration windows of p: the ranges whose name
-// matches re, grouped by name with the digits left out ("iteration 7" is
-// "iteration N"), the most numerous group if it has two ranges or more;
-// ranges of the group that overlap are merged into the first.
-func iterations(ctx context.Context, p *model.Profile, re *regexp.Regexp) ([]window, error) {
-	rs, err := events.NamedRanges(ctx, p, re.MatchString)
-	if err != nil {
-		return nil, err
-	}
-	groups := map[string][]window{}
-	for _, r := range rs {
-		k := digitRun.ReplaceAllString(r.Name, "N")
-		groups[k] = append(groups[k], window{r.Name, r.Start, r.End})
-	}
-	var best []window
-	var bestKey string
-	for k, g := range groups {
-		if len(g) > len(best) || len(g) == len(best) && k < bestKey {
-			best, bestKey = g, k
-		}
-	}
-	if len(best) < 2 {
-		return nil, nil
-	}
-	out := best[:1]
-	for _, w := range best[1:] {
-		if last := &out[len(out)-1]; w.start < last.end {
-			last.end = max(last.end, w.end)
-			continue
-		}
-		out = append(out, w)
-	}
-	return out, nil
-}
-
-var digitRun = regexp.MustCompile(`\d+`)
-
-// iterationAt is the index of the window of ws (sorted, disjoint) holding
-// t, or -1.
-func iterationAt(ws []window, t int64) int {
-	i, _ := slices.BinarySearchFunc(ws, t, func(w window, t int64) int { return cmp.Compare(w.end, t+1) })
-	if i < len(ws) && ws[i].start <= t {
-		return i
-	}
-	return -1
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/internal/testutil/ranksfix"
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
@@ -40,22 +38,18 @@ func ranks(t *testing.T, o critpath.RanksOptions, paths ...string) *critpath.Ran
 	return r
 }
 
-// sqlRows runs a query of two integer columns on the SQLite file at path.
+// sqlRows runs a query of two integer columns a and b on the SQLite file
+// at path (one text of all rows, in the order of a, from SQLite itself).
 func sqlRows(t *testing.T, path, query string) [][2]int64 {
 	t.Helper()
-	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro&immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	st, _, err := conn.Prepare(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	var out [][2]int64
-	for st.Step() {
-		out = append(out, [2]int64{st.ColumnInt64(0), st.ColumnInt64(1)})
+	all := sqlitecopy.Text(t, path, "SELECT group_concat(a || ',' || b, ';' ORDER BY a) FROM ("+query+")")
+	for _, row := range strings.Split(all, ";") {
+		var r [2]int64
+		if _, err := fmt.Sscanf(row, "%d,%d", &r[0], &r[1]); err != nil {
+			t.Fatalf("%q: %v", row, err)
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -77,7 +71,7 @@ func TestRanksTwoRankCapture(t *testing.T) {
 	var kern [2][][2]int64
 	for i, p := range paths {
 		utc[i] = sqlitecopy.Int64(t, p, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")
-		kern[i] = sqlRows(t, p, `SELECT k.start, r.start FROM CUPTI_ACTIVITY_KIND_KERNEL k
+		kern[i] = sqlRows(t, p, `SELECT k.start AS a, r.start AS b FROM CUPTI_ACTIVITY_KIND_KERNEL k
 			JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId
 			WHERE k.shortName IN (SELECT id FROM StringIds WHERE value LIKE 'nccl%') ORDER BY k.start`)
 	}
@@ -88,7 +82,7 @@ func TestRanksTwoRankCapture(t *testing.T) {
 	if len(kern[0]) != len(kern[1]) || r.Collectives != len(kern[0]) || r.Outside != 0 {
 		t.Fatalf("%d collectives matched (%d outside iterations); SQL: %d and %d kernels", r.Collectives, r.Outside, len(kern[0]), len(kern[1]))
 	}
-	iters := sqlRows(t, paths[0], `SELECT start, end FROM NVTX_EVENTS WHERE eventType = 59
+	iters := sqlRows(t, paths[0], `SELECT start AS a, end AS b FROM NVTX_EVENTS WHERE eventType = 59
 		AND coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) LIKE 'iteration %' ORDER BY start`)
 	if len(r.Iterations) != len(iters) {
 		t.Fatalf("%d iterations, SQL %d", len(r.Iterations), len(iters))
