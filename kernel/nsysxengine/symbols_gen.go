@@ -202,7 +202,9 @@ func load_symbols_events() {
 		"GPUNames":                        reflect.ValueOf(events.GPUNames),
 		"GPUOps":                          reflect.ValueOf(events.GPUOps),
 		"Labels":                          reflect.ValueOf(events.Labels),
+		"Launches":                        reflect.ValueOf(events.Launches),
 		"MemcpyKinds":                     reflect.ValueOf(events.MemcpyKinds),
+		"NamedRanges":                     reflect.ValueOf(events.NamedRanges),
 		"NamesMissing":                    reflect.ValueOf(events.NamesMissing),
 		"OpKernel":                        reflect.ValueOf(events.OpKernel),
 		"OpMemcpy":                        reflect.ValueOf(events.OpMemcpy),
@@ -258,9 +260,10 @@ func load_symbols_events() {
 		"ThreadNames":                     reflect.ValueOf(events.ThreadNames),
 
 		// type definitions
-		"GPUOp":   reflect.ValueOf((*events.GPUOp)(nil)),
-		"OpKind":  reflect.ValueOf((*events.OpKind)(nil)),
-		"Session": reflect.ValueOf((*events.Session)(nil)),
+		"GPUOp":     reflect.ValueOf((*events.GPUOp)(nil)),
+		"NVTXRange": reflect.ValueOf((*events.NVTXRange)(nil)),
+		"OpKind":    reflect.ValueOf((*events.OpKind)(nil)),
+		"Session":   reflect.ValueOf((*events.Session)(nil)),
 	}
 }
 
