@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -49,17 +51,35 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(stderr, "advise", err)
 	}
 	var all []*advise.Advice
+	var profs []*nsysx.Profile
+	defer func() {
+		for _, prof := range profs {
+			prof.Close()
+		}
+	}()
 	for _, in := range p.Args {
 		prof, err := openInput(ctx, in, openFlags{force: force, quiet: true}, stderr)
 		if err != nil {
 			return fail(stderr, "advise", err)
 		}
+		profs = append(profs, prof)
 		a, err := advise.Run(ctx, prof, opts)
-		prof.Close()
 		if err != nil {
 			return fail(stderr, "advise", fmt.Errorf("%s: %w", in, err))
 		}
 		all = append(all, a)
+	}
+	// Several reports of one job (NCCL collectives to match): the job's
+	// advice first, with straggler and nccl_wait.
+	if len(profs) > 1 {
+		job, err := advise.Job(ctx, profs, all, opts)
+		switch {
+		case errors.Is(err, advise.ErrNotOneJob):
+		case err != nil:
+			fmt.Fprintf(stderr, "nsysx advise: not advising across the ranks: %v\n", err)
+		default:
+			all = append([]*advise.Advice{job}, all...)
+		}
 	}
 	w := stdout
 	if out := p.Last("--output"); out != "" && out != "-" {
