@@ -243,6 +243,11 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 // row order, groups sorted by key.
 func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 	n := vals.Len()
+	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != Null && vals.Valid == nil && increasing(keys[0].Strs) {
+		// Already one row per key, in key order: the all_stats of one
+		// rank (a describe frame's rows are its groups, sorted).
+		return Seq(n), Seq(n + 1)
+	}
 	gid := make([]int32, n)
 	var firsts []int
 	single := len(keys) == 1 && keys[0].Kind == String
@@ -302,6 +307,16 @@ func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 		}
 	}
 	return order, starts
+}
+
+// increasing reports whether every string is greater than the one before.
+func increasing(strs []string) bool {
+	for i := 1; i < len(strs); i++ {
+		if strs[i] <= strs[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // rankStrings is the rank of every group (first row firsts[g] of strs) in

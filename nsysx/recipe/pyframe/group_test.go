@@ -72,3 +72,29 @@ func BenchmarkGroupRowsDistinct(b *testing.B) {
 		GroupRows(keys, vals)
 	}
 }
+
+// TestGroupRowsSortedStrings checks the shortcut for keys already one per
+// row in order against the same plain grouping, and that a key out of
+// order or repeated takes the general path.
+func TestGroupRowsSortedStrings(t *testing.T) {
+	for _, texts := range [][]string{{"a", "b", "c"}, {"a", "c", "b"}, {"a", "a", "b"}, {}} {
+		order, starts := GroupRows([]*Column{NewStrings("Text", texts, nil)}, NewInts("v", Int64, make([]int64, len(texts)), nil))
+		want := map[string][]int{}
+		for i, s := range texts {
+			want[s] = append(want[s], i)
+		}
+		keys := make([]string, 0, len(want))
+		for s := range want {
+			keys = append(keys, s)
+		}
+		sort.Strings(keys)
+		if len(starts) != len(keys)+1 {
+			t.Fatalf("%q: %d groups, want %d", texts, len(starts)-1, len(keys))
+		}
+		for g, s := range keys {
+			if got := order[starts[g]:starts[g+1]]; !slices.Equal(got, want[s]) {
+				t.Errorf("%q: group %q rows %v, want %v", texts, s, got, want[s])
+			}
+		}
+	}
+}
