@@ -1,6 +1,7 @@
 package pyframe
 
 import (
+	"container/heap"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -243,10 +244,10 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 // row order, groups sorted by key.
 func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 	n := vals.Len()
-	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != Null && vals.Valid == nil && increasing(keys[0].Strs) {
-		// Already one row per key, in key order: the all_stats of one
-		// rank (a describe frame's rows are its groups, sorted).
-		return Seq(n), Seq(n + 1)
+	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != Null && vals.Valid == nil {
+		if runs := increasingRuns(keys[0].Strs); runs != nil {
+			return mergeRuns(keys[0].Strs, runs)
+		}
 	}
 	gid := make([]int32, n)
 	var firsts []int
@@ -309,14 +310,75 @@ func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 	return order, starts
 }
 
-// increasing reports whether every string is greater than the one before.
-func increasing(strs []string) bool {
+// increasingRuns returns where each run of strictly increasing strings
+// begins (and len(strs) last) when there are few runs, nil otherwise. The
+// concatenated describe frames of the ranks (all_stats) are such runs, one
+// per rank: each frame's rows are its groups, sorted.
+func increasingRuns(strs []string) []int {
+	runs := []int{0}
 	for i := 1; i < len(strs); i++ {
 		if strs[i] <= strs[i-1] {
-			return false
+			if runs = append(runs, i); len(runs) > 1024 {
+				return nil
+			}
 		}
 	}
-	return true
+	return append(runs, len(strs))
+}
+
+// mergeRuns is GroupRows over keys in increasing runs (increasingRuns):
+// a merge of the runs, by key and then run, so that a key's rows come in
+// row order, with no map of the keys. A heap of the runs' heads holds the
+// merge's state.
+func mergeRuns(strs []string, runs []int) (order, starts []int) {
+	order = make([]int, 0, len(strs))
+	starts = make([]int, 0, len(strs)+1)
+	h := runHeap{strs: strs}
+	for r := 0; r+1 < len(runs); r++ {
+		if runs[r] < runs[r+1] {
+			h.at = append(h.at, runs[r])
+			h.end = append(h.end, runs[r+1])
+		}
+	}
+	heap.Init(&h)
+	for h.Len() > 0 {
+		i := h.at[0]
+		if len(order) == 0 || strs[i] != strs[order[len(order)-1]] {
+			starts = append(starts, len(order))
+		}
+		order = append(order, i)
+		if h.at[0]++; h.at[0] < h.end[0] {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	return order, append(starts, len(order))
+}
+
+// runHeap orders the runs' next rows by key, then row (the earlier run
+// first: no key repeats within a run).
+type runHeap struct {
+	strs    []string
+	at, end []int
+}
+
+func (h *runHeap) Len() int { return len(h.at) }
+func (h *runHeap) Less(a, b int) bool {
+	if c := strings.Compare(h.strs[h.at[a]], h.strs[h.at[b]]); c != 0 {
+		return c < 0
+	}
+	return h.at[a] < h.at[b]
+}
+func (h *runHeap) Swap(a, b int) {
+	h.at[a], h.at[b] = h.at[b], h.at[a]
+	h.end[a], h.end[b] = h.end[b], h.end[a]
+}
+func (h *runHeap) Push(any) {}
+func (h *runHeap) Pop() any {
+	n := len(h.at) - 1
+	h.at, h.end = h.at[:n], h.end[:n]
+	return nil
 }
 
 // rankStrings is the rank of every group (first row firsts[g] of strs) in

@@ -73,11 +73,28 @@ func BenchmarkGroupRowsDistinct(b *testing.B) {
 	}
 }
 
-// TestGroupRowsSortedStrings checks the shortcut for keys already one per
-// row in order against the same plain grouping, and that a key out of
-// order or repeated takes the general path.
+// TestGroupRowsSortedStrings checks the merge of keys in increasing runs
+// (the ranks' describe frames one after another) against the same plain
+// grouping: one run, several with keys shared between them, repeats, none.
 func TestGroupRowsSortedStrings(t *testing.T) {
-	for _, texts := range [][]string{{"a", "b", "c"}, {"a", "c", "b"}, {"a", "a", "b"}, {}} {
+	ranks := func(n int) []string { // n ranks, each a sorted sample of the texts
+		r := rand.New(rand.NewPCG(3, 4))
+		texts := distinctTexts(400)
+		var out []string
+		for range n {
+			var run []string
+			for _, s := range texts {
+				if r.IntN(3) > 0 && !slices.Contains(run, s) {
+					run = append(run, s)
+				}
+			}
+			sort.Strings(run)
+			out = append(out, run...)
+		}
+		return out
+	}
+	cases := [][]string{{"a", "b", "c"}, {"a", "c", "b"}, {"a", "a", "b"}, {"a", "c", "b", "c", "a", "b", "d"}, {}, ranks(1), ranks(8)}
+	for _, texts := range cases {
 		order, starts := GroupRows([]*Column{NewStrings("Text", texts, nil)}, NewInts("v", Int64, make([]int64, len(texts)), nil))
 		want := map[string][]int{}
 		for i, s := range texts {
@@ -96,5 +113,23 @@ func TestGroupRowsSortedStrings(t *testing.T) {
 				t.Errorf("%q: group %q rows %v, want %v", texts, s, got, want[s])
 			}
 		}
+	}
+}
+
+// BenchmarkGroupRowsRanks groups eight describe frames of 128 Ki distinct
+// texts each, one after another (all_stats over eight ranks).
+func BenchmarkGroupRowsRanks(b *testing.B) {
+	texts := distinctTexts(1 << 17)
+	slices.Sort(texts)
+	texts = slices.Compact(texts)
+	var all []string
+	for range 8 {
+		all = append(all, texts...)
+	}
+	keys := []*Column{NewStrings("Text", all, nil)}
+	vals := NewInts("Count", Int64, make([]int64, len(all)), nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		GroupRows(keys, vals)
 	}
 }
