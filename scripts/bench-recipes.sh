@@ -87,7 +87,7 @@ copies() { # report.nsys-rep -> directory of COPIES hard-linked ranks (with the 
   stem=$(basename "$rep" .nsys-rep)
   d=$WORK/copies-$stem-$COPIES
   mkdir -p "$d"
-  ln -f "$rep" "$d/rank0.nsys-rep"
+  ln -f "$rep" "$d/rank0.nsys-rep" 2>/dev/null || cp -f "$rep" "$d/rank0.nsys-rep" # another file system
   warm_one "$d/rank0.nsys-rep"
   for k in $(seq 1 $((COPIES - 1))); do
     ln -f "$d/rank0.nsys-rep" "$d/rank$k.nsys-rep"
