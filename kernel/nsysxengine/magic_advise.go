@@ -2,11 +2,13 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/format"
 	"github.com/nsysx/nsysx/plots"
@@ -40,6 +42,7 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		ins = []string{""}
 	}
 	var all []*advise.Advice
+	var profs []*nsysx.Profile
 	for _, in := range ins {
 		prof := e.profiles.lastOpened()
 		if in != "" {
@@ -52,6 +55,17 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 			return printSkip(err, out)
 		}
 		all = append(all, a)
+		profs = append(profs, prof)
+	}
+	if len(profs) > 1 { // one job's ranks: the job's advice first (docs/advise.md)
+		job, err := interruptible(ctx, &e.bg, func() (*advise.Advice, error) { return advise.Job(ctx, profs, all, opts) })
+		switch {
+		case errors.Is(err, advise.ErrNotOneJob):
+		case err != nil:
+			fmt.Fprintf(out.Stderr(), "not advising across the ranks: %v\n", err)
+		default:
+			all = append([]*advise.Advice{job}, all...)
+		}
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
 		s := format.Spec{Name: "csv"}
@@ -63,7 +77,10 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 			return kernel.Errorf("OSError", "%v", err)
 		}
 		defer fh.Close()
-		for _, a := range all {
+		for i, a := range all {
+			if i > 0 {
+				fmt.Fprintln(fh)
+			}
 			if err := cliflags.WriteAdvice(fh, a, s, false); err != nil {
 				return kernel.Errorf("OSError", "%v", err)
 			}
@@ -74,8 +91,11 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
 		return nil
 	}
-	for _, a := range all {
+	for i, a := range all {
 		if spec != nil {
+			if i > 0 {
+				fmt.Fprintln(out.Stdout())
+			}
 			if err := cliflags.WriteAdvice(out.Stdout(), a, *spec, !quiet); err != nil {
 				return err
 			}

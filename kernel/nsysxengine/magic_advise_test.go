@@ -37,3 +37,18 @@ func TestNsysAdvise(t *testing.T) {
 		}
 	}
 }
+
+// The ranks of one job: the job's advice (with its straggler) comes first,
+// then each rank's.
+func TestNsysAdviseJob(t *testing.T) {
+	e := openEngine(t, "rank0", "rank1")
+	r := cell(t, e, "%nsys advise -q -f csv rank0 rank1")
+	tables := strings.Split(strings.TrimSpace(r.Out.String()), "\n\n")
+	if len(tables) != 3 || !strings.Contains(tables[0], ",straggler,rank 1 (") {
+		t.Errorf("%d tables; first %.400q", len(tables), tables[0])
+	}
+	r = cell(t, e, "%nsys advise rank0 rank1")
+	if out := r.Out.String(); !strings.HasPrefix(out, "What to fix first: job of 2 ranks") || len(r.Displays) != 6 {
+		t.Errorf("%d displays, summary %.200q", len(r.Displays), out)
+	}
+}
