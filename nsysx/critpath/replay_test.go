@@ -1,0 +1,94 @@
+package critpath
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
+)
+
+func open(t testing.TB, name string) *nsysx.Profile {
+	t.Helper()
+	p, err := nsysx.Open(filepath.Join(testutil.Root(), "testdata", "profiles", name+".sqlite.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// profiles are every real capture of the test data.
+var profiles = []string{"train", "fixed", "sync", "cnn", "bt", "rank0", "rank1",
+	"advise/graph", "advise/graph_node", "advise/healthy", "advise/host_stall", "advise/host_stall_nocuda",
+	"advise/launch_bound", "advise/pageable_sync",
+	"whatif/before", "whatif/half_gemm", "whatif/no_item", "whatif/no_sleep"}
+
+// TestReplayError replays every profile with its measured durations and
+// checks the goals against the observed NVTX iteration times (read by the
+// test from the iterations' own windows): mean |error| <= 2 % per profile,
+// every iteration within 5 %. The observed times are checked against the
+// iteration windows, and the composition must add up to the replay.
+func TestReplayError(t *testing.T) {
+	for _, name := range profiles {
+		t.Run(name, func(t *testing.T) {
+			r, err := Analyze(context.Background(), open(t, name), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Whole || len(r.Iterations) < 2 {
+				t.Fatalf("%d iterations (whole capture %v): every test profile marks its steps", len(r.Iterations), r.Whole)
+			}
+			var sum float64
+			for _, it := range r.Iterations {
+				if it.Observed != it.End-it.Start || it.Observed <= 0 {
+					t.Fatalf("iteration %d: observed %d, window %d", it.Index, it.Observed, it.End-it.Start)
+				}
+				e := 100 * math.Abs(float64(it.Replayed-it.Observed)) / float64(it.Observed)
+				sum += e
+				if e > 5 {
+					t.Errorf("iteration %d: replayed %d ns, observed %d ns: error %.2f%% > 5%%", it.Index, it.Replayed, it.Observed, e)
+				}
+				c := it.Composition
+				if tot := c.GPU + c.Copies + c.Host + c.SyncWait + c.Communication; tot != it.Replayed && name != "advise/host_stall_nocuda" {
+					t.Errorf("iteration %d: composition adds up to %d, replayed %d", it.Index, tot, it.Replayed)
+				}
+			}
+			if m := sum / float64(len(r.Iterations)); m > 2 {
+				t.Errorf("mean |error| %.2f%% > 2%%", m)
+			}
+		})
+	}
+}
+
+// TestIdentityWhatIf checks that kernels=1 predicts exactly the replay,
+// and that a real change moves the prediction.
+func TestIdentityWhatIf(t *testing.T) {
+	p := open(t, "whatif/before")
+	w, err := ParseWhatIf("kernels=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Analyze(context.Background(), p, Options{WhatIf: []WhatIf{w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range r.Iterations {
+		if it.Predicted != it.Replayed {
+			t.Errorf("iteration %d: kernels=1 predicts %d, replay %d", it.Index, it.Predicted, it.Replayed)
+		}
+	}
+	if r.Span.Predicted != r.Span.Replayed {
+		t.Errorf("span: kernels=1 predicts %d, replay %d", r.Span.Predicted, r.Span.Replayed)
+	}
+	w, _ = ParseWhatIf("kernels=0.5")
+	r2, err := Analyze(context.Background(), p, Options{WhatIf: []WhatIf{w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Span.Predicted >= r2.Span.Replayed {
+		t.Errorf("kernels=0.5 predicts %d, not less than the replay %d", r2.Span.Predicted, r2.Span.Replayed)
+	}
+}
