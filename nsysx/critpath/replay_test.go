@@ -56,6 +56,7 @@ func TestReplayError(t *testing.T) {
 					t.Errorf("iteration %d: composition adds up to %d, replayed %d", it.Index, tot, it.Replayed)
 				}
 			}
+			t.Logf("| %s | %d | %.2f | %.2f |", name, len(r.Iterations), r.MeanAbsError, r.MaxAbsError)
 			if m := sum / float64(len(r.Iterations)); m > 2 {
 				t.Errorf("mean |error| %.2f%% > 2%%", m)
 			}
