@@ -3,12 +3,11 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx/advise"
-	"github.com/nsysx/nsysx/nsysx/format"
 	"github.com/nsysx/nsysx/plots"
 )
 
@@ -31,22 +30,12 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
-	ins := p.Args
-	if len(ins) == 0 {
-		last := e.profiles.lastOpened()
-		if last == nil {
-			return usageErr("no input: give a file or a name bound by %%open")
-		}
-		ins = []string{""}
+	profs, err := e.magicProfiles(ctx, p.Args)
+	if err != nil {
+		return err
 	}
 	var all []*advise.Advice
-	for _, in := range ins {
-		prof := e.profiles.lastOpened()
-		if in != "" {
-			if prof, err = e.resolve(ctx, in); err != nil {
-				return kernel.Errorf("OpenError", "%v", err)
-			}
-		}
+	for _, prof := range profs {
 		a, err := interruptible(ctx, &e.bg, func() (*advise.Advice, error) { return advise.Run(ctx, prof, opts) })
 		if err != nil {
 			return printSkip(err, out)
@@ -54,25 +43,14 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		all = append(all, a)
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
-		s := format.Spec{Name: "csv"}
-		if spec != nil {
-			s = *spec
-		}
-		fh, err := os.Create(o)
-		if err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-		defer fh.Close()
-		for _, a := range all {
-			if err := cliflags.WriteAdvice(fh, a, s, false); err != nil {
-				return kernel.Errorf("OSError", "%v", err)
+		return writeMagicFile(o, out, func(w io.Writer) error {
+			for _, a := range all {
+				if err := cliflags.WriteAdvice(w, a, csvUnless(spec), false); err != nil {
+					return err
+				}
 			}
-		}
-		if err := fh.Close(); err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-		fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
-		return nil
+			return nil
+		})
 	}
 	for _, a := range all {
 		if spec != nil {

@@ -3,10 +3,12 @@ package nsysxengine
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -30,21 +32,12 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
-	ins := p.Args
-	if len(ins) == 0 {
-		if e.profiles.lastOpened() == nil {
-			return usageErr("no input: give a file or a name bound by %%open")
-		}
-		ins = []string{""}
+	profs, err := e.magicProfiles(ctx, p.Args)
+	if err != nil {
+		return err
 	}
 	var all []*critpath.Result
-	for _, in := range ins {
-		prof := e.profiles.lastOpened()
-		if in != "" {
-			if prof, err = e.resolve(ctx, in); err != nil {
-				return kernel.Errorf("OpenError", "%v", err)
-			}
-		}
+	for _, prof := range profs {
 		r, err := interruptible(ctx, &e.bg, func() (*critpath.Result, error) { return critpath.Analyze(ctx, prof, opts) })
 		if err != nil {
 			return printSkip(err, out)
@@ -52,7 +45,14 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 		all = append(all, r)
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
-		return writeCriticalPaths(o, all, spec, out)
+		return writeMagicFile(o, out, func(w io.Writer) error {
+			for i, r := range all {
+				if err := cliflags.WriteCriticalPath(w, r, i, csvUnless(spec), false); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 	for i, r := range all {
 		if spec != nil {
@@ -71,21 +71,44 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 	return nil
 }
 
-// writeCriticalPaths writes the tables to the file o (CSV unless -f).
-func writeCriticalPaths(o string, all []*critpath.Result, spec *format.Spec, out kernel.Output) error {
-	s := format.Spec{Name: "csv"}
-	if spec != nil {
-		s = *spec
+// magicProfiles opens a magic's FILE|NAME arguments (none: the profile
+// opened last).
+func (e *Engine) magicProfiles(ctx context.Context, ins []string) ([]*nsysx.Profile, error) {
+	if len(ins) == 0 {
+		last := e.profiles.lastOpened()
+		if last == nil {
+			return nil, usageErr("no input: give a file or a name bound by %%open")
+		}
+		return []*nsysx.Profile{last}, nil
 	}
+	var out []*nsysx.Profile
+	for _, in := range ins {
+		prof, err := e.resolve(ctx, in)
+		if err != nil {
+			return nil, kernel.Errorf("OpenError", "%v", err)
+		}
+		out = append(out, prof)
+	}
+	return out, nil
+}
+
+// csvUnless is spec, or CSV when there is none (a magic's -o default).
+func csvUnless(spec *format.Spec) format.Spec {
+	if spec != nil {
+		return *spec
+	}
+	return format.Spec{Name: "csv"}
+}
+
+// writeMagicFile writes a magic's -o file o with write and says so.
+func writeMagicFile(o string, out kernel.Output, write func(w io.Writer) error) error {
 	fh, err := os.Create(o)
 	if err != nil {
 		return kernel.Errorf("OSError", "%v", err)
 	}
 	defer fh.Close()
-	for i, r := range all {
-		if err := cliflags.WriteCriticalPath(fh, r, i, s, false); err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
+	if err := write(fh); err != nil {
+		return kernel.Errorf("OSError", "%v", err)
 	}
 	if err := fh.Close(); err != nil {
 		return kernel.Errorf("OSError", "%v", err)

@@ -1,6 +1,8 @@
 package nsysxengine
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,6 +24,11 @@ func TestNsysCriticalPath(t *testing.T) {
 	r = cell(t, e, "%nsys critical-path -q -f csv train")
 	if !strings.HasPrefix(r.Out.String(), "Rank,Iteration,Observed (ns),Replayed (ns),Error (%),Predicted (ns),GPU (ns)") {
 		t.Errorf("csv %.200q", r.Out.String())
+	}
+	o := filepath.Join(t.TempDir(), "cp.csv")
+	r = cell(t, e, "%nsys critical-path -o "+o+" train")
+	if b, err := os.ReadFile(o); err != nil || !strings.HasPrefix(string(b), "Rank,Iteration,") || !strings.Contains(r.Out.String(), "wrote "+o) {
+		t.Errorf("-o: %v, %.100q, %q", err, b, r.Out.String())
 	}
 	for _, bad := range []string{"%nsys critical-path --what-if kernel=2 train", "%nsys critical-path -f parquet train", "%nsys critical-path --iterations ( train"} {
 		if _, err := tryCell(t, e, bad); errName(err) != "UsageError" {

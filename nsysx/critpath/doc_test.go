@@ -28,18 +28,7 @@ func TestDocTables(t *testing.T) {
 		{"whatif/no_sleep", "--sleep 0", "host:^data$=0", "host:^data$=0"},
 		{"whatif/no_item", "--item 0", "sync=drop", "sync=drop"},
 	} {
-		w, err := ParseWhatIf(c.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr, err := Analyze(context.Background(), before, Options{WhatIf: []WhatIf{w}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ar, err := Analyze(context.Background(), open(t, c.after), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pr, ar := predict(t, before, c.after, c.spec)
 		ps, as := meanStep(pr, true), meanStep(ar, false)
 		row := fmt.Sprintf("| %s (`%s`) | `%s` | %.2f ms | %.2f ms | %+.1f %% | %.1f ms | %.1f ms | %+.1f %% |",
 			strings.TrimPrefix(c.after, "whatif/"), c.flag, c.shown, ps/1e6, as/1e6, 100*(ps-as)/as,

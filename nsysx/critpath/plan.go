@@ -1,6 +1,7 @@
 package critpath
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 
@@ -152,7 +153,7 @@ func (a *analysis) hostScale(th model.GlobalTid, w WhatIf) *hostScale {
 
 // union merges sorted intervals.
 func union(iv [][2]int64) [][2]int64 {
-	slices.SortFunc(iv, func(a, b [2]int64) int { return cmpInt(a[0], b[0]) })
+	slices.SortFunc(iv, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
 	var out [][2]int64
 	for _, x := range iv {
 		if k := len(out); k > 0 && x[0] <= out[k-1][1] {

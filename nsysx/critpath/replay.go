@@ -1,6 +1,7 @@
 package critpath
 
 import (
+	"cmp"
 	"slices"
 )
 
@@ -94,20 +95,10 @@ func (g *graph) replay(pl plan) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return cmpInt(g.nodes[a].start, g.nodes[b].start) })
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(g.nodes[a].start, g.nodes[b].start) })
 	for _, i := range order {
 		g.eval(i, pl)
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (g *graph) eval(i int32, pl plan) {

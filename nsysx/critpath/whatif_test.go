@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx"
 )
 
 // meanStep is the mean observed or predicted step time of r.
@@ -20,6 +22,23 @@ func meanStep(r *Result, predicted bool) float64 {
 	return s / float64(len(r.Iterations))
 }
 
+// predict analyses before under spec and the capture named after as it
+// is.
+func predict(t *testing.T, before *nsysx.Profile, after, spec string) (pr, ar *Result) {
+	t.Helper()
+	w, err := ParseWhatIf(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr, err = Analyze(context.Background(), before, Options{WhatIf: []WhatIf{w}}); err != nil {
+		t.Fatal(err)
+	}
+	if ar, err = Analyze(context.Background(), open(t, after), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return pr, ar
+}
+
 // TestWhatIfValidation predicts each real "after" capture of the what-if
 // workload from the "before" capture and checks the prediction against
 // what the after capture observed: the mean step time and the span from
@@ -31,18 +50,7 @@ func TestWhatIfValidation(t *testing.T) {
 		{"whatif/no_sleep", "host:^data$=0"},
 		{"whatif/no_item", "sync=drop"},
 	} {
-		w, err := ParseWhatIf(c.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr, err := Analyze(context.Background(), before, Options{WhatIf: []WhatIf{w}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ar, err := Analyze(context.Background(), open(t, c.after), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pr, ar := predict(t, before, c.after, c.spec)
 		step := 100 * (meanStep(pr, true) - meanStep(ar, false)) / meanStep(ar, false)
 		span := 100 * float64(pr.Span.Predicted-ar.Span.Observed) / float64(ar.Span.Observed)
 		t.Logf("%-18s %-24s step: before %.2f ms, predicted %.2f ms, after %.2f ms (%+.1f%%); span: predicted %.1f ms, after %.1f ms (%+.1f%%)",
