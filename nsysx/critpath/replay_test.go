@@ -93,3 +93,29 @@ func TestIdentityWhatIf(t *testing.T) {
 		t.Errorf("kernels=0.5 predicts %d, not less than the replay %d", r2.Span.Predicted, r2.Span.Replayed)
 	}
 }
+
+// TestParquetSameAsSQLite: the Parquet export of train (read through
+// loaded columns, not the SQLite scan) gives the same analysis.
+func TestParquetSameAsSQLite(t *testing.T) {
+	pq, err := nsysx.Open(filepath.Join(testutil.Root(), "testdata", "profiles", "train_pqtdir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pq.Close()
+	a, err := Analyze(context.Background(), open(t, "train"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Analyze(context.Background(), pq, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Iterations) != len(b.Iterations) || a.Span != b.Span {
+		t.Fatalf("SQLite %d iterations, span %+v; Parquet %d, %+v", len(a.Iterations), a.Span, len(b.Iterations), b.Span)
+	}
+	for i := range a.Iterations {
+		if x, y := a.Iterations[i], b.Iterations[i]; x.Replayed != y.Replayed || x.Composition != y.Composition {
+			t.Errorf("iteration %d: SQLite %+v, Parquet %+v", i, x, y)
+		}
+	}
+}
