@@ -93,7 +93,7 @@ type apiClass struct {
 
 // classify names what a call does by its name.
 func classify(name string) apiClass {
-	n := nsysx.StripAPIVersion(name)
+	n := stripVersion(name)
 	c := apiClass{async: strings.Contains(n, "Async")}
 	switch {
 	case n == "cudaDeviceSynchronize" || n == "cuCtxSynchronize":

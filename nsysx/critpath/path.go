@@ -3,6 +3,7 @@ package critpath
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/model"
@@ -222,5 +223,23 @@ func (a *analysis) itemName(k itemKey) string {
 	if !ok {
 		return "(unknown)"
 	}
-	return nsysx.StripAPIVersion(s)
+	if k.kind == iAPI || k.kind == iSync || k.kind == iLaunch {
+		return stripVersion(s)
+	}
+	return s
+}
+
+// stripVersion drops an API name's version suffix ("cudaGraphLaunch_v10000"
+// is cudaGraphLaunch).
+func stripVersion(s string) string {
+	i := strings.LastIndex(s, "_v")
+	if i <= 0 || i+2 == len(s) {
+		return s
+	}
+	for _, r := range s[i+2:] {
+		if r < '0' || r > '9' {
+			return s
+		}
+	}
+	return s[:i]
 }

@@ -119,3 +119,19 @@ func TestParquetSameAsSQLite(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAnalyze builds, replays and walks train (20 iterations, about
+// 13k API calls and GPU operations) with one what-if.
+func BenchmarkAnalyze(b *testing.B) {
+	p := open(b, "train")
+	w, err := ParseWhatIf("kernels=0.5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Analyze(context.Background(), p, Options{WhatIf: []WhatIf{w}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -104,3 +104,12 @@ func TestParseWhatIf(t *testing.T) {
 		}
 	}
 }
+
+func TestStripVersion(t *testing.T) {
+	for in, want := range map[string]string{"cudaGraphLaunch_v10000": "cudaGraphLaunch", "cudaLaunchKernel_v7000": "cudaLaunchKernel",
+		"cuLaunchKernel": "cuLaunchKernel", "a_v": "a_v", "x_vy1": "x_vy1"} {
+		if got := stripVersion(in); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
