@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -133,5 +134,25 @@ func BenchmarkAnalyze(b *testing.B) {
 		if _, err := Analyze(context.Background(), p, Options{WhatIf: []WhatIf{w}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestWholeCapture: without iteration ranges the whole capture (the
+// busiest thread's first to last call) is one iteration, replayed within
+// the same goal; a profile without CUDA calls or iterations is an error.
+func TestWholeCapture(t *testing.T) {
+	r, err := Analyze(context.Background(), open(t, "whatif/before"), Options{Iterations: "^no such range$"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Whole || len(r.Iterations) != 1 || r.Iterations[0].Observed < r.Span.Observed/2 || math.Abs(r.Iterations[0].Error) > 2 {
+		t.Errorf("whole capture: %v, %d iterations, %+v", r.Whole, len(r.Iterations), r.Iterations)
+	}
+	_, err = Analyze(context.Background(), open(t, "advise/host_stall_nocuda"), Options{Iterations: "^no such range$"})
+	if err == nil || !strings.Contains(err.Error(), "no CUDA API calls") {
+		t.Errorf("no CUDA, no iterations: %v", err)
+	}
+	if _, err := Analyze(context.Background(), open(t, "train"), Options{Iterations: "("}); err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("bad --iterations: %v", err)
 	}
 }
