@@ -7,6 +7,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/plots"
 )
@@ -30,26 +31,15 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
-	profs, err := e.magicProfiles(ctx, p.Args)
-	if err != nil {
+	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*advise.Advice, error) {
+		return advise.Run(ctx, prof, opts)
+	})
+	if stop {
 		return err
 	}
-	var all []*advise.Advice
-	for _, prof := range profs {
-		a, err := interruptible(ctx, &e.bg, func() (*advise.Advice, error) { return advise.Run(ctx, prof, opts) })
-		if err != nil {
-			return printSkip(err, out)
-		}
-		all = append(all, a)
-	}
 	if o := p.Last("--output"); o != "" && o != "-" {
-		return writeMagicFile(o, out, func(w io.Writer) error {
-			for _, a := range all {
-				if err := cliflags.WriteAdvice(w, a, csvUnless(spec), false); err != nil {
-					return err
-				}
-			}
-			return nil
+		return writeEach(o, out, all, func(w io.Writer, _ int, a *advise.Advice) error {
+			return cliflags.WriteAdvice(w, a, csvUnless(spec), false)
 		})
 	}
 	for _, a := range all {

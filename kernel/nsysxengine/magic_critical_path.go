@@ -32,26 +32,15 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
-	profs, err := e.magicProfiles(ctx, p.Args)
-	if err != nil {
+	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*critpath.Result, error) {
+		return critpath.Analyze(ctx, prof, opts)
+	})
+	if stop {
 		return err
 	}
-	var all []*critpath.Result
-	for _, prof := range profs {
-		r, err := interruptible(ctx, &e.bg, func() (*critpath.Result, error) { return critpath.Analyze(ctx, prof, opts) })
-		if err != nil {
-			return printSkip(err, out)
-		}
-		all = append(all, r)
-	}
 	if o := p.Last("--output"); o != "" && o != "-" {
-		return writeMagicFile(o, out, func(w io.Writer) error {
-			for i, r := range all {
-				if err := cliflags.WriteCriticalPath(w, r, i, csvUnless(spec), false); err != nil {
-					return err
-				}
-			}
-			return nil
+		return writeEach(o, out, all, func(w io.Writer, i int, r *critpath.Result) error {
+			return cliflags.WriteCriticalPath(w, r, i, csvUnless(spec), false)
 		})
 	}
 	for i, r := range all {
@@ -100,15 +89,35 @@ func csvUnless(spec *format.Spec) format.Spec {
 	return format.Spec{Name: "csv"}
 }
 
-// writeMagicFile writes a magic's -o file o with write and says so.
-func writeMagicFile(o string, out kernel.Output, write func(w io.Writer) error) error {
+// eachProfile runs analyse on each profile of a magic's FILE|NAME
+// arguments (interruptibly); stop is set when one could not be opened or
+// analysed, and err is then what the magic returns.
+func eachProfile[T any](ctx context.Context, e *Engine, ins []string, out kernel.Output, analyse func(*nsysx.Profile) (T, error)) (all []T, stop bool, err error) {
+	profs, err := e.magicProfiles(ctx, ins)
+	if err != nil {
+		return nil, true, err
+	}
+	for _, prof := range profs {
+		v, err := interruptible(ctx, &e.bg, func() (T, error) { return analyse(prof) })
+		if err != nil {
+			return nil, true, printSkip(err, out)
+		}
+		all = append(all, v)
+	}
+	return all, false, nil
+}
+
+// writeEach writes a magic's -o file o, each result with write, and says so.
+func writeEach[T any](o string, out kernel.Output, all []T, write func(w io.Writer, i int, v T) error) error {
 	fh, err := os.Create(o)
 	if err != nil {
 		return kernel.Errorf("OSError", "%v", err)
 	}
 	defer fh.Close()
-	if err := write(fh); err != nil {
-		return kernel.Errorf("OSError", "%v", err)
+	for i, v := range all {
+		if err := write(fh, i, v); err != nil {
+			return kernel.Errorf("OSError", "%v", err)
+		}
 	}
 	if err := fh.Close(); err != nil {
 		return kernel.Errorf("OSError", "%v", err)
