@@ -71,6 +71,7 @@ func commands() []command {
 		{"export", "write a profile's raw tables as Parquet or Arrow files", runExport},
 		{"profile", "record a profile with the installed nsys, then export and open it", runProfile},
 		{"advise", "what to fix first: findings ranked by the time at stake, with evidence and fixes", runAdvise},
+		{"critical-path", "which work sets each iteration's time: the dependency graph replayed, its critical path, and what-if predictions", runCriticalPath},
 		{"compare", "compare two profiles: per kernel, NVTX range and API, the change with a confidence interval and a verdict", runCompare},
 		{"plot", "draw charts (PNG, SVG, Vega-Lite JSON) from profiles", runPlot},
 		{"kernel", "run or install the nsysx Jupyter kernel", runKernel},

@@ -13,14 +13,14 @@ import (
 // them may link the Jupyter kernel.
 var libraryPackages = []string{
 	"./nsysx", "./nsysx/format", "./nsysx/recipe/...", "./nsysx/stackprof",
-	"./nsysx/timeline", "./nsysx/compare", "./nsysx/capture", "./plots",
+	"./nsysx/timeline", "./nsysx/compare", "./nsysx/critpath", "./nsysx/capture", "./plots",
 }
 
 // grpcFree are the packages whose dependencies hold no gRPC: the library
 // and the command (Parquet is read and written without pqarrow, which
 // imports Arrow Flight; docs/export.md): every nsysx run would otherwise
 // run the initialisers of gRPC, protobuf and Flight and map their pages.
-var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare",
+var grpcFree = []string{"./nsysx", "./nsysx/format", "./nsysx/stackprof", "./nsysx/compare", "./nsysx/critpath",
 	"./nsysx/recipe/...", "./plots", "./cmd/nsysx"}
 
 // notInCLI are packages whose initialisers cost every nsysx run memory

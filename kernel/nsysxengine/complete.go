@@ -128,7 +128,7 @@ func (e *Engine) completeInput(word string) []string {
 func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 	w := c.Word
 	if len(c.Args) == 0 {
-		return prefixed([]string{"stats", "analyze", "export", "recipe", "compare", "advise", "timeline", "profile"}, w), len(w)
+		return prefixed([]string{"stats", "analyze", "export", "recipe", "compare", "advise", "critical-path", "timeline", "profile"}, w), len(w)
 	}
 	if c.Args[0] == "recipe" {
 		return e.completeRecipe(c.Args[1:], w)
@@ -143,6 +143,8 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 		defs = compareFlags
 	case "advise":
 		defs = adviseFlags
+	case "critical-path":
+		defs = criticalPathFlags
 	case "timeline":
 		defs = timelineFlags
 	}

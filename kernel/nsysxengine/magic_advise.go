@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
-	"github.com/nsysx/nsysx/nsysx/format"
 	"github.com/nsysx/nsysx/plots"
 )
 
@@ -33,29 +32,13 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
-	ins := p.Args
-	if len(ins) == 0 {
-		last := e.profiles.lastOpened()
-		if last == nil {
-			return usageErr("no input: give a file or a name bound by %%open")
-		}
-		ins = []string{""}
-	}
-	var all []*advise.Advice
 	var profs []*nsysx.Profile
-	for _, in := range ins {
-		prof := e.profiles.lastOpened()
-		if in != "" {
-			if prof, err = e.resolve(ctx, in); err != nil {
-				return kernel.Errorf("OpenError", "%v", err)
-			}
-		}
-		a, err := interruptible(ctx, &e.bg, func() (*advise.Advice, error) { return advise.Run(ctx, prof, opts) })
-		if err != nil {
-			return printSkip(err, out)
-		}
-		all = append(all, a)
+	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*advise.Advice, error) {
 		profs = append(profs, prof)
+		return advise.Run(ctx, prof, opts)
+	})
+	if stop {
+		return err
 	}
 	if len(profs) > 1 { // one job's ranks: the job's advice first (docs/advise.md)
 		job, err := interruptible(ctx, &e.bg, func() (*advise.Advice, error) { return advise.Job(ctx, profs, all, opts) })
@@ -68,28 +51,12 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 		}
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
-		s := format.Spec{Name: "csv"}
-		if spec != nil {
-			s = *spec
-		}
-		fh, err := os.Create(o)
-		if err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-		defer fh.Close()
-		for i, a := range all {
+		return writeEach(o, out, all, func(w io.Writer, i int, a *advise.Advice) error {
 			if i > 0 {
-				fmt.Fprintln(fh)
+				fmt.Fprintln(w)
 			}
-			if err := cliflags.WriteAdvice(fh, a, s, false); err != nil {
-				return kernel.Errorf("OSError", "%v", err)
-			}
-		}
-		if err := fh.Close(); err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-		fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
-		return nil
+			return cliflags.WriteAdvice(w, a, csvUnless(spec), false)
+		})
 	}
 	for i, a := range all {
 		if spec != nil {

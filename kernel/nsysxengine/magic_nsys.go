@@ -36,7 +36,7 @@ func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
 	return cliflags.WithHelp(defs, "-q", q)
 }
 
-const nsysUsage = "%nsys stats|analyze|export|compare|advise|timeline [flags] [FILE|NAME...]\n       " + recipeUsage +
+const nsysUsage = "%nsys stats|analyze|export|compare|advise|critical-path|timeline [flags] [FILE|NAME...]\n       " + recipeUsage +
 	"\n       %nsys profile [nsys profile flags] -- COMMAND"
 
 const nsysHelp = `Run nsysx's stats reports, analyze rules or export on profiles, with the
@@ -53,6 +53,7 @@ Examples:
   %nsys export -t perfetto -o train_trace train.sqlite
   %nsys compare train fixed
   %nsys advise train
+  %nsys critical-path --what-if kernels:gemm=0.5 train
   %nsys timeline "iteration 12" train
 %nsys recipe runs nsys's multi-report recipes; %nsys recipe --help lists them.
 %nsys profile [nsys profile flags] -- COMMAND records a new profile with the
@@ -81,10 +82,12 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 		return e.nsysCompare(ctx, args[1:], out)
 	case "advise":
 		return e.nsysAdvise(ctx, args[1:], out)
+	case "critical-path":
+		return e.nsysCriticalPath(ctx, args[1:], out)
 	case "timeline":
 		return e.nsysTimeline(ctx, args[1:], out)
 	}
-	names := []string{"stats", "analyze", "export", "recipe", "profile", "compare", "advise", "timeline"}
+	names := []string{"stats", "analyze", "export", "recipe", "profile", "compare", "advise", "critical-path", "timeline"}
 	return usageErr("%%nsys: unknown command %q%s (%s)", args[0], nsysx.Suggest(args[0], names), strings.Join(names, ", "))
 }
 

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/nsysx/nsysx/internal/checked"
@@ -33,8 +32,9 @@ const (
 func (k Kind) GPU() bool { return k == GPU || k == Kernel || k == Memory }
 
 // DefaultIterations matches NVTX ranges that mark iterations: "iteration 12",
-// "iter_3", "step 7", "batch #2", or just "step".
-const DefaultIterations = `(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\d+)?$`
+// "iter_3", "step 7", "batch #2", or just "step" (events.IterationFinder
+// finds them).
+const DefaultIterations = events.DefaultIterations
 
 type key struct {
 	kind Kind
@@ -70,10 +70,9 @@ type collector struct {
 	ctx    context.Context
 	p      *nsysx.Profile
 	f      *nsysx.Filter
-	iterRe *regexp.Regexp
+	iters  *events.IterationFinder
 	d      *data
 	launch map[uint64]int64 // (pid, correlationId) -> API call start
-	cands  map[string][][2]int64
 }
 
 func (c *collector) scan(table string, cols []string, fn func(r nsysx.ScanRow) error) error {
@@ -130,14 +129,16 @@ func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *reg
 	if err := p.StringsErr(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Path, err)
 	}
-	c := &collector{ctx: ctx, p: p, f: f, iterRe: iterRe, launch: map[uint64]int64{}, cands: map[string][][2]int64{},
+	c := &collector{ctx: ctx, p: p, f: f, iters: events.NewIterationFinder(iterRe), launch: map[uint64]int64{},
 		d: &data{label: p.Base(), groups: map[key]*sample{}}}
 	for _, step := range []func() error{c.api, c.kernels, c.memory, c.nvtx} {
 		if err := step(); err != nil {
 			return nil, err
 		}
 	}
-	c.d.iters = pickIterations(c.cands)
+	for _, it := range c.iters.Iterations() {
+		c.d.iters = append(c.d.iters, [2]int64{it.Start, it.End})
+	}
 	c.d.assign()
 	addSummaries(c.d)
 	if err := c.d.checkTotals(); err != nil {
@@ -276,10 +277,8 @@ func (c *collector) nvtx() error {
 		if r.IsNull(4) {
 			name = c.str(r.Int(5), "")
 		}
-		name = rangeName(name)
-		if c.iterRe.MatchString(name) {
-			word := strings.ToLower(c.iterRe.FindStringSubmatch(name)[1])
-			c.cands[word] = append(c.cands[word], [2]int64{r.Int(0), r.Int(1)})
+		name = events.RangeName(name)
+		if c.iters.Add(name, r.Int(0), r.Int(1), model.GlobalTid(r.Int(3))) {
 			name = digits().ReplaceAllString(name, "N")
 		}
 		if d := domains[[2]int64{model.GlobalTid(r.Int(3)).Upper(), r.Int(6)}]; d != "" {
@@ -292,43 +291,6 @@ func (c *collector) nvtx() error {
 		c.group(NVTX, name).add(d, r.Int(0))
 		return nil
 	})
-}
-
-// rangeName drops PyTorch's per-call suffixes, so that an operator's
-// ranges add up.
-func rangeName(s string) string {
-	for _, k := range []string{", op_id = ", ", seq = ", ", sizes = "} {
-		if i := strings.Index(s, k); i > 0 {
-			s = s[:i]
-		}
-	}
-	return s
-}
-
-// pickIterations chooses the iteration ranges: the most numerous group of
-// matching names, when it has at least two; nested or overlapping ranges of
-// the group are merged into the first.
-func pickIterations(cands map[string][][2]int64) [][2]int64 {
-	var best [][2]int64
-	var bestName string
-	for name, r := range cands {
-		if len(r) > len(best) || len(r) == len(best) && name < bestName {
-			best, bestName = r, name
-		}
-	}
-	if len(best) < 2 {
-		return nil
-	}
-	sort.Slice(best, func(i, j int) bool { return best[i][0] < best[j][0] })
-	out := [][2]int64{best[0]}
-	for _, w := range best[1:] {
-		if last := &out[len(out)-1]; w[0] < last[1] {
-			last[1] = max(last[1], w[1])
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
 }
 
 // assign puts every name's instances in start order (the order in which

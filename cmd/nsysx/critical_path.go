@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/nsysx/critpath"
+	"github.com/nsysx/nsysx/nsysx/format"
+)
+
+var criticalPathFlags = cliflags.CriticalPath()
+
+// runCriticalPath is `nsysx critical-path`: per profile, each iteration's
+// observed, replayed and predicted time and its critical path.
+func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	const cmd = "critical-path"
+	p, err := parseArgs(cmd, args, criticalPathFlags, nil)
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	if p.Has("--help") {
+		fmt.Fprintf(stdout, "Usage: nsysx critical-path [flags] FILE...\n\n%s\nThe model, the what-if specs and the CSV columns: docs/critical-path.md.\n", cliflags.Help(criticalPathFlags))
+		return 0
+	}
+	if len(p.Args) == 0 {
+		return fail(stderr, cmd, usageErr("give at least one profile"))
+	}
+	spec, err := format.ParseSpec(cmp(p.Last("--format"), "column"))
+	if err != nil {
+		return fail(stderr, cmd, &unknownName{err})
+	}
+	if err := cliflags.CriticalPathFormat(spec); err != nil {
+		return fail(stderr, cmd, err)
+	}
+	opts, err := cliflags.CriticalPathOptions(p)
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	quiet, err := p.Bool("--quiet")
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	force, err := p.Bool("--force-export")
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	var all []*critpath.Result
+	for _, in := range p.Args {
+		prof, err := openInput(ctx, in, openFlags{force: force, quiet: true}, stderr)
+		if err != nil {
+			return fail(stderr, cmd, err)
+		}
+		r, err := critpath.Analyze(ctx, prof, opts)
+		prof.Close()
+		if err != nil {
+			return fail(stderr, cmd, err)
+		}
+		all = append(all, r)
+	}
+	w, closeOut, err := outputFile(p.Last("--output"), stdout)
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	for i, r := range all {
+		if i > 0 && spec.Name != "csv" {
+			fmt.Fprintln(w)
+		}
+		if err := cliflags.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
+			return fail(stderr, cmd, err)
+		}
+	}
+	if err := closeOut(); err != nil {
+		return fail(stderr, cmd, err)
+	}
+	return 0
+}
+
+// cmp is s, or def when s is empty.
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// outputFile opens the --output file (stdout for "" or "-") and returns the
+// function that closes it.
+func outputFile(name string, stdout io.Writer) (io.Writer, func() error, error) {
+	if name == "" || name == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	fh, err := os.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fh, fh.Close, nil
+}

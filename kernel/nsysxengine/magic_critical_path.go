@@ -1,0 +1,127 @@
+package nsysxengine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/kernel"
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/critpath"
+	"github.com/nsysx/nsysx/nsysx/format"
+)
+
+var criticalPathFlags = cliflags.WithHelp(cliflags.CriticalPath(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
+
+// nsysCriticalPath is %nsys critical-path [flags] FILE|NAME...: for each
+// profile, the summary and the per-iteration table (or, with -f, text in
+// that format; with -o, a file).
+func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel.Output) error {
+	p, err := parseMagic(args, criticalPathFlags, "Usage: %nsys critical-path [flags] FILE|NAME...   (files or names bound by %open; default: the profile opened last)", out)
+	if p == nil {
+		return err
+	}
+	opts, err := cliflags.CriticalPathOptions(p)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	spec, err := formatFlag(p, cliflags.CriticalPathFormat)
+	if err != nil {
+		return err
+	}
+	quiet, _ := p.Bool("--quiet")
+	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*critpath.Result, error) {
+		return critpath.Analyze(ctx, prof, opts)
+	})
+	if stop {
+		return err
+	}
+	if o := p.Last("--output"); o != "" && o != "-" {
+		return writeEach(o, out, all, func(w io.Writer, i int, r *critpath.Result) error {
+			return cliflags.WriteCriticalPath(w, r, i, csvUnless(spec), false)
+		})
+	}
+	for i, r := range all {
+		if spec != nil {
+			if err := cliflags.WriteCriticalPath(out.Stdout(), r, i, *spec, !quiet); err != nil {
+				return err
+			}
+			continue
+		}
+		if !quiet {
+			fmt.Fprintln(out.Stdout(), r.Summary())
+		}
+		if err := out.Display(kernel.Display{Data: ResultBundle(r.Table(i), DefaultTableOptions)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// magicProfiles opens a magic's FILE|NAME arguments (none: the profile
+// opened last).
+func (e *Engine) magicProfiles(ctx context.Context, ins []string) ([]*nsysx.Profile, error) {
+	if len(ins) == 0 {
+		last := e.profiles.lastOpened()
+		if last == nil {
+			return nil, usageErr("no input: give a file or a name bound by %%open")
+		}
+		return []*nsysx.Profile{last}, nil
+	}
+	var out []*nsysx.Profile
+	for _, in := range ins {
+		prof, err := e.resolve(ctx, in)
+		if err != nil {
+			return nil, kernel.Errorf("OpenError", "%v", err)
+		}
+		out = append(out, prof)
+	}
+	return out, nil
+}
+
+// csvUnless is spec, or CSV when there is none (a magic's -o default).
+func csvUnless(spec *format.Spec) format.Spec {
+	if spec != nil {
+		return *spec
+	}
+	return format.Spec{Name: "csv"}
+}
+
+// eachProfile runs analyse on each profile of a magic's FILE|NAME
+// arguments (interruptibly); stop is set when one could not be opened or
+// analysed, and err is then what the magic returns.
+func eachProfile[T any](ctx context.Context, e *Engine, ins []string, out kernel.Output, analyse func(*nsysx.Profile) (T, error)) (all []T, stop bool, err error) {
+	profs, err := e.magicProfiles(ctx, ins)
+	if err != nil {
+		return nil, true, err
+	}
+	for _, prof := range profs {
+		v, err := interruptible(ctx, &e.bg, func() (T, error) { return analyse(prof) })
+		if err != nil {
+			return nil, true, printSkip(err, out)
+		}
+		all = append(all, v)
+	}
+	return all, false, nil
+}
+
+// writeEach writes a magic's -o file o, each result with write, and says so.
+func writeEach[T any](o string, out kernel.Output, all []T, write func(w io.Writer, i int, v T) error) error {
+	fh, err := os.Create(o)
+	if err != nil {
+		return kernel.Errorf("OSError", "%v", err)
+	}
+	defer fh.Close()
+	for i, v := range all {
+		if err := write(fh, i, v); err != nil {
+			return kernel.Errorf("OSError", "%v", err)
+		}
+	}
+	if err := fh.Close(); err != nil {
+		return kernel.Errorf("OSError", "%v", err)
+	}
+	fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
+	return nil
+}
