@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,6 +71,17 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		if err := cliflags.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
 			return fail(stderr, cmd, err)
+		}
+	}
+	// The reports of one job's ranks (NCCL collectives to match): the
+	// critical path across them, after each rank's own.
+	if len(p.Args) > 1 {
+		fmt.Fprintln(w)
+		err := writeRanks(ctx, w, stderr, p.Args, opts.Iterations, cmp(p.Last("--format"), "column"))
+		switch {
+		case errors.Is(err, critpath.ErrNoCollectives):
+		case err != nil:
+			fmt.Fprintf(stderr, "nsysx critical-path: not across the ranks: %v\n", err)
 		}
 	}
 	if err := closeOut(); err != nil {
