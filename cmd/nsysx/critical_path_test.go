@@ -71,3 +71,23 @@ func TestCriticalPathBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Several reports: each one's table, then, for the ranks of one job, the
+// critical path across them (its header and rank 1 as iteration 6's
+// straggler); reports of different runs get no ranks table and no error.
+func TestCriticalPathSeveral(t *testing.T) {
+	r0, r1 := testutil.Profile(t, "rank0"), testutil.Profile(t, "rank1")
+	stdout, stderr, code := runCLI(t, "critical-path", "-q", "-f", "csv", r0, r1)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	parts := strings.Split(strings.TrimSpace(stdout), "\n\n")
+	if len(parts) != 2 || !strings.HasPrefix(parts[1], "Iteration,Rank,File,Collectives,Straggler,Lost (ns),Idle Lost (ns),Observed (ns),Predicted (ns)\n") ||
+		!strings.Contains(parts[1], "\niteration 6,1,") {
+		t.Errorf("%d parts; stdout %.600q", len(parts), stdout)
+	}
+	stdout, stderr, code = runCLI(t, "critical-path", "-q", "-f", "csv", testutil.Profile(t, "train"), testutil.Profile(t, "fixed"))
+	if code != 0 || stderr != "" || strings.Contains(stdout, "Straggler") {
+		t.Errorf("exit %d, stderr %q, stdout %.300q", code, stderr, stdout)
+	}
+}
