@@ -2,6 +2,7 @@ package nsysxengine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,11 +33,26 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
+	var profs []*nsysx.Profile
 	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*critpath.Result, error) {
+		profs = append(profs, prof)
 		return critpath.Analyze(ctx, prof, opts)
 	})
 	if stop {
 		return err
+	}
+	// The ranks of one job: the critical path across them, as a table
+	// after each rank's (docs/critical-path-ranks.md).
+	var ranks *critpath.RanksResult
+	if len(profs) > 1 {
+		ranks, err = interruptible(ctx, &e.bg, func() (*critpath.RanksResult, error) {
+			return critpath.Ranks(ctx, profs, critpath.RanksOptions{Iterations: opts.Iterations})
+		})
+		switch {
+		case errors.Is(err, critpath.ErrNoCollectives):
+		case err != nil:
+			fmt.Fprintf(out.Stderr(), "not across the ranks: %v\n", err)
+		}
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
 		return writeEach(o, out, all, func(w io.Writer, i int, r *critpath.Result) error {
@@ -56,6 +72,13 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 		if err := out.Display(kernel.Display{Data: ResultBundle(r.Table(i), DefaultTableOptions)}); err != nil {
 			return err
 		}
+	}
+	if ranks != nil {
+		if spec != nil {
+			fmt.Fprintln(out.Stdout())
+			return format.Write(out.Stdout(), ranks.Result(), *spec)
+		}
+		return out.Display(kernel.Display{Data: ResultBundle(ranks.Result(), DefaultTableOptions)})
 	}
 	return nil
 }

@@ -36,3 +36,20 @@ func TestNsysCriticalPath(t *testing.T) {
 		}
 	}
 }
+
+// The ranks of one job: each rank's table, then the critical path across
+// the ranks, with rank 1 the straggler of iteration 6.
+func TestNsysCriticalPathRanks(t *testing.T) {
+	e := openEngine(t, "rank0", "rank1")
+	r := cell(t, e, "%nsys critical-path -q rank0 rank1")
+	if len(r.Displays) != 3 {
+		t.Fatalf("%d displays, want two ranks' tables and the ranks table", len(r.Displays))
+	}
+	if txt := r.Displays[2].Data["text/plain"].(string); !strings.Contains(txt, "Straggler") {
+		t.Errorf("ranks table %.300q", txt)
+	}
+	r = cell(t, e, "%nsys critical-path -q -f csv rank0 rank1")
+	if !strings.Contains(r.Out.String(), "\niteration 6,1,") {
+		t.Errorf("csv %.300q", r.Out.String())
+	}
+}
