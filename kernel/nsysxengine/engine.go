@@ -14,6 +14,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 )
 
@@ -178,6 +179,18 @@ func (e *Engine) display(v any) map[string]any {
 		b := ResultBundle(x.Result(), e.TableOptions())
 		b["text/plain"] = x.Summary() + "\n" + b["text/plain"].(string)
 		return b
+	case *critpath.Result:
+		if x == nil {
+			return nil
+		}
+		b := ResultBundle(x.Table(0), e.TableOptions())
+		b["text/plain"] = x.Summary() + "\n" + b["text/plain"].(string)
+		return b
+	case *critpath.RanksResult:
+		if x == nil {
+			return nil
+		}
+		return ResultBundle(x.Result(), e.TableOptions())
 	case []*nsysx.Report:
 		return ReportsBundle(x)
 	}
