@@ -87,6 +87,3 @@ func newProfile(path, format string, src model.Source) (*Profile, error) {
 	}
 	return &Profile{mp}, nil
 }
-
-// isCancel reports whether err is a cancelled or expired context's.
-var isCancel = model.IsCancel

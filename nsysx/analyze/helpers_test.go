@@ -10,10 +10,6 @@ import (
 	"github.com/nsysx/nsysx/nsysx/report"
 )
 
-// fixture returns the path of the unpacked profile testdata/profiles/<name>.sqlite.gz
-// (testutil.Profile).
-func fixture(t testing.TB, name string) string { return testutil.Profile(t, name) }
-
 // TestMain removes the unpacked fixtures after the tests.
 func TestMain(m *testing.M) { testutil.Main(m) }
 
