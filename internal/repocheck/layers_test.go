@@ -51,7 +51,7 @@ const maxPackageFiles = 40
 // frontEnd are the internal packages that glue the commands and the kernel
 // to the library (flags, plans); every other internal package is a leaf
 // that imports nothing of the library.
-var frontEnd = []string{"internal/cliflags", "internal/reportplan", "internal/recipecli", "internal/nsysxtest"}
+var frontEnd = []string{"internal/frontend", "internal/nsysxtest"}
 
 type listed struct {
 	ImportPath string

@@ -1,4 +1,4 @@
-package cliflags
+package frontend
 
 // The flag sets of `nsysx stats`, `nsysx analyze` and `nsysx export`, which
 // the kernel's %nsys magics take too (with notebook wording for a few helps,

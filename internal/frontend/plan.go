@@ -1,16 +1,9 @@
-// Package reportplan turns the words of `nsysx stats` and `nsysx analyze`,
-// and of the kernel's %nsys stats and %nsys analyze, into one run plan:
-// the reports or rules to run (ALL for every rule), each with its options,
-// format and output, and the flags that apply to the whole run. Both the
-// command and the magics build their plans here, so that the same words
-// mean the same run in both.
-package reportplan
+package frontend
 
 import (
 	"strings"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -49,8 +42,8 @@ type Options struct {
 }
 
 // Build makes the plan of cmd ("stats" or "analyze") from parsed flags.
-// Every error is a *cliflags.UsageError naming the word at fault.
-func Build(cmd string, p *cliflags.Parsed, o Options) (*Plan, error) {
+// Every error is a *UsageError naming the word at fault.
+func Build(cmd string, p *Parsed, o Options) (*Plan, error) {
 	pl := &Plan{Cmd: cmd}
 	var err error
 	for _, b := range []struct {
@@ -64,7 +57,7 @@ func Build(cmd string, p *cliflags.Parsed, o Options) (*Plan, error) {
 	tu := ""
 	if p.Has("--timeunit") {
 		if tu, err = format.ParseTimeUnit(p.Last("--timeunit")); err != nil {
-			return nil, cliflags.Usagef("--timeunit: %v", err)
+			return nil, Usagef("--timeunit: %v", err)
 		}
 	}
 	reps, fmts, outs := names(p, cmd == "analyze"), p.List("--format"), p.List("--output")
@@ -78,10 +71,10 @@ func Build(cmd string, p *cliflags.Parsed, o Options) (*Plan, error) {
 		}
 		pl.Jobs = append(pl.Jobs, j)
 	}
-	if pl.Filter, err = cliflags.Filter(p); err != nil {
+	if pl.Filter, err = Filter(p); err != nil {
 		return nil, err
 	}
-	if pl.ExportTimeout, err = cliflags.ExportTimeout(p); err != nil {
+	if pl.ExportTimeout, err = ExportTimeout(p); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -89,7 +82,7 @@ func Build(cmd string, p *cliflags.Parsed, o Options) (*Plan, error) {
 
 // names is the list of -r words: nsys's default reports for stats, every
 // rule for analyze without -r or with -r all (any case).
-func names(p *cliflags.Parsed, rules bool) []string {
+func names(p *Parsed, rules bool) []string {
 	reps := append(p.List("--report"), p.List("--rule")...) // analyze's canonical name is --rule
 	switch {
 	case len(reps) == 0 && !rules:
@@ -115,14 +108,14 @@ func pick(l []string, i int) string {
 func newJob(rules bool, rep, f, out, tu string, o Options) (Job, error) {
 	j := Job{Out: out}
 	if strings.HasPrefix(out, "@") && o.NoPipes != "" {
-		return j, cliflags.Usagef("-o @CMD (piping to a command) %s", o.NoPipes)
+		return j, Usagef("-o @CMD (piping to a command) %s", o.NoPipes)
 	}
 	var err error
 	if j.Report, j.Opts, err = Lookup(rep, rules); err != nil {
-		return j, cliflags.Usagef("%v", err)
+		return j, Usagef("%v", err)
 	}
 	if err := nsysx.CheckOptions(j.Report, j.Opts); err != nil {
-		return j, cliflags.Usagef("%v", err)
+		return j, Usagef("%v", err)
 	}
 	switch {
 	case f == "" && out != "-":
@@ -135,13 +128,13 @@ func newJob(rules bool, rep, f, out, tu string, o Options) (Job, error) {
 	}
 	fs, err := format.ParseSpec(f)
 	if err != nil {
-		return j, cliflags.Usagef("%v", err)
+		return j, Usagef("%v", err)
 	}
 	if tu != "" {
 		fs.TimeUnit = tu
 	}
 	if out == "-" && IsBinary(fs.Name) {
-		return j, cliflags.Usagef("format %s is binary: give -o BASE to write a file", fs.Name)
+		return j, Usagef("format %s is binary: give -o BASE to write a file", fs.Name)
 	}
 	j.Format = &fs
 	return j, nil

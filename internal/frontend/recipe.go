@@ -1,8 +1,4 @@
-// Package recipecli reads the recipe command line that `nsysx recipe` and
-// `nsysx-beam recipe` share: nsys's front-end options, the recipe's name
-// and its options, and answers the requests that only print
-// (--help-recipes, -h, NAME --help, --print-compat-recipes).
-package recipecli
+package frontend
 
 import (
 	"errors"
@@ -15,11 +11,11 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe/recipes"
 )
 
-// Parse reads args (the words after "recipe") with parse, which reads the
+// ParseRecipe reads args (the words after "recipe") with parse, which reads the
 // recipe's options (recipe.ParseArgs, or a command's own). prog names the
 // command in messages, usage is printed for -h; helpTail follows a
-// recipe's --help. When Parse printed what was asked, o is nil.
-func Parse(prog string, args []string, stdout io.Writer, usage, helpTail string,
+// recipe's --help. When ParseRecipe printed what was asked, o is nil.
+func ParseRecipe(prog string, args []string, stdout io.Writer, usage, helpTail string,
 	parse func(*recipe.Recipe, []string) (*recipe.Options, error)) (r *recipe.Recipe, o *recipe.Options, err error) {
 	r, rest, err := recipe.FrontPrint(prog, args, stdout, usage)
 	if err != nil || r == nil {

@@ -1,9 +1,4 @@
-// Package cliflags parses command lines in nsys's flag grammar, for the nsysx
-// command and the kernel's %nsys magics alike: -r X, -rX, --report X,
-// --report=X, boolean flags with an optional =true|false, flags whose value
-// is optional (--help-reports [NAME]), flags and positional arguments in any
-// order, and "--" to end the flags.
-package cliflags
+package frontend
 
 import (
 	"fmt"

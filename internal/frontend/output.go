@@ -1,4 +1,4 @@
-package reportplan
+package frontend
 
 import (
 	"bufio"
