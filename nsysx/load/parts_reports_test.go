@@ -1,4 +1,4 @@
-package nsysx
+package load_test
 
 import (
 	"context"
@@ -10,27 +10,28 @@ import (
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
 	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // TestLoadPartsSameResults: with every load cut into ranges of one leaf or
-// more (the spare cores of WithCores), the reports and rules that load the
+// more (the spare cores of nsysx.WithCores), the reports and rules that load the
 // big tables give the results of one-core loads, on every test profile;
-// so do loads cut by WithLoadParts without spare cores (the CLI's).
+// so do loads cut by nsysx.WithLoadParts without spare cores (the CLI's).
 func TestLoadPartsSameResults(t *testing.T) {
 	reports := []string{"cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_trace", "cuda_kern_exec_trace",
 		"cuda_api_gpu_sum", "nvtx_kern_sum", "cuda_api_sync", "cuda_memcpy_async", "gpu_gaps", "gpu_time_util"}
 	run := func(prof string, parts int, byLoadParts bool) []string {
 		defer func(r, l, g int) { load.SetLoadPartsRows(r); sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(load.SetLoadPartsRows(0), sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
 		sqlite.MinPartLeaves = 1
-		ctx := WithCores(t.Context(), parts)
+		ctx := nsysx.WithCores(t.Context(), parts)
 		if byLoadParts {
-			if ctx = WithLoadParts(t.Context(), parts); load.LoadPartsOf(ctx) != parts && os.Getenv("NSYSX_LOAD_PARTS") == "" {
+			if ctx = nsysx.WithLoadParts(t.Context(), parts); load.LoadPartsOf(ctx) != parts && os.Getenv("NSYSX_LOAD_PARTS") == "" {
 				t.Fatalf("WithLoadParts(%d): loads cut in %d", parts, load.LoadPartsOf(ctx))
 			}
 		}
-		p, err := Open(testutil.Profile(t, prof))
+		p, err := nsysx.Open(testutil.Profile(t, prof))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func TestLoadPartsSameResults(t *testing.T) {
 				t.Errorf("%s %s: a load in ranges differs from a one-core load", prof, reports[i])
 			}
 			if one[i] != three[i] {
-				t.Errorf("%s %s: a load in WithLoadParts's ranges differs from a one-core load", prof, reports[i])
+				t.Errorf("%s %s: a load in nsysx.WithLoadParts's ranges differs from a one-core load", prof, reports[i])
 			}
 		}
 	}
@@ -74,7 +75,7 @@ func TestScanPartsMatchesScan(t *testing.T) {
 	defer func(l, g int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(g) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
 	sqlite.MinPartLeaves = 1
 	cols := []string{"start", "end", "nosuchcolumn", "text", "textId", "globalTid"}
-	row := func(r ScanRow) string {
+	row := func(r nsysx.ScanRow) string {
 		var b strings.Builder
 		for i := range cols {
 			fmt.Fprintf(&b, "%v:%v:%d:%v:%q:%s,", r.Has(i), r.IsNull(i), r.Int(i), r.Float(i), r.Bytes(i), r.Str(i))
@@ -83,7 +84,7 @@ func TestScanPartsMatchesScan(t *testing.T) {
 	}
 	cut := 0
 	for _, prof := range testutil.Profiles {
-		p, err := Open(testutil.Profile(t, prof))
+		p, err := nsysx.Open(testutil.Profile(t, prof))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,14 +93,14 @@ func TestScanPartsMatchesScan(t *testing.T) {
 				continue
 			}
 			var want []string
-			if err := p.Scan(t.Context(), table, nil, cols, func(r ScanRow) error { want = append(want, row(r)); return nil }); err != nil {
+			if err := p.Scan(t.Context(), table, nil, cols, func(r nsysx.ScanRow) error { want = append(want, row(r)); return nil }); err != nil {
 				t.Fatal(err)
 			}
 			for _, cores := range []int{1, 4} {
 				var got [][]string
-				n, err := p.ScanParts(WithCores(t.Context(), cores), table, cols, func(i int) func(ScanRow) error {
+				n, err := p.ScanParts(nsysx.WithCores(t.Context(), cores), table, cols, func(i int) func(nsysx.ScanRow) error {
 					got = append(got, nil)
-					return func(r ScanRow) error { got[i] = append(got[i], row(r)); return nil }
+					return func(r nsysx.ScanRow) error { got[i] = append(got[i], row(r)); return nil }
 				})
 				if err != nil || n != len(got) || (cores == 1 && n != 1) {
 					t.Fatalf("%s %s cores %d: %d ranges, %d collected, %v", prof, table, cores, n, len(got), err)
@@ -118,7 +119,10 @@ func TestScanPartsMatchesScan(t *testing.T) {
 		t.Error("no table was cut into ranges")
 	}
 	var nilCtx context.Context
-	if _, err := (&Profile{}).ScanParts(nilCtx, "NVTX_EVENTS", cols, nil); err == nil {
+	if _, err := (&nsysx.Profile{}).ScanParts(nilCtx, "NVTX_EVENTS", cols, nil); err == nil {
 		t.Error("nil context: no error")
 	}
 }
+
+// TestMain removes the unpacked fixtures after the tests.
+func TestMain(m *testing.M) { testutil.Main(m) }

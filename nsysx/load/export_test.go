@@ -2,10 +2,11 @@ package load
 
 import "context"
 
-// Knobs for the library's tests, which drive the loaders through reports
-// from package nsysx: the thresholds below decide when a load is cut into
-// ranges and where a .nsys-rep is exported, and the tests move them to
-// reach every path with small profiles.
+// Knobs for the tests (package load_test drives the loaders through the
+// reports of package nsysx): the thresholds below decide when a load is cut
+// into ranges and where a .nsys-rep is exported, and the tests move them to
+// reach every path with small profiles. They live in a _test file so that
+// no program can set them.
 
 // SetLoadPartsRows sets the fewest estimated rows for which a load is cut
 // into ranges; it returns the previous value.

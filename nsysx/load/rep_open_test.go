@@ -1,4 +1,4 @@
-package nsysx
+package load_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/load"
 )
 
@@ -20,12 +21,12 @@ func fakeNsys(t *testing.T, export string) (calls func() int) {
 }
 
 func TestNsysRepExport(t *testing.T) {
-	calls := fakeNsys(t, fixture(t, "sync"))
+	calls := fakeNsys(t, testutil.Profile(t, "sync"))
 	dir := t.TempDir()
 	rep := filepath.Join(dir, "run.nsys-rep")
 	os.WriteFile(rep, []byte("not really a report"), 0o644)
 
-	p, err := Open(rep)
+	p, err := nsysx.Open(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,16 +37,16 @@ func TestNsysRepExport(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "run.sqlite")); err != nil {
 		t.Fatalf("export not written beside the report: %v", err)
 	}
-	if _, err := Open(rep); err != nil || calls() != 1 {
+	if _, err := nsysx.Open(rep); err != nil || calls() != 1 {
 		t.Fatalf("fresh export not reused: err %v, %d nsys calls", err, calls())
 	}
 	// A newer report is exported again.
 	future := time.Now().Add(time.Hour)
 	os.Chtimes(rep, future, future)
-	if _, err := Open(rep); err != nil || calls() != 2 {
+	if _, err := nsysx.Open(rep); err != nil || calls() != 2 {
 		t.Fatalf("stale export reused: err %v, %d calls", err, calls())
 	}
-	if _, err := OpenWith(context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 3 {
+	if _, err := nsysx.OpenWith(context.Background(), rep, nsysx.OpenOptions{ForceExport: true}); err != nil || calls() != 3 {
 		t.Fatalf("--force-export did not re-export: err %v, %d calls", err, calls())
 	}
 	if b, _ := os.ReadFile(rep); string(b) != "not really a report" {
@@ -54,7 +55,7 @@ func TestNsysRepExport(t *testing.T) {
 }
 
 func TestNsysRepCacheDir(t *testing.T) {
-	calls := fakeNsys(t, fixture(t, "sync"))
+	calls := fakeNsys(t, testutil.Profile(t, "sync"))
 	cache := t.TempDir()
 	t.Setenv("NSYSX_CACHE_DIR", cache)
 	load.SetDirWritable(func(string) bool { return false })
@@ -62,7 +63,7 @@ func TestNsysRepCacheDir(t *testing.T) {
 	dir := t.TempDir()
 	rep := filepath.Join(dir, "ro.nsys-rep")
 	os.WriteFile(rep, []byte("x"), 0o644)
-	if _, err := Open(rep); err != nil {
+	if _, err := nsysx.Open(rep); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ro.sqlite")); err == nil {
@@ -72,7 +73,7 @@ func TestNsysRepCacheDir(t *testing.T) {
 	if len(m) != 1 {
 		t.Fatalf("cache export missing: %v", m)
 	}
-	if _, err := Open(rep); err != nil || calls() != 1 {
+	if _, err := nsysx.Open(rep); err != nil || calls() != 1 {
 		t.Fatalf("cached export not reused: %v, %d calls", err, calls())
 	}
 }
@@ -81,7 +82,7 @@ func TestNsysRepWithoutNsys(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	rep := filepath.Join(t.TempDir(), "a.nsys-rep")
 	os.WriteFile(rep, []byte("x"), 0o644)
-	_, err := Open(rep)
+	_, err := nsysx.Open(rep)
 	if !errors.Is(err, load.ErrNoNsys) || !testutil.ErrorHas(err, "nsys export -t sqlite") {
 		t.Fatalf("want load.ErrNoNsys with the manual command, got %v", err)
 	}
@@ -97,12 +98,12 @@ func newRep(t *testing.T) (dir, rep string) {
 	return dir, rep
 }
 
-// openWithin runs OpenWith on its own goroutine, and gives up after 20 s
+// openWithin runs nsysx.OpenWith on its own goroutine, and gives up after 20 s
 // (a hung nsys must not hang the caller).
-func openWithin(t *testing.T, ctx context.Context, rep string, o OpenOptions) error {
+func openWithin(t *testing.T, ctx context.Context, rep string, o nsysx.OpenOptions) error {
 	done := make(chan error, 1)
 	go func() {
-		p, err := OpenWith(ctx, rep, o)
+		p, err := nsysx.OpenWith(ctx, rep, o)
 		if err == nil {
 			p.Close()
 		}
@@ -119,12 +120,12 @@ func openWithin(t *testing.T, ctx context.Context, rep string, o OpenOptions) er
 // Concurrent opens of one report export once; the others wait and reuse
 // the export, and nobody reads half of it.
 func TestNsysRepConcurrent(t *testing.T) {
-	calls, _ := testutil.FakeNsys(t, `sleep 0.3; cp "`+fixture(t, "sync")+`" "$out"`)
+	calls, _ := testutil.FakeNsys(t, `sleep 0.3; cp "`+testutil.Profile(t, "sync")+`" "$out"`)
 	dir, rep := newRep(t)
 	const runs = 12
 	errs := make(chan error, runs)
 	for range runs {
-		go func() { errs <- openWithin(t, context.Background(), rep, OpenOptions{}) }()
+		go func() { errs <- openWithin(t, context.Background(), rep, nsysx.OpenOptions{}) }()
 	}
 	for range runs {
 		if err := <-errs; err != nil {
@@ -141,10 +142,10 @@ func TestNsysRepConcurrent(t *testing.T) {
 
 // An export nsys wrote only half of is an error, and is not kept.
 func TestNsysRepHalfWritten(t *testing.T) {
-	src := fixture(t, "sync")
+	src := testutil.Profile(t, "sync")
 	testutil.FakeNsys(t, `head -c 300000 "`+src+`" > "$out"`)
 	dir, rep := newRep(t)
-	err := openWithin(t, context.Background(), rep, OpenOptions{})
+	err := openWithin(t, context.Background(), rep, nsysx.OpenOptions{})
 	if !testutil.ErrorHas(err, "unusable") {
 		t.Fatalf("half an export: %v", err)
 	}
@@ -152,7 +153,7 @@ func TestNsysRepHalfWritten(t *testing.T) {
 		t.Fatalf("something was kept: %v", ents)
 	}
 	calls := fakeNsys(t, src) // a good nsys now: exported, not refused
-	if err := openWithin(t, context.Background(), rep, OpenOptions{}); err != nil || calls() != 1 {
+	if err := openWithin(t, context.Background(), rep, nsysx.OpenOptions{}); err != nil || calls() != 1 {
 		t.Fatalf("after a good export: %v, %d calls", err, calls())
 	}
 }
@@ -160,7 +161,7 @@ func TestNsysRepHalfWritten(t *testing.T) {
 // A cached export that is not valid gives an error naming it and
 // --force-export, which replaces it.
 func TestNsysRepInvalidCache(t *testing.T) {
-	src := fixture(t, "sync")
+	src := testutil.Profile(t, "sync")
 	calls := fakeNsys(t, src)
 	dir, rep := newRep(t)
 	data := testutil.ReadFile(t, src)
@@ -168,11 +169,11 @@ func TestNsysRepInvalidCache(t *testing.T) {
 	os.WriteFile(bad, data[:len(data)/2], 0o644)
 	future := time.Now().Add(time.Minute)
 	os.Chtimes(bad, future, future)
-	err := openWithin(t, context.Background(), rep, OpenOptions{})
+	err := openWithin(t, context.Background(), rep, nsysx.OpenOptions{})
 	if !testutil.ErrorHas(err, bad, "--force-export") {
 		t.Fatalf("invalid cached export: %v", err)
 	}
-	if err := openWithin(t, context.Background(), rep, OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
+	if err := openWithin(t, context.Background(), rep, nsysx.OpenOptions{ForceExport: true}); err != nil || calls() != 1 {
 		t.Fatalf("--force-export: %v, %d calls", err, calls())
 	}
 }
@@ -185,7 +186,7 @@ func TestNsysRepTimeout(t *testing.T) {
 	for _, viaEnv := range []bool{false, true} {
 		_, pidfile := testutil.FakeNsys(t, hangingNsys)
 		dir, rep := newRep(t)
-		o := OpenOptions{ExportTimeout: 300 * time.Millisecond}
+		o := nsysx.OpenOptions{ExportTimeout: 300 * time.Millisecond}
 		if viaEnv {
 			o.ExportTimeout = 0
 			t.Setenv("NSYSX_EXPORT_TIMEOUT", "300ms")
@@ -210,7 +211,7 @@ func TestNsysRepCancel(t *testing.T) {
 		testutil.WaitPids(t, pidfile, 2)
 		cancel()
 	}()
-	if err := openWithin(t, ctx, rep, OpenOptions{}); !errors.Is(err, context.Canceled) {
+	if err := openWithin(t, ctx, rep, nsysx.OpenOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled export: %v", err)
 	}
 	testutil.NoneAlive(t, testutil.Pids(pidfile))
