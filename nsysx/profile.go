@@ -61,16 +61,11 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error)
 	if ctx == nil {
 		return nil, report.ErrNilContext
 	}
-	src, format, err := load.Open(ctx, path, o)
+	mp, err := load.OpenProfile(ctx, path, o)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newProfile(path, format, src)
-	if ext := load.CompressedExt(path); err == nil && ext != "" {
-		// Messages and output names read as for the .sqlite, as nsys's would.
-		p.Path = path[:len(path)-len(ext)]
-	}
-	return p, err
+	return &Profile{mp}, nil
 }
 
 // Profile is an opened Nsight Systems export: the model's profile (package

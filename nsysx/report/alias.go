@@ -6,65 +6,36 @@ import (
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// The data model lives in package model; these names keep the library's
-// public API (nsysx.Value, nsysx.Table, ...) as it was.
+// The model's names (values, tables, errors) and the frames' (results)
+// the run context uses.
 type (
-	Kind    = model.Kind
-	Value   = model.Value
-	ColType = model.ColType
-	Column  = model.Column
-	Table   = model.Table
+	Kind               = model.Kind
+	Value              = model.Value
+	Column             = model.Column
+	Table              = model.Table
+	MissingColumnError = model.MissingColumnError
+	MissingTableError  = model.MissingTableError
+	Result             = frame.Result
+	ResultCol          = frame.ResultCol
 )
 
-// Value kinds and column storage types (see package model).
+// Column storage types (see package model).
 const (
-	NullKind  = model.NullKind
-	IntKind   = model.IntKind
-	FloatKind = model.FloatKind
-	TextKind  = model.TextKind
-
 	Int   = model.Int
 	Float = model.Float
 	Text  = model.Text
 )
 
-// Null is the SQL NULL.
-var Null = model.Null
-
-// IntV, FloatV and TextV make values.
-func IntV(i int64) Value     { return model.IntV(i) }
-func FloatV(f float64) Value { return model.FloatV(f) }
-func TextV(s string) Value   { return model.TextV(s) }
-
-// PyFloat, Round1 and Compare: see package model.
-func PyFloat(f float64) string { return model.PyFloat(f) }
-func Round1(x float64) float64 { return model.Round1(x) }
-func Compare(a, b Value) int   { return model.Compare(a, b) }
-
-var lower = model.Lower
-
-// Report results are frames (package frame).
-type (
-	Result    = frame.Result
-	ResultCol = frame.ResultCol
-	Row       = frame.Row
-	Grouped   = frame.Grouped
-)
-
-// NewResult, Skip and ComputedCol make results (package frame).
-func NewResult(report, title string, names ...string) *Result {
-	return frame.NewResult(report, title, names...)
-}
-func Skip(report, title, msg string) *Result { return frame.Skip(report, title, msg) }
-func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol {
-	return frame.ComputedCol(name, kind, n, fn)
-}
-
-// The schema and error types of the model (package model).
-type (
-	MissingColumnError = model.MissingColumnError
-	MissingTableError  = model.MissingTableError
-	TableSchema        = model.TableSchema
+var (
+	// Null is the SQL NULL.
+	Null = model.Null
+	// IntV, FloatV, TextV, PyFloat, Round1, Compare: see package model.
+	IntV, FloatV, TextV = model.IntV, model.FloatV, model.TextV
+	PyFloat, Round1     = model.PyFloat, model.Round1
+	Compare             = model.Compare
+	lower               = model.Lower
+	// NewResult, Skip and ComputedCol make results (package frame).
+	NewResult, Skip, ComputedCol = frame.NewResult, frame.Skip, frame.ComputedCol
 )
 
 // The tables the filters and scans name (package events).
@@ -78,7 +49,8 @@ func gPID(gtid int64) int64 { return model.GlobalTid(gtid).PID() }
 func gTID(gtid int64) int64 { return model.GlobalTid(gtid).TID() }
 
 // NVTXScanCols are the NVTX_EVENTS columns an NVTX scan reads (the
-// filters' range lookup and the NVTX reports).
+// filters' range lookup and the NVTX reports), in the order the NVTX
+// reports' rowVals indexes them.
 func NVTXScanCols(p *model.Profile) []string {
 	return []string{"start", "end", "eventType", "globalTid", "textId", "text", "domainId", "endGlobalTid"}
 }

@@ -18,18 +18,13 @@ func fixture(t testing.TB, name string) string { return testutil.Profile(t, name
 func TestMain(m *testing.M) { testutil.Main(m) }
 
 // Open opens an export as nsysx.Open does (the facade imports this
-// package, so its tests open through the loaders).
+// package: its tests open through the loaders).
 func Open(path string) (*model.Profile, error) {
-	src, format, err := load.Open(context.Background(), path, load.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return model.NewProfile(path, format, src)
+	return load.OpenProfile(context.Background(), path, load.Options{})
 }
 
 // The report package's names the tests use.
 var (
 	WithCores       = report.WithCores
 	ParseTimeFilter = report.ParseTimeFilter
-	ParseNVTXFilter = report.ParseNVTXFilter
 )
