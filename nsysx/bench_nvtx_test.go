@@ -1,7 +1,6 @@
 package nsysx
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
@@ -42,47 +41,4 @@ func benchFiltered(b *testing.B, spec, nvtx string) {
 		}
 		p.Close()
 	}
-}
-
-// The cost of NVTX names on a PyTorch autograd capture, where nearly every
-// range has a name of its own ("aten::select, seq = 985, op_id = 15424"):
-// interning a million distinct texts, then grouping a million ranges by
-// them (docs/performance.md, "Names counted once"). Synthetic, no file.
-
-func BenchmarkNVTXInternDistinct(b *testing.B) {
-	texts := distinctNames(1 << 20)
-	b.ReportAllocs()
-	for b.Loop() {
-		var t textTable
-		for _, s := range texts {
-			t.intern(s)
-		}
-	}
-}
-
-func BenchmarkNVTXGroupDistinct(b *testing.B) {
-	const n = 1 << 20
-	d := &nvtxData{n: n, start: make([]int64, n), end: make([]int64, n), flags: make([]uint8, n), pair: make([]int32, n),
-		pairName: make([]int32, n), names: make([]string, n)}
-	for i := range n {
-		d.start[i], d.end[i] = int64(i)*100, int64(i)*100+int64(i%977)
-		d.pair[i], d.pairName[i] = int32(i), int32(i)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		durs, groups := d.groupDurations(0, true, true)
-		forEachGroup(len(groups), func(k int) { g := &groups[k]; g.st = statsOf(durs[g.lo:g.hi]) })
-		nvtxSumOrder(d, groups)
-	}
-}
-
-// distinctNames is n PyTorch autograd range names, each with an op_id of
-// its own.
-func distinctNames(n int) [][]byte {
-	ops := []string{"aten::select", "aten::mm", "aten::add_", "torch::autograd::AccumulateGrad"}
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = fmt.Appendf(nil, "%s, seq = %d, op_id = %d", ops[i%len(ops)], i/7, 15424+i)
-	}
-	return out
 }

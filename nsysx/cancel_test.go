@@ -44,10 +44,10 @@ func TestCancel(t *testing.T) {
 	}
 	// a filter whose NVTX lookup was cancelled looks again on the next call
 	f, _ := nsysx.ParseNVTXFilter("attention/1")
-	if _, err := f.Resolve(ctx, p); !errors.Is(err, context.Canceled) {
+	if _, err := f.Resolve(ctx, p.Profile); !errors.Is(err, context.Canceled) {
 		t.Errorf("Resolve with a cancelled context: %v", err)
 	}
-	if msg, err := f.Resolve(context.Background(), p); err != nil || msg != "" {
+	if msg, err := f.Resolve(context.Background(), p.Profile); err != nil || msg != "" {
 		t.Errorf("Resolve after a cancelled one: %q, %v", msg, err)
 	}
 }

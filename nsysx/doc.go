@@ -15,11 +15,14 @@
 // What callers use: Open, OpenWith and OpenSample; Profile's Stats, Analyze,
 // Run, Load, Scan, IdleBreakdown, LaunchStats and KernelStacks; Filter and its
 // parsers; the Result table methods (Sort, Where, GroupBy, Join...); Reports,
-// Rules and their lookups; ExportTables and NewRecordWriter. The built-in
-// reports are written with Ctx, Skip, R1, Pct, SummaryCols, ComputedCol and
-// PyFloat: they are exported so that `go doc` shows the reports' building
-// blocks next to what they compute (docs/stats.md), but a Ctx exists only
-// inside Profile.Run, so no code outside the package calls them.
+// Rules and their lookups; ExportTables and NewRecordWriter. Package nsysx is
+// the facade: the reports live in package stats, the rules in package
+// analyze, and the run context both compute with (the registry, Ctx, the
+// filters and scans) in package report; nsysx imports them and keeps their
+// names (Report, Filter, Agg, Idle, ...) as aliases, so a program needs only
+// nsysx. R1, Pct, SummaryCols, ComputedCol and PyFloat, the reports' building
+// blocks, stay exported so that `go doc` shows them next to what they compute
+// (docs/stats.md); a Ctx exists only inside a report's run.
 // Everything that reads the profile takes a context.Context first (Stats,
 // Analyze, Load, RunReport, ExportTables, ...) and stops with ctx.Err() when
 // it is cancelled. There is no

@@ -40,8 +40,6 @@ func PyFloat(f float64) string { return model.PyFloat(f) }
 func Round1(x float64) float64 { return model.Round1(x) }
 func Compare(a, b Value) int   { return model.Compare(a, b) }
 
-var lower = model.Lower
-
 // Report results are frames (package frame).
 type (
 	Result    = frame.Result

@@ -3,20 +3,24 @@ package nsysx
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model/modeltest"
 )
 
 // apiFixture is a profile of CUDA API calls (start, end) named "f".
 func apiFixture(t *testing.T, calls ...[2]int64) *Profile {
-	f := &fx{}
-	f.table(tStrings, "id", "value").add(1, "f")
-	rt := f.table(tRuntime, "start", "end", "nameId", "globalTid", "correlationId")
+	names := &modeltest.MemTable{Name: events.TableStringIds, Cols: []string{"id", "value"}}
+	names.Add(1, "f")
+	rt := &modeltest.MemTable{Name: events.TableRuntime, Cols: []string{"start", "end", "nameId", "globalTid", "correlationId"}}
 	for i, c := range calls {
-		rt.add(c[0], c[1], 1, gtid(1, 1), i+1)
+		rt.Add(c[0], c[1], 1, gtid11, i+1)
 	}
-	return f.profile(t)
+	return &Profile{modeltest.Profile(t, names, rt)}
 }
 
 // Totals that do not fit in 64 bits fail the report, as SQLite's sum()
@@ -50,11 +54,12 @@ func TestTotalsOverflow(t *testing.T) {
 
 // Two groups whose totals fit but whose grand total does not.
 func TestGrandTotalOverflow(t *testing.T) {
-	f := &fx{}
-	f.table(tStrings, "id", "value").add(1, "f").add(2, "g")
-	f.table(tRuntime, "start", "end", "nameId", "globalTid", "correlationId").
-		add(0, int64(math.MaxInt64), 1, gtid(1, 1), 1).add(0, int64(10), 2, gtid(1, 1), 2)
-	_, err := f.profile(t).Stats(context.Background(), "cuda_api_sum")
+	names := &modeltest.MemTable{Name: events.TableStringIds, Cols: []string{"id", "value"}}
+	names.Add(1, "f").Add(2, "g")
+	rt := &modeltest.MemTable{Name: events.TableRuntime, Cols: []string{"start", "end", "nameId", "globalTid", "correlationId"}}
+	rt.Add(0, int64(math.MaxInt64), 1, gtid11, 1).Add(0, int64(10), 2, gtid11, 2)
+	p := &Profile{modeltest.Profile(t, names, rt)}
+	_, err := p.Stats(context.Background(), "cuda_api_sum")
 	var oe *OverflowError
 	if !errors.As(err, &oe) {
 		t.Errorf("want an overflow error, got %v", err)
@@ -80,5 +85,9 @@ func csvIfAny(r *Result) string {
 	if r == nil {
 		return "no result"
 	}
-	return csvOf(r)
+	return fmt.Sprintf("%d rows", r.Len())
 }
+
+// gtid11 is the globalTid of process 1, thread 1 (bit 48 set as in real
+// exports).
+const gtid11 = 1<<48 | 1<<24 | 1

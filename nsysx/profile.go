@@ -2,12 +2,11 @@ package nsysx
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/load"
 	"github.com/nsysx/nsysx/nsysx/model"
+	"github.com/nsysx/nsysx/nsysx/report"
 )
 
 // ErrNotExport is returned (wrapped) by Open for a readable file or directory
@@ -60,65 +59,13 @@ func WithLoadParts(ctx context.Context, n int) context.Context { return load.Wit
 // decompression with ctx.Err().
 func OpenWith(ctx context.Context, path string, o OpenOptions) (*Profile, error) {
 	if ctx == nil {
-		return nil, errNilContext
+		return nil, report.ErrNilContext
 	}
-	src, format, err := load.Open(ctx, path, o)
+	mp, err := load.OpenProfile(ctx, path, o)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newProfile(path, format, src)
-	if ext := load.CompressedExt(path); err == nil && ext != "" {
-		// Messages and output names read as for the .sqlite, as nsys's would.
-		p.Path = path[:len(path)-len(ext)]
-	}
-	return p, err
-}
-
-// noStrings is events.NamesMissing for p: the SKIPPED message when StringIds
-// is absent or holds no names, "" otherwise, and when it cannot be read
-// (StringsErr says why).
-func (p *Profile) noStrings(ctx context.Context) string {
-	n := -1
-	if p.HasTable(tStrings) {
-		if m, err, done := p.LoadedStrings(); done {
-			if err == nil {
-				n = len(m)
-			}
-		} else if has, ok, err := p.firstRow(ctx, tStrings); ok {
-			if err == nil && !has {
-				n = 0
-			}
-		} else if m, err := p.Strings(ctx); err == nil {
-			n = len(m)
-		}
-	}
-	return events.NamesMissing(p.Path, p.HasTable(tStrings), n)
-}
-
-// errFirstRow stops firstRow's scan at its first row.
-var errFirstRow = errors.New("first row")
-
-// firstRow reports whether table holds a row, reading the SQLite export only
-// up to its first record (a report that needs no names must not pay for
-// reading every name to learn that there are some). ok is false, and nothing
-// is read, when the profile is not a SQLite export or lacks the table.
-func (p *Profile) firstRow(ctx context.Context, table string) (has, ok bool, err error) {
-	ts := p.Schema(table)
-	if ts == nil || len(ts.Columns) == 0 {
-		return false, false, nil
-	}
-	d, isSQLite := directOf(p, ts.Name, load.ReleaseEvery)
-	if !isSQLite || !d.has {
-		return false, false, nil
-	}
-	err = d.run(ctx, ts.Columns[:1], func(int64, *model.Fields) error {
-		has = true
-		return errFirstRow
-	})
-	if errors.Is(err, errFirstRow) {
-		err = nil
-	}
-	return has, true, err
+	return &Profile{mp}, nil
 }
 
 // Profile is an opened Nsight Systems export: the model's profile (package
@@ -135,6 +82,3 @@ func newProfile(path, format string, src model.Source) (*Profile, error) {
 	}
 	return &Profile{mp}, nil
 }
-
-// isCancel reports whether err is a cancelled or expired context's.
-var isCancel = model.IsCancel

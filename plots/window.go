@@ -25,14 +25,14 @@ func resolveWindow(ctx context.Context, p *nsysx.Profile, o *Options) (w window,
 		if err != nil {
 			return w, "", usagef("--range: %v", err)
 		}
-		msg, err := f.Resolve(ctx, p)
+		msg, err := f.Resolve(ctx, p.Profile)
 		if err != nil {
 			return w, "", err
 		}
 		if msg != "" {
 			return w, msg, nil
 		}
-		w.s, w.e = f.Window(ctx, p)
+		w.s, w.e = f.Window(ctx, p.Profile)
 		w.set = true
 		w.label = fmt.Sprintf("NVTX range %q", o.Range)
 	}

@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var adviseFlags = cliflags.Advise()
+var adviseFlags = frontend.Advise()
 
 func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("advise", args, adviseFlags, nil)
@@ -21,7 +21,7 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(stderr, "advise", err)
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx advise [flags] FILE...\n\n%s\nThe categories and how the time at stake is estimated: docs/advise.md.\n", cliflags.Help(adviseFlags))
+		fmt.Fprintf(stdout, "Usage: nsysx advise [flags] FILE...\n\n%s\nThe categories and how the time at stake is estimated: docs/advise.md.\n", frontend.Help(adviseFlags))
 		return 0
 	}
 	if len(p.Args) == 0 {
@@ -35,10 +35,10 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fail(stderr, "advise", &unknownName{err})
 	}
-	if err := cliflags.AdviseFormat(spec); err != nil {
+	if err := frontend.AdviseFormat(spec); err != nil {
 		return fail(stderr, "advise", err)
 	}
-	opts, err := cliflags.AdviseOptions(p)
+	opts, err := frontend.AdviseOptions(p)
 	if err != nil {
 		return fail(stderr, "advise", err)
 	}
@@ -94,7 +94,7 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		if err := cliflags.WriteAdvice(w, a, spec, !quiet); err != nil {
+		if err := frontend.WriteAdvice(w, a, spec, !quiet); err != nil {
 			return fail(stderr, "advise", err)
 		}
 	}

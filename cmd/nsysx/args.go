@@ -1,18 +1,18 @@
 package main
 
-import "github.com/nsysx/nsysx/internal/cliflags"
+import "github.com/nsysx/nsysx/internal/frontend"
 
-// The command line uses the flag grammar of internal/cliflags, shared with
+// The command line uses the flag grammar of internal/frontend, shared with
 // the kernel's %nsys magics.
 type (
-	flagDef    = cliflags.Flag
-	parsed     = cliflags.Parsed
-	usageError = cliflags.UsageError
+	flagDef    = frontend.Flag
+	parsed     = frontend.Parsed
+	usageError = frontend.UsageError
 )
 
-func usageErr(f string, a ...any) error { return cliflags.Usagef(f, a...) }
+func usageErr(f string, a ...any) error { return frontend.Usagef(f, a...) }
 
-// parseArgs parses args against defs (see cliflags.Parse).
+// parseArgs parses args against defs (see frontend.Parse).
 func parseArgs(cmd string, args []string, defs []flagDef, optionalOK func(string) bool) (*parsed, error) {
-	return cliflags.Parse(args, defs, optionalOK)
+	return frontend.Parse(args, defs, optionalOK)
 }

@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/compare"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var compareFlags = cliflags.Compare()
+var compareFlags = frontend.Compare()
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	p, err := parseArgs("compare", args, compareFlags, nil)
@@ -21,7 +21,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail(stderr, "compare", err)
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx compare [flags] BEFORE AFTER\n\n%s\nThe method and the verdict rule: README, \"nsysx compare\".\n", cliflags.Help(compareFlags))
+		fmt.Fprintf(stdout, "Usage: nsysx compare [flags] BEFORE AFTER\n\n%s\nThe method and the verdict rule: README, \"nsysx compare\".\n", frontend.Help(compareFlags))
 		return 0
 	}
 	if len(p.Args) != 2 {
@@ -39,7 +39,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if (spec.Name == "arrow" || spec.Name == "parquet") && (out == "" || out == "-") {
 		return fail(stderr, "compare", usageErr("-f %s is binary: give -o FILE", spec.Name))
 	}
-	opts, err := cliflags.CompareOptions(p)
+	opts, err := frontend.CompareOptions(p)
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}
@@ -67,9 +67,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := writeComparison(c, spec, out, quiet, stdout); err != nil {
 		return fail(stderr, "compare", err)
 	}
-	failOn, _ := cliflags.FailOn(p) // checked by CompareOptions
+	failOn, _ := frontend.FailOn(p) // checked by CompareOptions
 	if rows := c.Failing(failOn...); len(failOn) > 0 && len(rows) > 0 {
-		fmt.Fprintf(stderr, "nsysx compare: %s\n", cliflags.FailMessage(c, rows, failOn))
+		fmt.Fprintf(stderr, "nsysx compare: %s\n", frontend.FailMessage(c, rows, failOn))
 		return exitFailOn
 	}
 	return 0
@@ -91,7 +91,7 @@ func writeComparison(c *compare.Comparison, spec format.Spec, out string, quiet 
 		defer fh.Close()
 		w = fh
 	}
-	err := cliflags.WriteComparison(w, c, spec, !quiet)
+	err := frontend.WriteComparison(w, c, spec, !quiet)
 	if fh != nil {
 		if cerr := fh.Close(); err == nil {
 			err = cerr

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var criticalPathFlags = cliflags.CriticalPath()
+var criticalPathFlags = frontend.CriticalPath()
 
 // runCriticalPath is `nsysx critical-path`: per profile, each iteration's
 // observed, replayed and predicted time and its critical path.
@@ -23,7 +23,7 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail(stderr, cmd, err)
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(stdout, "Usage: nsysx critical-path [flags] FILE...\n\n%s\nThe model, the what-if specs and the CSV columns: docs/critical-path.md.\n", cliflags.Help(criticalPathFlags))
+		fmt.Fprintf(stdout, "Usage: nsysx critical-path [flags] FILE...\n\n%s\nThe model, the what-if specs and the CSV columns: docs/critical-path.md.\n", frontend.Help(criticalPathFlags))
 		return 0
 	}
 	if len(p.Args) == 0 {
@@ -33,10 +33,10 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail(stderr, cmd, &unknownName{err})
 	}
-	if err := cliflags.CriticalPathFormat(spec); err != nil {
+	if err := frontend.CriticalPathFormat(spec); err != nil {
 		return fail(stderr, cmd, err)
 	}
-	opts, err := cliflags.CriticalPathOptions(p)
+	opts, err := frontend.CriticalPathOptions(p)
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
@@ -69,7 +69,7 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 		if i > 0 && spec.Name != "csv" {
 			fmt.Fprintln(w)
 		}
-		if err := cliflags.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
+		if err := frontend.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
 			return fail(stderr, cmd, err)
 		}
 	}

@@ -11,12 +11,12 @@ import (
 	"slices"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/timeline"
 )
 
-var exportFlags = cliflags.Export()
+var exportFlags = frontend.Export()
 
 const exportUsage = "Usage: nsysx export -t parquet|arrow [--tables REGEX] -o DIR FILE\n" +
 	"       nsysx export -t perfetto [--gzip] [--filter-time A/B | --filter-nvtx RANGE] -o BASE FILE\n" +
@@ -28,20 +28,20 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(stderr, "export", err)
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(stdout, "%s%s", exportUsage, cliflags.Help(exportFlags))
+		fmt.Fprintf(stdout, "%s%s", exportUsage, frontend.Help(exportFlags))
 		return 0
 	}
 	if p.Last("--type") == "pprof" {
 		return exportPprof(ctx, p, stderr)
 	}
-	if err := cliflags.CheckExport(p); err != nil {
+	if err := frontend.CheckExport(p); err != nil {
 		return fail(stderr, "export", err)
 	}
 	typ, out := p.Last("--type"), p.Last("--output")
 	if out == "" {
 		return fail(stderr, "export", usageErr("-o %s is required", map[bool]string{true: "BASE", false: "DIR"}[typ == "perfetto"]))
 	}
-	filter, err := cliflags.Filter(p)
+	filter, err := frontend.Filter(p)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -48,7 +48,7 @@ func openFlagsOf(p *parsed) (openFlags, error) {
 	if o.quiet, err = p.Bool("--quiet"); err != nil {
 		return o, err
 	}
-	o.timeout, err = cliflags.ExportTimeout(p)
+	o.timeout, err = frontend.ExportTimeout(p)
 	return o, err
 }
 

@@ -104,7 +104,7 @@ func sortedKeys(m map[string]string) []string {
 
 // TestPlanCLIMatchesMagic: the same words give the same run in `nsysx
 // stats|analyze` and `%nsys stats|analyze`: the same text, the same files
-// (-o), the same error. Both build their plans in internal/reportplan;
+// (-o), the same error. Both build their plans in internal/frontend;
 // `analyze -r ALL` used to work only in the kernel.
 func TestPlanCLIMatchesMagic(t *testing.T) {
 	in := testutil.Profile(t, "sync")

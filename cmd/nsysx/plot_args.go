@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 )
 
 const plotUsage = `Usage: nsysx plot CHART [options] -o OUT.png|OUT.svg|OUT.json FILE...
@@ -83,7 +83,7 @@ func (pa *plotArgs) set(name, val string) error {
 		return nil
 	}
 	var err error
-	pa.timeout, err = cliflags.ParseTimeout(val)
+	pa.timeout, err = frontend.ParseTimeout(val)
 	return err
 }
 

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/nsysx/nsysx/internal/recipecli"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
@@ -21,7 +21,7 @@ import (
 // failed under --strict, or the recipe failed; 2 for a usage error.
 func runRecipe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	usage := fmt.Sprintf("Usage: nsysx recipe [--help-recipes] NAME [options]\n\nRuns an nsys recipe (`nsys recipe`, Nsight Systems %s) over any number of reports.\nRun `nsysx recipe --help-recipes` for the list, `nsysx recipe NAME --help` for a recipe's options.\n", NsysVersion)
-	r, o, err := recipecli.Parse("nsysx recipe", args, stdout, usage, "", recipe.ParseArgs)
+	r, o, err := frontend.ParseRecipe("nsysx recipe", args, stdout, usage, "", recipe.ParseArgs)
 	switch {
 	case err != nil:
 		return recipeFail(stderr, err)

@@ -10,16 +10,15 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/internal/procgroup"
-	"github.com/nsysx/nsysx/internal/reportplan"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
 var (
-	statsFlags   = cliflags.Stats()
-	analyzeFlags = cliflags.Analyze()
+	statsFlags   = frontend.Stats()
+	analyzeFlags = frontend.Analyze()
 )
 
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -31,20 +30,20 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // runReports implements both `stats` and `analyze`; the plan is built by
-// internal/reportplan, as for the kernel's %nsys stats and analyze.
+// internal/frontend, as for the kernel's %nsys stats and analyze.
 func runReports(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, rules bool) int {
 	ctx = nsysx.WithLoadParts(ctx, 2)
 	defs := statsFlags
 	if rules {
 		defs = analyzeFlags
 	}
-	p, err := parseArgs(cmd, args, defs, reportplan.IsReportOrFormat)
+	p, err := parseArgs(cmd, args, defs, frontend.IsReportOrFormat)
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
 	switch {
 	case p.Has("--help"):
-		fmt.Fprintf(stdout, "Usage: nsysx %s [flags] FILE...\n\n%s", cmd, cliflags.Help(defs))
+		fmt.Fprintf(stdout, "Usage: nsysx %s [flags] FILE...\n\n%s", cmd, frontend.Help(defs))
 		return 0
 	case p.Has("--help-reports") || p.Has("--help-rules"):
 		return helpReports(stdout, stderr, cmd, p.Last("--help-reports")+p.Last("--help-rules"), rules)
@@ -58,7 +57,7 @@ func runReports(ctx context.Context, cmd string, args []string, stdout, stderr i
 	if len(inputs) == 0 {
 		return fail(stderr, cmd, usageErr("no input file (give a .sqlite, .nsys-rep or *_pqtdir, or --sample)"))
 	}
-	pl, err := reportplan.Build(cmd, p, reportplan.Options{Console: "column"})
+	pl, err := frontend.Build(cmd, p, frontend.Options{Console: "column"})
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
@@ -72,7 +71,7 @@ func runReports(ctx context.Context, cmd string, args []string, stdout, stderr i
 
 // cliRun runs a plan, printing as nsys stats does.
 type cliRun struct {
-	*reportplan.Plan
+	*frontend.Plan
 	nInputs        int
 	stdout, stderr io.Writer
 	said           map[string]bool // error lines printed for the current input
@@ -113,7 +112,7 @@ func (r *cliRun) runFile(ctx context.Context, in string) int {
 	return status
 }
 
-func (r *cliRun) runJob(ctx context.Context, prof *nsysx.Profile, in string, j reportplan.Job) int {
+func (r *cliRun) runJob(ctx context.Context, prof *nsysx.Profile, in string, j frontend.Job) int {
 	res, err := prof.RunReport(ctx, j.Report, j.Opts, r.Filter)
 	if err != nil {
 		return r.fail(err)
@@ -129,7 +128,7 @@ func (r *cliRun) runJob(ctx context.Context, prof *nsysx.Profile, in string, j r
 
 // announce prints nsys's Processing line and, for a skipped result, its
 // SKIPPED line; it says whether there is a result to write.
-func (r *cliRun) announce(in string, j reportplan.Job, res *nsysx.Result) bool {
+func (r *cliRun) announce(in string, j frontend.Job, res *nsysx.Result) bool {
 	if !r.Quiet {
 		fmt.Fprintf(r.stdout, "Processing [%s] with [%s]%s... \n", in, j.Report.Name, r.ArgText(j))
 	}
@@ -142,7 +141,7 @@ func (r *cliRun) announce(in string, j reportplan.Job, res *nsysx.Result) bool {
 	return true
 }
 
-func (r *cliRun) console(res *nsysx.Result, in string, j reportplan.Job) int {
+func (r *cliRun) console(res *nsysx.Result, in string, j frontend.Job) int {
 	if !r.announce(in, j, res) {
 		return 0
 	}
@@ -162,7 +161,7 @@ func (r *cliRun) console(res *nsysx.Result, in string, j reportplan.Job) int {
 
 // file writes BASE_<report>.<ext>; an existing file is kept unless
 // --force-overwrite, as in nsys.
-func (r *cliRun) file(ctx context.Context, prof *nsysx.Profile, res *nsysx.Result, in string, j reportplan.Job) int {
+func (r *cliRun) file(ctx context.Context, prof *nsysx.Profile, res *nsysx.Result, in string, j frontend.Job) int {
 	name := r.OutName(j, prof, in, r.nInputs)
 	if !r.Quiet {
 		fmt.Fprintf(r.stdout, "Processing [%s] with [%s]%s... ", in, j.Report.Name, r.ArgText(j))
@@ -175,14 +174,14 @@ func (r *cliRun) file(ctx context.Context, prof *nsysx.Profile, res *nsysx.Resul
 		return 0
 	}
 	defer lowGCWhileWriting(res)()
-	if err := reportplan.WriteResult(ctx, name, res, *j.Format); err != nil {
+	if err := frontend.WriteResult(ctx, name, res, *j.Format); err != nil {
 		if !r.Quiet {
 			fmt.Fprintln(r.stdout)
 		}
 		return r.fail(err)
 	}
 	if !r.Quiet {
-		fmt.Fprintf(r.stdout, "to [%s]... %s\n", name, reportplan.State(res))
+		fmt.Fprintf(r.stdout, "to [%s]... %s\n", name, frontend.State(res))
 		if res.Skipped != "" {
 			fmt.Fprintf(r.stdout, "SKIPPED: %s\n\n", res.Skipped)
 		}
@@ -214,7 +213,7 @@ func lowGC(percent int) (restore func()) {
 
 // pipe writes the result to the standard input of `sh -c CMD`, run in its
 // own process group: an interrupt stops CMD and what it started.
-func (r *cliRun) pipe(ctx context.Context, res *nsysx.Result, j reportplan.Job, in string) int {
+func (r *cliRun) pipe(ctx context.Context, res *nsysx.Result, j frontend.Job, in string) int {
 	if !r.announce(in, j, res) {
 		return 0
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsysx/nsysx/internal/reportplan"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -38,7 +38,7 @@ func helpReports(stdout, stderr io.Writer, cmd, name string, rules bool) int {
 		}
 		return 0
 	}
-	r, _, err := reportplan.Lookup(name, rules)
+	r, _, err := frontend.Lookup(name, rules)
 	if err != nil {
 		return fail(stderr, cmd, &unknownName{err})
 	}

@@ -31,23 +31,39 @@ var layerImports = map[string][]string{
 	"nsysx/model":           {"nsysx/internal/fields"},
 	"nsysx/load":            {"nsysx/model", "nsysx/internal/sqlite", "nsysx/internal/fields", "internal/atomicfile", "internal/procgroup"},
 	"nsysx/events":          {"nsysx/model", "nsysx/internal/fields"},
+	"nsysx/model/modeltest": {"nsysx/model", "nsysx/internal/fields"},
+	"nsysx/frame":           {"nsysx/model", "nsysx/internal/fields", "internal/suggest"},
+	// The run context (registry, Ctx, filters, scans) below the reports and
+	// rules, which never import the facade nsysx: it imports them.
+	"nsysx/report": {"nsysx/model", "nsysx/internal/fields", "nsysx/load", "nsysx/events", "nsysx/frame",
+		"internal/suggest", "internal/checked"},
+	"nsysx/stats": {"nsysx/report", "nsysx/model", "nsysx/internal/fields", "nsysx/load", "nsysx/events",
+		"nsysx/frame", "nsysx/internal/order", "internal/suggest", "internal/checked"},
+	// Rules may build on the reports' aggregations (stats), never the reverse.
+	"nsysx/analyze": {"nsysx/stats", "nsysx/report", "nsysx/model", "nsysx/internal/fields", "nsysx/load",
+		"nsysx/events", "nsysx/frame", "nsysx/internal/order", "internal/suggest", "internal/checked"},
 }
+
+// maxPackageFiles is the most non-test Go files a package may hold: past
+// it a package is one room, and a concern of its own wants a folder.
+const maxPackageFiles = 40
 
 // frontEnd are the internal packages that glue the commands and the kernel
 // to the library (flags, plans); every other internal package is a leaf
 // that imports nothing of the library.
-var frontEnd = []string{"internal/cliflags", "internal/reportplan", "internal/recipecli", "internal/nsysxtest"}
+var frontEnd = []string{"internal/frontend", "internal/nsysxtest"}
 
 type listed struct {
 	ImportPath string
 	Imports    []string
+	GoFiles    []string
 }
 
 // modulePackages lists the module's packages with their imports (tests
 // excluded).
 func modulePackages(t *testing.T) []listed {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", "./...")
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,GoFiles", "./...")
 	cmd.Dir = testutil.Root()
 	out, err := cmd.Output()
 	if err != nil {
@@ -92,6 +108,26 @@ func TestLayers(t *testing.T) {
 				!strings.HasPrefix(dep, "internal/") {
 				t.Errorf("internal package %s imports %s: internal packages other than the front-end glue %v are leaves", self, dep, frontEnd)
 			}
+		}
+	}
+}
+
+// TestPackageSize fails when a package holds more than maxPackageFiles
+// non-test Go files (vendored third_party code, generated symbol tables,
+// excepted).
+func TestPackageSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	for _, p := range modulePackages(t) {
+		if strings.Contains(p.ImportPath, "/third_party/") {
+			continue
+		}
+		if n := len(p.GoFiles); n > maxPackageFiles {
+			t.Errorf("%s holds %d non-test Go files (at most %d): split it by concern", p.ImportPath, n, maxPackageFiles)
 		}
 	}
 }

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 )
 
 // The magics parse their words with the nsysx command's flag grammar.
 type (
-	flagDef    = cliflags.Flag
-	parsedArgs = cliflags.Parsed
+	flagDef    = frontend.Flag
+	parsedArgs = frontend.Parsed
 )
 
 func usageErr(f string, a ...any) error { return kernel.Errorf("UsageError", f, a...) }
@@ -20,7 +20,7 @@ func usageErr(f string, a ...any) error { return kernel.Errorf("UsageError", f, 
 // parseFlags parses args against defs; optionalOK says whether the word
 // after a flag with an optional value is that value.
 func parseFlags(args []string, defs []flagDef, optionalOK func(string) bool) (*parsedArgs, error) {
-	p, err := cliflags.Parse(args, defs, optionalOK)
+	p, err := frontend.Parse(args, defs, optionalOK)
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
@@ -36,13 +36,13 @@ func parseMagic(args []string, defs []flagDef, usage string, out kernel.Output) 
 		return nil, err
 	}
 	if p.Has("--help") {
-		fmt.Fprintf(out.Stdout(), "%s\n\n%s", usage, cliflags.Help(defs))
+		fmt.Fprintf(out.Stdout(), "%s\n\n%s", usage, frontend.Help(defs))
 		return nil, nil
 	}
 	return p, nil
 }
 
-func flagNames(defs []flagDef) []string { return cliflags.Names(defs) }
+func flagNames(defs []flagDef) []string { return frontend.Names(defs) }
 
 // interruptible runs f on its own goroutine and returns its results, or
 // ctx's error as soon as ctx is cancelled (f then finishes in the

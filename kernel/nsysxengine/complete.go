@@ -1,7 +1,7 @@
 package nsysxengine
 
 import (
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -156,11 +156,11 @@ func (e *Engine) completeNsys(c kernel.MagicCursor) ([]string, int) {
 		}
 		flag, val = name, v
 	} else if len(c.Args) > 1 {
-		if d := cliflags.Find(defs, c.Args[len(c.Args)-1]); d != nil && (d.Value || d.Optional) {
+		if d := frontend.Find(defs, c.Args[len(c.Args)-1]); d != nil && (d.Value || d.Optional) {
 			flag = c.Args[len(c.Args)-1]
 		}
 	}
-	d := cliflags.Find(defs, flag)
+	d := frontend.Find(defs, flag)
 	if d == nil {
 		return e.completeInput(w), len(w)
 	}

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/plots"
 )
 
-var adviseFlags = cliflags.WithHelp(cliflags.Advise(), "-f", "format[:option...]: show text in this format instead of the table and chart (csv: only the CSV)")
+var adviseFlags = frontend.WithHelp(frontend.Advise(), "-f", "format[:option...]: show text in this format instead of the table and chart (csv: only the CSV)")
 
 // nsysAdvise is %nsys advise [flags] FILE|NAME...: for each profile, the
 // findings ranked by time at stake as a table and a bar chart of the time
@@ -23,11 +23,11 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 	if p == nil {
 		return err
 	}
-	opts, err := cliflags.AdviseOptions(p)
+	opts, err := frontend.AdviseOptions(p)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	spec, err := formatFlag(p, cliflags.AdviseFormat)
+	spec, err := formatFlag(p, frontend.AdviseFormat)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			return cliflags.WriteAdvice(w, a, csvUnless(spec), false)
+			return frontend.WriteAdvice(w, a, csvUnless(spec), false)
 		})
 	}
 	for i, a := range all {
@@ -63,7 +63,7 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 			if i > 0 {
 				fmt.Fprintln(out.Stdout())
 			}
-			if err := cliflags.WriteAdvice(out.Stdout(), a, *spec, !quiet); err != nil {
+			if err := frontend.WriteAdvice(out.Stdout(), a, *spec, !quiet); err != nil {
 				return err
 			}
 			continue

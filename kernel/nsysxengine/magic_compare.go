@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/compare"
@@ -17,8 +17,8 @@ import (
 )
 
 var (
-	compareFlags  = cliflags.WithHelp(cliflags.Compare(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
-	timelineFlags = cliflags.Timeline()
+	compareFlags  = frontend.WithHelp(frontend.Compare(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
+	timelineFlags = frontend.Timeline()
 )
 
 // nsysCompare is %nsys compare [flags] BEFORE AFTER: the warnings (on the
@@ -33,7 +33,7 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	if len(p.Args) != 2 {
 		return usageErr("give two profiles, BEFORE and AFTER (got %d)", len(p.Args))
 	}
-	opts, err := cliflags.CompareOptions(p)
+	opts, err := frontend.CompareOptions(p)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -59,9 +59,9 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	if err := showComparison(c, spec, p, out); err != nil {
 		return err
 	}
-	failOn, _ := cliflags.FailOn(p) // checked by CompareOptions
+	failOn, _ := frontend.FailOn(p) // checked by CompareOptions
 	if rows := c.Failing(failOn...); len(failOn) > 0 && len(rows) > 0 {
-		return kernel.Errorf("CompareFailed", "%s", cliflags.FailMessage(c, rows, failOn))
+		return kernel.Errorf("CompareFailed", "%s", frontend.FailMessage(c, rows, failOn))
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out
 		if spec != nil {
 			s = *spec
 		}
-		err = cliflags.WriteComparison(fh, c, s, false)
+		err = frontend.WriteComparison(fh, c, s, false)
 		if err != nil {
 			return kernel.Errorf("OSError", "%v", err)
 		}
@@ -122,7 +122,7 @@ func (e *Engine) nsysTimeline(ctx context.Context, args []string, out kernel.Out
 	if p == nil {
 		return err
 	}
-	f, err := cliflags.Filter(p)
+	f, err := frontend.Filter(p)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -7,14 +7,14 @@ import (
 	"io"
 	"os"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-var criticalPathFlags = cliflags.WithHelp(cliflags.CriticalPath(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
+var criticalPathFlags = frontend.WithHelp(frontend.CriticalPath(), "-f", "format[:option...]: show text in this format instead of the table (csv: only the CSV)")
 
 // nsysCriticalPath is %nsys critical-path [flags] FILE|NAME...: for each
 // profile, the summary and the per-iteration table (or, with -f, text in
@@ -24,11 +24,11 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 	if p == nil {
 		return err
 	}
-	opts, err := cliflags.CriticalPathOptions(p)
+	opts, err := frontend.CriticalPathOptions(p)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	spec, err := formatFlag(p, cliflags.CriticalPathFormat)
+	spec, err := formatFlag(p, frontend.CriticalPathFormat)
 	if err != nil {
 		return err
 	}
@@ -56,12 +56,12 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 	}
 	if o := p.Last("--output"); o != "" && o != "-" {
 		return writeEach(o, out, all, func(w io.Writer, i int, r *critpath.Result) error {
-			return cliflags.WriteCriticalPath(w, r, i, csvUnless(spec), false)
+			return frontend.WriteCriticalPath(w, r, i, csvUnless(spec), false)
 		})
 	}
 	for i, r := range all {
 		if spec != nil {
-			if err := cliflags.WriteCriticalPath(out.Stdout(), r, i, *spec, !quiet); err != nil {
+			if err := frontend.WriteCriticalPath(out.Stdout(), r, i, *spec, !quiet); err != nil {
 				return err
 			}
 			continue

@@ -9,15 +9,14 @@ import (
 	"time"
 
 	"github.com/nsysx/nsysx/internal/atomicfile"
-	"github.com/nsysx/nsysx/internal/cliflags"
-	"github.com/nsysx/nsysx/internal/reportplan"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
 	"github.com/nsysx/nsysx/nsysx/timeline"
 )
 
-var exportFlags = cliflags.Export()
+var exportFlags = frontend.Export()
 
 // nsysExport is %nsys export: raw tables as Parquet or Arrow files, the
 // timeline as a Perfetto trace, or GPU time by call stack as pprof.
@@ -31,7 +30,7 @@ func (e *Engine) nsysExport(ctx context.Context, args []string, out kernel.Outpu
 	if p.Last("--type") == "pprof" {
 		return e.nsysExportPprof(ctx, p, out)
 	}
-	if err := cliflags.CheckExport(p); err != nil {
+	if err := frontend.CheckExport(p); err != nil {
 		return usageErr("%v", err)
 	}
 	typ := p.Last("--type")
@@ -105,7 +104,7 @@ func helpReports(out kernel.Output, name string, rules bool) error {
 	if name == "" || strings.EqualFold(name, "all") {
 		return out.Display(kernel.Display{Data: ReportsBundle(list)})
 	}
-	r, _, err := reportplan.Lookup(name, rules)
+	r, _, err := frontend.Lookup(name, rules)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -134,8 +133,8 @@ func helpFormats(out kernel.Output, name string) error {
 }
 
 // exportPerfetto is %nsys export -t perfetto: the timeline as one JSON trace.
-func (e *Engine) exportPerfetto(ctx context.Context, p *cliflags.Parsed, base string, out kernel.Output) error {
-	f, err := cliflags.Filter(p)
+func (e *Engine) exportPerfetto(ctx context.Context, p *frontend.Parsed, base string, out kernel.Output) error {
+	f, err := frontend.Filter(p)
 	if err != nil {
 		return usageErr("%v", err)
 	}

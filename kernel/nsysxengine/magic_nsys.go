@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsysx/nsysx/internal/cliflags"
-	"github.com/nsysx/nsysx/internal/reportplan"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/format"
@@ -19,11 +18,11 @@ import (
 // The flags of %nsys stats and %nsys analyze: the CLI's, less the ones
 // that make no sense in a notebook (@CMD outputs are refused).
 var (
-	statsFlags = notebookHelp(cliflags.Stats(),
+	statsFlags = notebookHelp(frontend.Stats(),
 		"format[:option...][,...]: show text in this nsys format instead of tables",
 		"output[,...]: - shows the result (default), BASE writes BASE_<report>.<ext>, . the input's name",
 		"show only the results (no SKIPPED list, no Processing lines)")
-	analyzeFlags = notebookHelp(cliflags.Analyze(),
+	analyzeFlags = notebookHelp(frontend.Analyze(),
 		"format[:option...][,...]: show text in this nsys format instead of tables",
 		"output[,...]: - shows the result (default), BASE writes BASE_<rule>.<ext>, . the input's name",
 		"show only the results")
@@ -31,9 +30,9 @@ var (
 
 // notebookHelp words -f, -o and -q for a notebook, where results are tables.
 func notebookHelp(defs []flagDef, f, o, q string) []flagDef {
-	defs = cliflags.WithHelp(defs, "-f", f)
-	defs = cliflags.WithHelp(defs, "-o", o)
-	return cliflags.WithHelp(defs, "-q", q)
+	defs = frontend.WithHelp(defs, "-f", f)
+	defs = frontend.WithHelp(defs, "-o", o)
+	return frontend.WithHelp(defs, "-q", q)
 }
 
 const nsysUsage = "%nsys stats|analyze|export|compare|advise|critical-path|timeline [flags] [FILE|NAME...]\n       " + recipeUsage +
@@ -92,9 +91,9 @@ func (e *Engine) magicNsys(ctx context.Context, args []string, _ string, out ker
 }
 
 // reportRun is a plan of %nsys stats or analyze (built by
-// internal/reportplan, as for the command) and its inputs.
+// internal/frontend, as for the command) and its inputs.
 type reportRun struct {
-	*reportplan.Plan
+	*frontend.Plan
 	nInputs int
 }
 
@@ -103,21 +102,21 @@ func (e *Engine) nsysReports(ctx context.Context, args []string, out kernel.Outp
 	if rules {
 		cmd, defs = "analyze", analyzeFlags
 	}
-	p, err := parseFlags(args, defs, reportplan.IsReportOrFormat)
+	p, err := parseFlags(args, defs, frontend.IsReportOrFormat)
 	if err != nil {
 		return err
 	}
 	w := out.Stdout()
 	switch {
 	case p.Has("--help"):
-		fmt.Fprintf(w, "Usage: %%nsys %s [flags] [FILE|NAME...]\n\n%s", cmd, cliflags.Help(defs))
+		fmt.Fprintf(w, "Usage: %%nsys %s [flags] [FILE|NAME...]\n\n%s", cmd, frontend.Help(defs))
 		return nil
 	case p.Has("--help-reports") || p.Has("--help-rules"):
 		return helpReports(out, p.Last("--help-reports")+p.Last("--help-rules"), rules)
 	case p.Has("--help-formats"):
 		return helpFormats(out, p.Last("--help-formats"))
 	}
-	pl, err := reportplan.Build(cmd, p, reportplan.Options{NoPipes: "is not available in the kernel"})
+	pl, err := frontend.Build(cmd, p, frontend.Options{NoPipes: "is not available in the kernel"})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -232,7 +231,7 @@ func (r *reportRun) done(total, profiles int, start time.Time) string {
 
 // showJob displays one result: a table, nsys's text in the asked format,
 // or the file it was written to.
-func (e *Engine) showJob(ctx context.Context, r *reportRun, j reportplan.Job, prof *nsysx.Profile, in string, res *nsysx.Result, out kernel.Output) error {
+func (e *Engine) showJob(ctx context.Context, r *reportRun, j frontend.Job, prof *nsysx.Profile, in string, res *nsysx.Result, out kernel.Output) error {
 	argStr := r.ArgText(j)
 	switch {
 	case j.Out == "-" && j.Format == nil:
@@ -270,11 +269,11 @@ func (e *Engine) showJob(ctx context.Context, r *reportRun, j reportplan.Job, pr
 		fmt.Fprintf(out.Stdout(), "SKIPPED: output file %s exists (--force-overwrite replaces it).\n", name)
 		return nil
 	}
-	if err := reportplan.WriteResult(ctx, name, res, *j.Format); err != nil {
+	if err := frontend.WriteResult(ctx, name, res, *j.Format); err != nil {
 		return err
 	}
 	if !r.Quiet {
-		fmt.Fprintf(out.Stdout(), "Processing [%s] with [%s]%s... to [%s]... %s\n", in, j.Report.Name, argStr, name, reportplan.State(res))
+		fmt.Fprintf(out.Stdout(), "Processing [%s] with [%s]%s... to [%s]... %s\n", in, j.Report.Name, argStr, name, frontend.State(res))
 	}
 	return nil
 }

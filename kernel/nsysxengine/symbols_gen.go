@@ -333,7 +333,6 @@ func load_symbols_model() {
 		"IntKind":         reflect.ValueOf(model.IntKind),
 		"IntV":            reflect.ValueOf(model.IntV),
 		"IsCancel":        reflect.ValueOf(model.IsCancel),
-		"LoadRowsOf":      reflect.ValueOf(model.LoadRowsOf),
 		"LooksLikeExport": reflect.ValueOf(model.LooksLikeExport),
 		"Lower":           reflect.ValueOf(model.Lower),
 		"MaxFields":       reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),

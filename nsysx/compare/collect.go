@@ -119,7 +119,7 @@ func corrKey(g, corr int64) uint64 {
 // collect reads one profile's instances.
 func collect(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, iterRe *regexp.Regexp) (*data, error) {
 	if f != nil {
-		if msg, err := f.Resolve(ctx, p); err != nil || msg != "" {
+		if msg, err := f.Resolve(ctx, p.Profile); err != nil || msg != "" {
 			if err == nil {
 				err = &nsysx.SkipError{Msg: msg}
 			}

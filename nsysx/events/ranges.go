@@ -8,12 +8,6 @@ import (
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// NVTX event types of the closed ranges NamedRanges reads.
-const (
-	nvtxPushPop  = 59
-	nvtxStartEnd = 60
-)
-
 // NVTXRange is one closed NVTX range.
 type NVTXRange struct {
 	Start, End int64

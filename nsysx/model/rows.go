@@ -33,7 +33,7 @@ func (p *Profile) LoadRows(ctx context.Context, table string, rowids []int64, co
 	if s, ok := p.src.(RowLoader); ok {
 		t, err = s.LoadRows(ctx, ts, cols, rowids)
 	} else {
-		t, err = LoadRowsOf(ctx, p.src, ts, cols, rowids)
+		t, err = loadRowsOf(ctx, p.src, ts, cols, rowids)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", ts.Name, err)
@@ -41,9 +41,9 @@ func (p *Profile) LoadRows(ctx context.Context, table string, rowids []int64, co
 	return t, nil
 }
 
-// LoadRowsOf is LoadRows for a source without row access: the columns
+// loadRowsOf is LoadRows for a source without row access: the columns
 // loaded whole, then the wanted rows picked.
-func LoadRowsOf(ctx context.Context, src Source, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
+func loadRowsOf(ctx context.Context, src Source, ts *TableSchema, cols []string, rowids []int64) (*Table, error) {
 	t, err := src.Load(ctx, ts, cols)
 	if err != nil {
 		return nil, err

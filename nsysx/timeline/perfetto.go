@@ -63,7 +63,7 @@ func OutputPath(base string, gz bool) (string, bool) {
 func ExportPerfetto(ctx context.Context, p *nsysx.Profile, base string, gz bool, f *nsysx.Filter) (string, *Stats, error) {
 	path, gz := OutputPath(base, gz)
 	if f != nil {
-		if msg, err := f.Resolve(ctx, p); err != nil || msg != "" {
+		if msg, err := f.Resolve(ctx, p.Profile); err != nil || msg != "" {
 			if err == nil {
 				err = &nsysx.SkipError{Msg: msg}
 			}

@@ -131,7 +131,7 @@ func NewView(ctx context.Context, p *nsysx.Profile, o *ViewOptions) (*View, erro
 			v.Events[src].FlowTo = append(v.Events[src].FlowTo, dst)
 		}
 	}
-	v.Start, v.End = v.Filter.Window(ctx, p)
+	v.Start, v.End = v.Filter.Window(ctx, p.Profile)
 	v.finish(s.list, opt.MaxEvents, s.over)
 	return v, nil
 }

@@ -59,7 +59,7 @@ type walker struct {
 
 func newWalker(ctx context.Context, p *nsysx.Profile, f *nsysx.Filter, sink Sink) (*walker, error) {
 	if f != nil {
-		msg, err := f.Resolve(ctx, p)
+		msg, err := f.Resolve(ctx, p.Profile)
 		if err != nil {
 			return nil, err
 		}

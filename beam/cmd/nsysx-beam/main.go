@@ -40,7 +40,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 
 	"github.com/nsysx/nsysx/beam/beamrecipe"
-	"github.com/nsysx/nsysx/internal/recipecli"
+	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	_ "github.com/nsysx/nsysx/nsysx/recipe/all" // registers the recipes
@@ -94,7 +94,7 @@ func initBeam() {
 
 func runRecipe(args []string, stdout, stderr io.Writer) int {
 	var bargs []string
-	r, o, err := recipecli.Parse("nsysx-beam recipe", args, stdout, fmt.Sprintf("%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion),
+	r, o, err := frontend.ParseRecipe("nsysx-beam recipe", args, stdout, fmt.Sprintf("%s\nRecipes of Nsight Systems %s.\n", usage, nsysVersion),
 		"\nBeam pipeline flags (--runner, --endpoint, --environment_type, ...) may follow; see nsysx-beam --help.\n",
 		func(r *recipe.Recipe, rest []string) (*recipe.Options, error) {
 			var rargs []string

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/frame"
+	"github.com/nsysx/nsysx/nsysx/model"
+)
+
+// The model's names (values, tables, errors) and the frames' (results)
+// the run context uses.
+type (
+	Kind               = model.Kind
+	Value              = model.Value
+	Column             = model.Column
+	Table              = model.Table
+	MissingColumnError = model.MissingColumnError
+	MissingTableError  = model.MissingTableError
+	Result             = frame.Result
+	ResultCol          = frame.ResultCol
+)
+
+// Column storage types (see package model).
+const (
+	Int   = model.Int
+	Float = model.Float
+	Text  = model.Text
+)
+
+var (
+	// Null is the SQL NULL.
+	Null = model.Null
+	// IntV, FloatV, TextV, PyFloat, Round1, Compare: see package model.
+	IntV, FloatV, TextV = model.IntV, model.FloatV, model.TextV
+	PyFloat, Round1     = model.PyFloat, model.Round1
+	Compare             = model.Compare
+	lower               = model.Lower
+	// NewResult, Skip and ComputedCol make results (package frame).
+	NewResult, Skip, ComputedCol = frame.NewResult, frame.Skip, frame.ComputedCol
+)
+
+// The tables the filters and scans name (package events).
+const (
+	tNVTX    = events.TableNVTXEvents
+	tStrings = events.TableStringIds
+)
+
+// PID and TID of a globalTid.
+func gPID(gtid int64) int64 { return model.GlobalTid(gtid).PID() }
+func gTID(gtid int64) int64 { return model.GlobalTid(gtid).TID() }
+
+// NVTXScanCols are the NVTX_EVENTS columns an NVTX scan reads (the
+// filters' range lookup and the NVTX reports), in the order the NVTX
+// reports' rowVals indexes them.
+func NVTXScanCols(p *model.Profile) []string {
+	return []string{"start", "end", "eventType", "globalTid", "textId", "text", "domainId", "endGlobalTid"}
+}

@@ -1,0 +1,472 @@
+package stats
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+
+	"github.com/nsysx/nsysx/nsysx/load"
+	"github.com/nsysx/nsysx/nsysx/model"
+)
+
+// Loading the NVTX ranges: one pass over NVTX_EVENTS (report_nvtx_scan.go
+// reads SQLite exports directly; the generic Scanner serves other exports), rows
+// handed in batches to a builder that interns texts, resolves domains and
+// keeps the selected ranges in columns.
+
+// nvtxRow is one NVTX_EVENTS row as the loader reads it.
+type nvtxRow struct {
+	rowid, start, end, typ, gtid, textID, domainID int64
+	null                                           uint8 // nvNull* bits
+	text                                           []byte
+}
+
+// NULL bits of an nvtxRow.
+const (
+	nvNullEnd uint8 = 1 << iota
+	nvNullTid
+	nvNullTextID
+	nvNullText
+	nvNullDomain
+	nvNullEndTid
+)
+
+// nvtxBatch carries rows from the scanning goroutine to the one building
+// the ranges; text bytes are copied into buf, which never grows.
+type nvtxBatch struct {
+	rows []nvtxRow
+	buf  []byte
+	hint int // in the first batch: the table's estimated row count, or 0
+	// gated, in the last batch, when not nil: the maxima (all rows,
+	// push/pop, start/end) of the rows the scan's gate left out.
+	gated *[3]nvMax
+	// maxLater, in the last batch, when not nil: the scan skipped the rows
+	// its gate refused without their maxima, which it computes (nvtxData's
+	// maxLater).
+	maxLater func() ([3]nvMax, error)
+}
+
+const (
+	nvtxBatchRows  = 4096
+	nvtxBatchBytes = 256 << 10
+)
+
+// newNVTXBatch is an empty batch of full capacity.
+func newNVTXBatch() *nvtxBatch {
+	return &nvtxBatch{rows: make([]nvtxRow, 0, nvtxBatchRows), buf: make([]byte, 0, nvtxBatchBytes)}
+}
+
+// nvtxFastPath enables the direct NVTX_EVENTS reader of SQLite exports
+// (report_nvtx_scan.go); tests turn it off to compare with the generic reader.
+var nvtxFastPath = true
+
+// scanNVTX streams NVTX_EVENTS in batches to fn: the scan (decoding the
+// file) runs on its own goroutine while fn works on the previous batch. It
+// stops with ctx.Err() soon after ctx is cancelled.
+func scanNVTX(sc *Scanner, fn func(*nvtxBatch)) error { return scanNVTXTypes(sc, nil, fn) }
+
+// scanNVTXTypes is scanNVTX where, when keep is not nil, the rows of the
+// event types it refuses may be left out of the batches, their maxima
+// passed in the last batch's gated instead (only the SQLite reader does,
+// and only without a filter).
+func scanNVTXTypes(sc *Scanner, keep func(int64) bool, fn func(*nvtxBatch)) error {
+	full := make(chan *nvtxBatch, 4)
+	free := make(chan *nvtxBatch, 6)
+	newBatch := func() *nvtxBatch {
+		select {
+		case b := <-free:
+			b.rows, b.buf, b.hint, b.gated = b.rows[:0], b.buf[:0], 0, nil
+			return b
+		default:
+			return newNVTXBatch()
+		}
+	}
+	var scanErr error
+	go func() {
+		defer close(full)
+		defer func() {
+			if e := recover(); e != nil {
+				scanErr = fmt.Errorf("%w: reading %s: %v", load.ErrDamaged, sc.Table, e)
+			}
+		}()
+		bt := &nvtxBatcher{newBatch: newBatch, send: func(b *nvtxBatch) { full <- b }, cur: newBatch(), keep: keep}
+		defer bt.flush()
+		if nvtxFastPath {
+			if scanErr = scanSQLiteNVTX(sc, bt); scanErr != errNoFastPath {
+				return
+			}
+		}
+		scanErr = scanGenericNVTX(sc, bt)
+	}()
+	for b := range full {
+		if sc.Ctx.Err() != nil {
+			continue // drain without building
+		}
+		fn(b)
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	if err := sc.Ctx.Err(); err != nil && scanErr == nil { // batches were dropped
+		return err
+	}
+	return scanErr
+}
+
+// scanGenericNVTX feeds every row to bt through the generic table Scanner.
+// That Scanner cannot be stopped: once sc.Ctx is cancelled (it is checked at the
+// first row and every 65536), the rows left are skipped.
+func scanGenericNVTX(sc *Scanner, bt *nvtxBatcher) error {
+	n, stop, f := 0, false, new(model.Fields)
+	return sc.Run(func(rowid int64, v RowVals) {
+		if n++; n&0xFFFF == 1 && !stop {
+			stop = sc.Ctx.Err() != nil
+		}
+		if stop {
+			return
+		}
+		for k, p := range v.Pos {
+			if p < 0 {
+				f.Set(k, model.RecValue{})
+			} else {
+				f.Set(k, v.V[p])
+			}
+		}
+		_ = bt.add(rowid, f)
+	})
+}
+
+// loadNVTX scans NVTX_EVENTS once and returns the selected ranges.
+func loadNVTX(c *Ctx, sel nvtxSel) (*nvtxData, error) {
+	sc, err := c.FilteredScanner(tNVTX, sel.raw, nvtxScanCols(c.P)...)
+	if err != nil {
+		return nil, err
+	}
+	b := &nvtxBuilder{c: c, sel: sel, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
+		dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
+	if err := scanNVTXTypes(sc, sel.keepType, func(batch *nvtxBatch) {
+		if batch.hint > 0 && b.d.start == nil {
+			b.reserve(batch.hint)
+		}
+		if g := batch.gated; g != nil {
+			d := b.d
+			d.maxAll, d.maxPP, d.maxSE = d.maxAll.merge(g[0]), d.maxPP.merge(g[1]), d.maxSE.merge(g[2])
+		}
+		if batch.maxLater != nil {
+			b.d.maxLater = batch.maxLater
+		}
+		for i := range batch.rows {
+			b.add(&batch.rows[i])
+		}
+	}); err != nil {
+		return nil, err
+	}
+	b.finish()
+	if b.d.maxLater != nil && slices.ContainsFunc(b.d.flags, func(fl uint8) bool { return fl&nvOpen != 0 }) {
+		if err := b.d.maxima(); err != nil {
+			return nil, err
+		}
+	}
+	return b.d, nil
+}
+
+// keepType reports whether the builder keeps more of a row of event type
+// typ than its maxima: the selected ranges and the domain creations.
+func (sel nvtxSel) keepType(typ int64) bool {
+	switch typ {
+	case nvtxPushPop, nvtxTPushPop:
+		return sel.pushPop
+	case nvtxStartEnd, nvtxTStartEnd:
+		return sel.startEnd
+	}
+	return typ == nvtxDomainCreate
+}
+
+// nvDomRow is a domain creation: GROUP BY domainId, globalTid, the name
+// taken from the earliest row.
+type nvDomRow struct {
+	start int64
+	name  string
+}
+
+type nvGroupKey struct{ id, g int64 }
+
+// nvDomKey is what a range joins its domain on: domainId and PID bits.
+type nvDomKey struct{ id, pidBits int64 }
+
+// nvtxBuilder turns NVTX_EVENTS rows into an nvtxData.
+type nvtxBuilder struct {
+	c        *Ctx
+	sel      nvtxSel
+	d        *nvtxData
+	domRows  map[nvGroupKey]*nvDomRow
+	dkeys    map[nvDomKey]int32
+	dkeyList []nvDomKey
+	texts    textTable
+	byTextID map[int64]int32
+	pairOf   [][]int32 // per domain key + 1, per text: the pair, -1 when none yet
+	pairList []uint64  // pair -> domain key + 1 (high half), text (low half)
+	lastDK   nvDomKey
+	lastDV   int32
+	tids     map[int64]int32 // globalTid -> index into d.threads
+	lastT    int32           // the last thread's index
+}
+
+// reserve sizes the range arrays for n rows, so that millions of ranges
+// are not copied again and again as the arrays grow.
+func (b *nvtxBuilder) reserve(n int) {
+	d := b.d
+	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
+	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
+	if b.sel.ids {
+		d.tid = make([]int32, 0, n)
+	}
+	if b.sel.rowids {
+		d.rowid = make([]int64, 0, n)
+	}
+}
+
+func (b *nvtxBuilder) add(r *nvtxRow) {
+	d, sel := b.d, b.sel
+	eNull := r.null&nvNullEnd != 0
+	d.maxAll.add(r.start, r.end, eNull)
+	var fl uint8
+	switch r.typ {
+	case nvtxPushPop, nvtxTPushPop:
+		d.maxPP.add(r.start, r.end, eNull)
+		if !sel.pushPop {
+			return
+		}
+	case nvtxStartEnd, nvtxTStartEnd:
+		d.maxSE.add(r.start, r.end, eNull)
+		if !sel.startEnd {
+			return
+		}
+		fl = nvStartEnd
+	case nvtxDomainCreate:
+		b.addDomain(r)
+		return
+	default:
+		return
+	}
+	if r.null&nvNullEndTid == 0 {
+		if sel.sameThread {
+			return
+		}
+		fl |= nvCross
+	}
+	if eNull {
+		fl |= nvOpen
+	}
+	if r.null&nvNullTid != 0 {
+		fl |= nvNoTid
+	}
+	tk := b.text(r)
+	dk := int32(-1)
+	if r.null&(nvNullDomain|nvNullTid) == 0 {
+		k := nvDomKey{r.domainID, r.gtid & nvtxDomainPIDMask}
+		if k == b.lastDK {
+			dk = b.lastDV
+		} else {
+			var ok bool
+			if dk, ok = b.dkeys[k]; !ok {
+				dk = int32(len(b.dkeyList))
+				b.dkeys[k] = dk
+				b.dkeyList = append(b.dkeyList, k)
+			}
+			b.lastDK, b.lastDV = k, dk
+		}
+	}
+	d.start = append(d.start, r.start)
+	d.end = append(d.end, r.end)
+	d.flags = append(d.flags, fl)
+	d.pair = append(d.pair, b.pair(dk, tk))
+	if sel.ids {
+		d.tid = append(d.tid, b.thread(r.gtid))
+	}
+	if sel.rowids {
+		d.rowid = append(d.rowid, r.rowid)
+	}
+}
+
+// thread is the index of globalTid g in d.threads, added when new.
+func (b *nvtxBuilder) thread(g int64) int32 {
+	d := b.d
+	if n := len(d.threads); n > 0 && d.threads[b.lastT] == g {
+		return b.lastT
+	}
+	k, ok := b.tids[g]
+	if !ok {
+		if b.tids == nil {
+			b.tids = map[int64]int32{}
+		}
+		k = int32(len(d.threads))
+		b.tids[g] = k
+		d.threads = append(d.threads, g)
+	}
+	b.lastT = k
+	return k
+}
+
+// text interns a range's text: StringIds(textId), else text, else empty.
+func (b *nvtxBuilder) text(r *nvtxRow) int32 {
+	if r.null&nvNullTextID == 0 {
+		k, ok := b.byTextID[r.textID]
+		if !ok {
+			k = -1
+			if str, found := b.c.String(r.textID); found {
+				k = b.texts.intern(unsafe.Slice(unsafe.StringData(str), len(str)))
+			}
+			b.byTextID[r.textID] = k
+		}
+		if k >= 0 {
+			return k
+		}
+	}
+	return b.texts.intern(r.text)
+}
+
+// pair returns the (domain, text) pair id.
+func (b *nvtxBuilder) pair(dk, tk int32) int32 {
+	for int(dk+1) >= len(b.pairOf) {
+		b.pairOf = append(b.pairOf, nil)
+	}
+	row := b.pairOf[dk+1]
+	for int(tk) >= len(row) {
+		row = append(row, -1)
+	}
+	b.pairOf[dk+1] = row
+	p := row[tk]
+	if p < 0 {
+		p = int32(len(b.pairList))
+		row[tk] = p
+		b.pairList = append(b.pairList, uint64(uint32(dk+1))<<32|uint64(uint32(tk)))
+	}
+	return p
+}
+
+func (b *nvtxBuilder) addDomain(r *nvtxRow) {
+	if r.null&(nvNullDomain|nvNullTid) != 0 {
+		return
+	}
+	k := nvGroupKey{r.domainID, r.gtid}
+	if dr := b.domRows[k]; dr != nil && dr.start <= r.start {
+		return
+	}
+	// coalesce(StringIds(textId), text); a NULL name joins as ''.
+	name, ok := "", false
+	if r.null&nvNullTextID == 0 {
+		name, ok = b.c.String(r.textID)
+	}
+	if !ok && r.null&nvNullText == 0 {
+		name = string(r.text)
+	}
+	b.domRows[k] = &nvDomRow{r.start, name}
+}
+
+// finish resolves each pair's display name.
+func (b *nvtxBuilder) finish() {
+	d := b.d
+	d.n = len(d.start)
+	domNames := make([][]*nvDomRow, len(b.dkeyList))
+	for k, r := range b.domRows {
+		if dk, ok := b.dkeys[nvDomKey{k.id, k.g & nvtxDomainPIDMask}]; ok {
+			domNames[dk] = append(domNames[dk], r)
+		}
+	}
+	// A domain id registered by several threads of one process names its
+	// ranges once, after the earliest registration (nsys joins every
+	// registration, double counting in summaries and failing in the R-tree
+	// reports: see README, differences from nsys).
+	prefix := make([]string, len(b.dkeyList)) // "" without a registration
+	for dk, rs := range domNames {
+		if len(rs) == 0 {
+			continue
+		}
+		first := rs[0]
+		for _, r := range rs[1:] {
+			if r.start < first.start || (r.start == first.start && r.name < first.name) {
+				first = r
+			}
+		}
+		prefix[dk] = first.name
+	}
+	nm := newNameIDs(d, &b.texts, prefix)
+	d.names = make([]string, 0, len(b.pairList)) // no more names than pairs
+	d.pairName = make([]int32, len(b.pairList))
+	for i, pk := range b.pairList {
+		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
+		p := ""
+		if dk >= 0 {
+			p = prefix[dk]
+		}
+		d.pairName[i] = nm.id(p, tk)
+	}
+}
+
+// nameIDs numbers the display names "prefix:text" of the pairs in d.names.
+// Usually a name is known by its prefix and text index, without building
+// the string to look it up: two pairs spell one name only with the same
+// prefix and text, unless a prefix followed by ':' begins another prefix
+// ("a" and "a:b"), and then the names are looked up by string.
+type nameIDs struct {
+	d      *nvtxData
+	texts  *textTable
+	prefix map[string]int32 // prefix -> index into byText
+	byText [][]int32        // per prefix, per text: the name id, -1 for none yet
+	byName map[string]int32 // when two prefixes can spell one name
+}
+
+func newNameIDs(d *nvtxData, texts *textTable, prefixes []string) *nameIDs {
+	nm := &nameIDs{d: d, texts: texts, prefix: map[string]int32{"": 0}}
+	for _, p := range prefixes {
+		if _, ok := nm.prefix[p]; !ok {
+			nm.prefix[p] = int32(len(nm.prefix))
+		}
+	}
+	nm.byText = make([][]int32, len(nm.prefix))
+	for p := range nm.prefix {
+		for q := range nm.prefix {
+			if len(q) > len(p) && q[len(p)] == ':' && q[:len(p)] == p {
+				nm.byName = map[string]int32{}
+			}
+		}
+	}
+	return nm
+}
+
+// id returns the id of the name prefix:text tk, adding it when new.
+func (nm *nameIDs) id(p string, tk int32) int32 {
+	name := func() string {
+		if p == "" {
+			return nm.texts.colon(tk) // no copy
+		}
+		return p + nm.texts.colon(tk)
+	}
+	d := nm.d
+	if nm.byName != nil {
+		s := name()
+		id, ok := nm.byName[s]
+		if !ok {
+			id = int32(len(d.names))
+			nm.byName[s] = id
+			d.names = append(d.names, s)
+		}
+		return id
+	}
+	k := nm.prefix[p]
+	row := nm.byText[k]
+	if row == nil {
+		row = make([]int32, len(nm.texts.strs))
+		for i := range row {
+			row[i] = -1
+		}
+		nm.byText[k] = row
+	}
+	if row[tk] < 0 {
+		row[tk] = int32(len(d.names))
+		d.names = append(d.names, name())
+	}
+	return row[tk]
+}
