@@ -4,6 +4,7 @@
 //	yaegi extract github.com/nsysx/nsysx/nsysx/advise
 //	yaegi extract github.com/nsysx/nsysx/nsysx/compare
 //	yaegi extract github.com/nsysx/nsysx/nsysx/recipe/composite
+//	yaegi extract github.com/nsysx/nsysx/nsysx/critpath
 //	yaegi extract github.com/nsysx/nsysx/nsysx/events
 //	yaegi extract github.com/nsysx/nsysx/nsysx/format
 //	yaegi extract github.com/nsysx/nsysx/nsysx/frame
@@ -22,6 +23,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/advise"
 	"github.com/nsysx/nsysx/nsysx/compare"
+	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/format"
 	"github.com/nsysx/nsysx/nsysx/frame"
@@ -42,6 +44,7 @@ var symbolLoaders = []func(){
 	load_symbols_advise,
 	load_symbols_compare,
 	load_symbols_composite,
+	load_symbols_critpath,
 	load_symbols_events,
 	load_symbols_format,
 	load_symbols_frame,
@@ -58,10 +61,12 @@ func load_symbols_advise() {
 	Symbols["github.com/nsysx/nsysx/nsysx/advise/advise"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CUDAAPI":        reflect.ValueOf(advise.CUDAAPI),
+		"ErrNotOneJob":   reflect.ValueOf(&advise.ErrNotOneJob).Elem(),
 		"GPUBound":       reflect.ValueOf(advise.GPUBound),
 		"Header":         reflect.ValueOf(&advise.Header).Elem(),
 		"HostStall":      reflect.ValueOf(advise.HostStall),
 		"HostSync":       reflect.ValueOf(advise.HostSync),
+		"Job":            reflect.ValueOf(advise.Job),
 		"LaunchBound":    reflect.ValueOf(advise.LaunchBound),
 		"MemsetSync":     reflect.ValueOf(advise.MemsetSync),
 		"NCCLWait":       reflect.ValueOf(advise.NCCLWait),
@@ -195,25 +200,61 @@ func load_symbols_composite() {
 	}
 }
 
+func load_symbols_critpath() {
+	Symbols["github.com/nsysx/nsysx/nsysx/critpath/critpath"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"Analyze":          reflect.ValueOf(critpath.Analyze),
+		"DefaultMinGap":    reflect.ValueOf(constant.MakeFromLiteral("200000", token.INT, 0)),
+		"DefaultThreshold": reflect.ValueOf(constant.MakeFromLiteral("0.01999999999999999999959342418531793583724720519967377185821533203", token.FLOAT, 0)),
+		"ErrNoCollectives": reflect.ValueOf(&critpath.ErrNoCollectives).Elem(),
+		"Header":           reflect.ValueOf(&critpath.Header).Elem(),
+		"ParseWhatIf":      reflect.ValueOf(critpath.ParseWhatIf),
+		"Ranks":            reflect.ValueOf(critpath.Ranks),
+
+		// type definitions
+		"Composition":   reflect.ValueOf((*critpath.Composition)(nil)),
+		"Item":          reflect.ValueOf((*critpath.Item)(nil)),
+		"Iteration":     reflect.ValueOf((*critpath.Iteration)(nil)),
+		"Options":       reflect.ValueOf((*critpath.Options)(nil)),
+		"RankIteration": reflect.ValueOf((*critpath.RankIteration)(nil)),
+		"RanksOptions":  reflect.ValueOf((*critpath.RanksOptions)(nil)),
+		"RanksResult":   reflect.ValueOf((*critpath.RanksResult)(nil)),
+		"Result":        reflect.ValueOf((*critpath.Result)(nil)),
+		"Span":          reflect.ValueOf((*critpath.Span)(nil)),
+		"WhatIf":        reflect.ValueOf((*critpath.WhatIf)(nil)),
+	}
+}
+
 func load_symbols_events() {
 	Symbols["github.com/nsysx/nsysx/nsysx/events/events"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"APICalls":                        reflect.ValueOf(events.APICalls),
 		"CheckNames":                      reflect.ValueOf(events.CheckNames),
+		"DefaultIterations":               reflect.ValueOf(constant.MakeFromLiteral("\"(?i)^(iteration|iter|step|batch|train_step|training_step)([ _#:=-]*\\\\d+)?$\"", token.STRING, 0)),
+		"EventRecords":                    reflect.ValueOf(events.EventRecords),
 		"GPUNames":                        reflect.ValueOf(events.GPUNames),
 		"GPUOps":                          reflect.ValueOf(events.GPUOps),
+		"Iterations":                      reflect.ValueOf(events.Iterations),
 		"Labels":                          reflect.ValueOf(events.Labels),
+		"LaunchedOps":                     reflect.ValueOf(events.LaunchedOps),
 		"Launches":                        reflect.ValueOf(events.Launches),
 		"MemcpyKinds":                     reflect.ValueOf(events.MemcpyKinds),
+		"NVTXRanges":                      reflect.ValueOf(events.NVTXRanges),
 		"NamedRanges":                     reflect.ValueOf(events.NamedRanges),
 		"NamesMissing":                    reflect.ValueOf(events.NamesMissing),
+		"NewIterationFinder":              reflect.ValueOf(events.NewIterationFinder),
+		"OpGraph":                         reflect.ValueOf(events.OpGraph),
 		"OpKernel":                        reflect.ValueOf(events.OpKernel),
 		"OpMemcpy":                        reflect.ValueOf(events.OpMemcpy),
 		"OpMemset":                        reflect.ValueOf(events.OpMemset),
 		"ProcessNames":                    reflect.ValueOf(events.ProcessNames),
+		"RangeName":                       reflect.ValueOf(events.RangeName),
 		"SessionOf":                       reflect.ValueOf(events.SessionOf),
+		"Syncs":                           reflect.ValueOf(events.Syncs),
 		"TableAnalysisDetails":            reflect.ValueOf(constant.MakeFromLiteral("\"ANALYSIS_DETAILS\"", token.STRING, 0)),
 		"TableCUBLASEvents":               reflect.ValueOf(constant.MakeFromLiteral("\"CUBLAS_EVENTS\"", token.STRING, 0)),
 		"TableCUDACallchains":             reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_CALLCHAINS\"", token.STRING, 0)),
+		"TableCUDAEvent":                  reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_CUDA_EVENT\"", token.STRING, 0)),
 		"TableCUDAGraphEvents":            reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_GRAPH_EVENTS\"", token.STRING, 0)),
 		"TableCUDAGraphNodeEvents":        reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_GRAPH_NODE_EVENTS\"", token.STRING, 0)),
 		"TableCUDAUMCPUPageFaultEvents":   reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_UM_CPU_PAGE_FAULT_EVENTS\"", token.STRING, 0)),
@@ -247,6 +288,7 @@ func load_symbols_events() {
 		"TableProfilerOverhead":           reflect.ValueOf(constant.MakeFromLiteral("\"PROFILER_OVERHEAD\"", token.STRING, 0)),
 		"TableRuntime":                    reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_RUNTIME\"", token.STRING, 0)),
 		"TableStringIds":                  reflect.ValueOf(constant.MakeFromLiteral("\"StringIds\"", token.STRING, 0)),
+		"TableSynchronization":            reflect.ValueOf(constant.MakeFromLiteral("\"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION\"", token.STRING, 0)),
 		"TableSyscall":                    reflect.ValueOf(constant.MakeFromLiteral("\"SYSCALL\"", token.STRING, 0)),
 		"TableTargetInfoGPU":              reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_GPU\"", token.STRING, 0)),
 		"TableTargetInfoGPUMetrics":       reflect.ValueOf(constant.MakeFromLiteral("\"TARGET_INFO_GPU_METRICS\"", token.STRING, 0)),
@@ -260,10 +302,18 @@ func load_symbols_events() {
 		"ThreadNames":                     reflect.ValueOf(events.ThreadNames),
 
 		// type definitions
-		"GPUOp":     reflect.ValueOf((*events.GPUOp)(nil)),
-		"NVTXRange": reflect.ValueOf((*events.NVTXRange)(nil)),
-		"OpKind":    reflect.ValueOf((*events.OpKind)(nil)),
-		"Session":   reflect.ValueOf((*events.Session)(nil)),
+		"APICall":         reflect.ValueOf((*events.APICall)(nil)),
+		"EventRecord":     reflect.ValueOf((*events.EventRecord)(nil)),
+		"GPUOp":           reflect.ValueOf((*events.GPUOp)(nil)),
+		"Iteration":       reflect.ValueOf((*events.Iteration)(nil)),
+		"IterationFinder": reflect.ValueOf((*events.IterationFinder)(nil)),
+		"LaunchedOp":      reflect.ValueOf((*events.LaunchedOp)(nil)),
+		"NVTXRange":       reflect.ValueOf((*events.NVTXRange)(nil)),
+		"OpKind":          reflect.ValueOf((*events.OpKind)(nil)),
+		"Range":           reflect.ValueOf((*events.Range)(nil)),
+		"Ranges":          reflect.ValueOf((*events.Ranges)(nil)),
+		"Session":         reflect.ValueOf((*events.Session)(nil)),
+		"Sync":            reflect.ValueOf((*events.Sync)(nil)),
 	}
 }
 
