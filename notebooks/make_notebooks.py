@@ -14,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import nb_advise  # noqa: E402
+import nb_critpath  # noqa: E402
 import nb_more  # noqa: E402
 import nb_ranks  # noqa: E402
 import nb_tables  # noqa: E402
@@ -136,6 +137,7 @@ NOTEBOOKS = {
     "08_dataloader_copies.ipynb": nb_more.COPIES,
     "09_tables.ipynb": nb_tables.TABLES,
     "10_what_to_fix_first.ipynb": nb_advise.ADVISE,
+    "11_critical_path.ipynb": nb_critpath.CRITPATH,
 }
 
 

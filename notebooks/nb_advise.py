@@ -123,5 +123,5 @@ for _, f := range a.Findings {
 }
 // each idle instant is in one category only; gpu_bound is busy time
 fmt.Printf("idle categories together: %.1f%%\\n", idle)'''),
-    ], "This is the last notebook of the course. `docs/advise.md` says how each category's time at stake is estimated."),
+    ], "**Next:** `11_critical_path.ipynb` asks what a change would save: the critical path and what-if. `docs/advise.md` says how each category's time at stake is estimated."),
 ]
