@@ -145,7 +145,7 @@ func (o *Output) Rows(name string, keep func(f *pyframe.Frame, i int) bool) (*py
 			return pickRows(t.Frame, keep), t.Frame.Rows(), nil
 		}
 		out, n := emptyLike(t.stream.head), 0
-		err := t.stream.groups(func(g *pyframe.Frame) error {
+		err := t.stream.chunks(func(g *pyframe.Frame) error {
 			n += g.Rows()
 			for i, c := range pickRows(g, keep).Cols {
 				pyframe.AppendCol(out.Cols[i], c)

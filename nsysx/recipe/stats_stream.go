@@ -147,11 +147,10 @@ func conform(head, g *pyframe.Frame, rank int) *pyframe.Frame {
 	return out
 }
 
-// rankStream yields rank_stats in row groups of MaxRowGroup rows (the
-// last fewer), reading each source once, in Rank order.
-func rankStream(head *pyframe.Frame, srcs []*rankSource) func(yield func(*pyframe.Frame) error) error {
+// rankChunks yields rank_stats in chunks (as spilled), reading each
+// source once, in Rank order.
+func rankChunks(head *pyframe.Frame, srcs []*rankSource) func(yield func(*pyframe.Frame) error) error {
 	return func(yield func(*pyframe.Frame) error) error {
-		buf := emptyLike(head)
 		for _, s := range srcs {
 			r := s.open()
 			for {
@@ -162,26 +161,40 @@ func rankStream(head *pyframe.Frame, srcs []*rankSource) func(yield func(*pyfram
 				if err != nil {
 					return err
 				}
-				g = conform(head, g, s.rank)
-				for lo := 0; lo < g.Rows(); {
-					hi := min(g.Rows(), lo+pyframe.MaxRowGroup-buf.Rows())
-					for i, c := range sliceCols(g.Cols, lo, hi) {
-						pyframe.AppendCol(buf.Cols[i], c)
-					}
-					lo = hi
-					if buf.Rows() == pyframe.MaxRowGroup {
-						if err := yield(buf); err != nil {
-							return err
-						}
-						buf = emptyLike(head)
-					}
+				if err := yield(conform(head, g, s.rank)); err != nil {
+					return err
 				}
 			}
 		}
-		if buf.Rows() > 0 {
-			return yield(buf)
-		}
 		return nil
+	}
+}
+
+// rankGroups yields the chunks of rank_stats (rankChunks) as row groups of
+// MaxRowGroup rows (the last fewer).
+func rankGroups(head *pyframe.Frame, chunks func(yield func(*pyframe.Frame) error) error) func(yield func(*pyframe.Frame) error) error {
+	return func(yield func(*pyframe.Frame) error) error {
+		buf := emptyLike(head)
+		err := chunks(func(g *pyframe.Frame) error {
+			for lo := 0; lo < g.Rows(); {
+				hi := min(g.Rows(), lo+pyframe.MaxRowGroup-buf.Rows())
+				for i, c := range sliceCols(g.Cols, lo, hi) {
+					pyframe.AppendCol(buf.Cols[i], c)
+				}
+				lo = hi
+				if buf.Rows() == pyframe.MaxRowGroup {
+					if err := yield(buf); err != nil {
+						return err
+					}
+					buf = emptyLike(head)
+				}
+			}
+			return nil
+		})
+		if err == nil && buf.Rows() > 0 {
+			err = yield(buf)
+		}
+		return err
 	}
 }
 
@@ -326,17 +339,20 @@ func appendRow(dst, src *pyframe.Column, i int) {
 func statsStream(srcs []*rankSource) (rank, all Table, err error) {
 	head := rankHead(srcs)
 	a, err := aggregateStream(head, srcs)
+	mark("all_stats merged")
 	if err != nil {
 		return Table{}, Table{}, err
 	}
-	return Table{Name: "rank_stats", stream: &tableStream{head: head, groups: rankStream(head, srcs)}},
+	chunks := rankChunks(head, srcs)
+	return Table{Name: "rank_stats", stream: &tableStream{head: head, chunks: chunks, groups: rankGroups(head, chunks)}},
 		Table{Name: "all_stats", Frame: a}, nil
 }
 
-// tableStream is a table written as it is read: its head (no rows) and
-// its row groups (pyframe.WriteParquetGroups), which may be read more than
-// once, and at once.
+// tableStream is a table written as it is read: its head (no rows), its
+// rows in chunks and the same rows in row groups
+// (pyframe.WriteParquetGroups); either may be read more than once, and at
+// once.
 type tableStream struct {
-	head   *pyframe.Frame
-	groups func(yield func(*pyframe.Frame) error) error
+	head           *pyframe.Frame
+	chunks, groups func(yield func(*pyframe.Frame) error) error
 }

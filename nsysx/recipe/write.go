@@ -170,7 +170,7 @@ func (r *Result) writeTable(tmp string, t *Table) error {
 	if r.Opts.CSV && !t.NoCSV {
 		if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
 			if t.stream != nil {
-				return pyframe.WriteCSVGroups(w, t.stream.head, t.stream.groups)
+				return pyframe.WriteCSVGroups(w, t.stream.head, t.stream.chunks)
 			}
 			return pyframe.WriteCSV(w, t.Frame)
 		}); err != nil {
