@@ -54,7 +54,7 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 		return nsysx.OpenWith(ctx, path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
 	}
 	res, err := recipe.Run(ctx, r, o, open)
-	defer res.Close()
+	defer func() { _ = res.Close() }() // nil-safe: the spilled parts' temporary files
 	log.bar.done()
 	if ctx.Err() != nil { // a signal: the reports it stopped are not failures
 		return fail(stderr, "recipe", ctx.Err())
