@@ -59,7 +59,8 @@ type Options struct {
 	TuneGC bool
 	// SpillParts lets Run write the parts of a recipe with
 	// Recipe.SpillStats to temporary files (under SpillDir, else
-	// os.TempDir) as their maps finish, and stream rank_stats from them
+	// os.TempDir) as their maps finish, when there are more reports than
+	// workers, and stream rank_stats from them
 	// when the output is written, so that memory does not grow with the
 	// inputs. The Result's Output.Table then has no rank_stats frame
 	// (Output.Rows reads it); Result.Close removes the files.

@@ -209,7 +209,7 @@ func (o *Options) PoolSize() int {
 
 // mapAll maps every report with a bounded pool; results keep input order.
 // With o.SpillParts, the parts of a recipe with SpillStats are spilled
-// into spills as they finish.
+// into spills as they finish, when there are more reports than workers.
 func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit, spills *spillSet) ([]*Part, []*ReportError) {
 	workers := o.PoolSize()
 	parts := make([]*Part, len(reps))
@@ -219,6 +219,9 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var mu sync.Mutex
 	done := 0
 	mem := newBudget(InFlightBytes)
+	// No more reports than workers: the parts held are those of the maps
+	// in flight anyway, and the in-memory reduce is the faster.
+	spill := o.SpillParts && r.SpillStats && len(reps) > workers
 	// Fewer reports than cores: each map's loads and scans may cut a big
 	// table across the cores left over (docs/recipes.md §1.3).
 	mctx := nsysx.WithCores(ctx, runtime.GOMAXPROCS(0)/max(1, min(workers, len(reps))))
@@ -230,7 +233,7 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 				cost := mapCost(r, o, reportSize(reps[i].Path))
 				mem.acquire(cost)
 				p, err := MapReport(mctx, r, o, reps[i], open, shared)
-				if err == nil && p != nil && o.SpillParts && r.SpillStats {
+				if err == nil && p != nil && spill {
 					if err = spillPart(o.SpillDir, p, spills); err != nil {
 						p = nil
 					}
