@@ -162,23 +162,28 @@ func topSums(f *recipe.Frame, k int) []int {
 // readRankStats reads the output's rank_stats, when it has one, into
 // d.Ranks: per name, in table order.
 func (d *StatsData) readRankStats(name string, out *recipe.Output) error {
-	rs := out.Table("rank_stats")
-	if rs == nil {
-		return nil
-	}
 	shown := map[string]bool{}
 	for _, b := range d.Boxes {
 		shown[b.Name] = true
 	}
-	key := statsKey(rs)
-	keep := []int{} // the rows of the names shown (a million names: these few)
-	for i := range rs.Rows() {
-		if shown[cellText(key, i)] {
-			keep = append(keep, i)
+	// the rows of the names shown (a million names: these few); a spilled
+	// run's rank_stats is read through from its parts
+	var of *recipe.Frame // the frame of key
+	var key *recipe.Column
+	rs, n, err := out.Rows("rank_stats", func(f *recipe.Frame, i int) bool {
+		if f != of {
+			of, key = f, statsKey(f)
 		}
+		return shown[cellText(key, i)]
+	})
+	if err != nil {
+		return fmt.Errorf("recipe %s: rank_stats: %w", name, err)
 	}
-	d.rankRows = rs.Rows()
-	rows, _, err := readStatBoxes(rs, true, keep)
+	if rs == nil {
+		return nil
+	}
+	d.rankRows = n
+	rows, _, err := readStatBoxes(rs, true, nil)
 	if err != nil {
 		return fmt.Errorf("recipe %s: rank_stats: %w", name, err)
 	}

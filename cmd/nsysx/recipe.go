@@ -48,11 +48,13 @@ func runRecipeOpts(ctx context.Context, r *recipe.Recipe, o *recipe.Options, std
 	}
 	log := &barLog{bar: newProgress(stderr, r.Name, false), w: stderr}
 	o.Progress, o.Log = log.update, log.log
-	o.TuneGC = true // the command owns its process: tune the collector for the run
+	o.TuneGC = true     // the command owns its process: tune the collector for the run
+	o.SpillParts = true // and writes its output at once: parts may wait on disk
 	open := func(ctx context.Context, path string) (*nsysx.Profile, error) {
 		return nsysx.OpenWith(ctx, path, nsysx.OpenOptions{ForceExport: o.ForceExport, Progress: log.note})
 	}
 	res, err := recipe.Run(ctx, r, o, open)
+	defer func() { _ = res.Close() }() // nil-safe: the spilled parts' temporary files
 	log.bar.done()
 	if ctx.Err() != nil { // a signal: the reports it stopped are not failures
 		return fail(stderr, "recipe", ctx.Err())

@@ -322,22 +322,55 @@ func StatsReduceConsume(_ context.Context, parts []*Part, _ *Options, _ any) (*O
 }
 
 func statsTrio(parts []*Part, consume bool, extras ...AggExtra) (*Output, error) {
-	rank := concatRanks(PartFrames(parts, FrameStats), consume)
-	if rank == nil {
-		return nil, ErrNoData
-	}
-	all, err := Aggregate(rank, extras...)
-	if err != nil {
+	var rankT, allT Table
+	var spills *spillSet
+	if srcs, ok, err := spilledSources(parts, consume, extras); err != nil {
 		return nil, err
+	} else if ok {
+		if rankT, allT, err = statsStream(srcs); err != nil {
+			return nil, err
+		}
+		spills = &spillSet{}
+		for _, p := range parts {
+			if p.spilled != nil {
+				spills.add(p.spilled)
+				p.spilled = nil
+			}
+		}
+	} else {
+		rank := concatRanks(PartFrames(parts, FrameStats), consume)
+		if rank == nil {
+			return nil, ErrNoData
+		}
+		all, err := Aggregate(rank, extras...)
+		if err != nil {
+			return nil, err
+		}
+		rankT, allT = Table{Name: "rank_stats", Frame: rank}, Table{Name: "all_stats", Frame: all}
 	}
-	out := &Output{Tables: []Table{{Name: "rank_stats", Frame: rank}}}
+	out := &Output{Tables: []Table{rankT}, spills: spills}
 	if dev := ConcatRanks(PartFrames(parts, FrameStatsByDevice)); dev != nil {
 		out.Tables = append(out.Tables, Table{Name: "rank_stats_by_device", Frame: dev})
 	}
-	out.Tables = append(out.Tables,
-		Table{Name: "all_stats", Frame: all},
-		Table{Name: "files", Frame: FilesFrame(Stems(parts))})
+	out.Tables = append(out.Tables, allT, Table{Name: "files", Frame: FilesFrame(Stems(parts))})
 	return out, nil
+}
+
+// spilledSources are the sources of the streaming reduce when some part
+// was spilled (a consuming reduce without extras, every frame
+// streamable); ok is false otherwise, the spilled frames then read back.
+func spilledSources(parts []*Part, consume bool, extras []AggExtra) ([]*rankSource, bool, error) {
+	some := false
+	for _, p := range parts {
+		some = some || p.spilled != nil
+	}
+	if !some {
+		return nil, false, nil
+	}
+	if !consume || len(extras) > 0 {
+		return nil, false, unspill(parts)
+	}
+	return rankSources(parts)
 }
 
 // PartFrames is each part's frame named name (nil where it has none).

@@ -57,6 +57,15 @@ type Options struct {
 	// kernel's %nsys recipe, leaves it false and the process's collector
 	// alone.
 	TuneGC bool
+	// SpillParts lets Run write the parts of a recipe with
+	// Recipe.SpillStats to temporary files (under SpillDir, else
+	// os.TempDir) as their maps finish, when there are more reports than
+	// workers, and stream rank_stats from them
+	// when the output is written, so that memory does not grow with the
+	// inputs. The Result's Output.Table then has no rank_stats frame
+	// (Output.Rows reads it); Result.Close removes the files.
+	SpillParts bool
+	SpillDir   string
 }
 
 // TimeRange is a --filter-time window; a nil bound is open.

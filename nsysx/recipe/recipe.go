@@ -37,6 +37,10 @@ type Recipe struct {
 	// report has no data for the recipe, and an error when it fails; either
 	// way the report gets no Rank.
 	Map func(ctx context.Context, r *Report, o *Options, shared any) (*Part, error)
+	// SpillStats lets the runner spill each part's "stats" frame to a
+	// temporary file as its map finishes (Options.SpillParts); Reduce must
+	// then be StatsReduceConsume, which reads such parts.
+	SpillStats bool
 	// MapCost estimates the memory one Map needs, in bytes per byte of its
 	// report (the file, or the files of an export directory); 0 means 1.
 	// Run keeps the estimates of the maps in flight within InFlightBytes.
@@ -100,6 +104,9 @@ type Part struct {
 	UTC, Duration int64
 	// Extra carries recipe-specific plain values (for example a name list).
 	Extra map[string]any
+	// spilled is the stats frame on disk (Options.SpillParts), in place of
+	// Frames[FrameStats].
+	spilled *spillFile
 }
 
 // Output is what Reduce returns: the tables to write, in order.
@@ -108,6 +115,64 @@ type Output struct {
 	// Analysis, when set, replaces the standard .nsys-analysis content
 	// (diff writes nsys's reduced key set). Keys keep the given order.
 	Analysis []pyframe.KV
+	// spills are the temporary files the streamed tables read (Close).
+	spills *spillSet
+}
+
+// Close releases what the output's streamed tables read (the temporary
+// files of spilled parts); the tables cannot be read or written after it.
+// An output without them has nothing to release.
+func (o *Output) Close() error {
+	if o == nil {
+		return nil
+	}
+	return o.spills.close()
+}
+
+// Rows returns the rows of the output table named name for which keep
+// (given the frame holding the row, and its index there) is true, as a
+// frame, and the table's row count; a streamed table is read through
+// once. The frame is nil when there is no such table.
+func (o *Output) Rows(name string, keep func(f *pyframe.Frame, i int) bool) (*pyframe.Frame, int, error) {
+	for _, t := range o.Tables {
+		if t.Name != name {
+			continue
+		}
+		if t.stream == nil {
+			if t.Frame == nil {
+				return nil, 0, nil
+			}
+			return pickRows(t.Frame, keep), t.Frame.Rows(), nil
+		}
+		out, n := emptyLike(t.stream.head), 0
+		err := t.stream.chunks(func(g *pyframe.Frame) error {
+			n += g.Rows()
+			for i, c := range pickRows(g, keep).Cols {
+				pyframe.AppendCol(out.Cols[i], c)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		return out, n, nil
+	}
+	return nil, 0, nil
+}
+
+// pickRows is f's rows for which keep is true.
+func pickRows(f *pyframe.Frame, keep func(f *pyframe.Frame, i int) bool) *pyframe.Frame {
+	var rows []int
+	for i := range f.Rows() {
+		if keep(f, i) {
+			rows = append(rows, i)
+		}
+	}
+	out := &pyframe.Frame{Index: f.Index, IndexCols: f.IndexCols, RangeName: f.RangeName}
+	for _, c := range f.Cols {
+		out.Cols = append(out.Cols, c.Pick(rows))
+	}
+	return out
 }
 
 // Table is one output file: Name is the file name without ".parquet".
@@ -116,6 +181,9 @@ type Table struct {
 	Frame *pyframe.Frame
 	// NoCSV marks a table that gets no CSV twin even with --csv.
 	NoCSV bool
+	// stream, when set, is the table in place of Frame: written as it is
+	// read (the spilled parts' rank_stats); Output.Rows reads it.
+	stream *tableStream
 }
 
 // Table returns the output table named name, or nil.

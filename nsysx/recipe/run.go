@@ -103,11 +103,26 @@ func Run(ctx context.Context, r *Recipe, o *Options, open Opener) (*Result, erro
 		defer gc.stop()
 		defer startGCPercent()()
 	}
-	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc)
+	spills := &spillSet{}
+	parts, failed := mapAll(ctx, r, o, reps, open, shared, gc, spills)
 	if err := ctx.Err(); err != nil {
+		spills.close()
 		return nil, err
 	}
-	return Finish(ctx, r, o, parts, failed, shared, start)
+	res, err := Finish(ctx, r, o, parts, failed, shared, start)
+	if err != nil { // else the output's streamed tables read them (Result.Close)
+		spills.close()
+	}
+	return res, err
+}
+
+// Close releases the output's temporary files (Options.SpillParts), once
+// it is written; see Output.Close.
+func (r *Result) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.Output.Close()
 }
 
 // NewReports makes the Report of each of o.Input, in input order, opened
@@ -193,7 +208,9 @@ func (o *Options) PoolSize() int {
 }
 
 // mapAll maps every report with a bounded pool; results keep input order.
-func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit) ([]*Part, []*ReportError) {
+// With o.SpillParts, the parts of a recipe with SpillStats are spilled
+// into spills as they finish, when there are more reports than workers.
+func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Opener, shared any, gc *gcLimit, spills *spillSet) ([]*Part, []*ReportError) {
 	workers := o.PoolSize()
 	parts := make([]*Part, len(reps))
 	errs := make([]*ReportError, len(reps))
@@ -202,6 +219,9 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var mu sync.Mutex
 	done := 0
 	mem := newBudget(InFlightBytes)
+	// No more reports than workers: the parts held are those of the maps
+	// in flight anyway, and the in-memory reduce is the faster.
+	spill := o.SpillParts && r.SpillStats && len(reps) > workers
 	// Fewer reports than cores: each map's loads and scans may cut a big
 	// table across the cores left over (docs/recipes.md §1.3).
 	mctx := nsysx.WithCores(ctx, runtime.GOMAXPROCS(0)/max(1, min(workers, len(reps))))
@@ -213,6 +233,11 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 				cost := mapCost(r, o, reportSize(reps[i].Path))
 				mem.acquire(cost)
 				p, err := MapReport(mctx, r, o, reps[i], open, shared)
+				if err == nil && p != nil && spill {
+					if err = spillPart(o.SpillDir, p, spills); err != nil {
+						p = nil
+					}
+				}
 				mem.release(cost)
 				gc.update()
 				if err != nil {

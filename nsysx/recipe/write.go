@@ -160,12 +160,18 @@ func (r *Result) fill(tmp, name string, recorded any, wo *WriteOptions) error {
 // unless the table is NoCSV.
 func (r *Result) writeTable(tmp string, t *Table) error {
 	if err := writeFile(filepath.Join(tmp, t.Name+".parquet"), func(w io.Writer) error {
+		if t.stream != nil {
+			return pyframe.WriteParquetGroups(w, t.stream.head, t.stream.groups)
+		}
 		return pyframe.WriteParquet(w, t.Frame)
 	}); err != nil {
 		return fmt.Errorf("writing %s.parquet: %w", t.Name, err)
 	}
 	if r.Opts.CSV && !t.NoCSV {
 		if err := writeFile(filepath.Join(tmp, t.Name+".csv"), func(w io.Writer) error {
+			if t.stream != nil {
+				return pyframe.WriteCSVGroups(w, t.stream.head, t.stream.chunks)
+			}
 			return pyframe.WriteCSV(w, t.Frame)
 		}); err != nil {
 			return fmt.Errorf("writing %s.csv: %w", t.Name, err)

@@ -18,6 +18,17 @@ func WriteCSV(w io.Writer, f *Frame) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
+	return WriteCSVGroups(w, f, func(yield func(*Frame) error) error { return yield(f) })
+}
+
+// WriteCSVGroups writes the frame whose header is head's and whose rows are
+// the groups' rows, one after another, as WriteCSV writes that whole frame
+// (a RangeIndex counts its labels on across the groups).
+func WriteCSVGroups(w io.Writer, head *Frame, groups func(yield func(*Frame) error) error) error {
+	if err := head.Check(); err != nil {
+		return err
+	}
+	f := head
 	bw := bufio.NewWriter(w)
 	idx, data := csvColumns(f)
 	header := make([]string, 0, len(idx)+len(data))
@@ -32,18 +43,30 @@ func WriteCSV(w io.Writer, f *Frame) error {
 	}
 	writeCSVRow(bw, header)
 	row := make([]string, len(header))
-	for i := 0; i < f.Rows(); i++ {
-		row = row[:0]
-		for _, c := range idx {
-			row = append(row, csvCell(c, i))
+	label := 0
+	err := groups(func(g *Frame) error {
+		if err := g.Check(); err != nil {
+			return err
 		}
-		if f.Index == RangeIndex {
-			row = append(row, strconv.Itoa(i))
+		idx, data := csvColumns(g)
+		for i := 0; i < g.Rows(); i++ {
+			row = row[:0]
+			for _, c := range idx {
+				row = append(row, csvCell(c, i))
+			}
+			if g.Index == RangeIndex {
+				row = append(row, strconv.Itoa(label))
+			}
+			label++
+			for _, c := range data {
+				row = append(row, csvCell(c, i))
+			}
+			writeCSVRow(bw, row)
 		}
-		for _, c := range data {
-			row = append(row, csvCell(c, i))
-		}
-		writeCSVRow(bw, row)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing csv: %w", err)

@@ -36,6 +36,56 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
+	return writeParquet(w, f, func(write func(g *Frame, s, e int) error) error {
+		n := f.Rows()
+		for s := 0; s < n || s == 0; s += maxRowGroup {
+			if err := write(f, s, min(s+maxRowGroup, n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// WriteParquetGroups writes the frame whose columns (names, kinds, Cats,
+// whether Valid is set) and index are those of head and whose rows are the
+// groups' rows, one after another, as WriteParquet writes that whole frame:
+// each group is one row group, so groups must hold MaxRowGroup rows each
+// but the last (then the bytes are WriteParquet's, since a row group is
+// encoded from its own rows alone). Every group has head's columns. No
+// group writes head's row group (with no rows).
+func WriteParquetGroups(w io.Writer, head *Frame, groups func(yield func(*Frame) error) error) error {
+	if err := head.Check(); err != nil {
+		return err
+	}
+	return writeParquet(w, head, func(write func(g *Frame, s, e int) error) error {
+		n := 0
+		err := groups(func(g *Frame) error {
+			if err := g.Check(); err != nil {
+				return err
+			}
+			if g.Rows() == 0 {
+				return nil
+			}
+			if n > 0 && n%MaxRowGroup != 0 || g.Rows() > MaxRowGroup {
+				return fmt.Errorf("parquet: row group of %d rows after %d rows (%d a group)", g.Rows(), n, MaxRowGroup)
+			}
+			n += g.Rows()
+			return write(g, 0, g.Rows())
+		})
+		if err == nil && n == 0 {
+			err = write(head, 0, 0)
+		}
+		return err
+	})
+}
+
+// MaxRowGroup is the rows of a row group but the last (maxRowGroup).
+const MaxRowGroup = maxRowGroup
+
+// writeParquet writes the file of f's schema (f's rows are not read), with
+// the row groups that groups writes through its write (rows [s, e) of g).
+func writeParquet(w io.Writer, f *Frame, groups func(write func(g *Frame, s, e int) error) error) error {
 	meta, err := pandasMetadata(f)
 	if err != nil {
 		return err
@@ -63,12 +113,9 @@ func WriteParquet(w io.Writer, f *Frame) error {
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
-	n := f.Rows()
-	for s := 0; s < n || s == 0; s += maxRowGroup {
-		if err := writeRowGroup(pw, f, asc, s, min(s+maxRowGroup, n)); err != nil {
-			pw.Close()
-			return err
-		}
+	if err := groups(func(g *Frame, s, e int) error { return writeRowGroup(pw, g, asc, s, e) }); err != nil {
+		pw.Close()
+		return err
 	}
 	fw.hold = true // the footer
 	if err := pw.Close(); err != nil {

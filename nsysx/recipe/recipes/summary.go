@@ -50,7 +50,8 @@ var summaryRecipes = []struct {
 const cudaTableCost = 0.5
 
 // Each summary recipe writes statsNotebook and merges its parts with
-// StatsReduce (statsReduceConsume: the parts are the run's own).
+// StatsReduce (statsReduceConsume: the parts are the run's own), which
+// takes them spilled (SpillStats).
 func init() {
 	for _, s := range summaryRecipes {
 		opts := s.options
@@ -59,7 +60,7 @@ func init() {
 		}
 		recipe.Register(&recipe.Recipe{Name: s.name, DisplayName: s.display, Map: s.mapper, Options: opts,
 			Help:     "Per-rank and overall statistics of " + s.of + ".",
-			Notebook: statsNotebook, Reduce: recipe.StatsReduceConsume, MapCost: s.cost})
+			Notebook: statsNotebook, Reduce: recipe.StatsReduceConsume, MapCost: s.cost, SpillStats: true})
 	}
 }
 
