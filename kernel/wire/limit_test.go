@@ -24,8 +24,11 @@ func TestOversizedRequestDropsItsPeer(t *testing.T) {
 	defer stop()
 	big := strings.Repeat("x", limit)
 	calls := h.calls.Load()
+	// The kernel may drop the sender as soon as the frame sizes exceed the
+	// limit, before the client has written its last frame: then the send
+	// fails on the closed connection, which is the behaviour under test.
 	if _, err := c.Send(wire.Shell, "echo_request", map[string]any{"text": big}); err != nil {
-		t.Fatal(err)
+		t.Logf("send over the limit: %v", err)
 	}
 	if _, err := c.Recv(wire.Shell, timeout/10); err == nil {
 		t.Error("a reply to a request over the limit")
