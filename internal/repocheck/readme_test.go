@@ -14,7 +14,11 @@ import (
 // `nsysx/load/open.go`.
 var goFileRE = regexp.MustCompile("`((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_]+\\.go)`")
 
-// TestReadmeFiles fails when a README names a Go file that does not exist,
+// docRE matches a design note a README cites: docs/stats.md.
+var docRE = regexp.MustCompile(`\bdocs/[A-Za-z0-9_-]+\.md\b`)
+
+// TestReadmeFiles fails when a README names a Go file, or cites a design
+// note under docs/, that does not exist. A Go file may be
 // beside the README, below its folder (a README of cmd/ naming
 // nsysx/main.go as main.go) or from the repository's root: a newcomer following
 // the READMEs' maps of the code must find every file they name.
@@ -47,6 +51,12 @@ func TestReadmeFiles(t *testing.T) {
 			}
 			rel, _ := filepath.Rel(root, path)
 			t.Errorf("%s names %s, which does not exist", rel, m[1])
+		}
+		for _, doc := range docRE.FindAllString(string(data), -1) {
+			if !exists(filepath.Join(root, filepath.FromSlash(doc))) {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s cites %s, which is not in the repository's docs", rel, doc)
+			}
 		}
 		return nil
 	})
