@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
@@ -50,6 +49,10 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fail(stderr, "advise", err)
 	}
+	out, err := outputFileArg(p, p.Args)
+	if err != nil {
+		return fail(stderr, "advise", err)
+	}
 	var all []*advise.Advice
 	var profs []*nsysx.Profile
 	defer func() {
@@ -81,27 +84,19 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			all = append([]*advise.Advice{job}, all...)
 		}
 	}
-	w := stdout
-	if out := p.Last("--output"); out != "" && out != "-" {
-		fh, err := os.Create(out)
-		if err != nil {
-			return fail(stderr, "advise", err)
+	err = frontend.WriteOutputFile(out, stdout, func(w io.Writer) error {
+		for i, a := range all {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := frontend.WriteAdvice(w, a, spec, !quiet); err != nil {
+				return err
+			}
 		}
-		defer fh.Close()
-		w = fh
-	}
-	for i, a := range all {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if err := frontend.WriteAdvice(w, a, spec, !quiet); err != nil {
-			return fail(stderr, "advise", err)
-		}
-	}
-	if f, ok := w.(*os.File); ok && f != stdout {
-		if err := f.Close(); err != nil {
-			return fail(stderr, "advise", err)
-		}
+		return nil
+	})
+	if err != nil {
+		return fail(stderr, "advise", err)
 	}
 	return 0
 }

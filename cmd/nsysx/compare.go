@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx"
@@ -35,7 +34,10 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, "compare", &unknownName{err})
 	}
-	out := p.Last("--output")
+	out, err := outputFileArg(p, p.Args)
+	if err != nil {
+		return fail(stderr, "compare", err)
+	}
 	if (spec.Name == "arrow" || spec.Name == "parquet") && (out == "" || out == "-") {
 		return fail(stderr, "compare", usageErr("-f %s is binary: give -o FILE", spec.Name))
 	}
@@ -81,21 +83,7 @@ const exitFailOn = 3
 
 // writeComparison prints the summary (console formats only) and the table.
 func writeComparison(c *compare.Comparison, spec format.Spec, out string, quiet bool, stdout io.Writer) error {
-	w := stdout
-	var fh *os.File
-	if out != "" && out != "-" {
-		var err error
-		if fh, err = os.Create(out); err != nil {
-			return err
-		}
-		defer fh.Close()
-		w = fh
-	}
-	err := frontend.WriteComparison(w, c, spec, !quiet)
-	if fh != nil {
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-	}
-	return err
+	return frontend.WriteOutputFile(out, stdout, func(w io.Writer) error {
+		return frontend.WriteComparison(w, c, spec, !quiet)
+	})
 }

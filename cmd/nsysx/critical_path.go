@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/nsysx/critpath"
@@ -48,6 +47,10 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
+	out, err := outputFileArg(p, p.Args)
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
 	var all []*critpath.Result
 	for _, in := range p.Args {
 		prof, err := openInput(ctx, in, openFlags{force: force, quiet: true}, stderr)
@@ -61,30 +64,29 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		all = append(all, r)
 	}
-	w, closeOut, err := outputFile(p.Last("--output"), stdout)
-	if err != nil {
-		return fail(stderr, cmd, err)
-	}
-	for i, r := range all {
-		if i > 0 && spec.Name != "csv" {
+	err = frontend.WriteOutputFile(out, stdout, func(w io.Writer) error {
+		for i, r := range all {
+			if i > 0 && spec.Name != "csv" {
+				fmt.Fprintln(w)
+			}
+			if err := frontend.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
+				return err
+			}
+		}
+		// The reports of one job's ranks (NCCL collectives to match): the
+		// critical path across them, after each rank's own.
+		if len(p.Args) > 1 {
 			fmt.Fprintln(w)
+			err := writeRanks(ctx, w, stderr, p.Args, opts.Iterations, cmp(p.Last("--format"), "column"))
+			switch {
+			case errors.Is(err, critpath.ErrNoCollectives):
+			case err != nil:
+				fmt.Fprintf(stderr, "nsysx critical-path: not across the ranks: %v\n", err)
+			}
 		}
-		if err := frontend.WriteCriticalPath(w, r, i, spec, !quiet); err != nil {
-			return fail(stderr, cmd, err)
-		}
-	}
-	// The reports of one job's ranks (NCCL collectives to match): the
-	// critical path across them, after each rank's own.
-	if len(p.Args) > 1 {
-		fmt.Fprintln(w)
-		err := writeRanks(ctx, w, stderr, p.Args, opts.Iterations, cmp(p.Last("--format"), "column"))
-		switch {
-		case errors.Is(err, critpath.ErrNoCollectives):
-		case err != nil:
-			fmt.Fprintf(stderr, "nsysx critical-path: not across the ranks: %v\n", err)
-		}
-	}
-	if err := closeOut(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fail(stderr, cmd, err)
 	}
 	return 0
@@ -96,17 +98,4 @@ func cmp(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// outputFile opens the --output file (stdout for "" or "-") and returns the
-// function that closes it.
-func outputFile(name string, stdout io.Writer) (io.Writer, func() error, error) {
-	if name == "" || name == "-" {
-		return stdout, func() error { return nil }, nil
-	}
-	fh, err := os.Create(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return fh, fh.Close, nil
 }

@@ -51,16 +51,22 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return fail(stderr, "export", usageErr("--tables: %v", err))
 		}
 	}
+	gz, err := p.Bool("--gzip")
+	if err != nil {
+		return fail(stderr, "export", err)
+	}
+	if typ == "perfetto" { // one file: checked before the profile is read
+		path, _ := timeline.OutputPath(out, gz)
+		if err := checkOutputFile(p, path, p.Args); err != nil {
+			return fail(stderr, "export", err)
+		}
+	}
 	prof, o, err := openOne(ctx, p, stderr)
 	if err != nil {
 		return fail(stderr, "export", err)
 	}
 	defer prof.Close()
 	if typ == "perfetto" {
-		gz, err := p.Bool("--gzip")
-		if err != nil {
-			return fail(stderr, "export", err)
-		}
 		return exportPerfetto(ctx, prof, out, gz, filter, o.quiet, stderr)
 	}
 	overwrite, err := p.Bool("--force-overwrite")

@@ -124,3 +124,71 @@ func TestPlotAtomic(t *testing.T) {
 	dir := t.TempDir()
 	noFinal(t, filepath.Join(dir, "k.png"), cutShort(t, dir, "plot", "kernels", "-q", "-o", "k.png", testutil.Profile(t, "sync")))
 }
+
+// The commands that write one file (advise, compare, critical-path, the
+// Perfetto and pprof exports, and their magics) follow stats's rule too:
+// an existing file is refused, before any work, unless --force-overwrite,
+// and never replaced when it is the input or a directory. They used to
+// truncate whatever the -o name held.
+func TestSingleFileOutputRule(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "sync.sqlite")
+	os.WriteFile(in, testutil.ReadFile(t, testutil.Profile(t, "sync")), 0o644)
+	inBytes, _ := os.ReadFile(in)
+	o := filepath.Join(dir, "o.txt")
+	mine := func(name string) {
+		if err := os.WriteFile(name, []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := func(name string) bool { b, _ := os.ReadFile(name); return string(b) == "mine" }
+	for _, c := range []struct {
+		args []string
+		file string // what the command writes
+		skip bool   // a SKIPPED run (no call stacks): exit 0, nothing written
+	}{
+		{[]string{"advise", "-o", o, in}, o, false},
+		{[]string{"critical-path", "-o", o, in}, o, false},
+		{[]string{"compare", "-o", o, in, in}, o, false},
+		{[]string{"export", "-q", "-t", "perfetto", "-o", filepath.Join(dir, "t"), in}, filepath.Join(dir, "t.json"), false},
+		{[]string{"export", "-q", "-t", "pprof", "-o", filepath.Join(dir, "p"), in}, filepath.Join(dir, "p.pb.gz"), true},
+	} {
+		mine(c.file)
+		_, errOut, code := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.file+" exists (pass --force-overwrite") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v onto an existing file: exit %d, %q", c.args, code, errOut)
+		}
+		if !kept(c.file) {
+			t.Errorf("%v replaced %s without --force-overwrite", c.args, c.file)
+		}
+		force := append([]string{c.args[0], "--force-overwrite"}, c.args[1:]...)
+		if _, errOut, code := runCLI(t, force...); code != 0 {
+			t.Errorf("%v: exit %d, %q", force, code, errOut)
+		}
+		if kept(c.file) != c.skip {
+			t.Errorf("%v: %s replaced = %v, want %v", force, c.file, !kept(c.file), !c.skip)
+		}
+		os.Remove(c.file)
+	}
+	// Never the input, never a directory, even with --force-overwrite.
+	_, errOut, code := runCLI(t, "advise", "--force-overwrite", "-o", in, in)
+	if b, _ := os.ReadFile(in); code != 2 || !strings.Contains(errOut, "is the input") || string(b) != string(inBytes) {
+		t.Errorf("advise -o INPUT: exit %d, %q, input kept %v", code, errOut, string(b) == string(inBytes))
+	}
+	_, errOut, code = runCLI(t, "critical-path", "--force-overwrite", "-o", dir, in)
+	if code != 2 || !strings.Contains(errOut, "is a directory") {
+		t.Errorf("critical-path -o DIR: exit %d, %q", code, errOut)
+	}
+	// The magics: refused with the same message, the file kept; replaced
+	// with --force-overwrite.
+	for _, words := range []string{"advise -o " + o + " " + in, "critical-path -o " + o + " " + in, "compare -o " + o + " " + in + " " + in} {
+		mine(o)
+		if _, merr := runMagic(t, words); !strings.Contains(merr, "--force-overwrite") || !kept(o) {
+			t.Errorf("%%nsys %s onto an existing file: %q, kept %v", words, merr, kept(o))
+		}
+		cmd, rest, _ := strings.Cut(words, " ")
+		if _, merr := runMagic(t, cmd+" --force-overwrite "+rest); merr != "" || kept(o) {
+			t.Errorf("%%nsys %s --force-overwrite: %q, replaced %v", words, merr, !kept(o))
+		}
+	}
+}

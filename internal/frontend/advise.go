@@ -14,7 +14,8 @@ import (
 func Advise() []Flag {
 	return []Flag{
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...]: column (console default: the scope line, then the table), table, csv (only the CSV, header first), tsv, json, hdoc, htable"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name (an existing file needs --force-overwrite)"},
+		overwriteFileFlag(),
 		{Names: []string{"--iterations"}, Value: true, Help: "REGEX: names of the NVTX ranges that mark iterations (default: iteration N, step N, ...)"},
 		forceExportFlag(),
 		{Names: []string{"-q", "--quiet"}, Help: "no scope line above the table"},

@@ -17,7 +17,8 @@ import (
 func Compare() []Flag {
 	return []Flag{
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...]: column (console default: a summary, then the table), table, csv (only the CSV, header first), tsv, json, hdoc, htable, arrow, parquet"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name (an existing file needs --force-overwrite)"},
+		overwriteFileFlag(),
 		{Names: []string{"--threshold"}, Value: true, Help: "PERCENT: smallest change called faster or slower (default 2)"},
 		{Names: []string{"--min-share"}, Value: true, Help: "PERCENT: smallest share of its group's time (GPU work, CUDA API calls, the analysed span for NVTX) at which a row fails --fail-on and is listed in the summary (default 1)"},
 		{Names: []string{"--fail-on"}, Value: true, Help: "slower|faster|change: exit 3 when a row at or above --min-share has that verdict (change: either), for CI"},

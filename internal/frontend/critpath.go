@@ -14,7 +14,8 @@ import (
 func CriticalPath() []Flag {
 	return []Flag{
 		{Names: []string{"-f", "--format"}, Value: true, Help: "format[:option...]: column (console default: the summary, then the table), table, csv (only the CSV, header first), tsv, json, hdoc, htable"},
-		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name"},
+		{Names: []string{"-o", "--output"}, Value: true, Help: "- for the console (default), or a file name (an existing file needs --force-overwrite)"},
+		overwriteFileFlag(),
 		{Names: []string{"--iterations"}, Value: true, Help: "REGEX: names of the NVTX ranges that mark iterations (default: iteration N, step N, ...)"},
 		{Names: []string{"--what-if"}, Value: true, Help: "SPEC: kernels[:REGEX]=FACTOR, memcpy=FACTOR, host[:REGEX]=FACTOR, launch=FACTOR or sync=drop; may be repeated"},
 		forceExportFlag(),

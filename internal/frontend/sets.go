@@ -67,7 +67,7 @@ func Export() []Flag {
 		{Names: []string{"--filter-nvtx"}, Value: true, Help: "range[@domain][/index]: perfetto: keep the events nsys stats keeps for that NVTX range"},
 		forceExportFlag(),
 		exportTimeoutFlag(),
-		{Names: []string{"--force-overwrite"}, Help: "parquet/arrow: replace a DIR that is not empty"},
+		{Names: []string{"--force-overwrite"}, Help: "parquet/arrow: replace a DIR that is not empty (one nsysx or nsys wrote); perfetto/pprof: replace an existing file"},
 		{Names: []string{"-q", "--quiet"}, Help: "no progress display or summary line"},
 		{Names: []string{"--sample"}, Help: "export the sample profile built into nsysx"},
 		helpFlag(),

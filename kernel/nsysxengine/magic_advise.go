@@ -31,6 +31,9 @@ func (e *Engine) nsysAdvise(ctx context.Context, args []string, out kernel.Outpu
 	if err != nil {
 		return err
 	}
+	if err := checkOutput(p, p.Last("--output")); err != nil {
+		return err
+	}
 	quiet, _ := p.Bool("--quiet")
 	var profs []*nsysx.Profile
 	all, stop, err := eachProfile(ctx, e, p.Args, out, func(prof *nsysx.Profile) (*advise.Advice, error) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 
@@ -39,6 +39,9 @@ func (e *Engine) nsysCompare(ctx context.Context, args []string, out kernel.Outp
 	}
 	spec, err := formatFlag(p, nil)
 	if err != nil {
+		return err
+	}
+	if err := checkOutput(p, p.Last("--output")); err != nil {
 		return err
 	}
 	var profs [2]*nsysx.Profile
@@ -85,16 +88,11 @@ func formatFlag(p *parsedArgs, check func(format.Spec) error) (*format.Spec, err
 func showComparison(c *compare.Comparison, spec *format.Spec, p *parsedArgs, out kernel.Output) error {
 	quiet, _ := p.Bool("--quiet")
 	if o := p.Last("--output"); o != "" && o != "-" {
-		fh, err := os.Create(o)
-		if err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-		defer fh.Close()
 		s := format.Spec{Name: "csv"}
 		if spec != nil {
 			s = *spec
 		}
-		err = frontend.WriteComparison(fh, c, s, false)
+		err := frontend.WriteOutputFile(o, nil, func(w io.Writer) error { return frontend.WriteComparison(w, c, s, false) })
 		if err != nil {
 			return kernel.Errorf("OSError", "%v", err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nsysx/nsysx/internal/frontend"
 	"github.com/nsysx/nsysx/kernel"
@@ -30,6 +29,9 @@ func (e *Engine) nsysCriticalPath(ctx context.Context, args []string, out kernel
 	}
 	spec, err := formatFlag(p, frontend.CriticalPathFormat)
 	if err != nil {
+		return err
+	}
+	if err := checkOutput(p, p.Last("--output")); err != nil {
 		return err
 	}
 	quiet, _ := p.Bool("--quiet")
@@ -131,20 +133,34 @@ func eachProfile[T any](ctx context.Context, e *Engine, ins []string, out kernel
 }
 
 // writeEach writes a magic's -o file o, each result with write, and says so.
+// The file is written through a temporary renamed at the end, so a failed
+// write leaves an existing file as it was.
 func writeEach[T any](o string, out kernel.Output, all []T, write func(w io.Writer, i int, v T) error) error {
-	fh, err := os.Create(o)
+	err := frontend.WriteOutputFile(o, nil, func(w io.Writer) error {
+		for i, v := range all {
+			if err := write(w, i, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return kernel.Errorf("OSError", "%v", err)
 	}
-	defer fh.Close()
-	for i, v := range all {
-		if err := write(fh, i, v); err != nil {
-			return kernel.Errorf("OSError", "%v", err)
-		}
-	}
-	if err := fh.Close(); err != nil {
-		return kernel.Errorf("OSError", "%v", err)
-	}
 	fmt.Fprintf(out.Stdout(), "wrote %s\n", o)
+	return nil
+}
+
+// checkOutput refuses a magic's -o file before any work, as the CLI does
+// (frontend.CheckOutputFile): an existing file needs --force-overwrite and
+// is never one of the inputs.
+func checkOutput(p *parsedArgs, name string) error {
+	force, err := p.Bool("--force-overwrite")
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := frontend.CheckOutputFile(name, force, p.Args); err != nil {
+		return kernel.Errorf("FileExistsError", "%v", err)
+	}
 	return nil
 }

@@ -142,6 +142,10 @@ func (e *Engine) exportPerfetto(ctx context.Context, p *frontend.Parsed, base st
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	path, _ := timeline.OutputPath(base, gz)
+	if err := checkOutput(p, path); err != nil {
+		return err
+	}
 	prof, name, err := e.oneInput(ctx, p)
 	if err != nil {
 		return err

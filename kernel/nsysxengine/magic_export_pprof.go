@@ -21,6 +21,9 @@ func (e *Engine) nsysExportPprof(ctx context.Context, p *parsedArgs, out kernel.
 	if p.Last("--tables") != "" {
 		return usageErr("--tables applies to -t parquet and -t arrow only")
 	}
+	if err := checkOutput(p, base+".pb.gz"); err != nil {
+		return err
+	}
 	prof, input, err := e.oneInput(ctx, p)
 	if err != nil {
 		return err

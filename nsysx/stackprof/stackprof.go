@@ -13,9 +13,9 @@ package stackprof
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/google/pprof/profile"
+	"github.com/nsysx/nsysx/internal/atomicfile"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
 )
@@ -57,22 +57,21 @@ func Build(ctx context.Context, p *nsysx.Profile, o nsysx.StackOptions) (*profil
 	return b.prof, nil
 }
 
-// WriteFile writes BASE.pb.gz (gzipped protobuf) and returns its name.
+// WriteFile writes BASE.pb.gz (gzipped protobuf), replacing an existing
+// file, and returns its name.
 func WriteFile(ctx context.Context, p *nsysx.Profile, base string, o nsysx.StackOptions) (string, error) {
 	prof, err := Build(ctx, p, o)
 	if err != nil {
 		return "", err
 	}
 	name := base + ".pb.gz"
-	f, err := os.Create(name)
-	if err != nil {
-		return "", err
-	}
-	if err := prof.Write(f); err != nil {
-		f.Close()
+	// Through a temporary renamed at the end: a failed write leaves an
+	// existing file as it was (whether it may be replaced is the caller's
+	// rule, docs/outputs.md §2).
+	if err := atomicfile.WriteFile(name, prof.Write); err != nil {
 		return "", fmt.Errorf("writing %s: %w", name, err)
 	}
-	return name, f.Close()
+	return name, nil
 }
 
 type funcKey struct{ name, module string }
