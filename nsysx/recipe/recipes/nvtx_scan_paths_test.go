@@ -130,3 +130,69 @@ func TestNVTXProjPaceScanMatchesLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestNVTXSumTextColumns: the columns nvtx_sum loads without an NVTX
+// filter are the NVTX composite's span and text, on every real profile,
+// and its map allocates less than the map over the whole composite: at
+// least five 8-byte columns a range less (the composite also holds the
+// type, thread, end thread, domain, pid, tid, row and inline text).
+func TestNVTXSumTextColumns(t *testing.T) {
+	for _, prof := range testutil.Profiles {
+		p := openProfile(t, prof)
+		if !canScanNVTX(p) {
+			continue
+		}
+		nv, err := composite.LoadNVTX(t.Context(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := nvtxTextRows(nv)
+		got, err := loadNVTXText(t.Context(), openProfile(t, prof))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.span.Start, want.span.Start) || !slices.Equal(got.span.End, want.span.End) ||
+			!slices.Equal(got.span.EndValid, want.span.EndValid) || !slices.Equal(got.text, want.text) ||
+			!slices.Equal(got.valid, want.valid) || got.endFloat != want.endFloat {
+			t.Errorf("%s: loaded text rows differ from the composite's", prof)
+		}
+	}
+	allocated := func(f func()) uint64 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		f()
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	var whole, now uint64
+	ranges := 0
+	for range 3 { // the least of three of each: a profile of its own each time
+		r := &recipe.Report{Path: "train", Stem: "train", Profile: openProfile(t, "train")}
+		w := allocated(func() {
+			nv, err := composite.LoadNVTX(t.Context(), r.Profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranges = nv.Len()
+			if _, err := textSum(t.Context(), r, recipe.Defaults(), nvtxTextRows(nv), nv); err != nil {
+				t.Fatal(err)
+			}
+		})
+		r = &recipe.Report{Path: "train", Stem: "train", Profile: openProfile(t, "train")}
+		n := allocated(func() {
+			if _, err := mapNVTXSum(t.Context(), r, recipe.Defaults(), nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if whole == 0 || w < whole {
+			whole = w
+		}
+		if now == 0 || n < now {
+			now = n
+		}
+	}
+	if now+uint64(40*ranges) > whole {
+		t.Errorf("nvtx_sum map on train (%d ranges) allocated %d bytes, %d over the whole composite: want %d less at least", ranges, now, whole, 40*ranges)
+	}
+}
