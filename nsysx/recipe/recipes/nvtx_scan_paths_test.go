@@ -131,8 +131,8 @@ func TestNVTXProjPaceScanMatchesLoad(t *testing.T) {
 	}
 }
 
-// TestNVTXSumTextColumns: the columns nvtx_sum loads without an NVTX
-// filter are the NVTX composite's span and text, on every real profile,
+// TestNVTXSumTextColumns: the columns nvtx_sum and nvtx_gpu_proj_sum load
+// without an NVTX filter are the NVTX composite's, on every real profile,
 // and its map allocates less than the map over the whole composite: at
 // least five 8-byte columns a range less (the composite also holds the
 // type, thread, end thread, domain, pid, tid, row and inline text).
@@ -146,15 +146,15 @@ func TestNVTXSumTextColumns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := nvtxTextRows(nv)
-		got, err := loadNVTXText(t.Context(), openProfile(t, prof))
+		got, err := loadNVTXLean(t.Context(), openProfile(t, prof), true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got.span.Start, want.span.Start) || !slices.Equal(got.span.End, want.span.End) ||
-			!slices.Equal(got.span.EndValid, want.span.EndValid) || !slices.Equal(got.text, want.text) ||
-			!slices.Equal(got.valid, want.valid) || got.endFloat != want.endFloat {
-			t.Errorf("%s: loaded text rows differ from the composite's", prof)
+		if !slices.Equal(got.Start, nv.Start) || !slices.Equal(got.End, nv.End) || !slices.Equal(got.EndValid, nv.EndValid) ||
+			!slices.Equal(got.Text, nv.Text) || !slices.Equal(got.TextValid, nv.TextValid) || got.EndFloat != nv.EndFloat ||
+			!slices.Equal(got.GlobalTid, nv.GlobalTid) || !slices.Equal(got.GlobalTidValid, nv.GlobalTidValid) ||
+			!slices.Equal(got.EndGlobalTidValid, nv.EndGlobalTidValid) {
+			t.Errorf("%s: the lean NVTX columns differ from the composite's", prof)
 		}
 	}
 	allocated := func(f func()) uint64 {

@@ -13,14 +13,14 @@ import (
 // text (docs/recipes.md §2.5). The default window drops marks, domain rows
 // and open ranges (NULL end); durations are float64 when NVTX end has
 // NULLs, as in nsys. Without an NVTX filter only the columns the summary
-// reads are loaded (loadNVTXText).
+// reads are loaded (loadNVTXLean).
 func mapNVTXSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
 	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
-		t, err := loadNVTXText(ctx, r.Profile)
+		nv, err := loadNVTXLean(ctx, r.Profile, false)
 		if err != nil {
 			return nil, err
 		}
-		return textSum(ctx, r, o, t, nil)
+		return textSum(ctx, r, o, nvtxTextRows(nv), nil)
 	}
 	nv, err := composite.LoadNVTX(ctx, r.Profile)
 	if err != nil {
@@ -29,25 +29,34 @@ func mapNVTXSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any)
 	return textSum(ctx, r, o, nvtxTextRows(nv), nv)
 }
 
-// loadNVTXText is nvtxTextRows(LoadNVTX) without the columns it does not
-// use: start, end and the text (StringIds(textId) where it resolves, else
-// the inline text) only, not the threads, domains, types and the inline
-// text kept apart, which were about a third of a map's peak on a
-// PyTorch capture (docs/performance.md, "Recipe nvtx_sum: the columns it
-// reads"). The caller checks canScanNVTX (the columns LoadNVTX requires).
-func loadNVTXText(ctx context.Context, p *nsysx.Profile) (textRows, error) {
-	t, err := composite.LoadTable(ctx, p, events.TableNVTXEvents, []string{"start", "end"}, []string{"text", "textId"})
-	if err != nil {
-		return textRows{}, err
+// loadNVTXLean is LoadNVTX without the columns the summaries do not use:
+// start, end and the text (StringIds(textId) where it resolves, else the
+// inline text), and with threads globalTid and endGlobalTid (what the
+// projection reads); not the types, domains, pids, tids, row labels and
+// the inline text kept apart, 56 bytes a range (docs/performance.md,
+// "Summaries load the columns they read"). The other fields are nil. The
+// caller checks canScanNVTX (the columns LoadNVTX requires).
+func loadNVTXLean(ctx context.Context, p *nsysx.Profile, threads bool) (*composite.NVTX, error) {
+	opt := []string{"text", "textId"}
+	if threads {
+		opt = append(opt, "globalTid", "endGlobalTid")
 	}
-	var out textRows
-	out.span.Start, _ = composite.Ints(t, "start")
-	out.span.End, out.span.EndValid = composite.Ints(t, "end")
-	out.endFloat = out.span.EndValid != nil
+	t, err := composite.LoadTable(ctx, p, events.TableNVTXEvents, []string{"start", "end"}, opt)
+	if err != nil {
+		return nil, err
+	}
+	n := &composite.NVTX{}
+	n.Start, _ = composite.Ints(t, "start")
+	n.End, n.EndValid = composite.Ints(t, "end")
+	n.EndFloat = n.EndValid != nil
+	if threads {
+		n.GlobalTid, n.GlobalTidValid = composite.Ints(t, "globalTid")
+		_, n.EndGlobalTidValid = composite.Ints(t, "endGlobalTid")
+	}
 	raw, rawValid := composite.TextCol(t, "text")
 	if err := p.StringsErr(ctx); err != nil {
-		return textRows{}, err
+		return nil, err
 	}
-	out.text, out.valid = composite.ResolveText(ctx, p, t, raw, rawValid)
-	return out, nil
+	n.Text, n.TextValid = composite.ResolveText(ctx, p, t, raw, rawValid)
+	return n, nil
 }
