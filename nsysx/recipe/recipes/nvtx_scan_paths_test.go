@@ -51,16 +51,8 @@ func TestLoadNCCLAllMatchesNCCL(t *testing.T) {
 func TestNCCLMapsSkipNVTX(t *testing.T) {
 	// a profile of its own for each measure: a profile keeps what it loaded
 	p := openProfile(t, "train")
-	allocated := func(f func()) uint64 {
-		var a, b runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&a)
-		f()
-		runtime.ReadMemStats(&b)
-		return b.TotalAlloc - a.TotalAlloc
-	}
 	var nv *composite.NVTX
-	load := allocated(func() {
+	load := allocatedBy(func() {
 		var err error
 		if nv, err = composite.LoadNVTX(t.Context(), p); err != nil {
 			t.Fatal(err)
@@ -71,7 +63,7 @@ func TestNCCLMapsSkipNVTX(t *testing.T) {
 	}
 	for name, m := range map[string]func(context.Context, *recipe.Report, *recipe.Options, any) (*recipe.Part, error){"nccl_sum": mapNCCLSum, "nccl_gpu_proj_sum": mapNCCLProjSum} {
 		r := &recipe.Report{Path: testutil.Profile(t, "train"), Stem: "train", Profile: openProfile(t, "train")}
-		got := allocated(func() {
+		got := allocatedBy(func() {
 			if _, err := m(t.Context(), r, recipe.Defaults(), nil); err != nil && err != recipe.ErrNoData {
 				t.Fatal(err)
 			}
@@ -157,19 +149,11 @@ func TestNVTXSumTextColumns(t *testing.T) {
 			t.Errorf("%s: the lean NVTX columns differ from the composite's", prof)
 		}
 	}
-	allocated := func(f func()) uint64 {
-		var a, b runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&a)
-		f()
-		runtime.ReadMemStats(&b)
-		return b.TotalAlloc - a.TotalAlloc
-	}
 	var whole, now uint64
 	ranges := 0
 	for range 3 { // the least of three of each: a profile of its own each time
 		r := &recipe.Report{Path: "train", Stem: "train", Profile: openProfile(t, "train")}
-		w := allocated(func() {
+		w := allocatedBy(func() {
 			nv, err := composite.LoadNVTX(t.Context(), r.Profile)
 			if err != nil {
 				t.Fatal(err)
@@ -180,7 +164,7 @@ func TestNVTXSumTextColumns(t *testing.T) {
 			}
 		})
 		r = &recipe.Report{Path: "train", Stem: "train", Profile: openProfile(t, "train")}
-		n := allocated(func() {
+		n := allocatedBy(func() {
 			if _, err := mapNVTXSum(t.Context(), r, recipe.Defaults(), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -195,4 +179,14 @@ func TestNVTXSumTextColumns(t *testing.T) {
 	if now+uint64(40*ranges) > whole {
 		t.Errorf("nvtx_sum map on train (%d ranges) allocated %d bytes, %d over the whole composite: want %d less at least", ranges, now, whole, 40*ranges)
 	}
+}
+
+// allocatedBy is the heap bytes f allocates.
+func allocatedBy(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
 }
