@@ -145,6 +145,7 @@ func load_symbols_composite() {
 		"LoadMemOps":           reflect.ValueOf(composite.LoadMemOps),
 		"LoadMetricSamples":    reflect.ValueOf(composite.LoadMetricSamples),
 		"LoadNCCL":             reflect.ValueOf(composite.LoadNCCL),
+		"LoadNCCLAll":          reflect.ValueOf(composite.LoadNCCLAll),
 		"LoadNVTX":             reflect.ValueOf(composite.LoadNVTX),
 		"LoadTable":            reflect.ValueOf(composite.LoadTable),
 		"MemsetName":           reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_MEMSET\"", token.STRING, 0)),

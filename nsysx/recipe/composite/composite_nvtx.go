@@ -198,9 +198,58 @@ func NCCL(n *NVTX) *NVTX {
 
 // LoadNCCL reads the NCCL composite.
 func LoadNCCL(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
-	n, err := LoadNVTX(ctx, p)
-	if err != nil {
-		return nil, err
+	nccl, _, err := LoadNCCLAll(ctx, p)
+	return nccl, err
+}
+
+// LoadNCCLAll reads the NCCL composite and, when the report has an NCCL
+// domain, the NVTX composite it was taken from (for --filter-nvtx). A
+// report without that domain gives an empty NCCL composite and a nil NVTX
+// one, found by a scan of NVTX_EVENTS that keeps nothing but the
+// domain-create rows' texts: the NVTX composite of a big capture without
+// NCCL (a PyTorch one: a million ranges) is never loaded (docs/performance.md,
+// "NCCL and MPI: no load without their data").
+func LoadNCCLAll(ctx context.Context, p *nsysx.Profile) (nccl, all *NVTX, err error) {
+	if _, ok, err := findDomain(ctx, p, "NCCL"); err != nil || !ok {
+		return &NVTX{}, nil, err
 	}
-	return NCCL(n), nil
+	all, err = LoadNVTX(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return NCCL(all), all, nil
+}
+
+// findDomain returns the domainId of the first domain-create row of
+// NVTX_EVENTS whose raw text is name (NVTX.domainID with raw set), scanning
+// the table without loading it.
+func findDomain(ctx context.Context, p *nsysx.Profile, name string) (int64, bool, error) {
+	if !p.HasTable(events.TableNVTXEvents) || !p.HasColumn(events.TableNVTXEvents, "domainId") {
+		return 0, false, nil
+	}
+	// the first match of each range of rows; the first range with one wins
+	type found struct {
+		id int64
+		ok bool
+	}
+	var parts []*found
+	_, err := p.ScanParts(ctx, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, func(int) func(nsysx.ScanRow) error {
+		f := &found{}
+		parts = append(parts, f)
+		return func(r nsysx.ScanRow) error {
+			if !f.ok && r.Int(0) == NVTXDomainCreate && !r.IsNull(0) && !r.IsNull(1) && !r.IsNull(2) && string(r.Bytes(2)) == name {
+				f.id, f.ok = r.Int(1), true
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	for _, f := range parts {
+		if f.ok {
+			return f.id, true, nil
+		}
+	}
+	return 0, false, nil
 }

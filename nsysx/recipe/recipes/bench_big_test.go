@@ -79,3 +79,9 @@ func BenchmarkBigNCCLGPUOverlapTrace(b *testing.B) { benchBig(b, "nccl_gpu_overl
 func BenchmarkBigCudaGPUTimeUtilMap(b *testing.B)  { benchBig(b, "cuda_gpu_time_util_map") }
 func BenchmarkBigGPUTimeUtil(b *testing.B)         { benchBig(b, "gpu_time_util") }
 func BenchmarkBigNVTXPace(b *testing.B)            { benchBig(b, "nvtx_pace", "--name", "forward") }
+func BenchmarkBigNCCLSum(b *testing.B)             { benchBig(b, "nccl_sum") }
+func BenchmarkBigNCCLGPUProjSum(b *testing.B)      { benchBig(b, "nccl_gpu_proj_sum") }
+func BenchmarkBigMPIGPUTimeUtilMap(b *testing.B)   { benchBig(b, "mpi_gpu_time_util_map") }
+func BenchmarkBigNVTXGPUProjPace(b *testing.B) {
+	benchBig(b, "nvtx_gpu_proj_pace", "--name", "forward")
+}

@@ -26,17 +26,19 @@ func mapMPIUtil(ctx context.Context, r *recipe.Report, o *recipe.Options, shared
 	if err != nil {
 		return nil, err
 	}
+	m, err := composite.LoadMPI(ctx, r.Profile)
+	if err != nil {
+		return nil, err
+	}
 	var nv *composite.NVTX // both frames are filtered: load the NVTX ranges once
 	if o.FilterNVTX != nil || o.FilterProjectedNVTX != nil {
 		if nv, err = composite.LoadNVTX(ctx, r.Profile); err != nil {
 			return nil, err
 		}
+	} else if m.Span().Len() == 0 {
+		return noData(o, r) // no MPI: the kernels are not read (a filter's errors still are)
 	}
 	k, keep, err := composite.FilteredKernels(ctx, r, o, nv, composite.KernelPid)
-	if err != nil {
-		return nil, err
-	}
-	m, err := composite.LoadMPI(ctx, r.Profile)
 	if err != nil {
 		return nil, err
 	}

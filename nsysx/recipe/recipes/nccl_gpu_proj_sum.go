@@ -11,11 +11,10 @@ import (
 // on GPU times) and describes the positive projected durations by text
 // (docs/recipes.md §2.21).
 func mapNCCLProjSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nv, err := composite.LoadNVTX(ctx, r.Profile)
+	nccl, nv, err := composite.LoadNCCLAll(ctx, r.Profile)
 	if err != nil {
 		return nil, err
 	}
-	nccl := composite.NCCL(nv)
 	pr, err := projectReport(ctx, r.Profile, o, projSource{nv: nccl, filter: nv})
 	if err != nil {
 		return nil, err

@@ -11,11 +11,11 @@ import (
 // mapNCCLSum describes the NCCL ranges' positive durations by text
 // (docs/recipes.md §2.20).
 func mapNCCLSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nv, err := composite.LoadNVTX(ctx, r.Profile)
+	nccl, nv, err := composite.LoadNCCLAll(ctx, r.Profile)
 	if err != nil {
 		return nil, err
 	}
-	return textSum(ctx, r, o, nvtxTextRows(composite.NCCL(nv)), nv)
+	return textSum(ctx, r, o, nvtxTextRows(nccl), nv)
 }
 
 // textRows are the rows of a composite with a text per row (NVTX ranges,

@@ -16,7 +16,7 @@ func init() {
 		Notebook:    paceNotebook,
 		Prepare:     requireName,
 		Map:         mapNVTXProjPace,
-		MapCost:     3, // the NVTX composite and the projection: peak heap about 3 bytes a byte of SQLite export (train tiled 24 times, GOGC 50)
+		MapCost:     0.5, // streams NVTX_EVENTS for the rows of --name; the CUDA side is loaded
 		Reduce:      reducePace,
 	})
 }
@@ -25,15 +25,26 @@ func init() {
 // CUDA_COMBINED (no graph rows) and paces the projected ranges in P's
 // order: thread, then start (docs/recipes.md §2.9).
 func mapNVTXProjPace(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nv, err := composite.LoadNVTX(ctx, r.Profile)
-	if err != nil {
-		return nil, err
+	var src projSource
+	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
+		// only the rows of --name take part: scan for them, not the composite
+		nv, _, err := scanNamedNVTX(ctx, r.Profile, o.Name)
+		if err != nil {
+			return nil, err
+		}
+		src = projSource{nv: nv}
+	} else {
+		nv, err := composite.LoadNVTX(ctx, r.Profile)
+		if err != nil {
+			return nil, err
+		}
+		keep := make([]bool, nv.Len())
+		for i := range keep {
+			keep[i] = nv.TextValid.Valid(i) && nv.Text[i] == o.Name
+		}
+		src = projSource{nv: nv, filter: nv, keep: keep}
 	}
-	keep := make([]bool, nv.Len())
-	for i := range keep {
-		keep[i] = nv.TextValid.Valid(i) && nv.Text[i] == o.Name
-	}
-	pr, err := projectReport(ctx, r.Profile, o, projSource{nv: nv, filter: nv, keep: keep})
+	pr, err := projectReport(ctx, r.Profile, o, src)
 	if err != nil {
 		return nil, err
 	}

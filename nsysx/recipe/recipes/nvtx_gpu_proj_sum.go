@@ -30,11 +30,18 @@ func init() {
 // graph rows, describes the positive projected durations by text and adds
 // each text's CPU time (docs/recipes.md §2.7).
 func mapNVTXProjSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nv, err := composite.LoadNVTX(ctx, r.Profile)
+	var nv, filter *composite.NVTX
+	var err error
+	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
+		nv, err = loadNVTXLean(ctx, r.Profile, true) // the columns P and the summary read
+	} else {
+		nv, err = composite.LoadNVTX(ctx, r.Profile)
+		filter = nv
+	}
 	if err != nil {
 		return nil, err
 	}
-	pr, err := projectReport(ctx, r.Profile, o, projSource{nv: nv, filter: nv, graphs: true})
+	pr, err := projectReport(ctx, r.Profile, o, projSource{nv: nv, filter: filter, graphs: true})
 	if err != nil {
 		return nil, err
 	}

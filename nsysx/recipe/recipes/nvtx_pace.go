@@ -75,25 +75,39 @@ func canScanNVTX(p *nsysx.Profile) bool {
 	return true
 }
 
-// paceRowsScanned is paceRowsLoaded without an NVTX filter, in one pass
-// that keeps only the rows whose composite text (StringIds(textId) where it
-// resolves, else the inline text) is --name: the same rows, in table order,
-// without loading the composite. EndFloat still looks at every row's end.
-// The pass runs over the table's ranges at once where the map has spare
-// cores (Profile.ScanParts), each range collecting its own rows, appended
-// in range order.
+// paceRowsScanned is paceRowsLoaded without an NVTX filter: the rows of
+// scanNamedNVTX, windowed.
 func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *recipe.Options) (start, end []int64, endFloat bool, err error) {
-	if err = p.StringsErr(ctx); err != nil {
+	nv, endFloat, err := scanNamedNVTX(ctx, p, o.Name)
+	if err != nil {
 		return nil, nil, false, err
+	}
+	s := nv.Span()
+	lo, hi := o.Window()
+	keep := composite.Window(s, pyframe.Seq(s.Len()), lo, hi)
+	return pyframe.Pick(s.Start, keep), pyframe.Pick(s.End, keep), endFloat, nil
+}
+
+// scanNamedNVTX is the NVTX composite's rows whose text (StringIds(textId)
+// where it resolves, else the inline text) is name, in table order, in one
+// pass that keeps only them: their start, end, globalTid and endGlobalTid
+// (with their NULL masks), nothing else; endFloat is the whole composite's
+// EndFloat (it looks at every row's end). The pass runs over the table's
+// ranges at once where the map has spare cores (Profile.ScanParts), each
+// range collecting its own rows, appended in range order. The caller checks
+// canScanNVTX first.
+func scanNamedNVTX(ctx context.Context, p *nsysx.Profile, name string) (nv *composite.NVTX, endFloat bool, err error) {
+	if err = p.StringsErr(ctx); err != nil {
+		return nil, false, err
 	}
 	type part struct {
 		_        [64]byte // its own cache lines (see nsysx's ScanParts)
-		s        composite.Span
+		nv       composite.NVTX
 		endFloat bool
 		_        [64]byte
 	}
 	var parts []*part
-	cols := []string{"start", "end", "text", "textId"}
+	cols := []string{"start", "end", "text", "textId", "globalTid", "endGlobalTid"}
 	_, err = p.ScanParts(ctx, events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
 		pt := &part{}
 		parts = append(parts, pt)
@@ -101,25 +115,29 @@ func paceRowsScanned(ctx context.Context, p *nsysx.Profile, o *recipe.Options) (
 			if row.IsNull(1) {
 				pt.endFloat = true
 			}
-			if nvtxTextIs(ctx, p, row, o.Name) {
-				pt.s.Start, pt.s.End = append(pt.s.Start, row.Int(0)), append(pt.s.End, row.Int(1))
-				pt.s.EndValid = append(pt.s.EndValid, !row.IsNull(1))
+			if nvtxTextIs(ctx, p, row, name) {
+				n := &pt.nv
+				n.Start, n.End = append(n.Start, row.Int(0)), append(n.End, row.Int(1))
+				n.EndValid = append(n.EndValid, !row.IsNull(1))
+				n.GlobalTid, n.GlobalTidValid = append(n.GlobalTid, row.Int(4)), append(n.GlobalTidValid, !row.IsNull(4))
+				n.EndGlobalTidValid = append(n.EndGlobalTidValid, !row.IsNull(5))
 			}
 			return nil
 		}
 	})
 	if err != nil {
-		return nil, nil, false, err
+		return nil, false, err
 	}
-	var s composite.Span
+	nv = &composite.NVTX{EndValid: pyframe.Mask{}, GlobalTidValid: pyframe.Mask{}, EndGlobalTidValid: pyframe.Mask{}}
 	for _, pt := range parts {
-		s.Start, s.End = append(s.Start, pt.s.Start...), append(s.End, pt.s.End...)
-		s.EndValid = append(s.EndValid, pt.s.EndValid...)
+		n := &pt.nv
+		nv.Start, nv.End = append(nv.Start, n.Start...), append(nv.End, n.End...)
+		nv.EndValid = append(nv.EndValid, n.EndValid...)
+		nv.GlobalTid, nv.GlobalTidValid = append(nv.GlobalTid, n.GlobalTid...), append(nv.GlobalTidValid, n.GlobalTidValid...)
+		nv.EndGlobalTidValid = append(nv.EndGlobalTidValid, n.EndGlobalTidValid...)
 		endFloat = endFloat || pt.endFloat
 	}
-	lo, hi := o.Window()
-	keep := composite.Window(s, pyframe.Seq(s.Len()), lo, hi)
-	return pyframe.Pick(s.Start, keep), pyframe.Pick(s.End, keep), endFloat, nil
+	return nv, endFloat, nil
 }
 
 // nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column
