@@ -11,4 +11,3 @@ func TestSortEncodingStatsMalformed(t *testing.T) {
 		}
 	}
 }
-
