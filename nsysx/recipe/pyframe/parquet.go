@@ -156,35 +156,6 @@ func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int
 	return nil
 }
 
-// Check verifies that every column has the frame's row count, the fields
-// its Kind uses, and that the index columns exist.
-func (f *Frame) Check() error {
-	n := f.Rows()
-	for _, c := range f.Cols {
-		if c.Len() != n {
-			return fmt.Errorf("frame: column %q has %d rows, want %d", c.Name, c.Len(), n)
-		}
-		if c.Valid != nil && len(c.Valid) != n {
-			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
-		}
-		if c.Kind > Category {
-			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
-		}
-	}
-	switch f.Index {
-	case NamedIndex, LevelIndex:
-		if len(f.IndexCols) == 0 {
-			return fmt.Errorf("frame: %v index without index columns", f.Index)
-		}
-		for _, name := range f.IndexCols {
-			if f.Col(name) == nil {
-				return fmt.Errorf("frame: index column %q is missing", name)
-			}
-		}
-	}
-	return nil
-}
-
 // arrowType is the Arrow type pyarrow gives a column of kind c.Kind.
 func arrowType(c *Column) arrow.DataType {
 	switch c.Kind {
