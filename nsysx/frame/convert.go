@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Result is f as a report result named name (its Report and Title), so
+// Result is f as a report result (report: what computed it, e.g. "recipe";
+// title: its display name, e.g. the output file's name), so
 // that the formatters render it as they render a report's: its columns in
 // the order pandas shows them (a named index first; the stored unnamed
 // index __index_level_0__ is left out), each a computed column over f's
@@ -14,8 +15,8 @@ import (
 // Uint64 cell past the int64 range a float; Float64 cells are floats (NaN
 // is NULL); String cells text; a ListInt64 cell is the text Python prints
 // of the list ("[0, 1]"); an all-NULL column and a NULL row are NULL.
-func (f *Frame) Result(name string) *Result {
-	r := &Result{Report: name, Title: name}
+func (f *Frame) Result(report, title string) *Result {
+	r := &Result{Report: report, Title: title}
 	n := f.Rows()
 	for _, c := range f.displayCols() {
 		r.Cols = append(r.Cols, ComputedCol(c.Name, c.valueKind(), n, c.value))

@@ -19,7 +19,10 @@ func TestFrameResult(t *testing.T) {
 		{Name: "None", Kind: AllNull, Valid: make([]bool, 2)},
 		NewStrings("Name", []string{"a", "b"}, nil),
 	}}
-	r := f.Result("t")
+	r := f.Result("recipe", "t")
+	if r.Report != "recipe" || r.Title != "t" {
+		t.Errorf("report %q, title %q; want recipe, t", r.Report, r.Title)
+	}
 	var got []string
 	for i := range r.Len() {
 		var row []string
@@ -40,7 +43,7 @@ func TestFrameResult(t *testing.T) {
 	}
 	lf := &Frame{Index: LevelIndex, IndexCols: []string{LevelIndexName}, Cols: []*Column{
 		NewInts("x", Int64, []int64{1}, nil), NewInts(LevelIndexName, Int64, []int64{9}, nil)}}
-	if cols := lf.Result("l").Columns(); len(cols) != 1 || cols[0] != "x" {
+	if cols := lf.Result("recipe", "l").Columns(); len(cols) != 1 || cols[0] != "x" {
 		t.Errorf("level-index frame's columns %v, want [x]", cols)
 	}
 }
