@@ -37,15 +37,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	}
 	tail := rec.NewSlice(1, 4) // strings from offset 1
 	defer tail.Release()
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(tail); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAll(t, w, rec, tail)
 	rd, err := pqfile.NewParquetReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
@@ -73,17 +65,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	defer tbl.Release()
 	want := []string{"1,NULL,3,4,NULL,3,4", "0.5,1.5,2.5,3.5,1.5,2.5,3.5", "a,bb,NULL,dddd,bb,NULL,dddd"}
 	for i, w := range want {
-		var vals []string
-		for _, ch := range tbl.Column(i).Data().Chunks() {
-			for j := 0; j < ch.Len(); j++ {
-				if ch.IsNull(j) {
-					vals = append(vals, "NULL")
-				} else {
-					vals = append(vals, ch.ValueStr(j))
-				}
-			}
-		}
-		if g := strings.Join(vals, ","); g != w {
+		if g := cellTexts(tbl.Column(i)); g != w {
 			t.Errorf("column %d: %s, want %s", i, g, w)
 		}
 	}
@@ -158,12 +140,7 @@ func TestWriterPandasTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAll(t, w, rec)
 	rd, err := pqfile.NewParquetReader(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
@@ -189,22 +166,41 @@ func TestWriterPandasTypes(t *testing.T) {
 	defer tbl.Release()
 	want := []string{"9223372036854775808,NULL,7", "2147483648,2,3", "x,,NULL", "[4,5],[],NULL", "30,10,30"}
 	for i, w := range want {
-		var vals []string
-		for _, ch := range tbl.Column(i).Data().Chunks() {
-			for j := 0; j < ch.Len(); j++ {
-				switch {
-				case ch.IsNull(j):
-					vals = append(vals, "NULL")
-				case ch.DataType().ID() == arrow.DICTIONARY:
-					d := ch.(*array.Dictionary)
-					vals = append(vals, d.Dictionary().ValueStr(d.GetValueIndex(j)))
-				default:
-					vals = append(vals, ch.ValueStr(j))
-				}
-			}
-		}
-		if g := strings.Join(vals, ","); g != w {
+		if g := cellTexts(tbl.Column(i)); g != w {
 			t.Errorf("column %s: %s, want %s", sc.Field(i).Name, g, w)
 		}
 	}
+}
+
+// writeAll writes the record batches and closes w.
+func writeAll(t *testing.T, w *Writer, recs ...arrow.RecordBatch) {
+	t.Helper()
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cellTexts is a column's cells as text, comma-separated: NULL for a
+// NULL, a dictionary cell's value.
+func cellTexts(c *arrow.Column) string {
+	var vals []string
+	for _, ch := range c.Data().Chunks() {
+		for j := 0; j < ch.Len(); j++ {
+			switch {
+			case ch.IsNull(j):
+				vals = append(vals, "NULL")
+			case ch.DataType().ID() == arrow.DICTIONARY:
+				d := ch.(*array.Dictionary)
+				vals = append(vals, d.Dictionary().ValueStr(d.GetValueIndex(j)))
+			default:
+				vals = append(vals, ch.ValueStr(j))
+			}
+		}
+	}
+	return strings.Join(vals, ",")
 }
