@@ -32,7 +32,7 @@ var layerImports = map[string][]string{
 	"nsysx/load":            {"nsysx/model", "nsysx/internal/sqlite", "nsysx/internal/fields", "internal/atomicfile", "internal/procgroup"},
 	"nsysx/events":          {"nsysx/model", "nsysx/internal/fields"},
 	"nsysx/model/modeltest": {"nsysx/model", "nsysx/internal/fields"},
-	"nsysx/frame":           {"nsysx/model", "nsysx/internal/fields", "internal/suggest"},
+	"nsysx/frame":           {"nsysx/model", "nsysx/internal/fields", "nsysx/internal/order", "internal/suggest", "internal/checked"},
 	// The run context (registry, Ctx, filters, scans) below the reports and
 	// rules, which never import the facade nsysx: it imports them.
 	"nsysx/report": {"nsysx/model", "nsysx/internal/fields", "nsysx/load", "nsysx/events", "nsysx/frame",

@@ -292,8 +292,8 @@ func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string
 				t.Fatalf("%s %s: no column %s", rel, tb.Name, gc.Name)
 			}
 			for j := 0; j < golden.Rows(); j++ {
-				if FrameCell(c, j) != FrameCell(gc, j) {
-					t.Fatalf("%s %s %s row %d: %s, golden %s", rel, tb.Name, gc.Name, j, FrameCell(c, j), FrameCell(gc, j))
+				if frameCell(c, j) != frameCell(gc, j) {
+					t.Fatalf("%s %s %s row %d: %s, golden %s", rel, tb.Name, gc.Name, j, frameCell(c, j), frameCell(gc, j))
 				}
 			}
 		}
@@ -367,4 +367,10 @@ func TestMagicRecipeInterrupt(t *testing.T) {
 	if got := cell(t, e, "1 + 1").result(t)["text/plain"]; got != "2" {
 		t.Errorf("after the interrupt: %v", got)
 	}
+}
+
+// frameCell is row i of c as the display shows it (its Result cell's
+// text).
+func frameCell(c *recipe.Column, i int) string {
+	return (&recipe.Frame{Cols: []*recipe.Column{c}}).Result("", "").Cols[0].Text(i)
 }

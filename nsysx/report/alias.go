@@ -17,6 +17,9 @@ type (
 	MissingTableError  = model.MissingTableError
 	Result             = frame.Result
 	ResultCol          = frame.ResultCol
+	// OverflowError reports a sum or a duration that does not fit in 64
+	// bits (frame.OverflowError: the frames' checked sums raise it too).
+	OverflowError = frame.OverflowError
 )
 
 // Column storage types (see package model).

@@ -326,14 +326,6 @@ func RunReport(ctx context.Context, p *model.Profile, r *Report, opts []KV, f *F
 	return res, nil
 }
 
-// OverflowError reports a sum or a duration that does not fit in 64 bits:
-// the profile holds values no capture produces (crafted or corrupt).
-type OverflowError struct{ What string }
-
-func (e *OverflowError) Error() string {
-	return "integer overflow: " + e.What + " does not fit in 64 bits (corrupt or crafted timestamps?)"
-}
-
 // recoverReport turns a panic of r into its error: an *OverflowError as it
 // is, anything else as a failure of the report (re-panicking when
 // NSYSX_DEBUG is set).

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/nsysx/nsysx/internal/checked"
+	"github.com/nsysx/nsysx/nsysx/frame"
 	"github.com/nsysx/nsysx/nsysx/internal/order"
 )
 
@@ -47,23 +47,12 @@ func (a *Agg) Total() int64 {
 	return s
 }
 
-// addInt is a+b, panicking with an *OverflowError when it wraps.
-func addInt(a, b int64) int64 {
-	s, ok := checked.Add(a, b)
-	if !ok {
-		panic(&OverflowError{What: "a sum of durations or sizes"})
-	}
-	return s
-}
+// addInt is a+b and subInt e-s (a duration), panicking with an
+// *OverflowError when they wrap: the frames' checked arithmetic
+// (frame.AddInt, frame.Elapsed), which the recipes use too.
+func addInt(a, b int64) int64 { return frame.AddInt(a, b) }
 
-// subInt is e-s (a duration), panicking with an *OverflowError when it wraps.
-func subInt(e, s int64) int64 {
-	d, ok := checked.Sub(e, s)
-	if !ok {
-		panic(&OverflowError{What: "a duration (end - start)"})
-	}
-	return d
-}
+func subInt(e, s int64) int64 { return frame.Elapsed(e, s) }
 
 // Avg is avg(x) as a real, or NULL.
 func (a *Agg) Avg() Value {

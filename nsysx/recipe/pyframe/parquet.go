@@ -4,34 +4,31 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/schema"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/nsysx/nsysx/internal/parquetio"
 )
 
 // maxRowGroup is pyarrow's default row group length (1 Mi rows): smaller
 // frames are one row group, as every nsys output is.
-const maxRowGroup = 1 << 20
+const maxRowGroup = parquetio.MaxRowGroup
 
 // WriteParquet writes f as pandas 3 + pyarrow write a DataFrame
-// (docs/recipes.md §1.8): format 2.6, Snappy, dictionary encoding, row
-// groups of up to 1 Mi rows, the stored index columns last, and two
-// key-value entries: the pandas metadata JSON and the Arrow schema (which
-// carries the same metadata). The Parquet schema is built here rather than
-// derived by pqarrow, because pyarrow writes int64 without a logical type
-// annotation and keeps "item" as the list element name in ARROW:schema.
+// (docs/recipes.md §1.8) through the library's one Parquet writer
+// (internal/parquetio) with its pandas option: format 2.6, Snappy,
+// dictionary encoding, row groups of up to 1 Mi rows, the stored index
+// columns last, and two key-value entries: the pandas metadata JSON and the
+// Arrow schema (which carries the same metadata). This file maps the
+// frame's kinds to the Arrow types pyarrow gives them and its columns to
+// the column writers; parquetio derives the Parquet schema as pyarrow does
+// (int64 without a logical type annotation, "element" as the list element
+// name, "item" in ARROW:schema).
 func WriteParquet(w io.Writer, f *Frame) error {
 	if err := f.Check(); err != nil {
 		return err
@@ -90,26 +87,12 @@ func writeParquet(w io.Writer, f *Frame, groups func(write func(g *Frame, s, e i
 	if err != nil {
 		return err
 	}
-	root, asc, err := schemas(f, meta)
-	if err != nil {
-		return err
+	fields := make([]arrow.Field, len(f.Cols))
+	for i, c := range f.Cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c), Nullable: true}
 	}
-	stored, err := parquetio.EncodeSchema(asc)
-	if err != nil {
-		return fmt.Errorf("serializing the Arrow schema: %w", err)
-	}
-	kv := metadata.KeyValueMetadata{}
-	kv.Append("pandas", meta)
-	kv.Append("ARROW:schema", stored)
-	mem := memory.DefaultAllocator
-	props := parquet.NewWriterProperties(
-		parquet.WithVersion(parquet.V2_6),
-		parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithDictionaryDefault(true),
-		parquet.WithAllocator(mem),
-	)
-	fw := &footerWriter{w: w}
-	pw, err := file.NewParquetWriterWithError(fw, root, file.WithWriterProps(props), file.WithWriteMetadata(kv))
+	asc := arrow.NewSchema(fields, nil)
+	pw, err := parquetio.NewWriterOptions(w, asc, parquetio.Options{Pandas: meta})
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
@@ -117,71 +100,33 @@ func writeParquet(w io.Writer, f *Frame, groups func(write func(g *Frame, s, e i
 		pw.Close()
 		return err
 	}
-	fw.hold = true // the footer
-	if err := pw.Close(); err != nil {
-		return fmt.Errorf("writing parquet: %w", err)
-	}
-	if err := fw.finish(); err != nil {
-		return fmt.Errorf("writing parquet: %w", err)
-	}
-	return nil
+	return pw.Close()
 }
 
-// writeRowGroup writes rows [s, e) of every column as one row group. The
-// columns are encoded at once, one goroutine each (up to GOMAXPROCS): a
-// buffered row group gives every column chunk its own page buffer, which
-// Close then copies to the file in column order, so the bytes are those of
-// writing the columns one after another. writeLeaf keeps no state outside
-// its column writer, so the goroutines share nothing. Every column writer
-// is taken before the first goroutine starts, so an error there leaves
-// nothing running.
-func writeRowGroup(pw *file.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
-	rgw, err := pw.AppendBufferedRowGroupChecked()
-	if err != nil {
-		return fmt.Errorf("writing parquet: %w", err)
-	}
-	cws := make([]file.ColumnChunkWriter, len(f.Cols))
+// writeRowGroup writes rows [s, e) of every column as one row group
+// (parquetio encodes the columns at once). String and list columns are
+// written from the column's own slices (directRows), the others as Arrow
+// arrays (leafData) with the calls pqarrow makes.
+func writeRowGroup(pw *parquetio.Writer, f *Frame, asc *arrow.Schema, s, e int) error {
+	cols := make([]parquetio.ColumnFunc, len(f.Cols))
 	for i, c := range f.Cols {
-		if cws[i], err = rgw.Column(i); err != nil {
-			return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
-		}
-	}
-	ones := make([]int16, e-s) // the definition levels of a column without NULLs, shared
-	for i := range ones {
-		ones[i] = 1
-	}
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, c := range f.Cols {
-		g.Go(func() error {
+		cols[i] = func(cw file.ColumnChunkWriter, ones []int16) error {
 			if direct := directRows(c); direct != nil {
-				if err := direct(cws[i], c, s, e, ones); err != nil {
-					return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
-				}
-				return nil
+				return direct(cw, c, s, e, ones)
 			}
 			leaf, def, rep, err := leafData(memory.DefaultAllocator, c, asc.Field(i).Type, s, e, ones)
 			if err != nil {
 				return err
 			}
 			defer leaf.Release()
-			if err := writeLeaf(cws[i], leaf, def, rep); err != nil {
-				return fmt.Errorf("writing parquet column %q: %w", c.Name, err)
-			}
-			return nil
-		})
+			return parquetio.WriteLeaf(cw, leaf, def, rep)
+		}
 	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	if err := rgw.Close(); err != nil {
-		return fmt.Errorf("writing parquet: %w", err)
-	}
-	return nil
+	return pw.WriteColumns(e-s, cols)
 }
 
 // viaArrow makes writeRowGroup write String and list columns through an
-// Arrow array (leafData, writeLeaf) rather than directly (directRows), for
+// Arrow array (leafData, WriteLeaf) rather than directly (directRows), for
 // the test that both give the same bytes.
 var viaArrow = false
 
@@ -192,83 +137,20 @@ func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int
 	case viaArrow:
 		return nil
 	case c.Kind == String:
-		return writeStringRows
+		return func(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int16) error {
+			var valid []bool
+			if c.Valid != nil {
+				valid = c.Valid[s:e]
+			}
+			return parquetio.WriteStrings(cw, c.Strs[s:e], valid, ones)
+		}
 	case c.Kind == ListInt64:
 		return func(cw file.ColumnChunkWriter, c *Column, s, e int, _ []int16) error {
-			return writeListRows(cw, c, s, e)
-		}
-	}
-	return nil
-}
-
-// schemas returns the Parquet schema pyarrow writes for f and the Arrow
-// schema it stores (with the pandas metadata).
-func schemas(f *Frame, meta string) (*schema.GroupNode, *arrow.Schema, error) {
-	nodes := make(schema.FieldList, len(f.Cols))
-	fields := make([]arrow.Field, len(f.Cols))
-	for i, c := range f.Cols {
-		var err error
-		if nodes[i], err = parquetNode(c); err != nil {
-			return nil, nil, fmt.Errorf("parquet schema of column %q: %w", c.Name, err)
-		}
-		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c), Nullable: true}
-	}
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, nodes, -1)
-	if err != nil {
-		return nil, nil, fmt.Errorf("parquet schema: %w", err)
-	}
-	md := arrow.NewMetadata([]string{"pandas"}, []string{meta})
-	return root, arrow.NewSchema(fields, &md), nil
-}
-
-// parquetNode is the Parquet field pyarrow writes for a column.
-func parquetNode(c *Column) (schema.Node, error) {
-	opt := parquet.Repetitions.Optional
-	switch c.Kind {
-	case Uint64:
-		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(64, false), parquet.Types.Int64, -1, -1)
-	case Uint32:
-		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NewIntLogicalType(32, false), parquet.Types.Int32, -1, -1)
-	case Float64:
-		return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Double, -1, -1)
-	case String:
-		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.StringLogicalType{}, parquet.Types.ByteArray, -1, -1)
-	case Null:
-		return schema.NewPrimitiveNodeLogical(c.Name, opt, schema.NullLogicalType{}, parquet.Types.Int32, -1, -1)
-	case ListInt64:
-		elem, err := schema.NewPrimitiveNode("element", opt, parquet.Types.Int64, -1, -1)
-		if err != nil {
-			return nil, err
-		}
-		return schema.ListOfWithName(c.Name, elem, opt, -1)
-	}
-	return schema.NewPrimitiveNode(c.Name, opt, parquet.Types.Int64, -1, -1)
-}
-
-// Check verifies that every column has the frame's row count, the fields
-// its Kind uses, and that the index columns exist.
-func (f *Frame) Check() error {
-	n := f.Rows()
-	for _, c := range f.Cols {
-		if c.Len() != n {
-			return fmt.Errorf("frame: column %q has %d rows, want %d", c.Name, c.Len(), n)
-		}
-		if c.Valid != nil && len(c.Valid) != n {
-			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
-		}
-		if c.Kind > Category {
-			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
-		}
-	}
-	switch f.Index {
-	case NamedIndex, LevelIndex:
-		if len(f.IndexCols) == 0 {
-			return fmt.Errorf("frame: %v index without index columns", f.Index)
-		}
-		for _, name := range f.IndexCols {
-			if f.Col(name) == nil {
-				return fmt.Errorf("frame: index column %q is missing", name)
+			var valid []bool
+			if c.Valid != nil {
+				valid = c.Valid[s:e]
 			}
+			return parquetio.WriteLists(cw, c.Lists[s:e], valid)
 		}
 	}
 	return nil

@@ -43,18 +43,8 @@ func TestParquetEncodingStatsOrder(t *testing.T) {
 	}
 }
 
-// TestSortEncodingStatsMalformed: a truncated footer is an error, not a
-// panic.
-func TestSortEncodingStatsMalformed(t *testing.T) {
-	for _, b := range [][]byte{{0x4c}, {0x49, 0x1c}, {0x49, 0x1c, 0x19, 0xfc}} {
-		if err := sortEncodingStats(b); err == nil {
-			t.Errorf("% x: no error", b)
-		}
-	}
-}
-
 // TestParquetDirectRowsAsArrow: String and list columns written directly
-// (writeStringRows, writeListRows, in chunks) are byte for byte what the
+// (parquetio.WriteStrings, WriteLists, in chunks) are byte for byte what the
 // Arrow path writes, with NULLs, empty strings and lists, rows that span
 // chunks and a dictionary that overflows into PLAIN pages.
 func TestParquetDirectRowsAsArrow(t *testing.T) {

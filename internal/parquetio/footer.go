@@ -1,4 +1,4 @@
-package pyframe
+package parquetio
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package pyframe
+package frame
 
 import (
 	"container/heap"
@@ -53,7 +53,7 @@ var StatNames = []string{"Count", "Mean", "Std", "Min", "Q1", "Median", "Q3", "M
 // of n rows, with room for more columns after them: Count is Int64, Min,
 // Max and Sum of the kind valueKind gives for the name, the others
 // Float64.
-func StatColumns(names []string, n int, valueKind func(name string) Kind, more int) []*Column {
+func StatColumns(names []string, n int, valueKind func(name string) Type, more int) []*Column {
 	cols := make([]*Column, 0, len(names)+more)
 	for _, name := range names {
 		k := Float64
@@ -96,7 +96,7 @@ func Describe(keys []*Column, vals *Column) *Frame {
 // the index columns holds its key.
 func DescribeGrouped(vals *Column, order, starts []int, index []*Column) *Frame {
 	ng := len(starts) - 1
-	cols := StatColumns(StatNames, ng, func(string) Kind { return vals.Kind }, len(index))
+	cols := StatColumns(StatNames, ng, func(string) Type { return vals.Kind }, len(index))
 	most := 0
 	for g := 0; g < ng; g++ {
 		most = max(most, starts[g+1]-starts[g])
@@ -244,7 +244,7 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 // row order, groups sorted by key.
 func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 	n := vals.Len()
-	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != Null && vals.Valid == nil {
+	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != AllNull && vals.Valid == nil {
 		if runs := increasingRuns(keys[0].Strs); runs != nil {
 			return mergeRuns(keys[0].Strs, runs)
 		}

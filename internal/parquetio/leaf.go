@@ -1,4 +1,4 @@
-package pyframe
+package parquetio
 
 import (
 	"fmt"
@@ -14,16 +14,16 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
-// writeLeaf writes a leaf array and its levels to a column chunk with the
-// calls pqarrow.WriteArrowToColumn makes for the types a Frame has, so that
-// the bytes are the same, without linking pqarrow (which brings in Arrow
-// Flight, gRPC and protobuf, whose package initialisers every nsysx command
-// would run: see parquet_read.go for the reading side).
-func writeLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) error {
+// WriteLeaf writes a leaf array and its definition and repetition levels
+// to a column chunk with the calls pqarrow.WriteArrowToColumn makes for the
+// types this package writes, so that the bytes are pqarrow's (and so
+// pyarrow's), without linking pqarrow (which brings in Arrow Flight, gRPC
+// and protobuf, whose package initialisers every nsysx command would run).
+func WriteLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) error {
 	lv := cw.LevelInfo()
 	singleNullable := lv.DefLevel == lv.RepeatedAncestorDefLevel+1
 	if lv.HasNullableValues() && !singleNullable {
-		// pqarrow sets a bits buffer here; no Frame column has this shape.
+		// pqarrow sets a bits buffer here; no column this package writes has this shape.
 		return fmt.Errorf("parquet column %s: nested nullable levels are not supported", cw.Descr().Name())
 	}
 	if d, ok := leaf.(*array.Dictionary); ok {
@@ -32,7 +32,7 @@ func writeLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) er
 	return writeDenseLeaf(cw, leaf, def, rep)
 }
 
-// writeDenseLeaf is pqarrow's writeDenseArrow for the Frame's leaf types:
+// writeDenseLeaf is pqarrow's writeDenseArrow for this package's leaf types:
 // WriteBatch when there is no NULL, else WriteBatchSpaced with the validity
 // bitmap.
 func writeDenseLeaf(cw file.ColumnChunkWriter, leaf arrow.Array, def, rep []int16) error {
@@ -91,8 +91,18 @@ func valueBytes(a arrow.Array) []byte {
 }
 
 // writeStrings writes a large_utf8 leaf as pqarrow does (from the Arrow
-// offsets when the writer takes them).
+// offsets when the writer takes them), and a utf8 leaf as the byte arrays
+// of its strings.
 func writeStrings(wr *file.ByteArrayColumnChunkWriter, leaf arrow.Array, def, rep []int16, sp spacing) (err error) {
+	if s, ok := leaf.(*array.String); ok {
+		data, offs := s.ValueBytes(), s.ValueOffsets()
+		base := offs[0]
+		vs := make([]parquet.ByteArray, s.Len())
+		for i := range vs {
+			vs[i] = parquet.ByteArray(data[offs[i]-base : offs[i+1]-base])
+		}
+		return writeTyped(wr, vs, def, rep, sp)
+	}
 	s, ok := leaf.(*array.LargeString)
 	if !ok {
 		return fmt.Errorf("parquet column %s: cannot write Arrow type %s", wr.Descr().Name(), leaf.DataType())
@@ -224,16 +234,19 @@ func writeDictDense(cw file.ColumnChunkWriter, d *array.Dictionary, def, rep []i
 	return writeDenseLeaf(cw, dense, def, rep)
 }
 
-// writeStringRows writes rows [s, e) of a String column as the byte arrays
-// of its strings, without copying them into an Arrow array first, a chunk
-// of rows at a time (chunkRows): the pages are those of the Arrow path
-// (writeStrings). ones are at least chunkRows definition levels of 1.
-func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int16) error {
+// WriteStrings writes the strings strs of an optional string column (valid
+// marks the non-NULL ones; nil: all) as the byte arrays of its strings,
+// without copying them into an Arrow array first, a chunk of rows at a time
+// (chunkRows): the pages are those of the Arrow path (WriteLeaf of a
+// large_utf8 array). ones are at least len(strs) definition levels of 1.
+func WriteStrings(cw file.ColumnChunkWriter, strs []string, valid []bool, ones []int16) error {
 	wr, ok := cw.(*file.ByteArrayColumnChunkWriter)
 	if !ok {
 		return fmt.Errorf("parquet column %s: not a byte array column", cw.Descr().Name())
 	}
-	spaced := c.Valid != nil && slices.Contains(c.Valid[s:e], false) // as the Arrow path decides, for the whole chunk
+	s, e := 0, len(strs)
+	isNull := func(i int) bool { return valid != nil && !valid[i] }
+	spaced := valid != nil && slices.Contains(valid, false) // as the Arrow path decides, for the whole chunk
 	n := chunkRows(cw, e-s)
 	data := make([]parquet.ByteArray, n)
 	var def []int16
@@ -249,14 +262,14 @@ func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int1
 			data[i-a] = nil
 			if spaced {
 				def[i-a] = 0
-				if c.IsNull(i) {
+				if isNull(i) {
 					continue
 				}
 				def[i-a] = 1
 				bitutil.SetBit(bits, i-a)
 			}
 			data[i-a] = noBytes
-			if v := c.Strs[i]; v != "" {
+			if v := strs[i]; v != "" {
 				data[i-a] = unsafe.Slice(unsafe.StringData(v), len(v))
 			}
 		}
@@ -273,19 +286,20 @@ func writeStringRows(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int1
 	return nil
 }
 
-// chunkRows is how many rows (or levels) of n writeStringRows and
-// writeListRows hand the column writer at once: a multiple of its batch
+// chunkRows is how many rows (or levels) of n WriteStrings and
+// WriteLists hand the column writer at once: a multiple of its batch
 // size, so that it cuts the same batches, and so pages, as from one call.
 func chunkRows(cw file.ColumnChunkWriter, n int) int {
 	return min(n, 64*int(cw.Properties().WriteBatchSize()))
 }
 
-// writeListRows writes rows [s, e) of a ListInt64 column as the levels of
-// an optional list of optional elements (NULL list: def 0, empty list:
-// def 1, element: def 3; rep 1 for every element but a list's first) and
-// the element values, a chunk of levels at a time (chunkRows): the calls
-// pqarrow makes for the whole row group, cut where its batches are.
-func writeListRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
+// WriteLists writes the rows of an optional list<int64> column (valid
+// marks the non-NULL lists; nil: all) as the levels of an optional list of
+// optional elements (NULL list: def 0, empty list: def 1, element: def 3;
+// rep 1 for every element but a list's first) and the element values, a
+// chunk of levels at a time (chunkRows): the calls pqarrow makes for the
+// whole row group, cut where its batches are.
+func WriteLists(cw file.ColumnChunkWriter, lists [][]int64, valid []bool) error {
 	wr, ok := cw.(*file.Int64ColumnChunkWriter)
 	if !ok {
 		return fmt.Errorf("parquet column %s: not an int64 column", cw.Descr().Name())
@@ -301,10 +315,10 @@ func writeListRows(cw file.ColumnChunkWriter, c *Column, s, e int) error {
 		def, rep, vals = def[:0], rep[:0], vals[:0]
 		return err
 	}
-	for i := s; i < e; i++ {
+	for i, l := range lists {
 		var err error
-		switch l := c.Lists[i]; {
-		case c.IsNull(i):
+		switch {
+		case valid != nil && !valid[i]:
 			err = put(0, 0)
 		case len(l) == 0:
 			err = put(1, 0)

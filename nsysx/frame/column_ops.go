@@ -1,4 +1,4 @@
-package pyframe
+package frame
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 
 // NewInts makes an integer column (Int64, Uint64 or Uint32) over v; valid
 // may be nil (no NULLs).
-func NewInts(name string, k Kind, v []int64, valid Mask) *Column {
+func NewInts(name string, k Type, v []int64, valid Mask) *Column {
 	return &Column{Name: name, Kind: k, Ints: v, Valid: valid}
 }
 
@@ -22,7 +22,7 @@ func NewStrings(name string, v []string, valid Mask) *Column {
 }
 
 // NewColumn makes an n-row column of kind k, all zero and valid.
-func NewColumn(name string, k Kind, n int) *Column {
+func NewColumn(name string, k Type, n int) *Column {
 	c := &Column{Name: name, Kind: k}
 	switch k {
 	case Float64:
@@ -31,7 +31,7 @@ func NewColumn(name string, k Kind, n int) *Column {
 		c.Strs = make([]string, n)
 	case ListInt64:
 		c.Lists = make([][]int64, n)
-	case Null:
+	case AllNull:
 		c.Valid = make([]bool, n)
 	default:
 		c.Ints = make([]int64, n)
@@ -84,14 +84,14 @@ func (c *Column) Pick(rows []int) *Column {
 		out.Strs = Pick(c.Strs, rows)
 	case ListInt64:
 		out.Lists = Pick(c.Lists, rows)
-	case Null:
+	case AllNull:
 	default:
 		out.Ints = Pick(c.Ints, rows)
 	}
-	if c.Valid != nil || c.Kind == Null {
+	if c.Valid != nil || c.Kind == AllNull {
 		out.Valid = make([]bool, len(rows))
 		for k, i := range rows {
-			out.Valid[k] = c.Kind != Null && c.Valid[i]
+			out.Valid[k] = c.Kind != AllNull && c.Valid[i]
 		}
 	}
 	return out
@@ -130,7 +130,7 @@ func AppendCol(dst, src *Column) {
 		dst.Strs = append(dst.Strs, src.Strs...)
 	case ListInt64:
 		dst.Lists = append(dst.Lists, src.Lists...)
-	case Null:
+	case AllNull:
 	default:
 		dst.Ints = append(dst.Ints, src.Ints...)
 	}
@@ -146,7 +146,7 @@ func Reserve(c *Column, n int) {
 		c.Strs = slices.Grow(c.Strs, n)
 	case ListInt64:
 		c.Lists = slices.Grow(c.Lists, n)
-	case Null:
+	case AllNull:
 	default:
 		c.Ints = slices.Grow(c.Ints, n)
 	}

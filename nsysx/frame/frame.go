@@ -1,17 +1,17 @@
-package pyframe
+package frame
 
 import "fmt"
 
-// Kind is the Arrow type a frame column is written with.
-type Kind uint8
+// Type is the Arrow type a frame column is written with.
+type Type uint8
 
 const (
-	Int64     Kind = iota // int64 (pandas int64, or Int64 when it has NULLs)
+	Int64     Type = iota // int64 (pandas int64, or Int64 when it has NULLs)
 	Uint64                // uint64
 	Uint32                // uint32
 	Float64               // float64; NULL and NaN are both written as NULL
 	String                // large_utf8
-	Null                  // an all-NULL column of Python objects (Arrow null)
+	AllNull               // an all-NULL column of Python objects (Arrow null)
 	ListInt64             // list<element: int64>
 	// Category is an ordered pandas categorical of int64 values (the
 	// gpu_metric_util_map bins): Ints holds the values, Column.Cats the
@@ -19,7 +19,7 @@ const (
 	Category
 )
 
-func (k Kind) String() string {
+func (k Type) String() string {
 	switch k {
 	case Int64:
 		return "int64"
@@ -31,7 +31,7 @@ func (k Kind) String() string {
 		return "float64"
 	case String:
 		return "string"
-	case Null:
+	case AllNull:
 		return "null"
 	case ListInt64:
 		return "list<int64>"
@@ -50,7 +50,7 @@ func (k Kind) String() string {
 // encoded as it is (gob, JSON) between a map and a reduce step.
 type Column struct {
 	Name   string
-	Kind   Kind
+	Kind   Type
 	Ints   []int64
 	Floats []float64
 	Strs   []string
@@ -68,7 +68,7 @@ func (c *Column) Len() int {
 		return len(c.Strs)
 	case ListInt64:
 		return len(c.Lists)
-	case Null:
+	case AllNull:
 		return len(c.Valid)
 	}
 	return len(c.Ints)
@@ -76,7 +76,7 @@ func (c *Column) Len() int {
 
 // IsNull reports whether row i is NULL.
 func (c *Column) IsNull(i int) bool {
-	if c.Kind == Null {
+	if c.Kind == AllNull {
 		return true
 	}
 	return c.Valid != nil && !c.Valid[i]
@@ -139,4 +139,33 @@ func (f *Frame) Names() []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// Check verifies that every column has the frame's row count, the fields
+// its Kind uses, and that the index columns exist.
+func (f *Frame) Check() error {
+	n := f.Rows()
+	for _, c := range f.Cols {
+		if c.Len() != n {
+			return fmt.Errorf("frame: column %q has %d rows, want %d", c.Name, c.Len(), n)
+		}
+		if c.Valid != nil && len(c.Valid) != n {
+			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
+		}
+		if c.Kind > Category {
+			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
+		}
+	}
+	switch f.Index {
+	case NamedIndex, LevelIndex:
+		if len(f.IndexCols) == 0 {
+			return fmt.Errorf("frame: %v index without index columns", f.Index)
+		}
+		for _, name := range f.IndexCols {
+			if f.Col(name) == nil {
+				return fmt.Errorf("frame: index column %q is missing", name)
+			}
+		}
+	}
+	return nil
 }

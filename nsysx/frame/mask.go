@@ -1,4 +1,4 @@
-package pyframe
+package frame
 
 // Mask marks the non-NULL rows of a composite column; a nil Mask means no
 // NULLs.
