@@ -14,19 +14,20 @@ import (
 // the pandas way.
 
 // Grouper numbers keys in the order they are first met. A key may carry a
-// small integer (a name id, 0 ≤ small < 1<<16; −1 for none) that
-// remembers its latest group, so that the map is hashed only when the key
-// of that integer changes from one row to the next (a kernel name on
-// another device, with another launch geometry).
+// small integer (a name id, 0 ≤ small < 1<<16, or below Dense when set;
+// −1 for none) that remembers its latest group, so that the map is hashed
+// only when the key of that integer changes from one row to the next (a
+// kernel name on another device, with another launch geometry).
 type Grouper[K comparable] struct {
 	Keys   []K
+	Dense  int // the small integers are dense (a dictionary's indexes) below Dense
 	index  map[K]int32
 	latest []int32 // by small integer: its latest group + 1
 }
 
 // Group is k's group, a new one when k is new.
 func (g *Grouper[K]) Group(k K, small int) int32 {
-	if small >= 1<<16 {
+	if small >= max(g.Dense, 1<<16) {
 		small = -1
 	}
 	if small >= 0 && small < len(g.latest) {
@@ -147,11 +148,12 @@ func (spec ValueSpec) columns(idCol string) (cols []string, sub, where, val int)
 	return cols, sub, where, val
 }
 
-// ValuesByID groups the rows of table (under c's filter) by the column
-// idCol (NULL ids one group), as spec says: streamed from a SQLite
-// export where every column is INTEGER and no filter is set (nothing is
-// loaded), else loaded. The groups, their order and each group's values
-// are the same either way.
+// ValuesByID groups the rows of table that pass c's filter by the column
+// idCol (NULL ids one group), as spec says: streamed from a SQLite export
+// where every column is INTEGER, the filter's row test applied as the rows
+// are read (nothing is loaded), else loaded through the filter (Ctx.Load).
+// The groups, their order and each group's values are the same either
+// way; a row's position (ValueSpec.Keep) counts the rows the filter keeps.
 func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], error) {
 	cols, _, _, _ := spec.columns(idCol)
 	if g, ok := streamValuesByID(c, table, idCol, spec); ok {
@@ -206,17 +208,43 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 // apply or a row needs the load's conversions or overflows.
 func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], bool) {
 	cols, sub, where, val := spec.columns(idCol)
-	d, ok := intStream(c, table, cols...)
+	// c's filter, applied to the rows as they are read: what a filtered
+	// load keeps (the same row test, RowFilter.Keep)
+	var rf *RowFilter
+	thread := -1
+	if c.Filter != nil {
+		sc, err := c.FilteredScanner(table, false, cols...)
+		if err != nil {
+			return nil, false // the load reports it
+		}
+		if rf = sc.RF; rf != nil {
+			if tc := rf.ThreadColumn(); tc != "" {
+				cols = append(cols, tc)
+				thread = len(cols) - 1
+			}
+		}
+	}
+	d, ok := intStreamUnder(c, table, cols...)
 	if !ok {
 		return nil, false
 	}
 	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
 	row := -1
 	err := d.Run(c.Context, cols, func(_ int64, f *model.Fields) error {
-		row++
 		if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
 			return errStreamOff
 		}
+		if rf != nil {
+			var gt int64
+			gNull := true
+			if thread >= 0 {
+				gt, gNull = f.I[thread], f.Null&(1<<thread) != 0
+			}
+			if !rf.Keep(f.I[0], f.Null&1 != 0, f.I[1], f.Null&2 != 0, gt, gNull) {
+				return nil
+			}
+		}
+		row++
 		if where >= 0 && (f.Null&(1<<where) != 0 || f.I[where] != spec.Is) {
 			return nil
 		}

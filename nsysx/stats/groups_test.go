@@ -123,3 +123,54 @@ func TestValuesByID(t *testing.T) {
 		})
 	}
 }
+
+// TestValuesByIDFiltered: under --filter-time and --filter-nvtx, the
+// streamed groups (the filter's row test applied as the rows are read;
+// nothing loaded) equal the groups of the filtered load (Ctx.Load).
+func TestValuesByIDFiltered(t *testing.T) {
+	path := fixture(t, "train")
+	tf, err := ParseTimeFilter("300ms/900ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nf, err := report.ParseNVTXFilter("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*Filter{tf, nf} {
+		p, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cx := report.NewCtx(context.Background(), p, nil, nil, f)
+		streamed, err := ValuesByID(cx, events.TableRuntime, "nameId", ValueSpec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Loaded(events.TableRuntime) != nil {
+			t.Fatal("loaded, not streamed")
+		}
+		tb, err := cx.Load(events.TableRuntime, "start", "end", "nameId")
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := p.Load(context.Background(), events.TableRuntime, "start")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tb.N == 0 || tb.N == full.N {
+			t.Fatalf("filter %v keeps %d of %d rows: not a test", f.Args(), tb.N, full.N)
+		}
+		loaded, err := ValuesByID(cx, events.TableRuntime, "nameId", ValueSpec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i := range streamed.Aggs {
+			n += int(streamed.Aggs[i].Count())
+		}
+		if n != tb.N || fmt.Sprint(streamed.Keys, streamed.Aggs) != fmt.Sprint(loaded.Keys, loaded.Aggs) {
+			t.Fatalf("filter %v: streamed %d rows %v\nloaded %d %v", f.Args(), n, streamed.Keys, tb.N, loaded.Keys)
+		}
+	}
+}
