@@ -138,7 +138,7 @@ func build(ctx context.Context, p *nsysx.Profile) (*graph, error) {
 	if err := g.addSyncs(ctx, corr, classes); err != nil {
 		return nil, err
 	}
-	g.ranges, err = events.NVTXRanges(ctx, p.Profile)
+	g.ranges, err = events.NVTXRanges(ctx, p.Profile, events.RangeOptions{})
 	if err != nil {
 		return nil, err
 	}

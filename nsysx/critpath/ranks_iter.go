@@ -215,14 +215,15 @@ func (it *RankIteration) judge(o RanksOptions) {
 // ranges or more; ranges of the group that overlap are merged into the
 // first.
 func iterations(ctx context.Context, p *model.Profile, isIteration func(string) bool) ([]window, error) {
-	rs, err := events.NamedRanges(ctx, p, isIteration)
+	rs, err := events.NVTXRanges(ctx, p, events.RangeOptions{Full: true, Keep: isIteration, ByStart: true})
 	if err != nil {
 		return nil, err
 	}
 	groups := map[string][]window{}
-	for _, r := range rs {
-		k := digitRun.ReplaceAllString(r.Name, "N")
-		groups[k] = append(groups[k], window{r.Name, r.Start, r.End})
+	for _, r := range rs.List {
+		name := rs.Names[r.Name]
+		k := digitRun.ReplaceAllString(name, "N")
+		groups[k] = append(groups[k], window{name, r.Start, r.End})
 	}
 	var best []window
 	var bestKey string

@@ -83,7 +83,7 @@ func Iterations(ctx context.Context, p *model.Profile, re *regexp.Regexp) ([]Ite
 	if re == nil {
 		re = regexp.MustCompile(DefaultIterations)
 	}
-	r, err := NVTXRanges(ctx, p)
+	r, err := NVTXRanges(ctx, p, RangeOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // TestLaunches checks the launch of every GPU operation against SQLite on
@@ -48,8 +49,9 @@ func TestLaunches(t *testing.T) {
 	}
 }
 
-// TestNamedRanges checks the NVTX ranges read against SQLite: the
-// iteration ranges of rank1, with their names from StringIds or inline.
+// TestNamedRanges checks the NVTX ranges read whole (Full), kept by name
+// and sorted by start against SQLite: the iteration ranges of rank1, with
+// their names from StringIds or inline.
 func TestNamedRanges(t *testing.T) {
 	path := testutil.Profile(t, "rank1")
 	p, err := nsysx.Open(path)
@@ -57,9 +59,19 @@ func TestNamedRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	rs, err := events.NamedRanges(t.Context(), p.Profile, func(s string) bool { return len(s) > 10 && s[:10] == "iteration " })
+	all, err := events.NVTXRanges(t.Context(), p.Profile, events.RangeOptions{Full: true, ByStart: true,
+		Keep: func(s string) bool { return len(s) > 10 && s[:10] == "iteration " }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	type named struct {
+		Start, End int64
+		Thread     model.GlobalTid
+		Name       string
+	}
+	var rs []named
+	for _, r := range all.List {
+		rs = append(rs, named{r.Start, r.End, r.Thread, all.Names[r.Name]})
 	}
 	q := ` FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL
 		AND coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) LIKE 'iteration %'`

@@ -106,7 +106,7 @@ func TestLaunchViews(t *testing.T) {
 				q("SELECT coalesce(sum(correlationId),0) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT"),
 				q("SELECT coalesce(sum(coalesce(eventId,-1)),0) FROM CUPTI_ACTIVITY_KIND_CUDA_EVENT")})
 		}
-		rs, err := events.NVTXRanges(t.Context(), p.Profile)
+		rs, err := events.NVTXRanges(t.Context(), p.Profile, events.RangeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,8 @@ func Describe(keys []*Column, vals *Column) *Frame {
 
 // DescribeGrouped is Describe of vals' rows already grouped, in key order:
 // group g is rows order[starts[g]:starts[g+1]], in row order, and row g of
-// the index columns holds its key.
+// the index columns holds its key. A nil order is the rows in order
+// (group g is rows starts[g] to starts[g+1]−1).
 func DescribeGrouped(vals *Column, order, starts []int, index []*Column) *Frame {
 	ng := len(starts) - 1
 	cols := StatColumns(StatNames, ng, func(string) Type { return vals.Kind }, len(index))
@@ -102,8 +103,21 @@ func DescribeGrouped(vals *Column, order, starts []int, index []*Column) *Frame 
 		most = max(most, starts[g+1]-starts[g])
 	}
 	scratch := make([]float64, 0, most)
+	var seq []int // a group's rows when order is nil
+	if order == nil {
+		seq = make([]int, 0, most)
+	}
 	for g := 0; g < ng; g++ {
-		rows := order[starts[g]:starts[g+1]]
+		var rows []int
+		if order != nil {
+			rows = order[starts[g]:starts[g+1]]
+		} else {
+			seq = seq[:0]
+			for i := starts[g]; i < starts[g+1]; i++ {
+				seq = append(seq, i)
+			}
+			rows = seq
+		}
 		scratch = describeGroup(cols, g, vals, rows, scratch)
 	}
 	idx := make([]string, len(index))

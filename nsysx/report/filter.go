@@ -369,6 +369,18 @@ func (f *Filter) predicate(p *model.Profile, st *filterState, table string) *Row
 	return rf
 }
 
+// ThreadColumn is the column the predicate reads besides start and end
+// (globalTid or globalPid), or "" when it reads none.
+func (rf *RowFilter) ThreadColumn() string {
+	switch {
+	case !rf.needsThread():
+		return ""
+	case rf.UseTid:
+		return "globalTid"
+	}
+	return "globalPid"
+}
+
 // needsThread reports whether the predicate reads globalTid/globalPid.
 func (rf *RowFilter) needsThread() bool {
 	return (rf.UseTid || rf.UsePid) && (rf.thread != 0 || rf.pid >= 0 || (rf.tid >= 0 && rf.UseTid))

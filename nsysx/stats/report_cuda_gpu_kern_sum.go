@@ -133,9 +133,7 @@ func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, [
 	of := make([]int32, k.N) // per kernel: its group (its chunk's, then the report's)
 	local := make([][]kernGeomKey, chunks)
 	forEachGroup(chunks, func(c int) {
-		byGeom := map[kernGeomKey]int{}
-		var gkeys []kernGeomKey
-		last := make([]int32, len(names.dict)) // per name: its latest group + 1
+		gr := Grouper[kernGeomKey]{Dense: len(names.dict)}
 		lo, hi := bounds(c)
 		for i := lo; i < hi; i++ {
 			kk := kernGeomKey{name: names.ids[i]}
@@ -144,38 +142,20 @@ func groupKernGeom(k *Table, names *kernNames, dims []*Column) ([]kernGeomKey, [
 					kk.dim[j] = c.Ints[i]
 				}
 			}
-			g := int(last[kk.name]) - 1
-			if g < 0 || gkeys[g] != kk {
-				var seen bool
-				if g, seen = byGeom[kk]; !seen {
-					g = len(gkeys)
-					byGeom[kk] = g
-					gkeys = append(gkeys, kk)
-				}
-				last[kk.name] = int32(g + 1)
-			}
-			of[i] = int32(g)
+			of[i] = gr.Group(kk, int(kk.name))
 		}
-		local[c] = gkeys
+		local[c] = gr.Keys
 	})
-	gkeys := local[0] // the first chunk's groups come first, numbered alike
-	byGeom := make(map[kernGeomKey]int, len(gkeys))
-	for g, kk := range gkeys {
-		byGeom[kk] = g
-	}
+	// the first chunk's groups come first, numbered alike
+	all := Grouper[kernGeomKey]{}
 	remap := make([][]int32, chunks)
-	for c := 1; c < chunks; c++ {
+	for c := 0; c < chunks; c++ {
 		remap[c] = make([]int32, len(local[c]))
 		for lg, kk := range local[c] {
-			g, seen := byGeom[kk]
-			if !seen {
-				g = len(gkeys)
-				byGeom[kk] = g
-				gkeys = append(gkeys, kk)
-			}
-			remap[c][lg] = int32(g)
+			remap[c][lg] = all.Group(kk, -1)
 		}
 	}
+	gkeys := all.Keys
 	if chunks > 1 {
 		forEachGroup(chunks-1, func(c int) {
 			lo, hi := bounds(c + 1)

@@ -18,7 +18,15 @@ var errStreamOff = errors.New("stream: load the table instead")
 // and INTEGER in the schema, none of them loaded already (reusing the
 // loaded columns is cheaper). It returns the export's scan.
 func intStream(c *Ctx, table string, cols ...string) (DirectScan, bool) {
-	if _, ok := c.P.Source().(model.RecordScanner); !ok || c.Filter != nil {
+	if c.Filter != nil {
+		return DirectScan{}, false
+	}
+	return intStreamUnder(c, table, cols...)
+}
+
+// intStreamUnder is intStream whatever c's filter: the caller applies it.
+func intStreamUnder(c *Ctx, table string, cols ...string) (DirectScan, bool) {
+	if _, ok := c.P.Source().(model.RecordScanner); !ok {
 		return DirectScan{}, false
 	}
 	ts := c.P.Schema(table)

@@ -24,6 +24,6 @@ func runLibAPISum(table, lib string) func(c *Ctx) (*Result, error) {
 		if r, err := prologueNeeding(c, table, " does not contain "+lib+" data."); r != nil || err != nil {
 			return r, err
 		}
-		return summaryByNameID(c, table, "Num Calls", func(v Value) Value { return v })
+		return summaryByNameID(c, table, "Num Calls", func(v Value) Value { return v }, ValueSpec{})
 	}
 }

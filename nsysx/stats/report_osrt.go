@@ -20,20 +20,6 @@ func runEventClassSum(table string, class int64, missing string) func(c *Ctx) (*
 		if r, err := prologueNeeding(c, table, missing); r != nil || err != nil {
 			return r, err
 		}
-		t, err := c.Load(table, "start", "end", "nameId", "eventClass")
-		if err != nil {
-			return nil, err
-		}
-		ec := t.Col("eventClass")
-		keep := make([]int32, 0, t.N)
-		for i := 0; i < t.N; i++ {
-			if !ec.IsNull(i) && ec.Int(i) == class {
-				keep = append(keep, int32(i))
-			}
-		}
-		if len(keep) < t.N {
-			t = t.Take(keep)
-		}
-		return summarizeByID(c, t, "nameId", "Num Calls", func(v Value) Value { return v })
+		return summaryByNameID(c, table, "Num Calls", func(v Value) Value { return v }, ValueSpec{Where: "eventClass", Is: class})
 	}
 }

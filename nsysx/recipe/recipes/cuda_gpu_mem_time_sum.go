@@ -3,9 +3,11 @@ package recipes
 import (
 	"context"
 
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
+	"github.com/nsysx/nsysx/nsysx/stats"
 )
 
 // mapMemTimeSum describes the filtered memcpy and memset operations'
@@ -19,20 +21,75 @@ import (
 // rows. Here every operation is filtered on its own times, which is what
 // the option promises.
 func mapMemTimeSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	m, err := composite.LoadMemOps(ctx, r.Profile)
+	keep, err := rowKeep(ctx, r, o, tableSpan(ctx, r, events.TableMemcpy, events.TableMemset))
 	if err != nil {
 		return nil, err
 	}
-	rows, ok, err := filteredPositive(ctx, r, o, m.Span, nil)
-	if err != nil || !ok {
-		return noDataOr(o, r, err)
+	copies := 0 // the memsets follow the memcpys in the filtered frame
+	if o.FilterNVTX != nil || o.FilterProjectedNVTX != nil {
+		s, err := tableSpan(ctx, r, events.TableMemcpy)()
+		if err != nil {
+			return nil, err
+		}
+		copies = s.Len()
 	}
-	return memStats(m, rows, durations(m.Span, rows, false)), nil
+	return memSum(ctx, r, o, stats.ValueSpec{Keep: keep(0)}, stats.ValueSpec{Keep: keep(copies)}, pyframe.Int64)
 }
 
-// memStats describes the memory operations' vals vals by name and by (name, device) over rows.
-func memStats(m *composite.MemOps, rows []int, vals *pyframe.Column) *recipe.Part {
-	name := nameCol("Name", m.Name, m.NameValid, rows)
-	dev := pyframe.NewInts("Device ID", pyframe.Uint32, pyframe.Pick(m.DeviceID, rows), nil)
-	return recipe.StatsPart(pyframe.Describe([]*pyframe.Column{name}, vals), pyframe.Describe([]*pyframe.Column{name, dev}, vals))
+// memSum describes the values (spec's) of the memcpys (cp) and the memsets
+// (set) by operation name and by (name, device): the rows grouped by the
+// reports' aggregation (groupValues), memcpys by copy kind, named by
+// ENUM_CUDA_MEMCPY_OPER.name, memsets named CUDA_MEMSET (docs/recipes.md
+// §2.3). No kept row: no data.
+func memSum(ctx context.Context, r *recipe.Report, o *recipe.Options, cp, set stats.ValueSpec, kind pyframe.Kind) (*recipe.Part, error) {
+	cp.Sub = "deviceId"
+	copies, err := groupValues(ctx, r, events.TableMemcpy, "copyKind", cp)
+	if err != nil {
+		return nil, err
+	}
+	sets, err := groupValues(ctx, r, events.TableMemset, "deviceId", set)
+	if err != nil {
+		return nil, err
+	}
+	src := valueSource{copies, sets}
+	aggs := src.aggs()
+	any := false
+	for _, a := range aggs {
+		any = any || a.N()+a.Nulls() > 0
+	}
+	if !any {
+		return noData(o, r)
+	}
+	kinds, err := composite.CopyKindNames(ctx, r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	var keys []stats.IDKey
+	for _, g := range src {
+		if g != nil {
+			keys = append(keys, g.Keys...)
+		}
+	}
+	ncp := 0
+	if copies != nil {
+		ncp = len(copies.Keys)
+	}
+	ng := nameGroups(len(keys), func(k int) int { return aggs[k].N() + aggs[k].Nulls() }, func(k int) (string, bool) {
+		if k >= ncp {
+			return composite.MemsetName, true
+		}
+		if keys[k].ID.Kind != stats.IntKind {
+			return "", false
+		}
+		s, ok := kinds[keys[k].ID.I]
+		return s, ok
+	})
+	byName := describeGroups(src, ng.name, len(ng.names), []*pyframe.Column{ng.nameColumn("Name", ng.names)}, kind)
+	dev := func(k int) int64 {
+		if k < ncp {
+			return keys[k].Sub
+		}
+		return keys[k].ID.I // a memset's group is its device (NULL: 0)
+	}
+	return recipe.StatsPart(byName, describeByDevice(src, ng, dev, byName, kind)), nil
 }

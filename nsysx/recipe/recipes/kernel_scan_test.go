@@ -14,6 +14,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
+	"github.com/nsysx/nsysx/nsysx/stats"
 )
 
 // dumpOutput writes every table of out, column by column, with each
@@ -47,7 +48,7 @@ func TestKernelScanMatchesLoad(t *testing.T) {
 		{"start", func(o *recipe.Options) { o.Start = i64(2_000_000_000) }},
 		{"cumulative", func(o *recipe.Options) { o.Cumulative, o.DisableAlignment = true, true }},
 	}
-	for _, rname := range []string{"cuda_gpu_kern_sum", "cuda_gpu_time_util_map"} {
+	for _, rname := range []string{"cuda_gpu_time_util_map"} {
 		for _, c := range cases {
 			t.Run(rname+"/"+c.name, func(t *testing.T) {
 				run := func(scan bool) string {
@@ -128,49 +129,46 @@ func TestHeatRunBins(t *testing.T) {
 	}
 }
 
-// TestKernSumDescribe: the streamed describe (groups by integers, a
-// counting sort, one device per name shared) equals Describe of per-row
+// TestKernSumDescribe: the kernels grouped by the reports' aggregation
+// (stats.Groups by (name id, device)), named, merged by name and described
+// (nameGroups, describeGroups, describeByDevice) equal Describe of per-row
 // name and device columns, on random kernels with several devices per
-// name, NULL names, and one device per name.
+// name, NULL names, two ids of one name, and one device per name.
 func TestKernSumDescribe(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	for trial := 0; trial < 200; trial++ {
-		names := []string{"a", "b", "c", "d"}[:1+r.Intn(4)]
+	for trial := 0; trial < 300; trial++ {
+		names := []string{"b", "a", "c", "a", "d"}[:1+r.Intn(5)] // ids 1 and 3 share a name
 		devs := 1 + r.Intn(3)
-		var s kernSumScan
+		g := &stats.Groups[stats.IDKey]{TrackRows: true}
 		var rowName []string
 		var rowValid pyframe.Mask
-		var rowDev []int64
+		var rowDev, rowDur []int64
 		for i := 0; i < 1+r.Intn(60); i++ {
 			id, dev := int64(r.Intn(len(names)+1)), int64(r.Intn(devs))
 			if trial%3 == 0 {
-				dev = id // one device per name
+				dev = id // one device per id
 			}
 			null := id == int64(len(names)) // NULL id
-			s.dur, s.gid = append(s.dur, 1+r.Int63n(100)), append(s.gid, s.group(kernSumKey{id, dev, null}))
+			key := stats.IDKey{ID: stats.IntV(id), Sub: dev}
 			if null {
+				key.ID = stats.Null
 				rowName, rowValid = append(rowName, ""), append(rowValid, false)
 			} else {
 				rowName, rowValid = append(rowName, names[id]), append(rowValid, true)
 			}
-			rowDev = append(rowDev, dev)
+			d := 1 + r.Int63n(100) + r.Int63n(2)*r.Int63n(1<<56) // large values: the order of summing shows
+			g.Add(key, int(id), d)
+			rowDev, rowDur = append(rowDev, dev), append(rowDur, d)
 		}
-		// The names seen, in order, as kernSumScan.names lists them.
-		var seen []string
-		for _, n := range names {
-			if slices.Contains(rowName, n) {
-				seen = append(seen, n)
+		ng := nameGroups(len(g.Keys), func(k int) int { return g.Aggs[k].N() }, func(k int) (string, bool) {
+			if g.Keys[k].ID.Kind != stats.IntKind {
+				return "", false
 			}
-		}
-		named := make([]int32, len(s.groups))
-		for g, key := range s.groups {
-			named[g] = -1
-			if !key.null {
-				named[g] = int32(slices.Index(seen, names[key.id]))
-			}
-		}
-		got := dumpOutput(&recipe.Output{Tables: partTables(s.describe(seen, named))})
-		dur := pyframe.NewInts("duration", pyframe.Int64, s.dur, nil)
+			return names[g.Keys[k].ID.I], true
+		})
+		byName := describeGroups(valueSource{g}, ng.name, len(ng.names), []*pyframe.Column{ng.nameColumn("Name", ng.names)}, pyframe.Int64)
+		got := dumpOutput(&recipe.Output{Tables: partTables(recipe.StatsPart(byName, describeByDevice(valueSource{g}, ng, func(k int) int64 { return g.Keys[k].Sub }, byName, pyframe.Int64)))})
+		dur := pyframe.NewInts("duration", pyframe.Int64, rowDur, nil)
 		name := nameCol("Name", rowName, rowValid, pyframe.Seq(len(rowName)))
 		dev := pyframe.NewInts("Device ID", pyframe.Uint32, rowDev, nil)
 		want := dumpOutput(&recipe.Output{Tables: partTables(recipe.StatsPart(pyframe.Describe([]*pyframe.Column{name}, dur), pyframe.Describe([]*pyframe.Column{name, dev}, dur)))})

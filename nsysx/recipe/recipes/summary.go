@@ -8,6 +8,7 @@ import (
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
+	"github.com/nsysx/nsysx/nsysx/stats"
 )
 
 // summaryOptions are the option keys of the filtered summary recipes, in
@@ -132,24 +133,24 @@ func nameCol(name string, v []string, valid pyframe.Mask, rows []int) *pyframe.C
 }
 
 // apiSum describes the positive durations of a (nameId, start, end) table's
-// filtered rows by name, index Name (cuda_api_sum, osrt_sum). A report
-// without the table has no data.
+// filtered rows by name, index Name (cuda_api_sum, osrt_sum), grouped by
+// the reports' aggregation (groupValues). A report without the table has
+// no data.
 func apiSum(ctx context.Context, r *recipe.Report, o *recipe.Options, table string) (*recipe.Part, error) {
-	t, err := composite.LoadTable(ctx, r.Profile, table, []string{"start", "end", "nameId"}, nil)
+	keep, err := rowKeep(ctx, r, o, tableSpan(ctx, r, table))
 	if err != nil {
 		return nil, err
 	}
-	var s composite.Span
-	s.Start, s.StartValid = composite.Ints(t, "start")
-	s.End, s.EndValid = composite.Ints(t, "end")
-	rows, ok, err := filteredPositive(ctx, r, o, s, nil)
-	if err != nil || !ok {
-		return noDataOr(o, r, err)
-	}
-	names, valid, err := composite.IDText(ctx, r.Profile, t, "nameId")
+	g, err := groupValues(ctx, r, table, "nameId", stats.ValueSpec{Keep: keep(0)})
 	if err != nil {
 		return nil, err
 	}
-	name := nameCol("Name", names, valid, rows)
-	return recipe.StatsPart(pyframe.Describe([]*pyframe.Column{name}, durations(s, rows, false)), nil), nil
+	if g == nil || len(g.Of) == 0 {
+		return noData(o, r)
+	}
+	if err := composite.NamesErr(ctx, r.Profile); err != nil {
+		return nil, err
+	}
+	ng := nameGroups(len(g.Keys), func(k int) int { return g.Aggs[k].N() }, idName(ctx, r, g))
+	return recipe.StatsPart(describeGroups(valueSource{g}, ng.name, len(ng.names), []*pyframe.Column{ng.nameColumn("Name", ng.names)}, pyframe.Int64), nil), nil
 }
