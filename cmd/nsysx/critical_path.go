@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/nsysx/nsysx/internal/frontend"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
@@ -52,13 +53,19 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 		return fail(stderr, cmd, err)
 	}
 	var all []*critpath.Result
+	var profs []*nsysx.Profile
+	defer func() {
+		for _, prof := range profs {
+			prof.Close()
+		}
+	}()
 	for _, in := range p.Args {
 		prof, err := openInput(ctx, in, openFlags{force: force, quiet: true}, stderr)
 		if err != nil {
 			return fail(stderr, cmd, err)
 		}
+		profs = append(profs, prof)
 		r, err := critpath.Analyze(ctx, prof, opts)
-		prof.Close()
 		if err != nil {
 			return fail(stderr, cmd, err)
 		}
@@ -74,10 +81,10 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 			}
 		}
 		// The reports of one job's ranks (NCCL collectives to match): the
-		// critical path across them, after each rank's own.
-		if len(p.Args) > 1 {
-			fmt.Fprintln(w)
-			err := writeRanks(ctx, w, stderr, p.Args, opts.Iterations, cmp(p.Last("--format"), "column"))
+		// critical path across them, after each rank's own, from the
+		// profiles already open.
+		if len(profs) > 1 {
+			err := writeRanks(ctx, w, stderr, profs, opts.Iterations, spec)
 			switch {
 			case errors.Is(err, critpath.ErrNoCollectives):
 			case err != nil:

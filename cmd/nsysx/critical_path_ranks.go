@@ -5,44 +5,22 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/critpath"
 	"github.com/nsysx/nsysx/nsysx/format"
 )
 
-// writeRanks is `nsysx critical-path` given several FILEs, the reports of
-// one job (one per rank): per iteration (NVTX ranges matching iterRe, ""
-// for the default) and rank, the straggler, the time lost waiting in NCCL
-// collectives and the step with the straggler at the median pace, in
-// format fs (a -f value) to w, under a title line in the column and table
-// formats. Warnings go to stderr, one line each. A binary format (arrow,
-// parquet) needs w to be a file.
-func writeRanks(ctx context.Context, w, stderr io.Writer, files []string, iterRe, fs string) error {
-	spec, err := format.ParseSpec(fs)
-	if err != nil {
-		return &unknownName{err}
-	}
-	if len(files) < 2 {
-		return usageErr("give the reports of at least two ranks (got %d)", len(files))
-	}
-	if _, err := regexp.Compile(iterRe); err != nil {
-		return usageErr("--iterations %q: %v", iterRe, err)
-	}
-	var profs []*nsysx.Profile
-	defer func() {
-		for _, p := range profs {
-			p.Close()
-		}
-	}()
-	for _, f := range files {
-		p, err := openInput(ctx, f, openFlags{quiet: true}, stderr)
-		if err != nil {
-			return err
-		}
-		profs = append(profs, p)
-	}
+// writeRanks writes, after a blank line, the critical path across the
+// ranks of one job, profs (one report per rank): per iteration (NVTX
+// ranges matching iterRe, "" for the default) and rank, the straggler, the
+// time lost waiting in NCCL collectives and the step with the straggler at
+// the median pace, in the format spec to w, under a title line in the
+// column and table formats. It writes nothing when critpath.Ranks fails
+// (critpath.ErrNoCollectives: the reports are not one job's). Warnings go
+// to stderr, one line each. A binary format (arrow, parquet) needs w to be
+// a file.
+func writeRanks(ctx context.Context, w, stderr io.Writer, profs []*nsysx.Profile, iterRe string, spec format.Spec) error {
 	r, err := critpath.Ranks(ctx, profs, critpath.RanksOptions{Iterations: iterRe})
 	if err != nil {
 		return err
@@ -51,6 +29,7 @@ func writeRanks(ctx context.Context, w, stderr io.Writer, files []string, iterRe
 		fmt.Fprintf(stderr, "nsysx critical-path: warning: %s\n", m)
 	}
 	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw)
 	switch spec.Name {
 	case "arrow":
 		err = format.WriteArrow(bw, r.Result())

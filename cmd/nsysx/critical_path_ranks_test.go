@@ -11,6 +11,8 @@ import (
 
 	"github.com/nsysx/nsysx/internal/testutil"
 	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/format"
 )
 
 // TestRanksCSV: the two-rank capture as CSV: the header, one row per
@@ -19,10 +21,10 @@ import (
 func TestRanksCSV(t *testing.T) {
 	var out, errs bytes.Buffer
 	files := []string{testutil.Profile(t, "rank1"), testutil.Profile(t, "rank0")}
-	if err := writeRanks(t.Context(), &out, &errs, files, "", "csv"); err != nil || errs.Len() > 0 {
+	if err := writeRanks(t.Context(), &out, &errs, openAll(t, files), "", format.Spec{Name: "csv"}); err != nil || errs.Len() > 0 {
 		t.Fatalf("%v; stderr %q", err, errs.String())
 	}
-	recs, err := csv.NewReader(&out).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(out.String(), "\n"))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestRanksCSV(t *testing.T) {
 func TestRanksJSON(t *testing.T) {
 	var out, errs bytes.Buffer
 	files := []string{testutil.Profile(t, "rank0"), testutil.Profile(t, "rank1")}
-	if err := writeRanks(t.Context(), &out, &errs, files, `^iteration \d+$`, "json"); err != nil {
+	if err := writeRanks(t.Context(), &out, &errs, openAll(t, files), `^iteration \d+$`, format.Spec{Name: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	var rows []map[string]any
@@ -54,33 +56,58 @@ func TestRanksJSON(t *testing.T) {
 	}
 }
 
-// TestRanksErrors: each mistake is one line naming it, with the usage
-// exit status where it is the command line's.
+// openAll opens the test profiles named, closed at the test's end.
+func openAll(t *testing.T, files []string) []*nsysx.Profile {
+	t.Helper()
+	var profs []*nsysx.Profile
+	for _, f := range files {
+		p, err := nsysx.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		profs = append(profs, p)
+	}
+	return profs
+}
+
+// TestRanksErrors: reports that are not one job's get no table across the
+// ranks (ErrNoCollectives: nothing said) or one line saying why, after the
+// per-file tables, and the command succeeds; a mistake of the command line
+// is one line naming it, with the usage exit status.
 func TestRanksErrors(t *testing.T) {
 	rank0, rank1, train := testutil.Profile(t, "rank0"), testutil.Profile(t, "rank1"), testutil.Profile(t, "train")
 	nosession := sqlitecopy.Profile(t, "rank1", t.TempDir(), "nosession.sqlite", "DELETE FROM TARGET_INFO_SESSION_START_TIME")
 	for _, c := range []struct {
-		files   []string
-		iter, f string
-		code    int
-		want    string
+		args []string
+		code int
+		want string // in stderr ("" for nothing)
 	}{
-		{[]string{rank0}, "", "csv", 2, "at least two ranks (got 1)"},
-		{[]string{rank0, rank1}, "(", "csv", 2, "--iterations"},
-		{[]string{rank0, rank1}, "", "cvs", 2, "did you mean csv"},
-		{[]string{rank0, "nope.sqlite"}, "", "csv", 1, "no such file"},
-		{[]string{rank0, train}, "", "csv", 1, "no NCCL kernels"},
-		{[]string{rank0, nosession}, "", "csv", 1, "no session start time"},
+		{[]string{rank0, train}, 0, ""},
+		{[]string{rank0, nosession}, 0, "not across the ranks: "},
+		{[]string{"--iterations", "(", rank0, rank1}, 2, "--iterations"},
+		{[]string{"-f", "cvs", rank0, rank1}, 2, "did you mean csv"},
+		{[]string{rank0, "nope.sqlite"}, 1, "no such file"},
+	} {
+		out, errOut, code := runCLI(t, append([]string{"critical-path", "-q"}, c.args...)...)
+		if code != c.code || c.want == "" && errOut != "" || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") > 1 {
+			t.Errorf("%v: exit %d, %q; want %d and %q on one line", c.args, code, errOut, c.code, c.want)
+		}
+		if code == 0 && (strings.Contains(out, "Straggler") || !strings.Contains(out, "Critical path")) {
+			t.Errorf("%v: a table across the ranks, or no per-file table:\n%.300s", c.args, out)
+		}
+	}
+	// What critpath.Ranks says of each: the reason named.
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{rank0, train}, "no NCCL kernels"},
+		{[]string{rank0, nosession}, "no session start time"},
 	} {
 		var out, errs bytes.Buffer
-		err := writeRanks(t.Context(), &out, &errs, c.files, c.iter, c.f)
-		if err == nil {
-			t.Errorf("%v: no error", c)
-			continue
-		}
-		var msg bytes.Buffer
-		if code := fail(&msg, "critical-path", err); code != c.code || !strings.Contains(msg.String(), c.want) || strings.Count(msg.String(), "\n") != 1 {
-			t.Errorf("%v: exit %d, %q; want %d and %q on one line", c, code, msg.String(), c.code, c.want)
+		if err := writeRanks(t.Context(), &out, &errs, openAll(t, c.files), "", format.Spec{Name: "csv"}); err == nil || !strings.Contains(err.Error(), c.want) || out.Len() > 0 {
+			t.Errorf("%v: %v, %d bytes written; want %q and nothing", c.files, err, out.Len(), c.want)
 		}
 	}
 }
