@@ -31,9 +31,9 @@ func BenchmarkNVTXGroupDistinct(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		durs, groups := d.groupDurations(0, true, true)
-		forEachGroup(len(groups), func(k int) { g := &groups[k]; g.st = statsOf(durs[g.lo:g.hi]) })
-		nvtxSumOrder(d, groups)
+		durs, groups, more := d.groupDurations(0, true, true)
+		forEachGroup(len(more), func(k int) { x := &more[k]; x.st = statsOf(durs[x.lo:x.hi]) })
+		sortNVTXSum(d.names, groups, more)
 	}
 }
 

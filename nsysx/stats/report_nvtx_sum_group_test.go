@@ -8,7 +8,7 @@ import (
 )
 
 // TestGroupDurationsChunks: on enough ranges to be cut into chunks (one per
-// core, four here), groupDurations gives every (name, style) group, or
+// core, four here), and on few (most groups one value), groupDurations gives every (name, style) group, or
 // every name, the durations of its ranges as nsys's GROUP BY meets them and
 // counts its NULLs: written out here as one pass over the ranges appending
 // to each (pair, style), whose lists are then joined per name in pair order
@@ -18,7 +18,13 @@ import (
 func TestGroupDurationsChunks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	r := rand.New(rand.NewPCG(1, 2))
-	const n, pairs, names = 300_000, 500, 300
+	for _, n := range []int{300_000, 700} { // 700: many groups of one value
+		testGroupDurations(t, r, n)
+	}
+}
+
+func testGroupDurations(t *testing.T, r *rand.Rand, n int) {
+	const pairs, names = 500, 300
 	d := &nvtxData{n: n, start: make([]int64, n), end: make([]int64, n), flags: make([]uint8, n), pair: make([]int32, n),
 		pairName: make([]int32, pairs), names: make([]string, names)}
 	for p := range pairs {
@@ -73,7 +79,7 @@ func TestGroupDurationsChunks(t *testing.T) {
 					delete(want, k)
 				}
 			}
-			durs, got := d.groupDurations(m, mOK, withStyle)
+			durs, got, more := d.groupDurations(m, mOK, withStyle)
 			if len(got) != len(want) {
 				t.Fatalf("mOK %v withStyle %v: %d groups, want %d", mOK, withStyle, len(got), len(want))
 			}
@@ -83,8 +89,13 @@ func TestGroupDurationsChunks(t *testing.T) {
 					k.style = g.style
 				}
 				w := want[k]
-				if w == nil || !slices.Equal(durs[g.lo:g.hi], w.vals) || int(g.nulls) != w.nulls {
-					t.Fatalf("mOK %v withStyle %v, group %+v: %d values and %d NULLs, not the expected ones (or another order)", mOK, withStyle, k, g.hi-g.lo, g.nulls)
+				vals, nulls := []int64{g.total}, int32(0) // a group of one value holds it
+				if g.more > 0 {
+					x := more[g.more-1]
+					vals, nulls = durs[x.lo:x.hi], x.nulls
+				}
+				if w == nil || !slices.Equal(vals, w.vals) || int(nulls) != w.nulls || int(g.n) != len(w.vals) {
+					t.Fatalf("mOK %v withStyle %v, group %+v: %d values and %d NULLs, not the expected ones (or another order)", mOK, withStyle, k, len(vals), nulls)
 				}
 				delete(want, k)
 			}
