@@ -213,10 +213,16 @@ type nvtxBuilder struct {
 	pairList []uint64
 	textPair []int32
 	pairNext []int32
-	lastDK   nvDomKey
-	lastDV   int32
-	tids     map[int64]int32 // globalTid -> index into d.threads
-	lastT    int32           // the last thread's index
+	// Until a text meets a second domain key, or a pair is not of the
+	// next text, the pairs are only counted: onePairs pairs of domain key
+	// oneDK, pair p of text p. A profile of ranges of one domain (most
+	// have none) then needs no pair arrays.
+	manyPairs       bool
+	onePairs, oneDK int32
+	lastDK          nvDomKey
+	lastDV          int32
+	tids            map[int64]int32 // globalTid -> index into d.threads
+	lastT           int32           // the last thread's index
 }
 
 // reserve sizes the range arrays for n rows, so that millions of ranges
@@ -335,6 +341,18 @@ func (b *nvtxBuilder) text(r *nvtxRow) int32 {
 
 // pair returns the (domain, text) pair id.
 func (b *nvtxBuilder) pair(dk, tk int32) int32 {
+	if !b.manyPairs {
+		if b.onePairs == 0 {
+			b.oneDK = dk
+		}
+		if dk == b.oneDK && tk <= b.onePairs {
+			if tk == b.onePairs {
+				b.onePairs++
+			}
+			return tk
+		}
+		b.spreadPairs()
+	}
 	for int(tk) >= len(b.textPair) {
 		b.textPair = appendDoubling(b.textPair, -1)
 	}
@@ -349,6 +367,35 @@ func (b *nvtxBuilder) pair(dk, tk int32) int32 {
 	b.pairNext = appendDoubling(b.pairNext, b.textPair[tk])
 	b.textPair[tk] = p
 	return p
+}
+
+// spreadPairs turns the counted pairs into the pair arrays.
+func (b *nvtxBuilder) spreadPairs() {
+	n := b.onePairs
+	b.pairList = make([]uint64, n, 2*n)
+	b.pairNext = make([]int32, n, 2*n)
+	b.textPair = make([]int32, n, 2*n)
+	for p := range n {
+		b.pairList[p] = b.pairKey(p)
+		b.pairNext[p], b.textPair[p] = -1, p
+	}
+	b.manyPairs = true
+}
+
+// pairs is the number of pairs.
+func (b *nvtxBuilder) pairs() int {
+	if !b.manyPairs {
+		return int(b.onePairs)
+	}
+	return len(b.pairList)
+}
+
+// pairKey is pair p's domain key + 1 (high half) and text (low half).
+func (b *nvtxBuilder) pairKey(p int32) uint64 {
+	if !b.manyPairs {
+		return uint64(uint32(b.oneDK+1))<<32 | uint64(uint32(p))
+	}
+	return b.pairList[p]
 }
 
 func (b *nvtxBuilder) addDomain(r *nvtxRow) {
@@ -401,9 +448,10 @@ func (b *nvtxBuilder) finish() {
 		return
 	}
 	nm := newNameIDs(d, &b.texts, prefix)
-	d.names = make([]string, 0, len(b.pairList)) // no more names than pairs
-	d.pairName = make([]int32, len(b.pairList))
-	for i, pk := range b.pairList {
+	d.names = make([]string, 0, b.pairs()) // no more names than pairs
+	d.pairName = make([]int32, b.pairs())
+	for i := range d.pairName {
+		pk := b.pairKey(int32(i))
 		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
 		p := ""
 		if dk >= 0 {
@@ -419,10 +467,11 @@ func (b *nvtxBuilder) finish() {
 // names' (no second array of a million strings).
 func (b *nvtxBuilder) plainNames(prefix []string) bool {
 	strs := b.texts.strs
-	if len(b.pairList) != len(strs) {
+	if b.pairs() != len(strs) {
 		return false
 	}
-	for i, pk := range b.pairList {
+	for i := range strs {
+		pk := b.pairKey(int32(i))
 		if dk := int32(pk>>32) - 1; int(uint32(pk)) != i || dk >= 0 && prefix[dk] != "" {
 			return false
 		}

@@ -125,6 +125,9 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 		}
 		grand = addInt(grand, g.total)
 	}
+	// by total, then the runs of one total by name and style, on every
+	// core: the names, a million of them on a PyTorch capture, are
+	// compared only within a run
 	slices.SortFunc(groups, func(a, b nvtxSumGroup) int {
 		if an, bn := a.n == 0, b.n == 0; an != bn { // NULL total last
 			if bn {
@@ -132,13 +135,37 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.total, a.total); c != 0 {
-			return c
-		}
+		return cmp.Compare(b.total, a.total)
+	})
+	byName := func(a, b nvtxSumGroup) int {
 		if c := strings.Compare(names[a.name], names[b.name]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.style, b.style) // "PushPop" < "StartEnd"
+	}
+	same := func(i int) bool { // groups i-1 and i have one total
+		a, b := &groups[i-1], &groups[i]
+		return a.total == b.total && (a.n == 0) == (b.n == 0)
+	}
+	parts, bounds := rowChunks(len(groups), 1<<14)
+	forEachGroup(parts, func(c int) {
+		lo, hi := bounds(c)
+		for lo > 0 && lo < len(groups) && same(lo) { // a run belongs to the part it starts in
+			lo++
+		}
+		for hi < len(groups) && same(hi) {
+			hi++
+		}
+		for i := lo; i < hi; {
+			j := i + 1
+			for j < hi && same(j) {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(groups[i:j], byName)
+			}
+			i = j
+		}
 	})
 	return grand
 }
@@ -162,23 +189,22 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 // and then one chunk.
 func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtxSumGroup, []nvtxSumMore) {
 	np := len(d.pairName)
-	// rank and pairAt: the pairs ordered by name (a counting sort), then pair
-	first := make([]int32, len(d.names)+1)
-	for _, nm := range d.pairName {
-		first[nm+1]++
+	// rank and pairAt: the pairs ordered by name (a counting sort), then
+	// pair; nil when pair p is name p (ranges without domain names), so
+	// that both are the identity
+	var rank, pairAt []int32
+	if !isIdentity(d.pairName) || len(d.names) != np {
+		rank, pairAt = d.pairRanks()
 	}
-	for i := range d.names {
-		first[i+1] += first[i]
-	}
-	rank, pairAt := make([]int32, np), make([]int32, np)
-	for p, nm := range d.pairName {
-		r := first[nm]
-		first[nm]++
-		rank[p], pairAt[r] = r, int32(p)
+	rankOf := func(p int32) int32 {
+		if rank == nil {
+			return p
+		}
+		return rank[p]
 	}
 	nk := 2 * np
 	key := func(i int) int {
-		r, st := int(rank[d.pair[i]]), int(d.flags[i]&nvStartEnd)
+		r, st := int(rankOf(d.pair[i])), int(d.flags[i]&nvStartEnd)
 		if withStyle {
 			return st*np + r
 		}
@@ -261,7 +287,10 @@ func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtx
 		if withStyle {
 			r, st = k%np, uint8(k/np)
 		}
-		nm := d.pairName[pairAt[r]]
+		nm := int32(r)
+		if pairAt != nil {
+			nm = d.pairName[pairAt[r]]
+		}
 		if n := len(groups); n > 0 && groups[n-1].name == nm && (!withStyle || groups[n-1].style == st) {
 			hi = start[k+1]
 			gNulls += nl
@@ -277,4 +306,33 @@ func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtx
 		done()
 	}
 	return durs, groups, more
+}
+
+// pairRanks returns the rank of each pair ordered by name (a counting
+// sort), then pair, and the pair at each rank.
+func (d *nvtxData) pairRanks() (rank, pairAt []int32) {
+	first := make([]int32, len(d.names)+1)
+	for _, nm := range d.pairName {
+		first[nm+1]++
+	}
+	for i := range d.names {
+		first[i+1] += first[i]
+	}
+	rank, pairAt = make([]int32, len(d.pairName)), make([]int32, len(d.pairName))
+	for p, nm := range d.pairName {
+		r := first[nm]
+		first[nm]++
+		rank[p], pairAt[r] = r, int32(p)
+	}
+	return rank, pairAt
+}
+
+// isIdentity reports whether s[i] == i for every i.
+func isIdentity(s []int32) bool {
+	for i, v := range s {
+		if v != int32(i) {
+			return false
+		}
+	}
+	return true
 }
