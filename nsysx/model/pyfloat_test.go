@@ -67,3 +67,20 @@ func TestAppendPyFloat(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendPyFloat formats the float cells of a summary (Avg, Med,
+// StdDev: one decimal) as the CSV writer does, into one buffer.
+func BenchmarkAppendPyFloat(b *testing.B) {
+	vals := make([]float64, 4096)
+	for i := range vals {
+		vals[i] = Round1(float64(i*7919%100000) * 13.7)
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = buf[:0]
+		for _, v := range vals {
+			buf = AppendPyFloat(buf, v)
+		}
+	}
+}
