@@ -2,6 +2,7 @@ package stats
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -236,9 +237,7 @@ func (t *textTable) lookup(b []byte) int32 {
 // counted once").
 func appendDoubling[T any](s []T, v T) []T {
 	if len(s) == cap(s) {
-		n := make([]T, len(s), max(2*cap(s), 64))
-		copy(n, s)
-		s = n
+		s = slices.Grow(s, max(len(s), 64)) // room for as many again
 	}
 	return append(s, v)
 }
