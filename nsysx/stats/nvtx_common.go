@@ -2,7 +2,6 @@ package stats
 
 import (
 	"hash/maphash"
-	"slices"
 	"unsafe"
 )
 
@@ -236,10 +235,12 @@ func (t *textTable) lookup(b []byte) int32 {
 // the peak RSS) for the rest of the run (docs/performance.md, "Names
 // counted once").
 func appendDoubling[T any](s []T, v T) []T {
-	if len(s) == cap(s) {
-		s = slices.Grow(s, max(len(s), 64)) // room for as many again
+	if len(s) < cap(s) {
+		return append(s, v)
 	}
-	return append(s, v)
+	// exactly twice: slices.Grow rounds up to 2.4 times, which the arrays
+	// keep to the end
+	return append(append(make([]T, 0, max(2*cap(s), 64)), s...), v)
 }
 
 func (t *textTable) grow() {
