@@ -147,16 +147,20 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 		a, b := &groups[i-1], &groups[i]
 		return a.total == b.total && (a.n == 0) == (b.n == 0)
 	}
+	// the parts, cut at starts of runs before any is sorted
 	parts, bounds := rowChunks(len(groups), 1<<14)
-	forEachGroup(parts, func(c int) {
-		lo, hi := bounds(c)
-		for lo > 0 && lo < len(groups) && same(lo) { // a run belongs to the part it starts in
+	cut := make([]int, parts+1)
+	for c := 1; c < parts; c++ {
+		lo, _ := bounds(c)
+		lo = max(lo, cut[c-1])
+		for lo > 0 && lo < len(groups) && same(lo) {
 			lo++
 		}
-		for hi < len(groups) && same(hi) {
-			hi++
-		}
-		for i := lo; i < hi; {
+		cut[c] = lo
+	}
+	cut[parts] = len(groups)
+	forEachGroup(parts, func(c int) {
+		for i, hi := cut[c], cut[c+1]; i < hi; {
 			j := i + 1
 			for j < hi && same(j) {
 				j++
