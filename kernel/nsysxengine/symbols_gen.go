@@ -411,6 +411,7 @@ func load_symbols_frame() {
 func load_symbols_model() {
 	Symbols["github.com/nsysx/nsysx/nsysx/model/model"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AppendPyFloat":   reflect.ValueOf(model.AppendPyFloat),
 		"Compare":         reflect.ValueOf(model.Compare),
 		"Cores":           reflect.ValueOf(model.Cores),
 		"CoresGiven":      reflect.ValueOf(model.CoresGiven),

@@ -2,12 +2,13 @@ package format
 
 import (
 	"bufio"
-
-	"github.com/nsysx/nsysx/nsysx"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/nsysx/nsysx/nsysx"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // writeDelimited writes csv or tsv: an optional header line, then one line per
@@ -36,9 +37,22 @@ func writeDelimited(w *bufio.Writer, t *textTable, noHeader bool, sep byte, fiel
 					b = append(b, sep)
 				}
 				v := c.Value(i)
-				if v.Kind == nsysx.IntKind && t.convs[j] == nil {
-					b = strconv.AppendInt(b, v.I, 10) // integers need no quoting
-					continue
+				if t.convs[j] == nil {
+					switch {
+					case v.Kind == nsysx.IntKind:
+						b = strconv.AppendInt(b, v.I, 10) // numbers need no quoting
+						continue
+					case v.Kind == nsysx.FloatKind:
+						b = model.AppendPyFloat(b, v.F)
+						continue
+					case v.Kind == nsysx.TextKind && sep == ',': // csvField without a string
+						if strings.IndexByte(v.S, ',') >= 0 {
+							b = append(append(append(b, '"'), v.S...), '"')
+						} else {
+							b = append(b, v.S...)
+						}
+						continue
+					}
 				}
 				b = append(b, field(t.text(j, v))...)
 			}

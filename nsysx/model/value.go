@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"cmp"
 	"math"
 	"strconv"
@@ -89,60 +90,78 @@ func PyStr(v Value) string {
 
 // PyFloat formats f like Python's repr(float).
 func PyFloat(f float64) string {
-	if math.IsInf(f, 1) {
-		return "inf"
+	var buf [32]byte
+	return string(AppendPyFloat(buf[:0], f))
+}
+
+// AppendPyFloat appends f formatted like Python's repr(float) to b: the
+// CSV writer formats millions of floats without a string each.
+func AppendPyFloat(b []byte, f float64) []byte {
+	switch {
+	case math.IsInf(f, 1):
+		return append(b, "inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-inf"...)
+	case math.IsNaN(f):
+		return append(b, "nan"...)
 	}
-	if math.IsInf(f, -1) {
-		return "-inf"
+	var tmp [32]byte
+	s := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64) // d.ddde±XX
+	if s[0] == '-' {
+		b = append(b, '-')
+		s = s[1:]
 	}
-	if math.IsNaN(f) {
-		return "nan"
+	e := bytes.IndexByte(s, 'e')
+	exp := 0
+	for _, c := range s[e+2:] {
+		exp = exp*10 + int(c-'0')
 	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exps, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(exps)
-	neg := strings.HasPrefix(mant, "-")
-	if neg {
-		mant = mant[1:]
+	if s[e+1] == '-' {
+		exp = -exp
 	}
-	digits := strings.Replace(mant, ".", "", 1)
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
+	// the digits, without the point: s[0] then s[2:e]
+	var dbuf [24]byte
+	digits := append(dbuf[:0], s[0])
+	if e > 1 {
+		digits = append(digits, s[2:e]...)
 	}
 	if exp >= -4 && exp < 16 {
-		if exp < 0 {
-			b.WriteString("0.")
-			b.WriteString(strings.Repeat("0", -exp-1))
-			b.WriteString(digits)
-		} else if len(digits) <= exp+1 {
-			b.WriteString(digits)
-			b.WriteString(strings.Repeat("0", exp+1-len(digits)))
-			b.WriteString(".0")
-		} else {
-			b.WriteString(digits[:exp+1])
-			b.WriteByte('.')
-			b.WriteString(digits[exp+1:])
+		switch {
+		case exp < 0:
+			b = append(b, "0."...)
+			for range -exp - 1 {
+				b = append(b, '0')
+			}
+			b = append(b, digits...)
+		case len(digits) <= exp+1:
+			b = append(b, digits...)
+			for range exp + 1 - len(digits) {
+				b = append(b, '0')
+			}
+			b = append(b, ".0"...)
+		default:
+			b = append(b, digits[:exp+1]...)
+			b = append(b, '.')
+			b = append(b, digits[exp+1:]...)
 		}
-		return b.String()
+		return b
 	}
-	b.WriteString(digits[:1])
+	b = append(b, digits[0])
 	if len(digits) > 1 {
-		b.WriteByte('.')
-		b.WriteString(digits[1:])
+		b = append(b, '.')
+		b = append(b, digits[1:]...)
 	}
-	b.WriteByte('e')
+	b = append(b, 'e')
 	if exp < 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 		exp = -exp
 	} else {
-		b.WriteByte('+')
+		b = append(b, '+')
 	}
 	if exp < 10 {
-		b.WriteByte('0')
+		b = append(b, '0')
 	}
-	b.WriteString(strconv.Itoa(exp))
-	return b.String()
+	return strconv.AppendInt(b, int64(exp), 10)
 }
 
 // round1Decimal is Round1 through the exact decimal expansion of x: slow, but

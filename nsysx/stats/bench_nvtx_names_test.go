@@ -25,15 +25,37 @@ func BenchmarkNVTXGroupDistinct(b *testing.B) {
 	const n = 1 << 20
 	d := &nvtxData{n: n, start: make([]int64, n), end: make([]int64, n), flags: make([]uint8, n), pair: make([]int32, n),
 		pairName: make([]int32, n), names: make([]string, n)}
-	for i := range n {
+	for i, t := range distinctNames(n) {
 		d.start[i], d.end[i] = int64(i)*100, int64(i)*100+int64(i%977)
-		d.pair[i], d.pairName[i] = int32(i), int32(i)
+		d.pair[i], d.pairName[i], d.names[i] = int32(i), int32(i), ":"+string(t)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		durs, groups := d.groupDurations(0, true, true)
-		forEachGroup(len(groups), func(k int) { g := &groups[k]; g.st = statsOf(durs[g.lo:g.hi]) })
-		nvtxSumOrder(d, groups)
+		durs, groups, more := d.groupDurations(0, true, true)
+		forEachGroup(len(more), func(k int) { x := &more[k]; x.st = statsOf(durs[x.lo:x.hi]) })
+		sortNVTXSum(d.names, groups, more)
+	}
+}
+
+// BenchmarkNVTXBuildDistinct is the NVTX load's builder on a million
+// push/pop ranges without a domain, each of a name of its own: texts
+// interned, pairs counted, names resolved (nvtxBuilder.add, finish).
+func BenchmarkNVTXBuildDistinct(b *testing.B) {
+	texts := distinctNames(1 << 20)
+	rows := make([]nvtxRow, len(texts))
+	for i, t := range texts {
+		rows[i] = nvtxRow{rowid: int64(i), start: int64(i) * 100, end: int64(i)*100 + 50, typ: nvtxPushPop, gtid: 1 << 24,
+			null: nvNullTextID | nvNullDomain | nvNullEndTid, text: t}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		bd := &nvtxBuilder{sel: nvtxSel{pushPop: true}, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
+			dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
+		bd.reserve(len(rows))
+		for i := range rows {
+			bd.add(&rows[i])
+		}
+		bd.finish()
 	}
 }
 

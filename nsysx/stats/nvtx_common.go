@@ -214,8 +214,8 @@ func (t *textTable) lookup(b []byte) int32 {
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.idx == 0 {
-			t.strs = append(t.strs, t.store(b))
-			t.next = append(t.next, -1)
+			t.strs = appendDoubling(t.strs, t.store(b))
+			t.next = appendDoubling(t.next, -1)
 			s.h, s.idx = h, int32(len(t.strs))
 			if 2*len(t.strs) > len(t.slots) {
 				t.grow()
@@ -226,6 +226,21 @@ func (t *textTable) lookup(b []byte) int32 {
 			return s.idx - 1
 		}
 	}
+}
+
+// appendDoubling is append(s, v) that doubles s's capacity when s is full.
+// append grows a large slice by a quarter, and the copies it leaves behind
+// add up to four times the final size: for the arrays of a million NVTX
+// names, a hundred MB of garbage that raised the collector's target (and
+// the peak RSS) for the rest of the run (docs/performance.md, "Names
+// counted once").
+func appendDoubling[T any](s []T, v T) []T {
+	if len(s) < cap(s) {
+		return append(s, v)
+	}
+	// exactly twice: slices.Grow rounds up to 2.4 times, which the arrays
+	// keep to the end
+	return append(append(make([]T, 0, max(2*cap(s), 64)), s...), v)
 }
 
 func (t *textTable) grow() {

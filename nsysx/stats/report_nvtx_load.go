@@ -205,12 +205,24 @@ type nvtxBuilder struct {
 	dkeyList []nvDomKey
 	texts    textTable
 	byTextID map[int64]int32
-	pairOf   [][]int32 // per domain key + 1, per text: the pair, -1 when none yet
-	pairList []uint64  // pair -> domain key + 1 (high half), text (low half)
-	lastDK   nvDomKey
-	lastDV   int32
-	tids     map[int64]int32 // globalTid -> index into d.threads
-	lastT    int32           // the last thread's index
+	// the pairs: pairList[p] is pair p's domain key + 1 (high half) and
+	// text (low half); textPair[t] is text t's latest pair (-1: none yet)
+	// and pairNext[p] the pair of the same text before p (-1: none). Most
+	// texts have one pair: 8 bytes a text rather than a row of texts per
+	// domain key.
+	pairList []uint64
+	textPair []int32
+	pairNext []int32
+	// Until a text meets a second domain key, or a pair is not of the
+	// next text, the pairs are only counted: onePairs pairs of domain key
+	// oneDK, pair p of text p. A profile of ranges of one domain (most
+	// have none) then needs no pair arrays.
+	manyPairs       bool
+	onePairs, oneDK int32
+	lastDK          nvDomKey
+	lastDV          int32
+	tids            map[int64]int32 // globalTid -> index into d.threads
+	lastT           int32           // the last thread's index
 }
 
 // reserve sizes the range arrays for n rows, so that millions of ranges
@@ -329,21 +341,61 @@ func (b *nvtxBuilder) text(r *nvtxRow) int32 {
 
 // pair returns the (domain, text) pair id.
 func (b *nvtxBuilder) pair(dk, tk int32) int32 {
-	for int(dk+1) >= len(b.pairOf) {
-		b.pairOf = append(b.pairOf, nil)
+	if !b.manyPairs {
+		if b.onePairs == 0 {
+			b.oneDK = dk
+		}
+		if dk == b.oneDK && tk <= b.onePairs {
+			if tk == b.onePairs {
+				b.onePairs++
+			}
+			return tk
+		}
+		b.spreadPairs()
 	}
-	row := b.pairOf[dk+1]
-	for int(tk) >= len(row) {
-		row = append(row, -1)
+	for int(tk) >= len(b.textPair) {
+		b.textPair = appendDoubling(b.textPair, -1)
 	}
-	b.pairOf[dk+1] = row
-	p := row[tk]
-	if p < 0 {
-		p = int32(len(b.pairList))
-		row[tk] = p
-		b.pairList = append(b.pairList, uint64(uint32(dk+1))<<32|uint64(uint32(tk)))
+	key := uint64(uint32(dk+1))<<32 | uint64(uint32(tk))
+	for p := b.textPair[tk]; p >= 0; p = b.pairNext[p] {
+		if b.pairList[p] == key {
+			return p
+		}
 	}
+	p := int32(len(b.pairList))
+	b.pairList = appendDoubling(b.pairList, key)
+	b.pairNext = appendDoubling(b.pairNext, b.textPair[tk])
+	b.textPair[tk] = p
 	return p
+}
+
+// spreadPairs turns the counted pairs into the pair arrays.
+func (b *nvtxBuilder) spreadPairs() {
+	n := b.onePairs
+	b.pairList = make([]uint64, n, 2*n)
+	b.pairNext = make([]int32, n, 2*n)
+	b.textPair = make([]int32, n, 2*n)
+	for p := range n {
+		b.pairList[p] = b.pairKey(p)
+		b.pairNext[p], b.textPair[p] = -1, p
+	}
+	b.manyPairs = true
+}
+
+// pairs is the number of pairs.
+func (b *nvtxBuilder) pairs() int {
+	if !b.manyPairs {
+		return int(b.onePairs)
+	}
+	return len(b.pairList)
+}
+
+// pairKey is pair p's domain key + 1 (high half) and text (low half).
+func (b *nvtxBuilder) pairKey(p int32) uint64 {
+	if !b.manyPairs {
+		return uint64(uint32(b.oneDK+1))<<32 | uint64(uint32(p))
+	}
+	return b.pairList[p]
 }
 
 func (b *nvtxBuilder) addDomain(r *nvtxRow) {
@@ -392,10 +444,14 @@ func (b *nvtxBuilder) finish() {
 		}
 		prefix[dk] = first.name
 	}
+	if b.plainNames(prefix) {
+		return
+	}
 	nm := newNameIDs(d, &b.texts, prefix)
-	d.names = make([]string, 0, len(b.pairList)) // no more names than pairs
-	d.pairName = make([]int32, len(b.pairList))
-	for i, pk := range b.pairList {
+	d.names = make([]string, 0, b.pairs()) // no more names than pairs
+	d.pairName = make([]int32, b.pairs())
+	for i := range d.pairName {
+		pk := b.pairKey(int32(i))
 		dk, tk := int32(pk>>32)-1, int32(uint32(pk))
 		p := ""
 		if dk >= 0 {
@@ -403,6 +459,31 @@ func (b *nvtxBuilder) finish() {
 		}
 		d.pairName[i] = nm.id(p, tk)
 	}
+}
+
+// plainNames sets d.names and d.pairName when pair k is text k for every
+// k and no pair has a domain name, as in a profile of ranges without
+// domains: name k is then ":" + text k, and the texts' array becomes the
+// names' (no second array of a million strings).
+func (b *nvtxBuilder) plainNames(prefix []string) bool {
+	strs := b.texts.strs
+	if b.pairs() != len(strs) {
+		return false
+	}
+	for i := range strs {
+		pk := b.pairKey(int32(i))
+		if dk := int32(pk>>32) - 1; int(uint32(pk)) != i || dk >= 0 && prefix[dk] != "" {
+			return false
+		}
+	}
+	d := b.d
+	d.pairName = make([]int32, len(strs))
+	for i := range strs {
+		strs[i] = b.texts.colon(int32(i))
+		d.pairName[i] = int32(i)
+	}
+	d.names, b.texts.strs = strs, nil
+	return true
 }
 
 // nameIDs numbers the display names "prefix:text" of the pairs in d.names.

@@ -36,49 +36,71 @@ func runNVTXSum(pushPop, startEnd, withStyle bool) func(c *Ctx) (*Result, error)
 			return nil, err
 		}
 		m, mOK := d.maxAll.value()
-		durs, groups := d.groupDurations(m, mOK, withStyle)
-		forEachGroup(len(groups), func(k int) { g := &groups[k]; g.st = statsOf(durs[g.lo:g.hi]) })
-		order, grand := nvtxSumOrder(d, groups)
+		durs, groups, more := d.groupDurations(m, mOK, withStyle)
+		names := d.names
+		*d = nvtxData{} // the ranges are not needed any more
+		forEachGroup(len(more), func(k int) { x := &more[k]; x.st = statsOf(durs[x.lo:x.hi]) })
+		grand := sortNVTXSum(names, groups, more)
 		cols := SummaryCols("Instances")
 		if withStyle {
 			cols = append(cols, "Style")
 		}
-		return nvtxSumResult(c, d.names, groups, order, grand, append(cols, "Range")), nil
+		return nvtxSumResult(c, names, groups, more, grand, append(cols, "Range")), nil
 	}
 }
 
 // nvtxSumGroup is one nvtx_sum row: the ranges of one name (and style, when
-// the report groups by style), their durations durs[lo:hi] of the
-// groupDurations that made it, and their NULL durations.
+// the report groups by style). A PyTorch capture has a name per range
+// nearly, and then a group of one value: 24 bytes, its statistics taken
+// from its total; a group of more values, or with NULL durations, has an
+// nvtxSumMore too.
 type nvtxSumGroup struct {
-	name          int32 // index into nvtxData.names
-	style         uint8 // nvStartEnd or 0
-	lo, hi, nulls int32
+	total int64 // the values' sum: the one value of a group without more
+	name  int32 // index into nvtxData.names
+	n     int32 // values (non-NULL durations)
+	more  int32 // index + 1 into the groups' nvtxSumMore; 0 for none
+	style uint8 // nvStartEnd or 0
+}
+
+// nvtxSumMore is the rest of a group of several values or with NULLs:
+// its values durs[lo:hi] of the groupDurations that made it, its NULL
+// durations and its statistics.
+type nvtxSumMore struct {
 	st            groupStats
+	lo, hi, nulls int32
+}
+
+// stats returns g's statistics and NULL durations.
+func (g *nvtxSumGroup) stats(more []nvtxSumMore) (groupStats, int32) {
+	if g.more == 0 {
+		v := g.total
+		return groupStats{total: v, lo: v, hi: v, med: float64(v)}, 0
+	}
+	x := &more[g.more-1]
+	return x.st, x.nulls
 }
 
 // nvtxSumResult is the report: one row per group, in order. The cells are
 // computed from the groups as they are written (ComputedCol), so that a
-// report of a million groups holds 60 bytes a group rather than a row of
+// report of a million groups holds 24 bytes a group rather than a row of
 // Values (400). They read the names alone, so that the ranges' arrays are
 // free while the rows are written.
-func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, order []int32, grand int64, cols []string) *Result {
+func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, more []nvtxSumMore, grand int64, cols []string) *Result {
 	res := NewResult(c.Report.Name, c.Report.Title)
-	n := len(order)
-	at := func(i int) *nvtxSumGroup { return &groups[order[i]] }
+	n := len(groups)
 	for j, col := range cols {
 		var fn func(i int) Value
 		switch {
 		case j < 8:
 			fn = func(i int) Value {
-				g := at(i)
-				v := int(g.hi - g.lo)
-				return g.st.cell(j, v, int64(v)+int64(g.nulls), grand)
+				g := &groups[i]
+				st, nulls := g.stats(more)
+				return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
 			}
 		case col == "Style":
-			fn = func(i int) Value { return TextV(nvtxStyle(at(i).style)) }
+			fn = func(i int) Value { return TextV(nvtxStyle(groups[i].style)) }
 		default:
-			fn = func(i int) Value { return TextV(names[at(i).name]) }
+			fn = func(i int) Value { return TextV(names[groups[i].name]) }
 		}
 		// the kind a stored column takes: its first non-NULL cell's
 		kind := NullKind
@@ -90,45 +112,66 @@ func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, order []int32,
 	return res
 }
 
-// nvtxSumOrder returns the row order of groups, Total descending with NULL
-// last and ties in the natural order (the GROUP BY key: name, then style),
-// and the grand total of all groups. One sort on the whole key: (name,
-// style) is unique, so any sort gives the one order.
-func nvtxSumOrder(d *nvtxData, groups []nvtxSumGroup) (order []int32, grand int64) {
-	// the totals sorted with their groups' indexes: the comparisons read
-	// the groups only on a tie
-	type key struct {
-		total int64
-		g     int32
-		null  bool
-	}
-	keys := make([]key, len(groups))
+// sortNVTXSum sorts the groups in row order, Total descending with NULL
+// (no values) last and ties in the natural order (the GROUP BY key: name,
+// then style), after setting the totals of the groups with more, and
+// returns the grand total of all groups. (name, style) is unique, so any
+// sort gives the one order.
+func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (grand int64) {
 	for i := range groups {
 		g := &groups[i]
-		keys[i] = key{g.st.total, int32(i), g.hi == g.lo}
-		grand = addInt(grand, g.st.total)
+		if g.more > 0 {
+			g.total = more[g.more-1].st.total
+		}
+		grand = addInt(grand, g.total)
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.null != b.null { // NULL total last
-			if b.null {
+	// by total, then the runs of one total by name and style, on every
+	// core: the names, a million of them on a PyTorch capture, are
+	// compared only within a run
+	slices.SortFunc(groups, func(a, b nvtxSumGroup) int {
+		if an, bn := a.n == 0, b.n == 0; an != bn { // NULL total last
+			if bn {
 				return -1
 			}
 			return 1
 		}
-		if c := cmp.Compare(b.total, a.total); c != 0 {
-			return c
-		}
-		ga, gb := &groups[a.g], &groups[b.g]
-		if c := strings.Compare(d.names[ga.name], d.names[gb.name]); c != 0 {
-			return c
-		}
-		return cmp.Compare(ga.style, gb.style) // "PushPop" < "StartEnd"
+		return cmp.Compare(b.total, a.total)
 	})
-	order = make([]int32, len(keys))
-	for i, k := range keys {
-		order[i] = k.g
+	byName := func(a, b nvtxSumGroup) int {
+		if c := strings.Compare(names[a.name], names[b.name]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.style, b.style) // "PushPop" < "StartEnd"
 	}
-	return order, grand
+	same := func(i int) bool { // groups i-1 and i have one total
+		a, b := &groups[i-1], &groups[i]
+		return a.total == b.total && (a.n == 0) == (b.n == 0)
+	}
+	// the parts, cut at starts of runs before any is sorted
+	parts, bounds := rowChunks(len(groups), 1<<14)
+	cut := make([]int, parts+1)
+	for c := 1; c < parts; c++ {
+		lo, _ := bounds(c)
+		lo = max(lo, cut[c-1])
+		for lo > 0 && lo < len(groups) && same(lo) {
+			lo++
+		}
+		cut[c] = lo
+	}
+	cut[parts] = len(groups)
+	forEachGroup(parts, func(c int) {
+		for i, hi := cut[c], cut[c+1]; i < hi; {
+			j := i + 1
+			for j < hi && same(j) {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(groups[i:j], byName)
+			}
+			i = j
+		}
+	})
+	return grand
 }
 
 // groupDurations returns the durations of the ranges grouped by name and,
@@ -148,25 +191,24 @@ func nvtxSumOrder(d *nvtxData, groups []nvtxSumGroup) (order []int32, grand int6
 // chunk's counts are an array over the keys, so there are no more chunks
 // than the ranges can fill: a PyTorch capture has nearly a name per range,
 // and then one chunk.
-func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtxSumGroup) {
+func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtxSumGroup, []nvtxSumMore) {
 	np := len(d.pairName)
-	// rank and pairAt: the pairs ordered by name (a counting sort), then pair
-	first := make([]int32, len(d.names)+1)
-	for _, nm := range d.pairName {
-		first[nm+1]++
+	// rank and pairAt: the pairs ordered by name (a counting sort), then
+	// pair; nil when pair p is name p (ranges without domain names), so
+	// that both are the identity
+	var rank, pairAt []int32
+	if !isIdentity(d.pairName) || len(d.names) != np {
+		rank, pairAt = d.pairRanks()
 	}
-	for i := range d.names {
-		first[i+1] += first[i]
-	}
-	rank, pairAt := make([]int32, np), make([]int32, np)
-	for p, nm := range d.pairName {
-		r := first[nm]
-		first[nm]++
-		rank[p], pairAt[r] = r, int32(p)
+	rankOf := func(p int32) int32 {
+		if rank == nil {
+			return p
+		}
+		return rank[p]
 	}
 	nk := 2 * np
 	key := func(i int) int {
-		r, st := int(rank[d.pair[i]]), int(d.flags[i]&nvStartEnd)
+		r, st := int(rankOf(d.pair[i])), int(d.flags[i]&nvStartEnd)
 		if withStyle {
 			return st*np + r
 		}
@@ -224,6 +266,17 @@ func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtx
 	})
 	// the groups: runs of keys of one name (and style)
 	groups := make([]nvtxSumGroup, 0, len(d.names))
+	var more []nvtxSumMore
+	var lo, hi, gNulls int32 // the last group's values durs[lo:hi] and NULLs
+	done := func() {
+		g := &groups[len(groups)-1]
+		if g.n = hi - lo; g.n == 1 && gNulls == 0 {
+			g.total = durs[lo]
+			return
+		}
+		more = append(more, nvtxSumMore{lo: lo, hi: hi, nulls: gNulls})
+		g.more = int32(len(more))
+	}
 	for k := range nk {
 		var nl int32
 		for c := range chunks {
@@ -238,13 +291,52 @@ func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtx
 		if withStyle {
 			r, st = k%np, uint8(k/np)
 		}
-		nm := d.pairName[pairAt[r]]
+		nm := int32(r)
+		if pairAt != nil {
+			nm = d.pairName[pairAt[r]]
+		}
 		if n := len(groups); n > 0 && groups[n-1].name == nm && (!withStyle || groups[n-1].style == st) {
-			groups[n-1].hi = start[k+1]
-			groups[n-1].nulls += nl
+			hi = start[k+1]
+			gNulls += nl
 			continue
 		}
-		groups = append(groups, nvtxSumGroup{name: nm, style: st, lo: start[k], hi: start[k+1], nulls: nl})
+		if len(groups) > 0 {
+			done()
+		}
+		groups = append(groups, nvtxSumGroup{name: nm, style: st})
+		lo, hi, gNulls = start[k], start[k+1], nl
 	}
-	return durs, groups
+	if len(groups) > 0 {
+		done()
+	}
+	return durs, groups, more
+}
+
+// pairRanks returns the rank of each pair ordered by name (a counting
+// sort), then pair, and the pair at each rank.
+func (d *nvtxData) pairRanks() (rank, pairAt []int32) {
+	first := make([]int32, len(d.names)+1)
+	for _, nm := range d.pairName {
+		first[nm+1]++
+	}
+	for i := range d.names {
+		first[i+1] += first[i]
+	}
+	rank, pairAt = make([]int32, len(d.pairName)), make([]int32, len(d.pairName))
+	for p, nm := range d.pairName {
+		r := first[nm]
+		first[nm]++
+		rank[p], pairAt[r] = r, int32(p)
+	}
+	return rank, pairAt
+}
+
+// isIdentity reports whether s[i] == i for every i.
+func isIdentity(s []int32) bool {
+	for i, v := range s {
+		if v != int32(i) {
+			return false
+		}
+	}
+	return true
 }
