@@ -24,14 +24,6 @@ import (
 // (0: sqlite's default, 16 MB); tests lower it.
 var nvtxReleaseEvery = 0
 
-// nvtxKeptReleaseEvery is the bytes of pages scanNVTXKeptParts reads
-// between releases. Its scan reads little more than the page headers of
-// the table, so the release (madvise over the runs of pages read) cost as
-// much as the scan: 2 900 calls, half the CPU of nvtx_startend_sum on a
-// 190 MB table at sqlite's 16 MB; at 64 MB a quarter of the calls, and the
-// peak RSS the same (docs/performance.md, "Names counted once").
-const nvtxKeptReleaseEvery = 64 << 20
-
 // errNoFastPath says the direct reader does not apply (not a SQLite export):
 // the generic Scanner is used instead.
 var errNoFastPath = errors.New("no NVTX fast path")
@@ -186,12 +178,7 @@ func scanSQLiteNVTX(sc *Scanner, bt *nvtxBatcher) error {
 	}
 	if bt.keep != nil && sc.RF == nil {
 		d.Keep, d.Gate = bt.keep, nvType
-		kd := d
-		if nvtxReleaseEvery == 0 {
-			kd, _ = sc.Direct(nvtxKeptReleaseEvery)
-			kd.Keep, kd.Gate = d.Keep, d.Gate
-		}
-		if done, err := scanNVTXKeptParts(sc, kd, names, bt); done {
+		if done, err := scanNVTXKeptParts(sc, d, names, bt); done {
 			return err
 		}
 	}
