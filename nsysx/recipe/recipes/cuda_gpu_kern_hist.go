@@ -33,19 +33,29 @@ func mapKernHist(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any
 	if err != nil {
 		return nil, err
 	}
+	// labels are the kept rows' positions, listed only from the first row
+	// dropped on (n rows kept before it: the labels 0..n−1).
 	var labels []int64
-	contiguous, last := true, -1
+	contiguous, last, n := true, -1, 0
 	kept := keep(0)
 	g, err := groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Keep: func(row int, s, e int64) bool {
 		if row <= last { // the rows read again (a scan given up for a load)
-			labels, contiguous = labels[:0], true
+			labels, contiguous, n = labels[:0], true, 0
 		}
 		last = row
 		if !kept(row, s, e) {
 			return false
 		}
-		contiguous = contiguous && row == len(labels)
-		labels = append(labels, int64(row))
+		if contiguous && row != n {
+			contiguous = false
+			for i := range n {
+				labels = append(labels, int64(i))
+			}
+		}
+		if !contiguous {
+			labels = append(labels, int64(row))
+		}
+		n++
 		return true
 	}})
 	if err != nil {
