@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
@@ -42,23 +43,42 @@ func concatRanks(frames []*pyframe.Frame, consume bool) *pyframe.Frame {
 	}
 	nData := dataCols(first)
 	out := &pyframe.Frame{Index: first.Index, IndexCols: first.IndexCols, RangeName: first.RangeName}
+	// The Rank and index columns, which read no data column, are made
+	// while the data columns are copied (one at a time, as consume wants).
+	total := 0
+	for _, r := range ranks {
+		total += lens[r]
+	}
+	rank := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64, Ints: make([]int64, 0, total)}
+	index := &pyframe.Frame{Index: out.Index, IndexCols: out.IndexCols, RangeName: out.RangeName}
+	levels := make([][]int64, len(frames)) // the stored labels, looked up before the copies change Cols
+	for _, r := range ranks {
+		if frames[r].Index == pyframe.LevelIndex {
+			levels[r] = frames[r].Col(pyframe.LevelIndexName).Ints
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for _, r := range ranks {
+			for i := 0; i < lens[r]; i++ {
+				rank.Ints = append(rank.Ints, int64(r))
+			}
+		}
+		concatIndex(index, frames, levels, ranks, lens, nData, total)
+	})
 	for c := 0; c < nData; c++ {
 		out.Cols = append(out.Cols, concatCol(frames, ranks, c, consume))
 	}
-	rank := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64, Ints: make([]int64, 0, out.Cols[0].Len())}
-	for _, r := range ranks {
-		for i := 0; i < lens[r]; i++ {
-			rank.Ints = append(rank.Ints, int64(r))
-		}
-	}
-	out.Cols = append(out.Cols, rank)
-	concatIndex(out, frames, ranks, lens, nData)
+	wg.Wait()
+	out.Cols = append(append(out.Cols, rank), index.Cols...)
+	out.Index, out.IndexCols, out.RangeName = index.Index, index.IndexCols, index.RangeName
 	return out
 }
 
 // concatIndex appends the concatenated index of the frames of ranks
-// (lens: their row counts) to out.
-func concatIndex(out *pyframe.Frame, frames []*pyframe.Frame, ranks, lens []int, nData int) {
+// (lens: their row counts, total in all; levels: the labels of those with
+// a LevelIndex) to out.
+func concatIndex(out *pyframe.Frame, frames []*pyframe.Frame, levels [][]int64, ranks, lens []int, nData, total int) {
 	first := frames[ranks[0]]
 	switch first.Index {
 	case pyframe.NamedIndex:
@@ -69,9 +89,15 @@ func concatIndex(out *pyframe.Frame, frames []*pyframe.Frame, ranks, lens []int,
 		if first.Index == pyframe.RangeIndex && len(ranks) == 1 {
 			return
 		}
-		lv := &pyframe.Column{Name: pyframe.LevelIndexName, Kind: pyframe.Int64}
+		lv := &pyframe.Column{Name: pyframe.LevelIndexName, Kind: pyframe.Int64, Ints: make([]int64, 0, total)}
 		for _, r := range ranks {
-			lv.Ints = append(lv.Ints, labels(frames[r], lens[r])...)
+			if frames[r].Index == pyframe.LevelIndex {
+				lv.Ints = append(lv.Ints, levels[r]...)
+				continue
+			}
+			for i := range lens[r] {
+				lv.Ints = append(lv.Ints, int64(i))
+			}
 		}
 		out.Cols = append(out.Cols, lv)
 		out.Index, out.IndexCols, out.RangeName = pyframe.LevelIndex, []string{pyframe.LevelIndexName}, ""

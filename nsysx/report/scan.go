@@ -161,19 +161,22 @@ func (d DirectScan) options(ctx context.Context) model.ScanOptions {
 	return model.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.Keep, GateField: d.Gate, GateFirst: d.First}
 }
 
-// ScanGatedSQLite is sc.run for a SQLite export without a filter whose
-// columns the table all has: the rows whose field gf is an INTEGER that
-// keep refuses are left out as soon as it is decoded (a gated DirectScan),
-// before any conversion. It is false when it does not apply. The few rows
-// a gate keeps (a rule's calls among all the runtime calls) are what the
-// rules want, so the scan uses every core it may (GatedCores): the first
-// range hands its rows to fn as it reads them, each later range keeps its
-// own, handed to fn in rowid order once all are scanned.
+// ScanGatedSQLite is sc.run for a SQLite export whose columns the table
+// all has: the rows whose field gf is an INTEGER that keep refuses are left
+// out as soon as it is decoded (a gated DirectScan), before any conversion;
+// sc's row filter, when set, is then applied to the rows the gate keeps,
+// reading its columns (start, end, the thread's) after sc's. It is false
+// when it does not apply. The few rows a gate keeps (a rule's calls among
+// all the runtime calls) are what the rules want, so the scan uses every
+// core it may (GatedCores): the first range hands its rows to fn as it
+// reads them, each later range keeps its own, handed to fn in rowid order
+// once all are scanned.
 func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, RowVals)) (bool, error) {
 	d, ok := sc.Direct(load.ReleaseEvery)
-	if !ok || !d.Has || sc.RF != nil || len(sc.Cols) > model.MaxFields {
+	if !ok || !d.Has {
 		return false, nil
 	}
+	cols := append([]string(nil), sc.Cols...)
 	pos := make([]int, len(sc.Cols))
 	for i, col := range sc.Cols {
 		if !sc.p.HasColumn(sc.Table, col) {
@@ -181,12 +184,19 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 		}
 		pos[i] = i
 	}
+	rowKeep := gatedRowFilter(sc, &cols)
+	if len(cols) > model.MaxFields {
+		return false, nil
+	}
 	d.Keep, d.Gate, d.First = keep, gf, true
 	var parts []*keptRows // of the ranges after the first
-	_, err := d.RunParts(sc.Ctx, sc.Cols, GatedCores(sc.Ctx), func(i int) func(int64, *model.Fields) error {
+	_, err := d.RunParts(sc.Ctx, cols, GatedCores(sc.Ctx), func(i int) func(int64, *model.Fields) error {
 		if i == 0 { // the first range's rows go to fn as they come: nothing else calls fn meanwhile
-			v := RowVals{make([]model.RecValue, len(sc.Cols)), pos}
+			v := RowVals{make([]model.RecValue, len(cols)), pos}
 			return func(rowid int64, f *model.Fields) error {
+				if rowKeep != nil && !rowKeep(f) {
+					return nil
+				}
 				for k := range v.V {
 					v.V[k] = model.FieldValue(f, k)
 				}
@@ -194,9 +204,17 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 				return nil
 			}
 		}
-		k := &keptRows{n: len(sc.Cols)}
+		k := &keptRows{n: len(cols)}
 		parts = append(parts, k)
-		return k.add
+		if rowKeep == nil {
+			return k.add
+		}
+		return func(rowid int64, f *model.Fields) error {
+			if !rowKeep(f) {
+				return nil
+			}
+			return k.add(rowid, f)
+		}
 	})
 	if err != nil {
 		return true, err
@@ -211,9 +229,41 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 	return true, nil
 }
 
-// keptRows are the rows one range of a gated scan kept: their rowids and
-// n values each, texts and blobs copied (they alias the page or a scratch
-// buffer only during the callback).
+// gatedRowFilter is sc's row filter as a test of a row's fields, nil when
+// sc has none; the columns it reads that cols lacks are appended to cols
+// (compared without case, as runErr finds them).
+func gatedRowFilter(sc *Scanner, cols *[]string) func(*model.Fields) bool {
+	rf := sc.RF
+	if rf == nil {
+		return nil
+	}
+	find := func(col string) int {
+		for j, n := range *cols {
+			if lower(n) == lower(col) {
+				return j
+			}
+		}
+		*cols = append(*cols, col)
+		return len(*cols) - 1
+	}
+	ps, pe, pg := find("start"), find("end"), -1
+	if rf.needsThread() {
+		if rf.UseTid {
+			pg = find("globalTid")
+		} else {
+			pg = find("globalPid")
+		}
+	}
+	return func(f *model.Fields) bool {
+		s, e := model.FieldValue(f, ps), model.FieldValue(f, pe)
+		var g model.RecValue
+		if pg >= 0 {
+			g = model.FieldValue(f, pg)
+		}
+		return rf.Keep(s.I, s.Type == model.RecNull, e.I, e.Type == model.RecNull, g.I, g.Type == model.RecNull)
+	}
+}
+
 type keptRows struct {
 	_      [64]byte // its own cache lines: the ranges append at once
 	n      int

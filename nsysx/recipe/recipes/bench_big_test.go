@@ -74,6 +74,9 @@ func startPeakHeap() func() uint64 {
 }
 
 func BenchmarkBigCudaGPUKernSum(b *testing.B)      { benchBig(b, "cuda_gpu_kern_sum") }
+func BenchmarkBigCudaGPUKernHist(b *testing.B)     { benchBig(b, "cuda_gpu_kern_hist") }
+func BenchmarkBigCudaAPISum(b *testing.B)          { benchBig(b, "cuda_api_sum") }
+func BenchmarkBigCudaAPISync(b *testing.B)         { benchBig(b, "cuda_api_sync") }
 func BenchmarkBigNVTXGPUProjTrace(b *testing.B)    { benchBig(b, "nvtx_gpu_proj_trace") }
 func BenchmarkBigNCCLGPUOverlapTrace(b *testing.B) { benchBig(b, "nccl_gpu_overlap_trace") }
 func BenchmarkBigCudaGPUTimeUtilMap(b *testing.B)  { benchBig(b, "cuda_gpu_time_util_map") }

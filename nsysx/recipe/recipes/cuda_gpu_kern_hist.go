@@ -3,9 +3,11 @@ package recipes
 import (
 	"context"
 
+	"github.com/nsysx/nsysx/nsysx/events"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
+	"github.com/nsysx/nsysx/nsysx/stats"
 )
 
 func init() {
@@ -22,27 +24,74 @@ func init() {
 
 // mapKernHist lists the filtered kernels with a positive duration: Duration
 // and Name (the short name), labelled by their row in the kernel table
-// (docs/recipes.md §2.12).
+// (docs/recipes.md §2.12). The kernels are streamed as cuda_gpu_kern_sum's
+// map groups them (groupValues, by shortName id): each kept row's group
+// (Groups.Of) and the group's values in row order give the rows back in
+// order, each name resolved once per id; nothing is loaded.
 func mapKernHist(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	k, keep, err := composite.FilteredKernels(ctx, r, o, nil, composite.KernelShort)
+	keep, err := rowKeep(ctx, r, o, tableSpan(ctx, r, events.TableKernel))
 	if err != nil {
 		return nil, err
 	}
-	rows := positive(k.Span(), keep)
-	if len(rows) == 0 {
+	// labels are the kept rows' positions, listed only from the first row
+	// dropped on (n rows kept before it: the labels 0..n−1).
+	var labels []int64
+	contiguous, last, n := true, -1, 0
+	kept := keep(0)
+	g, err := groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Keep: func(row int, s, e int64) bool {
+		if row <= last { // the rows read again (a scan given up for a load)
+			labels, contiguous, n = labels[:0], true, 0
+		}
+		last = row
+		if !kept(row, s, e) {
+			return false
+		}
+		if contiguous && row != n {
+			contiguous = false
+			for i := range n {
+				labels = append(labels, int64(i))
+			}
+		}
+		if !contiguous {
+			labels = append(labels, int64(row))
+		}
+		n++
+		return true
+	}})
+	if err != nil {
+		return nil, err
+	}
+	if err := composite.NamesErr(ctx, r.Profile); err != nil {
+		return nil, err
+	}
+	if g == nil || len(g.Of) == 0 {
 		return noData(o, r)
 	}
-	f := &pyframe.Frame{Cols: []*pyframe.Column{
-		durations(k.Span(), rows, false),
-		nameCol("Name", k.ShortName, k.ShortValid, rows),
-	}}
-	f.Cols[0].Name = "Duration"
-	labels := make([]int64, len(rows))
-	contiguous := true
-	for j, i := range rows {
-		labels[j] = int64(i)
-		contiguous = contiguous && i == j
+	name := idName(ctx, r, g)
+	names, valid := make([]string, len(g.Keys)), make([]bool, len(g.Keys))
+	for k := range g.Keys {
+		names[k], valid[k] = name(k)
 	}
+	dur, rowName := make([]int64, len(g.Of)), make([]string, len(g.Of))
+	var mask pyframe.Mask
+	next := make([]int, len(g.Keys))
+	for j, k := range g.Of {
+		dur[j], rowName[j] = g.Aggs[k].Values()[next[k]], names[k]
+		next[k]++
+		if !valid[k] && mask == nil {
+			mask = make(pyframe.Mask, len(g.Of))
+			for i := range mask {
+				mask[i] = true
+			}
+		}
+		if mask != nil {
+			mask[j] = valid[k]
+		}
+	}
+	f := &pyframe.Frame{Cols: []*pyframe.Column{
+		pyframe.NewInts("Duration", pyframe.Int64, dur, nil),
+		pyframe.NewStrings("Name", rowName, mask),
+	}}
 	if contiguous {
 		f.Index = pyframe.RangeIndex // pandas keeps a RangeIndex when nothing was dropped
 		return &recipe.Part{Frames: map[string]*pyframe.Frame{"analysis": f}}, nil

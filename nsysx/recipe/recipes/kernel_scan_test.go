@@ -210,3 +210,19 @@ func TestScanKernelsInRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedGroupsShared: shared is whether two groups with a name have the
+// same one (NULL names, −1, never share), counted here by a map of names.
+func TestNamedGroupsShared(t *testing.T) {
+	for _, names := range [][]string{{"b", "a"}, {"b", "a", "c", "a"}, {"x", "", ""}, {"", "y", "y"}, {}} {
+		seen, want := map[string]bool{}, false
+		for _, s := range names {
+			want = want || s != "" && seen[s]
+			seen[s] = true
+		}
+		ng := nameGroups(len(names), func(int) int { return 1 }, func(g int) (string, bool) { return names[g], names[g] != "" })
+		if got := ng.shared(); got != want {
+			t.Errorf("%q: shared %v, want %v", names, got, want)
+		}
+	}
+}

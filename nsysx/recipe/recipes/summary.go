@@ -141,16 +141,26 @@ func apiSum(ctx context.Context, r *recipe.Report, o *recipe.Options, table stri
 	if err != nil {
 		return nil, err
 	}
-	g, err := groupValues(ctx, r, table, "nameId", stats.ValueSpec{Keep: keep(0)})
+	// The groups' rows are recorded only when two ids share a name (a
+	// second scan): without them a map holds just the values.
+	spec := stats.ValueSpec{Keep: keep(0)}
+	g, err := groupValuesAs(ctx, r, table, "nameId", spec)
 	if err != nil {
 		return nil, err
 	}
-	if g == nil || len(g.Of) == 0 {
+	if g == nil || len(g.Keys) == 0 { // with Keep, a group has a row
 		return noData(o, r)
 	}
 	if err := composite.NamesErr(ctx, r.Profile); err != nil {
 		return nil, err
 	}
 	ng := nameGroups(len(g.Keys), func(k int) int { return g.Aggs[k].N() }, idName(ctx, r, g))
+	if ng.shared() {
+		spec.TrackRows = true
+		if g, err = groupValuesAs(ctx, r, table, "nameId", spec); err != nil {
+			return nil, err
+		}
+		ng = nameGroups(len(g.Keys), func(k int) int { return g.Aggs[k].N() }, idName(ctx, r, g))
+	}
 	return recipe.StatsPart(describeGroups(valueSource{g}, ng.name, len(ng.names), []*pyframe.Column{ng.nameColumn("Name", ng.names)}, pyframe.Int64), nil), nil
 }

@@ -24,10 +24,16 @@ import (
 // rows kept by spec.Keep; the groups record their rows (TrackRows). A
 // report without the table has no groups (nil).
 func groupValues(ctx context.Context, r *recipe.Report, table, idCol string, spec stats.ValueSpec) (*stats.Groups[stats.IDKey], error) {
+	spec.TrackRows = true
+	return groupValuesAs(ctx, r, table, idCol, spec)
+}
+
+// groupValuesAs is groupValues recording the groups' rows only when
+// spec.TrackRows is set.
+func groupValuesAs(ctx context.Context, r *recipe.Report, table, idCol string, spec stats.ValueSpec) (*stats.Groups[stats.IDKey], error) {
 	if !r.Profile.HasTable(table) {
 		return nil, nil
 	}
-	spec.TrackRows = true
 	g, err := stats.ValuesByID(report.NewCtx(ctx, r.Profile.Profile, nil, nil, nil), table, idCol, spec)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", table, err)
@@ -158,6 +164,21 @@ func nameGroups(n int, count func(g int) int, nameOf func(g int) (string, bool))
 	}
 	ng.names = ranked
 	return ng
+}
+
+// shared is whether two or more groups have one name (their values are
+// then merged in row order, which needs the groups' rows).
+func (ng namedGroups) shared() bool {
+	seen := make([]bool, len(ng.names))
+	for _, j := range ng.name {
+		if j >= 0 {
+			if seen[j] {
+				return true
+			}
+			seen[j] = true
+		}
+	}
+	return false
 }
 
 // nameColumn is a Name index column of values v, with an all-valid mask
