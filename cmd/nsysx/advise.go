@@ -49,7 +49,7 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fail(stderr, "advise", err)
 	}
-	out, err := outputFileArg(p, p.Args)
+	out, err := outputFileArg(p)
 	if err != nil {
 		return fail(stderr, "advise", err)
 	}

@@ -18,19 +18,9 @@ func parseArgs(cmd string, args []string, defs []flagDef, optionalOK func(string
 }
 
 // outputFileArg is the --output of a command that writes one file, checked
-// before any work: see checkOutputFile.
-func outputFileArg(p *parsed, inputs []string) (string, error) {
+// before any work (frontend.CheckOutputFile): an existing file needs
+// --force-overwrite and is never one of the command's inputs.
+func outputFileArg(p *parsed) (string, error) {
 	out := p.Last("--output")
-	return out, checkOutputFile(p, out, inputs)
-}
-
-// checkOutputFile says whether the command may write the file name
-// (frontend.CheckOutputFile): an existing file needs --force-overwrite and
-// is never one of inputs.
-func checkOutputFile(p *parsed, name string, inputs []string) error {
-	force, err := p.Bool("--force-overwrite")
-	if err != nil {
-		return err
-	}
-	return frontend.CheckOutputFile(name, force, inputs)
+	return out, p.CheckOutput(out)
 }

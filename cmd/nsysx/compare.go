@@ -34,7 +34,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(stderr, "compare", &unknownName{err})
 	}
-	out, err := outputFileArg(p, p.Args)
+	out, err := outputFileArg(p)
 	if err != nil {
 		return fail(stderr, "compare", err)
 	}

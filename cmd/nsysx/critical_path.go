@@ -48,7 +48,7 @@ func runCriticalPath(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
-	out, err := outputFileArg(p, p.Args)
+	out, err := outputFileArg(p)
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}

@@ -57,7 +57,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if typ == "perfetto" { // one file: checked before the profile is read
 		path, _ := timeline.OutputPath(out, gz)
-		if err := checkOutputFile(p, path, p.Args); err != nil {
+		if err := p.CheckOutput(path); err != nil {
 			return fail(stderr, "export", err)
 		}
 	}

@@ -21,7 +21,7 @@ func exportPprof(ctx context.Context, p *parsed, stderr io.Writer) int {
 	if p.Last("--tables") != "" {
 		return fail(stderr, "export", usageErr("--tables applies to -t parquet and -t arrow only"))
 	}
-	if err := checkOutputFile(p, base+".pb.gz", p.Args); err != nil {
+	if err := p.CheckOutput(base + ".pb.gz"); err != nil {
 		return fail(stderr, "export", err)
 	}
 	prof, o, err := openOne(ctx, p, stderr)

@@ -54,6 +54,16 @@ func CheckOutputFile(name string, force bool, inputs []string) error {
 	return nil
 }
 
+// CheckOutput is CheckOutputFile for a command's parsed flags: the file
+// name, --force-overwrite, and the command's FILE arguments as its inputs.
+func (p *Parsed) CheckOutput(name string) error {
+	force, err := p.Bool("--force-overwrite")
+	if err != nil {
+		return err
+	}
+	return CheckOutputFile(name, force, p.Args)
+}
+
 // WriteOutputFile writes name with write: to console for "" or "-",
 // else through a temporary file renamed to name on success.
 func WriteOutputFile(name string, console io.Writer, write func(io.Writer) error) error {

@@ -155,12 +155,13 @@ func writeEach[T any](o string, out kernel.Output, all []T, write func(w io.Writ
 // (frontend.CheckOutputFile): an existing file needs --force-overwrite and
 // is never one of the inputs.
 func checkOutput(p *parsedArgs, name string) error {
-	force, err := p.Bool("--force-overwrite")
-	if err != nil {
+	err := p.CheckOutput(name)
+	var ue *frontend.UsageError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ue):
 		return usageErr("%v", err)
 	}
-	if err := frontend.CheckOutputFile(name, force, p.Args); err != nil {
-		return kernel.Errorf("FileExistsError", "%v", err)
-	}
-	return nil
+	return kernel.Errorf("FileExistsError", "%v", err)
 }
