@@ -152,6 +152,7 @@ func TestSingleFileOutputRule(t *testing.T) {
 		{[]string{"compare", "-o", o, in, in}, o, false},
 		{[]string{"export", "-q", "-t", "perfetto", "-o", filepath.Join(dir, "t"), in}, filepath.Join(dir, "t.json"), false},
 		{[]string{"export", "-q", "-t", "pprof", "-o", filepath.Join(dir, "p"), in}, filepath.Join(dir, "p.pb.gz"), true},
+		{[]string{"plot", "kernels", "-q", "-o", filepath.Join(dir, "k.svg"), in}, filepath.Join(dir, "k.svg"), false},
 	} {
 		mine(c.file)
 		_, errOut, code := runCLI(t, c.args...)
@@ -178,6 +179,24 @@ func TestSingleFileOutputRule(t *testing.T) {
 	_, errOut, code = runCLI(t, "critical-path", "--force-overwrite", "-o", dir, in)
 	if code != 2 || !strings.Contains(errOut, "is a directory") {
 		t.Errorf("critical-path -o DIR: exit %d, %q", code, errOut)
+	}
+	// A plot named like a directory is refused too (it used to fail late,
+	// after drawing, with exit 1).
+	sub := filepath.Join(dir, "d.svg")
+	os.Mkdir(sub, 0o755)
+	if _, errOut, code = runCLI(t, "plot", "kernels", "-q", "--force-overwrite", "-o", sub, in); code != 2 || !strings.Contains(errOut, "is a directory") {
+		t.Errorf("plot -o DIR: exit %d, %q", code, errOut)
+	}
+	// A broken symbolic link is the user's too: kept without --force-overwrite.
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code = runCLI(t, "advise", "-o", link, in); code != 2 || !strings.Contains(errOut, "broken symbolic link") {
+		t.Errorf("advise -o BROKEN-LINK: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Lstat(link); err != nil {
+		t.Errorf("advise -o BROKEN-LINK removed the link: %v", err)
 	}
 	// The magics: refused with the same message, the file kept; replaced
 	// with --force-overwrite.

@@ -46,7 +46,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := def.CheckFiles(len(files)); err != nil {
 		return fail(stderr, "plot", usageErr("%v", err))
 	}
-	format, err := plotFormat(pa.out, pa.overwrite)
+	format, err := plotFormat(pa.out, pa.overwrite, files)
 	if err != nil {
 		return fail(stderr, "plot", err)
 	}

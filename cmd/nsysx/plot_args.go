@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -87,9 +85,12 @@ func (pa *plotArgs) set(name, val string) error {
 	return err
 }
 
-// plotFormat picks the output format from the file name. An existing
-// file is an error without overwrite (--force-overwrite), as in stats.
-func plotFormat(out string, overwrite bool) (string, error) {
+// plotFormat picks the output format from the file name and checks that
+// the file may be written (frontend.CheckOutputFile, the rule of every
+// single-file output): an existing file needs overwrite
+// (--force-overwrite), and neither a directory nor one of the inputs is
+// ever replaced.
+func plotFormat(out string, overwrite bool, inputs []string) (string, error) {
 	if out == "" {
 		return "", usageErr("give the output file: -o OUT.png, OUT.svg or OUT.json")
 	}
@@ -97,8 +98,5 @@ func plotFormat(out string, overwrite bool) (string, error) {
 	if f == "" {
 		return "", usageErr("-o %s: the file name must end in .png, .svg or .json (Vega-Lite)", out)
 	}
-	if _, err := os.Lstat(out); err == nil && !overwrite {
-		return "", fmt.Errorf("output file %s exists (pass --force-overwrite to replace it)", out)
-	}
-	return f, nil
+	return f, frontend.CheckOutputFile(out, overwrite, inputs)
 }

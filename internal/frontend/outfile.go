@@ -35,6 +35,11 @@ func CheckOutputFile(name string, force bool, inputs []string) error {
 	}
 	fi, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
+		// A symbolic link to nothing is still the user's: replacing it
+		// needs force, as an existing file does.
+		if _, lerr := os.Lstat(name); lerr == nil && !force {
+			return &fileRefusal{fmt.Sprintf("output %s is a broken symbolic link (pass --force-overwrite to replace it)", name)}
+		}
 		return nil
 	}
 	if err != nil {
