@@ -231,24 +231,22 @@ func TestReleaseAlternating(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for range 60 { // 420 near leaves: the first block of the near part
+	group := func() { // seven near leaves, then a far one
 		for range 7 {
 			leaf(near)
 			near++
 		}
 		leaf(z)
 		z++
+	}
+	for range 60 { // 420 near leaves: the first block of the near part
+		group()
 	}
 	if s.flushes != 0 {
 		t.Fatalf("%d releases while reading two blocks, want 0", s.flushes)
 	}
 	for near+7 <= 3*bp+1 { // through the near part's second and third blocks
-		for range 7 {
-			leaf(near)
-			near++
-		}
-		leaf(z)
-		z++
+		group()
 	}
 	if s.flushes != 1 {
 		t.Fatalf("%d releases, want 1", s.flushes)
