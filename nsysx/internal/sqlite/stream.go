@@ -284,7 +284,7 @@ func (s *stream) interiorDone(pg uint32) {
 // count each return to a block as a new block, and so released the blocks
 // it was still reading every few leaves.
 func (s *stream) touch(b int64) {
-	if slices.Contains(s.recent, b) {
+	if n := len(s.recent); n > 0 && s.recent[n-1] == b || slices.Contains(s.recent, b) {
 		return
 	}
 	s.recent = append(s.recent, b)
