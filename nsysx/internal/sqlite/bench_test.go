@@ -225,3 +225,26 @@ func touchParts(db *DB, root uint32, n int, opt ScanOptions, sink *atomic.Uint32
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// BenchmarkLeafDoneAlternating is the bookkeeping of a releasing scan
+// whose leaves alternate between two parts of the file (seven near leaves,
+// then one far one, as in a table split by updates in place), without the
+// pages themselves (no mapping: releasePages does nothing): what counting
+// blocks once and keeping the other part's block costs per leaf.
+func BenchmarkLeafDoneAlternating(b *testing.B) {
+	db := &DB{pageSize: 4096, mapped: true}
+	s := ScanOptions{Release: true, ReleaseEvery: 8 << 20}.stream(db)
+	near, far := uint32(1), uint32(1<<20)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		pg := near
+		if i%8 == 7 {
+			pg, far = far, far+1
+		} else {
+			near++
+		}
+		if err := s.leafDone(pg, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

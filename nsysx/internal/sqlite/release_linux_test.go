@@ -213,3 +213,55 @@ func TestWalkReleasesAsItGoes(t *testing.T) {
 		t.Errorf("page %d still mapped after the final release", b)
 	}
 }
+
+// TestReleaseAlternating: a table whose leaves, in key order, alternate
+// between two parts of the file (leaves split by an update in place land
+// at its end) counts each block once between releases, and a release
+// keeps both blocks the scan is reading: the blocks it goes back to are
+// not released and faulted in again every few leaves.
+func TestReleaseAlternating(t *testing.T) {
+	db := &DB{pageSize: 4096, mapped: true} // no data: releasePages does nothing
+	s := ScanOptions{Release: true, ReleaseEvery: 8 << 20}.stream(db)
+	bp := uint32(faultAround / 4096)
+	far := 100*bp + 1 // the far part, from a block start: one leaf of it after every 7 near ones
+	near, z := uint32(1), far
+	leaf := func(pg uint32) {
+		t.Helper()
+		if err := s.leafDone(pg, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	group := func() { // seven near leaves, then a far one
+		for range 7 {
+			leaf(near)
+			near++
+		}
+		leaf(z)
+		z++
+	}
+	for range 60 { // 420 near leaves: the first block of the near part
+		group()
+	}
+	if s.flushes != 0 {
+		t.Fatalf("%d releases while reading two blocks, want 0", s.flushes)
+	}
+	for near+7 <= 3*bp+1 { // through the near part's second and third blocks
+		group()
+	}
+	if s.flushes != 1 {
+		t.Fatalf("%d releases, want 1", s.flushes)
+	}
+	zb, nb := s.block(z-1), s.block(near-1)
+	for _, sp := range s.spans {
+		for _, b := range []int64{zb, nb} {
+			if sp[1] > b*faultAround && sp[0] < (b+1)*faultAround {
+				t.Errorf("released %v, within block %d being read", sp, b)
+			}
+		}
+	}
+	for _, r := range s.runs {
+		if b := s.block(r[0]); b != zb && b != nb {
+			t.Errorf("kept run %v of block %d, not one being read (%d, %d)", r, b, nb, zb)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/nsysx/nsysx/nsysx/internal/fields"
 )
@@ -219,8 +220,18 @@ type stream struct {
 	runs         [][2]uint32 // first and last page of each run
 	spans        [][2]int64  // the runs' byte ranges, for releasePages
 	keep         [][2]uint32 // scratch of flushBehind
-	pages        int
-	flushes      int // releases so far (for the tests)
+	keepBlk      []int64     // scratch of keptBlocks
+	// recent holds the fault-around blocks the runs lie in, each once:
+	// pages counts each of them as a whole block
+	recent []int64
+	// prev is the leaf read last and other the one read before the scan
+	// last jumped, by more than a block or backwards, to prev's part of
+	// the file; back says that a jump went backwards: the leaves alternate
+	// between two parts of the file
+	prev, other uint32
+	back        bool
+	pages       int
+	flushes     int // releases so far (for the tests)
 }
 
 // leafDone is called after the cells of each leaf page.
@@ -236,13 +247,12 @@ func (s *stream) leafDone(pg uint32, ncell int) error {
 	if !s.release {
 		return nil
 	}
-	// a leaf in another fault-around block than the last counts as the
-	// whole block, the pages its fault may map (release_linux.go)
-	k := len(s.runs) - 1
-	if k < 0 || s.block(s.runs[k][1]) != s.block(pg) {
-		s.pages += max(1, faultAround/s.db.pageSize)
+	if s.prev != 0 && (pg < s.prev || pg-s.prev > uint32(s.blockPages())) {
+		s.other, s.back = s.prev, s.back || pg < s.prev
 	}
-	if k >= 0 && s.runs[k][1]+1 == pg {
+	s.prev = pg
+	s.touch(s.block(pg))
+	if k := len(s.runs) - 1; k >= 0 && s.runs[k][1]+1 == pg {
 		s.runs[k][1] = pg
 	} else {
 		s.runs = append(s.runs, [2]uint32{pg, pg})
@@ -260,10 +270,44 @@ func (s *stream) leafDone(pg uint32, ncell int) error {
 // those blocks stayed resident, some 2 MB per interior page of a big table.
 func (s *stream) interiorDone(pg uint32) {
 	s.runs = append(s.runs, [2]uint32{pg, pg})
-	s.pages += max(1, faultAround/s.db.pageSize)
+	s.touch(s.block(pg))
 	if s.pages >= s.releasePages {
 		s.flush()
 	}
+}
+
+// touch notes that the scan reads a page of fault-around block b: a block
+// not read since the last release counts as the whole block, the pages its
+// fault may map (release_linux.go); one read again counts nothing more. A
+// table whose leaves, in key order, alternate between two parts of the
+// file (a leaf split by an update in place lands at the file's end) used to
+// count each return to a block as a new block, and so released the blocks
+// it was still reading every few leaves.
+func (s *stream) touch(b int64) {
+	if n := len(s.recent); n > 0 && s.recent[n-1] == b || slices.Contains(s.recent, b) {
+		return
+	}
+	s.recent = append(s.recent, b)
+	s.pages += s.blockPages()
+}
+
+// blockPages is the pages of a fault-around block.
+func (s *stream) blockPages() int { return max(1, faultAround/s.db.pageSize) }
+
+// keptBlocks returns the blocks a release keeps, the scan is reading:
+// leaf pg's, and, when the leaves alternate between two parts of the file
+// (back) and the budget holds four blocks or more, the block of the last
+// leaf read in the other part. A scan that only goes forward keeps one
+// block, as much resident as before.
+func (s *stream) keptBlocks(pg uint32) []int64 {
+	kept := append(s.keepBlk[:0], s.block(pg))
+	if s.back && s.other != 0 && s.releasePages/s.blockPages() >= 4 {
+		if b := s.block(s.other); b != kept[0] {
+			kept = append(kept, b)
+		}
+	}
+	s.keepBlk = kept
+	return kept
 }
 
 // readPages collects pages a walk read outside a releasing scan
@@ -316,36 +360,37 @@ func (r *readPages) release(db *DB) {
 // block is the fault-around block of page pg (in file offsets).
 func (s *stream) block(pg uint32) int64 { return int64(pg-1) * int64(s.db.pageSize) / faultAround }
 
-// flushBehind releases the pages of the runs but those in leaf pg's
-// fault-around block, which the scan is reading: releasing that block would
-// only have the next leaves fault it in again, and count it again, so that
-// with little between releases (ranges read at once, split) each block
-// would be mapped twice. The block's runs stay, counted as the one block.
+// flushBehind releases the pages of the runs but those in the blocks the
+// scan is reading (keptBlocks), leaf pg's and the other part's: releasing
+// them would only have the next leaves fault them in again, and count them
+// again, so that with little between releases (ranges read at once, split)
+// each block would be mapped twice. Those blocks' runs stay, each block
+// counted once.
 func (s *stream) flushBehind(pg uint32) {
 	ps := int64(s.db.pageSize)
-	lo := s.block(pg) * faultAround
-	hi := lo + faultAround
+	kept := s.keptBlocks(pg)
 	s.spans = s.spans[:0]
 	keep := s.keep[:0]
 	for _, r := range s.runs {
 		a, b := int64(r[0]-1)*ps, int64(r[1])*ps
-		if b <= lo || a >= hi {
-			s.spans = append(s.spans, [2]int64{a, b})
-			continue
+		for a < b { // cut [a, b) at the kept blocks' edges
+			blk := a / faultAround
+			end := min(b, (blk+1)*faultAround)
+			if slices.Contains(kept, blk) {
+				keep = append(keep, [2]uint32{uint32(a/ps) + 1, uint32(end / ps)})
+			} else if n := len(s.spans); n > 0 && s.spans[n-1][1] == a {
+				s.spans[n-1][1] = end
+			} else {
+				s.spans = append(s.spans, [2]int64{a, end})
+			}
+			a = end
 		}
-		if a < lo {
-			s.spans = append(s.spans, [2]int64{a, lo})
-		}
-		if b > hi {
-			s.spans = append(s.spans, [2]int64{hi, b})
-		}
-		keep = append(keep, [2]uint32{uint32(max(a, lo)/ps) + 1, uint32(min(b, hi) / ps)})
 	}
 	releasePages(s.db.data, s.spans)
 	s.runs, s.keep = append(s.runs[:0], keep...), keep
-	s.pages = 0
-	if len(keep) > 0 {
-		s.pages = max(1, faultAround/s.db.pageSize)
+	s.recent, s.pages = s.recent[:0], 0
+	for _, r := range keep {
+		s.touch(s.block(r[0]))
 	}
 	s.flushes++
 }
@@ -358,7 +403,7 @@ func (s *stream) flush() {
 		s.spans = append(s.spans, [2]int64{int64(r[0]-1) * ps, int64(r[1]) * ps})
 	}
 	releasePages(s.db.data, s.spans)
-	s.runs, s.pages = s.runs[:0], 0
+	s.runs, s.recent, s.pages = s.runs[:0], s.recent[:0], 0
 	s.flushes++
 }
 
