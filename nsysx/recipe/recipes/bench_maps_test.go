@@ -50,7 +50,9 @@ func BenchmarkKernPaceMap(b *testing.B) {
 		name string
 		m    func(context.Context, *recipe.Report, *recipe.Options) (*recipe.Part, error)
 	}{
-		{"stream", func(ctx context.Context, r *recipe.Report, o *recipe.Options) (*recipe.Part, error) { return mapKernPace(ctx, r, o, nil) }},
+		{"stream", func(ctx context.Context, r *recipe.Report, o *recipe.Options) (*recipe.Part, error) {
+			return mapKernPace(ctx, r, o, nil)
+		}},
 		{"composite", mapKernPaceComposite},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
