@@ -8,6 +8,8 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"maps"
+	"reflect"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -123,10 +125,25 @@ func (c *Chart) SVG(w io.Writer) error {
 	if _, err := cv.WriteTo(&b); err != nil {
 		return err
 	}
-	// Name fallbacks for viewers without the Liberation fonts.
-	out := bytes.ReplaceAll(b.Bytes(), []byte("font-family:Liberation Sans;"), []byte("font-family:Liberation Sans,Arial,Helvetica,sans-serif;"))
-	_, err := w.Write(out)
-	return err
+	// Name fallbacks for viewers without the Liberation fonts, written
+	// between the pieces of b (not into a copy of it: a chart of many
+	// points is tens of megabytes).
+	old, fallback := []byte("font-family:Liberation Sans;"), []byte("font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
+	rest := b.Bytes()
+	for {
+		i := bytes.Index(rest, old)
+		if i < 0 {
+			_, err := w.Write(rest)
+			return err
+		}
+		if _, err := w.Write(rest[:i]); err != nil {
+			return err
+		}
+		if _, err := w.Write(fallback); err != nil {
+			return err
+		}
+		rest = rest[i+len(old):]
+	}
 }
 
 // VegaLite returns the chart's Vega-Lite v5 spec as JSON, or an error when
@@ -138,6 +155,97 @@ func (c *Chart) VegaLite() ([]byte, error) {
 	// compact: a chart of many points is megabytes of data rows, and
 	// indenting them took longer than encoding them
 	return json.Marshal(c.vega)
+}
+
+// vegaChunk is the data rows writeVegaLite encodes at once.
+const vegaChunk = 4096
+
+// vegaRowsMark stands for the data rows in the spec writeVegaLite encodes
+// around them.
+const vegaRowsMark = "nsysx:vega-rows:9c41e7"
+
+// writeVegaLite writes VegaLite's bytes to w, the data rows (data.values,
+// when a slice) encoded vegaChunk rows at a time: a chart of a million
+// points is a hundred megabytes of JSON, which is then never held whole.
+// json.Marshal of a slice is its elements' encodings between brackets,
+// separated by commas, so the bytes are VegaLite's.
+func (c *Chart) writeVegaLite(w io.Writer) error {
+	if c.vega == nil {
+		_, err := c.VegaLite()
+		return err
+	}
+	data, _ := c.vega["data"].(map[string]any)
+	chunks := vegaChunks(data["values"])
+	if chunks == nil {
+		js, err := c.VegaLite()
+		if err == nil {
+			_, err = w.Write(js)
+		}
+		return err
+	}
+	spec, d := maps.Clone(c.vega), maps.Clone(data)
+	d["values"] = vegaRowsMark
+	spec["data"] = d
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(js, []byte(`"`+vegaRowsMark+`"`))
+	if !ok {
+		return fmt.Errorf("chart %s: the Vega-Lite rows were not placed", c.Name)
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	// each chunk is "[rows]": the first one's bracket opens the array, a
+	// comma stands for each next one's, and the array is closed at the end
+	sep := []byte("[")
+	err = chunks(vegaChunk, func(rows any) error {
+		part, err := json.Marshal(rows)
+		if err != nil || len(part) <= 2 {
+			return err
+		}
+		if _, err := w.Write(sep); err != nil {
+			return err
+		}
+		sep = []byte(",")
+		_, err = w.Write(part[1 : len(part)-1])
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	closing := "]"
+	if sep[0] == '[' { // no rows
+		closing = "[]"
+	}
+	if _, err := io.WriteString(w, closing); err != nil {
+		return err
+	}
+	_, err = w.Write(tail)
+	return err
+}
+
+// vegaChunks is how a chart's data rows are cut into chunks (yield is
+// given n rows at most each time, as a slice json.Marshal takes), nil when
+// they are written whole: a slice of at most vegaChunk rows, or anything
+// but a slice or rows made as they are written (paceRows).
+func vegaChunks(values any) func(n int, yield func(any) error) error {
+	if p, ok := values.(paceRows); ok {
+		return p.chunks
+	}
+	rows := reflect.ValueOf(values)
+	if rows.Kind() != reflect.Slice || rows.IsNil() || rows.Len() <= vegaChunk {
+		return nil
+	}
+	return func(n int, yield func(any) error) error {
+		for lo := 0; lo < rows.Len(); lo += n {
+			if err := yield(rows.Slice(lo, min(lo+n, rows.Len())).Interface()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // Encode writes the chart as a file of format "png", "svg" or "json" (its

@@ -1,7 +1,7 @@
 package plots
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -144,24 +144,33 @@ func writeRecipeCharts(dir, name string, out *recipe.Output, withPNG bool) ([]st
 	return files, nil
 }
 
-// writeChartFile writes one chart in one format (by extension).
+// writeChartFile writes one chart in one format (by extension), straight
+// to the file: a chart of many points (a pace chart over many ranks) is
+// tens of megabytes of SVG and a hundred of Vega-Lite JSON, which are not
+// copied into a buffer first.
 func writeChartFile(path string, c *Chart, ext string) error {
-	var b bytes.Buffer
-	var err error
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
 	switch ext {
 	case ".png":
-		err = c.encodePNG(&b, png.BestSpeed)
+		err = c.encodePNG(bw, png.BestSpeed)
 	case ".svg":
-		err = c.SVG(&b)
+		err = c.SVG(bw)
 	default:
-		var js []byte
-		js, err = c.VegaLite()
-		b.Write(js)
+		err = c.writeVegaLite(bw)
 	}
 	if err != nil {
+		f.Close()
 		return fmt.Errorf("chart %s: %w", c.Name, err)
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // seriesPalette tells lines apart (Tableau 10).

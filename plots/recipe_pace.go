@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -258,22 +259,48 @@ type paceVegaRow struct {
 	Rank      string `json:"rank"`
 }
 
-// paceVega picks the metric with a drop-down; one line per rank.
-func paceVega(c *Chart, d *PaceData, metrics []string) map[string]any {
-	n := 0
-	for _, m := range metrics {
-		for _, vs := range d.Series[m] {
-			n += max(0, len(vs)-1)
-		}
-	}
-	rows := make([]paceVegaRow, 0, n)
-	for _, m := range metrics {
-		for r, vs := range d.Series[m] {
+// paceRows are the progress chart's data rows (paceVegaRow), one per
+// rank, metric and iteration, made when the spec is encoded rather than
+// held with the chart: over eight ranks of 30 000 kernels they are over a
+// million rows, and the chart's files are written from chunks of them
+// (writeVegaLite).
+type paceRows struct {
+	d       *PaceData
+	metrics []string
+}
+
+// chunks yields the rows in order, up to n at a time (the slice is reused).
+func (p paceRows) chunks(n int, yield func(any) error) error {
+	buf := make([]paceVegaRow, 0, n)
+	for _, m := range p.metrics {
+		for r, vs := range p.d.Series[m] {
 			for i := 1; i < len(vs); i++ {
-				rows = append(rows, paceVegaRow{Iteration: i, Metric: m, Ms: nullable(vs[i] / 1e6), Rank: d.Ranks[r]})
+				buf = append(buf, paceVegaRow{Iteration: i, Metric: m, Ms: nullable(vs[i] / 1e6), Rank: p.d.Ranks[r]})
+				if len(buf) == n {
+					if err := yield(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
 			}
 		}
 	}
+	if len(buf) > 0 {
+		return yield(buf)
+	}
+	return nil
+}
+
+// MarshalJSON is the rows as one JSON array.
+func (p paceRows) MarshalJSON() ([]byte, error) {
+	rows := []paceVegaRow{}
+	p.chunks(vegaChunk, func(c any) error { rows = append(rows, c.([]paceVegaRow)...); return nil })
+	return json.Marshal(rows)
+}
+
+// paceVega picks the metric with a drop-down; one line per rank.
+func paceVega(c *Chart, d *PaceData, metrics []string) map[string]any {
+	rows := paceRows{d, metrics}
 	var opts []any
 	for _, m := range metrics {
 		opts = append(opts, m)

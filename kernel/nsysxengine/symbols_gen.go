@@ -148,6 +148,7 @@ func load_symbols_composite() {
 		"LoadNCCLAll":          reflect.ValueOf(composite.LoadNCCLAll),
 		"LoadNVTX":             reflect.ValueOf(composite.LoadNVTX),
 		"LoadTable":            reflect.ValueOf(composite.LoadTable),
+		"MPITables":            reflect.ValueOf(&composite.MPITables).Elem(),
 		"MemsetName":           reflect.ValueOf(constant.MakeFromLiteral("\"CUDA_MEMSET\"", token.STRING, 0)),
 		"MetricRenames":        reflect.ValueOf(&composite.MetricRenames).Elem(),
 		"NCCL":                 reflect.ValueOf(composite.NCCL),

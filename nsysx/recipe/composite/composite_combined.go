@@ -205,7 +205,7 @@ func AllTrue(m pyframe.Mask) bool {
 }
 
 // MPI tables, in the order the MPI composite stacks them.
-var mpiTables = []string{events.TableMPIP2PEvents, events.TableMPIStartWaitEvents, events.TableMPIOtherEvents, events.TableMPICollectivesEvents}
+var MPITables = []string{events.TableMPIP2PEvents, events.TableMPIStartWaitEvents, events.TableMPIOtherEvents, events.TableMPICollectivesEvents}
 
 // MPI is the MPI composite (docs/recipes.md §1.9): the four MPI event
 // tables stacked, sorted by start and renumbered, with text resolved from
@@ -233,7 +233,7 @@ func LoadMPI(ctx context.Context, p *nsysx.Profile) (*MPI, error) {
 	var start, end, gtid []int64
 	var text []string
 	var tv pyframe.Mask
-	for _, table := range mpiTables {
+	for _, table := range MPITables {
 		t, err := LoadTable(ctx, p, table, []string{"start", "end"}, []string{"globalTid", "textId"})
 		if err != nil {
 			return nil, err

@@ -40,3 +40,32 @@ func BenchmarkCudaGPUTimeUtilMap(b *testing.B) {
 func BenchmarkNCCLGPUOverlapTrace(b *testing.B) {
 	benchRun(b, "nccl_gpu_overlap_trace", "rank0", "rank1")
 }
+
+// BenchmarkKernPaceMap: cuda_gpu_kern_pace's map over train (its most
+// frequent kernel), streamed (mapKernPace) and through the kernel
+// composite (mapKernPaceComposite, every kernel loaded with its name).
+func BenchmarkKernPaceMap(b *testing.B) {
+	path := testutil.Profile(b, "train")
+	for _, bc := range []struct {
+		name string
+		m    func(context.Context, *recipe.Report, *recipe.Options) (*recipe.Part, error)
+	}{
+		{"stream", func(ctx context.Context, r *recipe.Report, o *recipe.Options) (*recipe.Part, error) {
+			return mapKernPace(ctx, r, o, nil)
+		}},
+		{"composite", mapKernPaceComposite},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			o := recipe.Defaults()
+			o.Name = "Kernel2"
+			b.ReportAllocs()
+			for b.Loop() {
+				p := openProfile(b, "train")
+				if _, err := bc.m(context.Background(), &recipe.Report{Path: path, Stem: "train", Profile: p}, o); err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package recipes
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 )
 
@@ -83,6 +85,37 @@ func TestKernPaceAlignsSurvivors(t *testing.T) {
 		a, b := with.Output.Table("pace_start").Cols[r].Ints, without.Output.Table("pace_start").Cols[r].Ints
 		if !slices.Equal(a, b) {
 			t.Errorf("rank %d: pace_start with fixed differs", r)
+		}
+	}
+}
+
+// mapKernPace (the kernel table streamed, the rows of --name's id kept)
+// gives the pace frames of the kernel composite's path (every kernel
+// loaded with its short name, compared by text), with and without the
+// filters.
+func TestKernPaceStreamMatchesComposite(t *testing.T) {
+	window := recipe.Defaults()
+	window.FilterTime = &recipe.TimeRange{Start: new(int64(3e8)), End: new(int64(9e8))}
+	nvtx := recipe.Defaults()
+	nvtx.FilterNVTX = &recipe.NVTXRange{Range: "forward"}
+	for _, prof := range []string{"rank0", "rank1", "train"} {
+		for name, o := range map[string]*recipe.Options{"all": recipe.Defaults(), "window": window, "nvtx": nvtx} {
+			for _, kernel := range []string{"Kernel2", "no such kernel"} {
+				o := *o
+				o.Name = kernel
+				want, werr := mapKernPaceComposite(t.Context(), &recipe.Report{Path: prof, Stem: prof, Profile: openProfile(t, prof)}, &o)
+				got, gerr := mapKernPace(t.Context(), &recipe.Report{Path: prof, Stem: prof, Profile: openProfile(t, prof)}, &o, nil)
+				if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+					t.Errorf("%s %s %s: error %v, want %v", prof, name, kernel, gerr, werr)
+					continue
+				}
+				if werr != nil || got == nil && want == nil {
+					continue
+				}
+				if got == nil || want == nil || !reflect.DeepEqual(got.Frames, want.Frames) {
+					t.Errorf("%s %s %s: the pace frames differ from the composite's", prof, name, kernel)
+				}
+			}
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -100,5 +102,42 @@ func TestMPISumFilterNVTX(t *testing.T) {
 	o.FilterNVTX = &recipe.NVTXRange{Range: "step"}
 	if _, err := runFixtures(t, "mpi_sum", o, "recipe_mpi_b"); !errors.Is(err, recipe.ErrNoData) {
 		t.Errorf("no data: %v", err)
+	}
+}
+
+// mapMPISum (the tables grouped by textId with the reports' aggregation,
+// merged by text in start order) gives the stats frame of the MPI
+// composite's path (the four tables loaded, stacked, sorted by start and
+// described by text), with and without the filters, on every MPI fixture.
+func TestMPISumGroupsMatchComposite(t *testing.T) {
+	window := recipe.Defaults()
+	start, end := int64(120), int64(450)
+	window.Start, window.End = &start, &end
+	nvtx := recipe.Defaults()
+	nvtx.FilterNVTX = &recipe.NVTXRange{Range: "step"}
+	for _, f := range []string{"recipe_mpi_a", "recipe_mpi_b", "mpi_early", "mpi_late"} {
+		for name, o := range map[string]*recipe.Options{"all": recipe.Defaults(), "window": window, "nvtx": nvtx} {
+			path := filepath.Join(testutil.Root(), "testdata", "fixtures", f+".sqlite")
+			open := func() *recipe.Report {
+				p, err := nsysx.Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { p.Close() })
+				return &recipe.Report{Path: path, Stem: f, Profile: p}
+			}
+			want, werr := mapMPISumComposite(t.Context(), open(), o)
+			got, gerr := mapMPISum(t.Context(), open(), o, nil)
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Errorf("%s %s: error %v, want %v", f, name, gerr, werr)
+				continue
+			}
+			if werr != nil || got == nil && want == nil {
+				continue
+			}
+			if got == nil || want == nil || !reflect.DeepEqual(got.Frames, want.Frames) {
+				t.Errorf("%s %s: frames differ:\n got %v\nwant %v", f, name, got.Frames, want.Frames)
+			}
+		}
 	}
 }

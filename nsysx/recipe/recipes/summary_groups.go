@@ -49,11 +49,17 @@ func groupValuesAs(ctx context.Context, r *recipe.Report, table, idCol string, s
 // §1.4, §2.1). Without an NVTX filter it reads nothing; with one, spans
 // gives the frame's times.
 func rowKeep(ctx context.Context, r *recipe.Report, o *recipe.Options, spans func() (composite.Span, error)) (keep func(offset int) func(row int, start, end int64) bool, err error) {
+	return rowFilter(ctx, r, o, spans, true)
+}
+
+// rowFilter is rowKeep, the durations required positive only when
+// positive is set (the pace recipes keep every filtered row).
+func rowFilter(ctx context.Context, r *recipe.Report, o *recipe.Options, spans func() (composite.Span, error), positive bool) (keep func(offset int) func(row int, start, end int64) bool, err error) {
 	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil {
 		ws, we := o.Window()
 		return func(int) func(int, int64, int64) bool {
 			return func(_ int, s, e int64) bool {
-				return s >= 0 && e >= ws && (we == nil || s <= *we) && positiveDur(s, e)
+				return s >= 0 && e >= ws && (we == nil || s <= *we) && (!positive || positiveDur(s, e))
 			}
 		}, nil
 	}
@@ -70,7 +76,7 @@ func rowKeep(ctx context.Context, r *recipe.Report, o *recipe.Options, spans fun
 		kept[i] = true
 	}
 	return func(offset int) func(int, int64, int64) bool {
-		return func(row int, s, e int64) bool { return kept[offset+row] && positiveDur(s, e) }
+		return func(row int, s, e int64) bool { return kept[offset+row] && (!positive || positiveDur(s, e)) }
 	}, nil
 }
 
