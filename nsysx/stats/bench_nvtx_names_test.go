@@ -69,3 +69,20 @@ func distinctNames(n int) [][]byte {
 	}
 	return out
 }
+
+// BenchmarkNVTXSortByTotal is nvtx_sum's order by total (sortByTotal) of a
+// million groups whose totals take 20 000 values, as a PyTorch capture's
+// single-range groups do.
+func BenchmarkNVTXSortByTotal(b *testing.B) {
+	const n = 1 << 20
+	src := make([]nvtxSumGroup, n)
+	for i := range src {
+		src[i] = nvtxSumGroup{name: int32(i), n: 1, total: int64(1000 + (i*7919)%20000*13)}
+	}
+	groups := make([]nvtxSumGroup, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(groups, src)
+		sortByTotal(groups)
+	}
+}
