@@ -227,9 +227,11 @@ type nvtxBuilder struct {
 	tids            map[int64]int32 // globalTid -> index into d.threads
 	lastT           int32           // the last thread's index
 	// hint is the rows the table is expected to hold (0: unknown);
-	// expected says whether the texts were sized from it (addRows).
-	hint     int
-	expected bool
+	// expected says whether the texts were sized from it (addRows), and
+	// textsExpected is the texts they were sized for (0: none).
+	hint          int
+	expected      bool
+	textsExpected int
 	hashes   []uint32 // addRows's scratch
 }
 
@@ -275,8 +277,9 @@ var touchSink atomic.Uint32
 // expectTexts sizes the text table for the ranges still to come (hint)
 // when at least half of the ranges so far brought a text of their own:
 // the texts so far, scaled by the rows expected over the rows kept so far,
-// and 1/16 more. The estimate scales what was seen: it is in proportion to
-// the distinct texts, not the ranges.
+// and 1/16 more; the pairs' arrays too, once there are any (spreadPairs).
+// The estimate scales what was seen: it is in proportion to the distinct
+// texts, not the ranges.
 func (b *nvtxBuilder) expectTexts() {
 	b.expected = true
 	texts, seen := len(b.texts.strs), len(b.d.start)
@@ -284,7 +287,14 @@ func (b *nvtxBuilder) expectTexts() {
 		return
 	}
 	n := int(int64(texts) * int64(b.hint) / int64(seen))
-	b.texts.expect(n + n/16)
+	b.textsExpected = n + n/16
+	b.texts.expect(b.textsExpected)
+	if b.manyPairs { // and a pair each, most of them
+		grow := func(n int) int { return max(b.textsExpected-n, 0) }
+		b.pairList = slices.Grow(b.pairList, grow(len(b.pairList)))
+		b.pairNext = slices.Grow(b.pairNext, grow(len(b.pairNext)))
+		b.textPair = slices.Grow(b.textPair, grow(len(b.textPair)))
+	}
 }
 
 // reserve sizes the range arrays for n rows, so that millions of ranges
@@ -438,9 +448,10 @@ func (b *nvtxBuilder) pair(dk, tk int32) int32 {
 // spreadPairs turns the counted pairs into the pair arrays.
 func (b *nvtxBuilder) spreadPairs() {
 	n := b.onePairs
-	b.pairList = make([]uint64, n, 2*n)
-	b.pairNext = make([]int32, n, 2*n)
-	b.textPair = make([]int32, n, 2*n)
+	c := max(2*int(n), b.textsExpected) // most texts have one pair
+	b.pairList = make([]uint64, n, c)
+	b.pairNext = make([]int32, n, c)
+	b.textPair = make([]int32, n, c)
 	for p := range n {
 		b.pairList[p] = b.pairKey(p)
 		b.pairNext[p], b.textPair[p] = -1, p

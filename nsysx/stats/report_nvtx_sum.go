@@ -86,20 +86,25 @@ func (g *nvtxSumGroup) stats(more []nvtxSumMore) (groupStats, int32) {
 // Values (400). They read the names alone, so that the ranges' arrays are
 // free while the rows are written.
 func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, more []nvtxSumMore, grand int64, cols []string) *Result {
+	return nvtxGroupResult(c, cols, names, groups, func(j int, g *nvtxSumGroup) Value {
+		if j < 8 {
+			st, nulls := g.stats(more)
+			return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
+		}
+		return TextV(nvtxStyle(g.style))
+	})
+}
+
+// nvtxGroupResult is a report of one row per group, in order, of computed
+// cells: column j is cell(j, group), but for the column named "Range",
+// the group's name. Every block of rows reads its names ahead
+// (touchNames). A column's kind is that of its first non-NULL cell.
+func nvtxGroupResult(c *Ctx, cols, names []string, groups []nvtxSumGroup, cell func(j int, g *nvtxSumGroup) Value) *Result {
 	res := NewResult(c.Report.Name, c.Report.Title)
 	n := len(groups)
 	for j, col := range cols {
-		var fn func(i int) Value
-		switch {
-		case j < 8:
-			fn = func(i int) Value {
-				g := &groups[i]
-				st, nulls := g.stats(more)
-				return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
-			}
-		case col == "Style":
-			fn = func(i int) Value { return TextV(nvtxStyle(groups[i].style)) }
-		default:
+		fn := func(i int) Value { return cell(j, &groups[i]) }
+		if col == "Range" {
 			fn = func(i int) Value {
 				if i%nvtxTouchRows == 0 { // the names of the next rows, ahead of their cells
 					touchSink.Add(touchNames(names, groups[i:min(i+nvtxTouchRows, n)]))
@@ -107,7 +112,6 @@ func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, more []nvtxSum
 				return TextV(names[groups[i].name])
 			}
 		}
-		// the kind a stored column takes: its first non-NULL cell's
 		kind := NullKind
 		for i := 0; i < n && kind == NullKind; i++ {
 			kind = fn(i).Kind
@@ -130,6 +134,13 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 		}
 		grand = addInt(grand, g.total)
 	}
+	orderNVTXGroups(names, groups)
+	return grand
+}
+
+// orderNVTXGroups sorts the groups in row order: Total descending with
+// NULL (no values) last and ties by name, then style.
+func orderNVTXGroups(names []string, groups []nvtxSumGroup) {
 	// by total (a radix sort), then the runs of one total by name and
 	// style, on every core: the names, a million of them on a PyTorch
 	// capture, are compared only within a run
@@ -169,7 +180,6 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 			i = j
 		}
 	})
-	return grand
 }
 
 // groupDurations returns the durations of the ranges grouped by name and,
