@@ -275,41 +275,45 @@ func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet)
 	cols := []string{"Range", "Style", "Total Proj Time:dur_ns", "Total Range Time:dur_ns",
 		"Range Instances", "Proj Avg:dur_ns", "Proj Med:dur_ns", "Proj Min:dur_ns", "Proj Max:dur_ns", "Proj StdDev:dur_ns",
 		"Total GPU Ops", "Avg GPU Ops", "Avg Range Lvl", "Avg Num Child"}
-	return nvtxGroupResult(c, cols, d.names, groups, func(j int, g *nvtxSumGroup) Value {
-		x := &sums[g.more-1]
-		if g.n == 0 && j >= 5 && j <= 8 { // no projected duration: NULL statistics
-			return Null
+	return nvtxGroupResult(c, cols, d.names, groups, func(j int) func(g *nvtxSumGroup) Value {
+		stat := func(fn func(g *nvtxSumGroup, x *projSum) Value) func(g *nvtxSumGroup) Value {
+			return func(g *nvtxSumGroup) Value {
+				if g.n == 0 { // no projected duration
+					return Null
+				}
+				return fn(g, &sums[g.more-1])
+			}
+		}
+		sum := func(fn func(x *projSum) Value) func(g *nvtxSumGroup) Value {
+			return func(g *nvtxSumGroup) Value { return fn(&sums[g.more-1]) }
 		}
 		switch j {
 		case 1:
-			return TextV(nvtxStyle(g.style))
+			return func(g *nvtxSumGroup) Value { return TextV(nvtxStyle(g.style)) }
 		case 2:
-			if g.n == 0 {
-				return Null
-			}
-			return IntV(g.total)
+			return stat(func(g *nvtxSumGroup, _ *projSum) Value { return IntV(g.total) })
 		case 3:
-			return IntV(x.rangeTime)
+			return sum(func(x *projSum) Value { return IntV(x.rangeTime) })
 		case 4:
-			return IntV(x.instances)
+			return sum(func(x *projSum) Value { return IntV(x.instances) })
 		case 5:
-			return FloatV(Round1(float64(g.total) / float64(g.n)))
+			return stat(func(g *nvtxSumGroup, _ *projSum) Value { return FloatV(Round1(float64(g.total) / float64(g.n))) })
 		case 6:
-			return FloatV(Round1(x.st.med))
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return FloatV(Round1(x.st.med)) })
 		case 7:
-			return IntV(x.st.lo)
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return IntV(x.st.lo) })
 		case 8:
-			return IntV(x.st.hi)
-		case 9:
-			return FloatV(Round1(x.st.sd))
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return IntV(x.st.hi) })
+		case 9: // 0.0 without values, as SQLite's
+			return sum(func(x *projSum) Value { return FloatV(Round1(x.st.sd)) })
 		case 10:
-			return IntV(x.ops)
+			return sum(func(x *projSum) Value { return IntV(x.ops) })
 		case 11:
-			return avg(x.ops, x.instances)
+			return sum(func(x *projSum) Value { return avg(x.ops, x.instances) })
 		case 12:
-			return avg(x.lvlSum, x.lvlN)
+			return sum(func(x *projSum) Value { return avg(x.lvlSum, x.lvlN) })
 		}
-		return avg(x.childSum, x.instances)
+		return sum(func(x *projSum) Value { return avg(x.childSum, x.instances) })
 	})
 }
 

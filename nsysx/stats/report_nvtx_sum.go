@@ -86,37 +86,42 @@ func (g *nvtxSumGroup) stats(more []nvtxSumMore) (groupStats, int32) {
 // Values (400). They read the names alone, so that the ranges' arrays are
 // free while the rows are written.
 func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, more []nvtxSumMore, grand int64, cols []string) *Result {
-	return nvtxGroupResult(c, cols, names, groups, func(j int, g *nvtxSumGroup) Value {
+	return nvtxGroupResult(c, cols, names, groups, func(j int) func(g *nvtxSumGroup) Value {
 		if j < 8 {
-			st, nulls := g.stats(more)
-			return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
+			return func(g *nvtxSumGroup) Value {
+				st, nulls := g.stats(more)
+				return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
+			}
 		}
-		return TextV(nvtxStyle(g.style))
+		return func(g *nvtxSumGroup) Value { return TextV(nvtxStyle(g.style)) }
 	})
 }
 
 // nvtxGroupResult is a report of one row per group, in order, of computed
-// cells: column j is cell(j, group), but for the column named "Range",
-// the group's name. Every block of rows reads its names ahead
-// (touchNames). A column's kind is that of its first non-NULL cell.
-func nvtxGroupResult(c *Ctx, cols, names []string, groups []nvtxSumGroup, cell func(j int, g *nvtxSumGroup) Value) *Result {
+// cells: column j's cells are col(j)'s of the groups, but for the column
+// named "Range", the groups' names. Every block of rows reads its names
+// ahead (touchNames). A column's kind is that of its first non-NULL cell.
+func nvtxGroupResult(c *Ctx, cols, names []string, groups []nvtxSumGroup, col func(j int) func(g *nvtxSumGroup) Value) *Result {
 	res := NewResult(c.Report.Name, c.Report.Title)
 	n := len(groups)
-	for j, col := range cols {
-		fn := func(i int) Value { return cell(j, &groups[i]) }
-		if col == "Range" {
+	for j, name := range cols {
+		var fn func(i int) Value
+		if name == "Range" {
 			fn = func(i int) Value {
 				if i%nvtxTouchRows == 0 { // the names of the next rows, ahead of their cells
 					touchSink.Add(touchNames(names, groups[i:min(i+nvtxTouchRows, n)]))
 				}
 				return TextV(names[groups[i].name])
 			}
+		} else {
+			cell := col(j)
+			fn = func(i int) Value { return cell(&groups[i]) }
 		}
 		kind := NullKind
 		for i := 0; i < n && kind == NullKind; i++ {
 			kind = fn(i).Kind
 		}
-		res.Cols = append(res.Cols, ComputedCol(col, kind, n, fn))
+		res.Cols = append(res.Cols, ComputedCol(name, kind, n, fn))
 	}
 	return res
 }
