@@ -232,7 +232,7 @@ type nvtxBuilder struct {
 	hint          int
 	expected      bool
 	textsExpected int
-	hashes   []uint32 // addRows's scratch
+	hashes        []uint32 // addRows's scratch
 }
 
 // nvtxTouchRows is how many rows addRows hashes and touches at a time: their
