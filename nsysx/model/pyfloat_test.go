@@ -51,11 +51,14 @@ func pyFloatRef(f float64) string {
 
 func TestAppendPyFloat(t *testing.T) {
 	cases := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 1.5, 123.4, 1e16, 1e15, 9999999999999998, 1e-4, 1e-5, 1.25e-7,
-		-3.5e300, 5e-324, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 100, 12345.6, 0.1, 2.5e22}
-	want := map[float64]string{1e16: "1e+16", 1e-5: "1e-05", 100: "100.0", 0.1: "0.1", 12345.6: "12345.6", 1e-4: "0.0001"}
+		-3.5e300, 5e-324, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 100, 12345.6, 0.1, 2.5e22,
+		-0.1, 0.05, -0.04, 99999999999999.9, 1e14 - 0.1, 1e14, 1e14 + 0.1, 123456789012.3, 0.30000000000000004}
+	want := map[float64]string{1e16: "1e+16", 1e-5: "1e-05", 100: "100.0", 0.1: "0.1", 12345.6: "12345.6", 1e-4: "0.0001",
+		-0.1: "-0.1", 99999999999999.9: "99999999999999.9", 0.30000000000000004: "0.30000000000000004"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
-		cases = append(cases, math.Float64frombits(r.Uint64()), float64(r.IntN(1e9))/10, r.NormFloat64()*1e6)
+		cases = append(cases, math.Float64frombits(r.Uint64()), float64(r.IntN(1e9))/10, r.NormFloat64()*1e6,
+			Round1(r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-3))), float64(r.Int64N(2e15)-1e15)/10)
 	}
 	for _, f := range cases {
 		got := string(AppendPyFloat([]byte("x"), f))

@@ -39,7 +39,8 @@ func BenchmarkNVTXGroupDistinct(b *testing.B) {
 
 // BenchmarkNVTXBuildDistinct is the NVTX load's builder on a million
 // push/pop ranges without a domain, each of a name of its own: texts
-// interned, pairs counted, names resolved (nvtxBuilder.add, finish).
+// interned, pairs counted, names resolved (nvtxBuilder.addRows, finish), in
+// batches as the load hands them over.
 func BenchmarkNVTXBuildDistinct(b *testing.B) {
 	texts := distinctNames(1 << 20)
 	rows := make([]nvtxRow, len(texts))
@@ -52,8 +53,8 @@ func BenchmarkNVTXBuildDistinct(b *testing.B) {
 		bd := &nvtxBuilder{sel: nvtxSel{pushPop: true}, d: &nvtxData{}, domRows: map[nvGroupKey]*nvDomRow{},
 			dkeys: map[nvDomKey]int32{}, byTextID: map[int64]int32{}, lastDK: nvDomKey{-1, -1}}
 		bd.reserve(len(rows))
-		for i := range rows {
-			bd.add(&rows[i])
+		for lo := 0; lo < len(rows); lo += nvtxBatchRows {
+			bd.addRows(rows[lo:min(lo+nvtxBatchRows, len(rows))])
 		}
 		bd.finish()
 	}
@@ -68,4 +69,21 @@ func distinctNames(n int) [][]byte {
 		out[i] = fmt.Appendf(nil, "%s, seq = %d, op_id = %d", ops[i%len(ops)], i/7, 15424+i)
 	}
 	return out
+}
+
+// BenchmarkNVTXSortByTotal is nvtx_sum's order by total (sortByTotal) of a
+// million groups whose totals take 20 000 values, as a PyTorch capture's
+// single-range groups do.
+func BenchmarkNVTXSortByTotal(b *testing.B) {
+	const n = 1 << 20
+	src := make([]nvtxSumGroup, n)
+	for i := range src {
+		src[i] = nvtxSumGroup{name: int32(i), n: 1, total: int64(1000 + (i*7919)%20000*13)}
+	}
+	groups := make([]nvtxSumGroup, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(groups, src)
+		sortByTotal(groups)
+	}
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -155,23 +156,87 @@ const textArenaBlock = 256 << 10
 
 // intern returns the index of b's text, adding it when new.
 func (t *textTable) intern(b []byte) int32 {
+	t.init()
+	if k, ok := t.follows(b); ok {
+		return k
+	}
+	return t.found(t.lookup(b, t.hash(b)))
+}
+
+// internHashed is intern of b whose hash (t.hash) is h.
+func (t *textTable) internHashed(b []byte, h uint32) int32 {
+	if k, ok := t.follows(b); ok {
+		return k
+	}
+	return t.found(t.lookup(b, h))
+}
+
+func (t *textTable) init() {
 	if t.slots == nil {
 		t.seed = maphash.MakeSeed()
 		t.slots = make([]textSlot, 1024)
 		t.last = -1
 	}
+}
+
+// hash is b's hash in the table (its high half: the slot and the first
+// comparison); t must be initialised.
+func (t *textTable) hash(b []byte) uint32 { return uint32(maphash.Bytes(t.seed, b) >> 32) }
+
+// follows reports whether b is the text that followed the previous one
+// last time, and its index.
+func (t *textTable) follows(b []byte) (int32, bool) {
 	if t.last >= 0 {
 		if n := t.next[t.last]; n >= 0 && t.strs[n] == string(b) {
 			t.last = n
-			return n
+			return n, true
 		}
 	}
-	k := t.lookup(b)
+	return 0, false
+}
+
+// found records text k as the one after the previous text.
+func (t *textTable) found(k int32) int32 {
 	if t.last >= 0 {
 		t.next[t.last] = k
 	}
 	t.last = k
 	return k
+}
+
+// textPrefetchSlots is the size of the table from which touch is worth
+// its hashing: below it the slots stay in the cache anyway.
+const textPrefetchSlots = 1 << 17
+
+// touch reads the slots of the texts of hashes h, many at a time, so that
+// their cache misses overlap rather than come one by one as each text is
+// looked up (the lookups of a million distinct texts were one miss each).
+// It returns a value of the slots only so that the reads are kept.
+func (t *textTable) touch(hs []uint32) uint32 {
+	mask := uint32(len(t.slots) - 1)
+	var acc uint32
+	for _, h := range hs {
+		acc += t.slots[h&mask].h
+	}
+	return acc
+}
+
+// expect makes room for n texts in all: the slots, the strings and the
+// successors, each sized once rather than doubled from small (the rehash of
+// every doubling touched each slot again).
+func (t *textTable) expect(n int) {
+	t.init()
+	if n <= len(t.strs) {
+		return
+	}
+	if size := len(t.slots); 2*n > size {
+		for size < 2*n {
+			size *= 2
+		}
+		t.rehash(size)
+	}
+	t.strs = slices.Grow(t.strs, n-len(t.strs))
+	t.next = slices.Grow(t.next, n-len(t.next))
 }
 
 // colon returns ":" followed by text k.
@@ -207,9 +272,8 @@ func (t *textTable) store(b []byte) string {
 	return unsafe.String(&buf[1], len(b))
 }
 
-// lookup finds or adds b by hash.
-func (t *textTable) lookup(b []byte) int32 {
-	h := uint32(maphash.Bytes(t.seed, b) >> 32)
+// lookup finds or adds b, whose hash is h.
+func (t *textTable) lookup(b []byte, h uint32) int32 {
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := &t.slots[i]
@@ -218,7 +282,7 @@ func (t *textTable) lookup(b []byte) int32 {
 			t.next = appendDoubling(t.next, -1)
 			s.h, s.idx = h, int32(len(t.strs))
 			if 2*len(t.strs) > len(t.slots) {
-				t.grow()
+				t.rehash(2 * len(t.slots))
 			}
 			return int32(len(t.strs) - 1)
 		}
@@ -243,9 +307,10 @@ func appendDoubling[T any](s []T, v T) []T {
 	return append(append(make([]T, 0, max(2*cap(s), 64)), s...), v)
 }
 
-func (t *textTable) grow() {
+// rehash moves the slots into a table of size slots.
+func (t *textTable) rehash(size int) {
 	old := t.slots
-	t.slots = make([]textSlot, 2*len(old))
+	t.slots = make([]textSlot, size)
 	mask := uint32(len(t.slots) - 1)
 	for _, s := range old {
 		if s.idx == 0 {

@@ -2,8 +2,6 @@ package stats
 
 import (
 	"math"
-	"sort"
-	"strings"
 	"sync"
 )
 
@@ -254,78 +252,131 @@ func projTrace(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *
 	return res
 }
 
-// projGroup is one row of nvtx_gpu_proj_sum: the ranges of one name and style.
-type projGroup struct {
-	name, style    string
-	proj           Agg
-	rangeTime      int64
-	ops            int64
-	lvlSum, lvlN   int64
-	childSum, rows int64
-	total          Value
+// projSum is the rest of a row of nvtx_gpu_proj_sum beside its
+// nvtxSumGroup (name, style, projected total and values): the group's
+// projected durations durs[lo:hi] (in range order), their statistics and
+// NULLs, and its sums over its ranges.
+type projSum struct {
+	st                  groupStats
+	lo, hi, nulls       int32
+	rangeTime, ops      int64
+	lvlSum, lvlN        int64
+	childSum, instances int64
 }
 
 func projSummary(c *Ctx, d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) *Result {
-	gs := projGroups(d, sp, t, proj)
+	groups, sums := projGroups(d, sp, t, proj)
 	avg := func(sum, n int64) Value {
 		if n == 0 {
 			return Null
 		}
 		return FloatV(Round1(float64(sum) / float64(n)))
 	}
-	res := NewResult(c.Report.Name, c.Report.Title, "Range", "Style", "Total Proj Time:dur_ns", "Total Range Time:dur_ns",
+	cols := []string{"Range", "Style", "Total Proj Time:dur_ns", "Total Range Time:dur_ns",
 		"Range Instances", "Proj Avg:dur_ns", "Proj Med:dur_ns", "Proj Min:dur_ns", "Proj Max:dur_ns", "Proj StdDev:dur_ns",
-		"Total GPU Ops", "Avg GPU Ops", "Avg Range Lvl", "Avg Num Child")
-	for _, g := range gs {
-		a := &g.proj
-		res.Add(TextV(g.name), TextV(g.style), g.total, IntV(g.rangeTime), IntV(g.rows),
-			R1(a.Avg()), R1(a.Median()), a.Min(), a.Max(), R1(a.Stdev()),
-			IntV(g.ops), avg(g.ops, g.rows), avg(g.lvlSum, g.lvlN), avg(g.childSum, g.rows))
-	}
-	return res
+		"Total GPU Ops", "Avg GPU Ops", "Avg Range Lvl", "Avg Num Child"}
+	return nvtxGroupResult(c, cols, d.names, groups, func(j int) func(g *nvtxSumGroup) Value {
+		stat := func(fn func(g *nvtxSumGroup, x *projSum) Value) func(g *nvtxSumGroup) Value {
+			return func(g *nvtxSumGroup) Value {
+				if g.n == 0 { // no projected duration
+					return Null
+				}
+				return fn(g, &sums[g.more-1])
+			}
+		}
+		sum := func(fn func(x *projSum) Value) func(g *nvtxSumGroup) Value {
+			return func(g *nvtxSumGroup) Value { return fn(&sums[g.more-1]) }
+		}
+		switch j {
+		case 1:
+			return func(g *nvtxSumGroup) Value { return TextV(nvtxStyle(g.style)) }
+		case 2:
+			return stat(func(g *nvtxSumGroup, _ *projSum) Value { return IntV(g.total) })
+		case 3:
+			return sum(func(x *projSum) Value { return IntV(x.rangeTime) })
+		case 4:
+			return sum(func(x *projSum) Value { return IntV(x.instances) })
+		case 5:
+			return stat(func(g *nvtxSumGroup, _ *projSum) Value { return FloatV(Round1(float64(g.total) / float64(g.n))) })
+		case 6:
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return FloatV(Round1(x.st.med)) })
+		case 7:
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return IntV(x.st.lo) })
+		case 8:
+			return stat(func(_ *nvtxSumGroup, x *projSum) Value { return IntV(x.st.hi) })
+		case 9: // 0.0 without values, as SQLite's
+			return sum(func(x *projSum) Value { return FloatV(Round1(x.st.sd)) })
+		case 10:
+			return sum(func(x *projSum) Value { return IntV(x.ops) })
+		case 11:
+			return sum(func(x *projSum) Value { return avg(x.ops, x.instances) })
+		case 12:
+			return sum(func(x *projSum) Value { return avg(x.lvlSum, x.lvlN) })
+		}
+		return sum(func(x *projSum) Value { return avg(x.childSum, x.instances) })
+	})
 }
 
 // projGroups groups the projected ranges by name and style, in the
-// summary's order: total projected time descending, then name and style.
-func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) []*projGroup {
-	byKey := map[[2]string]*projGroup{}
-	var gs []*projGroup
+// summary's order: total projected time descending (NULL last), then name
+// and style. The groups are found by name id and style (an array over the
+// pairs of them), their projected durations gathered by a counting sort in
+// range order (the standard deviation's summation order), without a map of
+// names or a slice per group. Each group's more is 1 + the index of its
+// projSum.
+func projGroups(d *nvtxData, sp *nvtxSpans, t *nvtxTree, proj *projSet) ([]nvtxSumGroup, []projSum) {
+	gid := make([]int32, 2*len(d.names)) // (name, style) -> 1 + index into sums
+	// no more groups than projected ranges, often nearly as many
+	groups, sums := make([]nvtxSumGroup, 0, len(proj.ranges)), make([]projSum, 0, len(proj.ranges))
 	for i, k := range proj.at {
 		if k < 0 {
 			continue
 		}
 		p := &proj.ranges[k]
-		name := d.name(i)
-		key := [2]string{name, nvtxStyle(d.flags[i])}
-		g := byKey[key]
-		if g == nil {
-			g = &projGroup{name: key[0], style: key[1]}
-			byKey[key] = g
-			gs = append(gs, g)
+		st := d.flags[i] & nvStartEnd
+		key := 2*int(d.pairName[d.pair[i]]) + int(st)
+		if gid[key] == 0 {
+			groups = append(groups, nvtxSumGroup{name: d.pairName[d.pair[i]], style: st})
+			sums = append(sums, projSum{})
+			gid[key] = int32(len(sums))
 		}
+		g, x := &groups[gid[key]-1], &sums[gid[key]-1]
 		if p.hasEnd() {
-			g.proj.Add(subInt(p.end, p.start))
+			g.n++
 		} else {
-			g.proj.AddNull()
+			x.nulls++
 		}
-		g.rangeTime += sp.eff[i] - d.start[i]
-		g.ops += int64(p.ops)
+		x.rangeTime += sp.eff[i] - d.start[i]
+		x.ops += int64(p.ops)
 		if lv := t.level[i]; lv >= 0 {
-			g.lvlSum += int64(lv)
-			g.lvlN++
+			x.lvlSum += int64(lv)
+			x.lvlN++
 		}
-		g.childSum += int64(p.child)
-		g.rows++
+		x.childSum += int64(p.child)
+		x.instances++
 	}
-	for _, g := range gs {
-		g.total = g.proj.Sum()
+	var next int32 // each group's first position in durs, then its next
+	for k := range groups {
+		x := &sums[k]
+		x.lo, x.hi = next, next
+		next += groups[k].n
 	}
-	sort.Slice(gs, func(i, j int) bool {
-		if c := strings.Compare(gs[i].name, gs[j].name); c != 0 {
-			return c < 0
+	durs := make([]int64, next)
+	for i, k := range proj.at {
+		if k < 0 || !proj.ranges[k].hasEnd() {
+			continue
 		}
-		return gs[i].style < gs[j].style
+		p := &proj.ranges[k]
+		x := &sums[gid[2*int(d.pairName[d.pair[i]])+int(d.flags[i]&nvStartEnd)]-1]
+		durs[x.hi] = subInt(p.end, p.start)
+		x.hi++
+	}
+	forEachGroup(len(groups), func(k int) {
+		x := &sums[k]
+		x.st = statsOf(durs[x.lo:x.hi])
+		g := &groups[k]
+		g.total, g.more = x.st.total, int32(k+1)
 	})
-	sort.SliceStable(gs, func(i, j int) bool { return Compare(gs[i].total, gs[j].total) > 0 })
-	return gs
+	orderNVTXGroups(d.names, groups)
+	return groups, sums
 }

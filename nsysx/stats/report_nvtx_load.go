@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/nsysx/nsysx/nsysx/load"
@@ -18,7 +19,11 @@ import (
 type nvtxRow struct {
 	rowid, start, end, typ, gtid, textID, domainID int64
 	null                                           uint8 // nvNull* bits
-	text                                           []byte
+	// hashed says that hash is text's hash in the builder's text table
+	// (nvtxBuilder.addRows)
+	hashed bool
+	hash   uint32
+	text   []byte
 }
 
 // NULL bits of an nvtxRow.
@@ -156,9 +161,7 @@ func loadNVTX(c *Ctx, sel nvtxSel) (*nvtxData, error) {
 		if batch.maxLater != nil {
 			b.d.maxLater = batch.maxLater
 		}
-		for i := range batch.rows {
-			b.add(&batch.rows[i])
-		}
+		b.addRows(batch.rows)
 	}); err != nil {
 		return nil, err
 	}
@@ -223,11 +226,81 @@ type nvtxBuilder struct {
 	lastDV          int32
 	tids            map[int64]int32 // globalTid -> index into d.threads
 	lastT           int32           // the last thread's index
+	// hint is the rows the table is expected to hold (0: unknown);
+	// expected says whether the texts were sized from it (addRows), and
+	// textsExpected is the texts they were sized for (0: none).
+	hint          int
+	expected      bool
+	textsExpected int
+	hashes        []uint32 // addRows's scratch
+}
+
+// nvtxTouchRows is how many rows addRows hashes and touches at a time: their
+// slots of the text table stay in the cache until the rows are added.
+const nvtxTouchRows = 256
+
+// addRows adds rows. When the text table is large (a capture of many
+// distinct names), each run of nvtxTouchRows rows first has its inline
+// texts hashed and their slots touched, so that the slots' cache misses
+// overlap instead of stalling each lookup in turn; and once the table has
+// 64 Ki texts, if most ranges so far had a text of their own, the table is
+// sized for the texts the rest of the rows should bring at that rate
+// (expectTexts): one rehash rather than one per doubling.
+func (b *nvtxBuilder) addRows(rows []nvtxRow) {
+	t := &b.texts
+	for lo := 0; lo < len(rows); lo += nvtxTouchRows {
+		run := rows[lo:min(lo+nvtxTouchRows, len(rows))]
+		if len(t.slots) >= textPrefetchSlots {
+			hs := b.hashes[:0]
+			for i := range run {
+				r := &run[i]
+				if r.null&(nvNullTextID|nvNullText) == nvNullTextID { // an inline text
+					r.hash, r.hashed = t.hash(r.text), true
+					hs = append(hs, r.hash)
+				}
+			}
+			b.hashes = hs
+			touchSink.Add(t.touch(hs))
+		}
+		for i := range run {
+			b.add(&run[i])
+		}
+		if !b.expected && len(t.strs) >= 1<<16 {
+			b.expectTexts()
+		}
+	}
+}
+
+// touchSink keeps the value of the slots addRows touches.
+var touchSink atomic.Uint32
+
+// expectTexts sizes the text table for the ranges still to come (hint)
+// when at least half of the ranges so far brought a text of their own:
+// the texts so far, scaled by the rows expected over the rows kept so far,
+// and 1/16 more; the pairs' arrays too, once there are any (spreadPairs).
+// The estimate scales what was seen: it is in proportion to the distinct
+// texts, not the ranges.
+func (b *nvtxBuilder) expectTexts() {
+	b.expected = true
+	texts, seen := len(b.texts.strs), len(b.d.start)
+	if b.hint <= seen || 2*texts < seen {
+		return
+	}
+	n := int(int64(texts) * int64(b.hint) / int64(seen))
+	b.textsExpected = n + n/16
+	b.texts.expect(b.textsExpected)
+	if b.manyPairs { // and a pair each, most of them
+		grow := func(n int) int { return max(b.textsExpected-n, 0) }
+		b.pairList = slices.Grow(b.pairList, grow(len(b.pairList)))
+		b.pairNext = slices.Grow(b.pairNext, grow(len(b.pairNext)))
+		b.textPair = slices.Grow(b.textPair, grow(len(b.textPair)))
+	}
 }
 
 // reserve sizes the range arrays for n rows, so that millions of ranges
 // are not copied again and again as the arrays grow.
 func (b *nvtxBuilder) reserve(n int) {
+	b.hint = n
 	d := b.d
 	d.start, d.end = make([]int64, 0, n), make([]int64, 0, n)
 	d.flags, d.pair = make([]uint8, 0, n), make([]int32, 0, n)
@@ -323,6 +396,9 @@ func (b *nvtxBuilder) thread(g int64) int32 {
 
 // text interns a range's text: StringIds(textId), else text, else empty.
 func (b *nvtxBuilder) text(r *nvtxRow) int32 {
+	if r.hashed { // an inline text, hashed by addRows
+		return b.texts.internHashed(r.text, r.hash)
+	}
 	if r.null&nvNullTextID == 0 {
 		k, ok := b.byTextID[r.textID]
 		if !ok {
@@ -372,9 +448,10 @@ func (b *nvtxBuilder) pair(dk, tk int32) int32 {
 // spreadPairs turns the counted pairs into the pair arrays.
 func (b *nvtxBuilder) spreadPairs() {
 	n := b.onePairs
-	b.pairList = make([]uint64, n, 2*n)
-	b.pairNext = make([]int32, n, 2*n)
-	b.textPair = make([]int32, n, 2*n)
+	c := max(2*int(n), b.textsExpected) // most texts have one pair
+	b.pairList = make([]uint64, n, c)
+	b.pairNext = make([]int32, n, c)
+	b.textPair = make([]int32, n, c)
 	for p := range n {
 		b.pairList[p] = b.pairKey(p)
 		b.pairNext[p], b.textPair[p] = -1, p

@@ -86,28 +86,42 @@ func (g *nvtxSumGroup) stats(more []nvtxSumMore) (groupStats, int32) {
 // Values (400). They read the names alone, so that the ranges' arrays are
 // free while the rows are written.
 func nvtxSumResult(c *Ctx, names []string, groups []nvtxSumGroup, more []nvtxSumMore, grand int64, cols []string) *Result {
-	res := NewResult(c.Report.Name, c.Report.Title)
-	n := len(groups)
-	for j, col := range cols {
-		var fn func(i int) Value
-		switch {
-		case j < 8:
-			fn = func(i int) Value {
-				g := &groups[i]
+	return nvtxGroupResult(c, cols, names, groups, func(j int) func(g *nvtxSumGroup) Value {
+		if j < 8 {
+			return func(g *nvtxSumGroup) Value {
 				st, nulls := g.stats(more)
 				return st.cell(j, int(g.n), int64(g.n)+int64(nulls), grand)
 			}
-		case col == "Style":
-			fn = func(i int) Value { return TextV(nvtxStyle(groups[i].style)) }
-		default:
-			fn = func(i int) Value { return TextV(names[groups[i].name]) }
 		}
-		// the kind a stored column takes: its first non-NULL cell's
+		return func(g *nvtxSumGroup) Value { return TextV(nvtxStyle(g.style)) }
+	})
+}
+
+// nvtxGroupResult is a report of one row per group, in order, of computed
+// cells: column j's cells are col(j)'s of the groups, but for the column
+// named "Range", the groups' names. Every block of rows reads its names
+// ahead (touchNames). A column's kind is that of its first non-NULL cell.
+func nvtxGroupResult(c *Ctx, cols, names []string, groups []nvtxSumGroup, col func(j int) func(g *nvtxSumGroup) Value) *Result {
+	res := NewResult(c.Report.Name, c.Report.Title)
+	n := len(groups)
+	for j, name := range cols {
+		var fn func(i int) Value
+		if name == "Range" {
+			fn = func(i int) Value {
+				if i%nvtxTouchRows == 0 { // the names of the next rows, ahead of their cells
+					touchSink.Add(touchNames(names, groups[i:min(i+nvtxTouchRows, n)]))
+				}
+				return TextV(names[groups[i].name])
+			}
+		} else {
+			cell := col(j)
+			fn = func(i int) Value { return cell(&groups[i]) }
+		}
 		kind := NullKind
 		for i := 0; i < n && kind == NullKind; i++ {
 			kind = fn(i).Kind
 		}
-		res.Cols = append(res.Cols, ComputedCol(col, kind, n, fn))
+		res.Cols = append(res.Cols, ComputedCol(name, kind, n, fn))
 	}
 	return res
 }
@@ -125,18 +139,17 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 		}
 		grand = addInt(grand, g.total)
 	}
-	// by total, then the runs of one total by name and style, on every
-	// core: the names, a million of them on a PyTorch capture, are
-	// compared only within a run
-	slices.SortFunc(groups, func(a, b nvtxSumGroup) int {
-		if an, bn := a.n == 0, b.n == 0; an != bn { // NULL total last
-			if bn {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(b.total, a.total)
-	})
+	orderNVTXGroups(names, groups)
+	return grand
+}
+
+// orderNVTXGroups sorts the groups in row order: Total descending with
+// NULL (no values) last and ties by name, then style.
+func orderNVTXGroups(names []string, groups []nvtxSumGroup) {
+	// by total (a radix sort), then the runs of one total by name and
+	// style, on every core: the names, a million of them on a PyTorch
+	// capture, are compared only within a run
+	sortByTotal(groups)
 	byName := func(a, b nvtxSumGroup) int {
 		if c := strings.Compare(names[a.name], names[b.name]); c != 0 {
 			return c
@@ -166,12 +179,12 @@ func sortNVTXSum(names []string, groups []nvtxSumGroup, more []nvtxSumMore) (gra
 				j++
 			}
 			if j-i > 1 {
+				touchSink.Add(touchNames(names, groups[i:j]))
 				slices.SortFunc(groups[i:j], byName)
 			}
 			i = j
 		}
 	})
-	return grand
 }
 
 // groupDurations returns the durations of the ranges grouped by name and,
@@ -310,6 +323,97 @@ func (d *nvtxData) groupDurations(m int64, mOK, withStyle bool) ([]int64, []nvtx
 		done()
 	}
 	return durs, groups, more
+}
+
+// touchNames reads the names of groups, their headers and their first and
+// last bytes, one after another: the groups are in total order and their
+// names in the order of the ranges, so each name is a cache miss or two,
+// which overlap here rather than stall the sort's comparisons or the
+// CSV writer's cells one by one (textTable.touch). It returns a value of
+// the bytes only so that the reads are kept.
+func touchNames(names []string, groups []nvtxSumGroup) uint32 {
+	var acc uint32
+	for k := range groups {
+		if s := names[groups[k].name]; s != "" {
+			acc += uint32(s[0]) + uint32(s[len(s)-1])
+		}
+	}
+	return acc
+}
+
+// sortByTotal orders the groups by total, descending, the groups without
+// values (a NULL total) last. It is an LSD radix sort on the bytes of the
+// totals, skipping the bytes every total shares (most totals are durations
+// of under a second: four or five passes of the groups), then a stable
+// partition of the NULL totals; a comparison sort took three times as long
+// on the 1.6 M groups of a PyTorch capture (docs/performance.md, "NVTX
+// summaries: radix, prefetch"). The order of equal totals is left as it
+// comes.
+func sortByTotal(groups []nvtxSumGroup) {
+	n := len(groups)
+	if n < 1024 {
+		slices.SortFunc(groups, func(a, b nvtxSumGroup) int {
+			if an, bn := a.n == 0, b.n == 0; an != bn { // NULL total last
+				if bn {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(b.total, a.total)
+		})
+		return
+	}
+	// the key ascends as the total descends
+	key := func(g *nvtxSumGroup) uint64 { return ^(uint64(g.total) ^ 1<<63) }
+	var counts [8][256]int
+	nulls := 0
+	for i := range groups {
+		k := key(&groups[i])
+		for d := range counts {
+			counts[d][byte(k>>(8*d))]++
+		}
+		if groups[i].n == 0 {
+			nulls++
+		}
+	}
+	tmp := make([]nvtxSumGroup, n)
+	src, dst := groups, tmp
+	first := key(&groups[0])
+	for d := range counts {
+		shift := uint(8 * d)
+		c := &counts[d]
+		if c[byte(first>>shift)] == n {
+			continue // every total has this byte
+		}
+		var pos [256]int
+		sum := 0
+		for b := range c {
+			pos[b], sum = sum, sum+c[b]
+		}
+		for i := range src {
+			g := &src[i]
+			b := byte(key(g) >> shift)
+			dst[pos[b]] = *g
+			pos[b]++
+		}
+		src, dst = dst, src
+	}
+	if nulls > 0 {
+		k, j := 0, n-nulls
+		for i := range src {
+			if src[i].n == 0 {
+				dst[j] = src[i]
+				j++
+			} else {
+				dst[k] = src[i]
+				k++
+			}
+		}
+		src = dst
+	}
+	if &src[0] != &groups[0] {
+		copy(groups, src)
+	}
 }
 
 // pairRanks returns the rank of each pair ordered by name (a counting

@@ -3,6 +3,7 @@ package stats
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -108,8 +109,9 @@ func testGroupDurations(t *testing.T, r *rand.Rand, n int) {
 
 // TestSortNVTXSumTies: the groups in nvtx_sum's row order (Total
 // descending, NULL last, then name, then style) when most totals tie and
-// the runs of one total cross the parts sorted on separate cores: compared
-// with one sort on the whole key.
+// the runs of one total cross the parts sorted on separate cores, and with
+// totals of every sign and size (the radix sort's bytes): compared with one
+// sort on the whole key.
 func TestSortNVTXSumTies(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	r := rand.New(rand.NewPCG(3, 4))
@@ -118,11 +120,16 @@ func TestSortNVTXSumTies(t *testing.T) {
 	for i, k := range r.Perm(len(names)) {
 		names[i] = fmt.Sprintf("op%d", k)
 	}
-	for _, spread := range []int64{3, 300, 1e9} { // 3: runs longer than a part
+	for _, spread := range []int64{3, 300, 1e9, -1e9} { // 3: runs longer than a part; -1e9: signed
 		groups := make([]nvtxSumGroup, n)
 		for i := range groups {
 			g := &groups[i]
-			g.name, g.style, g.n, g.total = int32(i/2), uint8(i%2), 1, r.Int64N(spread)
+			g.name, g.style, g.n = int32(i/2), uint8(i%2), 1
+			if spread > 0 {
+				g.total = r.Int64N(spread)
+			} else {
+				g.total = r.Int64N(-2*spread) + spread
+			}
 			if r.IntN(100) == 0 {
 				g.n, g.total = 0, 0
 			}
@@ -144,6 +151,46 @@ func TestSortNVTXSumTies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSortByTotal: the radix sort orders totals of every sign and size
+// (each byte varying, or shared by all), the NULL totals last, as a
+// comparison sort of (NULL, -total) does.
+func TestSortByTotal(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	extremes := []int64{math.MinInt64, math.MinInt64 + 1, -1 << 32, -1, 0, 1, 255, 256, 1 << 40, math.MaxInt64}
+	for _, n := range []int{10, 5000, 100_000} { // 10: below the radix sort's size
+		for _, pick := range []func() int64{
+			func() int64 { return extremes[r.IntN(len(extremes))] },
+			func() int64 { return r.Int64() - r.Int64() },
+			func() int64 { return 1<<33 + r.Int64N(1000) }, // the high bytes shared
+		} {
+			groups := make([]nvtxSumGroup, n)
+			for i := range groups {
+				groups[i] = nvtxSumGroup{name: int32(i), n: 1, total: pick()}
+				if r.IntN(20) == 0 {
+					groups[i].n, groups[i].total = 0, 0
+				}
+			}
+			want := slices.Clone(groups)
+			slices.SortStableFunc(want, func(a, b nvtxSumGroup) int {
+				return cmp.Or(cmp.Compare(btoi(a.n == 0), btoi(b.n == 0)), cmp.Compare(b.total, a.total))
+			})
+			sortByTotal(groups)
+			for i := range groups {
+				if g, w := groups[i], want[i]; g.n != w.n || g.total != w.total {
+					t.Fatalf("n %d: row %d is %+v, want %+v", n, i, g, w)
+				}
+			}
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestNVTXBuilderPairs: ranges of one domain first (the builder only counts
