@@ -109,18 +109,18 @@ func frameValue(c *recipe.Column, i int) nsysx.Value {
 	if c.IsNull(i) {
 		return nsysx.Null
 	}
-	switch c.Kind {
+	switch c.Type {
 	case recipe.Float64:
-		if math.IsNaN(c.Floats[i]) {
+		if math.IsNaN(c.FloatVals[i]) {
 			return nsysx.Null
 		}
-		return nsysx.FloatV(c.Floats[i])
+		return nsysx.FloatV(c.FloatVals[i])
 	case recipe.String:
 		return nsysx.TextV(c.Strs[i])
 	case recipe.ListInt64:
 		return nsysx.TextV(strings.ReplaceAll(fmt.Sprint(c.Lists[i]), " ", ", "))
 	}
-	return nsysx.IntV(c.Ints[i]) // the integer kinds
+	return nsysx.IntV(c.IntVals[i]) // the integer kinds
 }
 
 // loadResults copies each result into TEMP table NAME.

@@ -49,21 +49,21 @@ func (k Type) String() string {
 // with a nil Valid it is numpy int64. All fields are exported so that a Frame can be
 // encoded as it is (gob, JSON) between a map and a reduce step.
 type Column struct {
-	Name   string
-	Kind   Type
-	Ints   []int64
-	Floats []float64
-	Strs   []string
-	Lists  [][]int64
-	Valid  []bool
-	Cats   []int64 // Category: the categories, in order
+	Name      string
+	Type      Type
+	IntVals   []int64
+	FloatVals []float64
+	Strs      []string
+	Lists     [][]int64
+	Valid     []bool
+	Cats      []int64 // Category: the categories, in order
 }
 
 // Len is the number of rows.
 func (c *Column) Len() int {
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
-		return len(c.Floats)
+		return len(c.FloatVals)
 	case String:
 		return len(c.Strs)
 	case ListInt64:
@@ -71,12 +71,12 @@ func (c *Column) Len() int {
 	case AllNull:
 		return len(c.Valid)
 	}
-	return len(c.Ints)
+	return len(c.IntVals)
 }
 
 // IsNull reports whether row i is NULL.
 func (c *Column) IsNull(i int) bool {
-	if c.Kind == AllNull {
+	if c.Type == AllNull {
 		return true
 	}
 	return c.Valid != nil && !c.Valid[i]
@@ -123,7 +123,7 @@ func (f *Frame) Rows() int {
 }
 
 // Col returns the column named name, or nil.
-func (f *Frame) Col(name string) *Column {
+func (f *Frame) Find(name string) *Column {
 	for _, c := range f.Cols {
 		if c.Name == name {
 			return c
@@ -152,8 +152,8 @@ func (f *Frame) Check() error {
 		if c.Valid != nil && len(c.Valid) != n {
 			return fmt.Errorf("frame: column %q has %d validity flags for %d rows", c.Name, len(c.Valid), n)
 		}
-		if c.Kind > Category {
-			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Kind)
+		if c.Type > Category {
+			return fmt.Errorf("frame: column %q has unknown kind %v", c.Name, c.Type)
 		}
 	}
 	switch f.Index {
@@ -162,7 +162,7 @@ func (f *Frame) Check() error {
 			return fmt.Errorf("frame: %v index without index columns", f.Index)
 		}
 		for _, name := range f.IndexCols {
-			if f.Col(name) == nil {
+			if f.Find(name) == nil {
 				return fmt.Errorf("frame: index column %q is missing", name)
 			}
 		}
