@@ -76,13 +76,12 @@ func (e *Engine) resultTables(query string) map[string]*nsysx.Result {
 			continue
 		}
 		switch x := v.Interface().(type) {
-		case *nsysx.Result:
-			if x != nil && x.Err() == nil {
-				out[w] = x
-			}
-		case *recipe.Frame:
-			if x != nil {
+		case *nsysx.Result: // a report's result or a recipe table (*recipe.Frame)
+			switch {
+			case x.Typed():
 				out[w] = frameResult(x)
+			case x != nil && x.Err() == nil:
+				out[w] = x
 			}
 		}
 	}

@@ -59,8 +59,12 @@ func (c *Column) Set(g int, v Num) {
 	}
 }
 
-// Float returns row i as a float64 (uint64 read unsigned; NaN for NULL).
+// Float returns row i as a number (uint64 read unsigned; NaN for NULL or
+// text).
 func (c *Column) Float(i int) float64 {
+	if !c.typed() {
+		return c.Value(i).AsFloat()
+	}
 	if c.IsNull(i) {
 		return math.NaN()
 	}
@@ -69,8 +73,19 @@ func (c *Column) Float(i int) float64 {
 		return c.FloatVals[i]
 	case Uint64:
 		return float64(uint64(c.IntVals[i]))
+	case String, ListInt64:
+		return math.NaN()
 	}
 	return float64(c.IntVals[i])
+}
+
+// cellKind is the Kind of c's non-NULL cells: Kind, or for a typed column
+// with rows the Kind its Type gives.
+func (c *Column) cellKind() Kind {
+	if c.typed() && c.Len() > 0 {
+		return c.valueKind()
+	}
+	return c.Kind
 }
 
 // Pick returns a new column with the given rows, in order. A non-nil Valid
