@@ -210,7 +210,8 @@ func (f *Frame) Rows() int {
 	return f.Cols[0].Len()
 }
 
-// Col returns the column named name, or nil.
+// Find returns the column named name exactly, or nil (Col matches labels
+// too and never returns nil).
 func (f *Frame) Find(name string) *Column {
 	for _, c := range f.Cols {
 		if c.Name == name {
