@@ -135,7 +135,7 @@ func TestMagicRecipe(t *testing.T) {
 	got := cell(t, e, `import "fmt"
 rows := ""
 f := recipeResult.Output.Table("per_rank")
-for i := 0; i < f.Rows(); i++ { rows += fmt.Sprintln(f.Cols[0].Ints[i], f.Cols[1].Ints[i], f.Cols[2].Ints[i], f.Cols[3].Ints[i]) }
+for i := 0; i < f.Rows(); i++ { rows += fmt.Sprintln(f.Cols[0].IntVals[i], f.Cols[1].IntVals[i], f.Cols[2].IntVals[i], f.Cols[3].IntVals[i]) }
 rows`).result(t)["text/plain"].(string)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	sort.Strings(lines)
