@@ -63,7 +63,7 @@ func RecipeKind(name string, out *recipe.Output) PlotKind {
 	case out.Table("pace_delta_stats") != nil:
 		return KindPace
 	}
-	if a := out.Table("analysis"); a != nil && a.Col("Duration") != nil && len(heatValueCols(a)) > 0 {
+	if a := out.Table("analysis"); a != nil && a.Find("Duration") != nil && len(heatValueCols(a)) > 0 {
 		return KindHeatmap
 	}
 	return KindTable
@@ -264,13 +264,13 @@ func cellFloat(c *recipe.Column, i int) float64 {
 	if c == nil || i >= c.Len() || c.IsNull(i) {
 		return math.NaN()
 	}
-	switch c.Kind {
+	switch c.Type {
 	case recipe.Float64:
-		return c.Floats[i]
+		return c.FloatVals[i]
 	case recipe.Uint64:
-		return float64(uint64(c.Ints[i]))
+		return float64(uint64(c.IntVals[i]))
 	case recipe.Int64, recipe.Uint32, recipe.Category:
-		return float64(c.Ints[i])
+		return float64(c.IntVals[i])
 	}
 	return math.NaN()
 }
@@ -280,7 +280,7 @@ func cellText(c *recipe.Column, i int) string {
 	if c == nil || i >= c.Len() || c.IsNull(i) {
 		return ""
 	}
-	if c.Kind == recipe.String {
+	if c.Type == recipe.String {
 		return c.Strs[i]
 	}
 	v := cellFloat(c, i)
@@ -293,7 +293,7 @@ func cellText(c *recipe.Column, i int) string {
 // firstCol returns the first of the named columns the frame has.
 func firstCol(f *recipe.Frame, names ...string) *recipe.Column {
 	for _, n := range names {
-		if c := f.Col(n); c != nil {
+		if c := f.Find(n); c != nil {
 			return c
 		}
 	}

@@ -43,7 +43,7 @@ var heatKeyCols = map[string]bool{"Duration": true, "PID": true, "Device ID": tr
 func heatLabelCols(f *recipe.Frame) []*recipe.Column {
 	var out []*recipe.Column
 	for _, n := range []string{"Rank", "Device ID", "GPU", "PID"} {
-		if c := f.Col(n); c != nil {
+		if c := f.Find(n); c != nil {
 			out = append(out, c)
 		}
 	}
@@ -62,7 +62,7 @@ func heatLabelName(keys []*recipe.Column) string {
 func heatValueCols(f *recipe.Frame) []string {
 	var out []string
 	for _, c := range f.Cols {
-		if !heatKeyCols[c.Name] && c.Kind == recipe.Float64 {
+		if !heatKeyCols[c.Name] && c.Type == recipe.Float64 {
 			out = append(out, c.Name)
 		}
 	}
@@ -75,7 +75,7 @@ func HeatmapFromOutput(name string, out *recipe.Output) (*HeatmapData, error) {
 	if f == nil {
 		return nil, fmt.Errorf("recipe %s: no analysis table", name)
 	}
-	dur := f.Col("Duration")
+	dur := f.Find("Duration")
 	keys := heatLabelCols(f)
 	if dur == nil || len(keys) == 0 {
 		return nil, fmt.Errorf("recipe %s: analysis lacks Duration, or Rank, GPU and PID", name)
@@ -83,7 +83,7 @@ func HeatmapFromOutput(name string, out *recipe.Output) (*HeatmapData, error) {
 	d := &HeatmapData{Recipe: name, Columns: heatValueCols(f), LabelName: heatLabelName(keys)}
 	vals := make([]*recipe.Column, len(d.Columns))
 	for j, n := range d.Columns {
-		vals[j] = f.Col(n)
+		vals[j] = f.Find(n)
 	}
 	byLabel := map[string]*HeatRow{}
 	var labels []string

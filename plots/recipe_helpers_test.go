@@ -42,27 +42,27 @@ func goldenFrame(t testing.TB, rel string) *recipe.Frame {
 func appendCell(t testing.TB, col *recipe.Column, ch arrow.Array, j int, null bool) {
 	switch a := ch.(type) {
 	case *array.Int64:
-		col.Kind = recipe.Int64
-		col.Ints = append(col.Ints, a.Value(j))
+		col.Type = recipe.Int64
+		col.IntVals = append(col.IntVals, a.Value(j))
 	case *array.Uint32:
-		col.Kind = recipe.Uint32
-		col.Ints = append(col.Ints, int64(a.Value(j)))
+		col.Type = recipe.Uint32
+		col.IntVals = append(col.IntVals, int64(a.Value(j)))
 	case *array.Uint64:
-		col.Kind = recipe.Uint64
-		col.Ints = append(col.Ints, int64(a.Value(j)))
+		col.Type = recipe.Uint64
+		col.IntVals = append(col.IntVals, int64(a.Value(j)))
 	case *array.Float64:
-		col.Kind = recipe.Float64
-		col.Floats = append(col.Floats, a.Value(j))
+		col.Type = recipe.Float64
+		col.FloatVals = append(col.FloatVals, a.Value(j))
 	case *array.LargeString:
-		col.Kind = recipe.String
+		col.Type = recipe.String
 		col.Strs = append(col.Strs, a.Value(j))
 	case *array.String:
-		col.Kind = recipe.String
+		col.Type = recipe.String
 		col.Strs = append(col.Strs, a.Value(j))
 	case *array.Null:
-		col.Kind = recipe.Null
+		col.Type = recipe.Null
 	default:
-		col.Kind = recipe.ListInt64
+		col.Type = recipe.ListInt64
 		col.Lists = append(col.Lists, nil)
 	}
 }

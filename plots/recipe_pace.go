@@ -51,7 +51,7 @@ func PaceFromOutput(name string, out *recipe.Output) (*PaceData, error) {
 			d.Ranks, d.Iters = f.Names(), f.Rows()
 		}
 		for _, r := range d.Ranks {
-			c := f.Col(r)
+			c := f.Find(r)
 			vals := make([]float64, d.Iters)
 			for i := range vals {
 				vals[i] = cellFloat(c, i)
@@ -101,7 +101,7 @@ func readDeltaStats(f *recipe.Frame) ([]StatBox, error) {
 	col := func(n string) *recipe.Column { return firstCol(f, n, n+" (approx)") }
 	var out []StatBox
 	for i := 1; i < f.Rows(); i++ {
-		out = append(out, StatBox{Name: fmt.Sprint(i), Rank: int64(i), Count: int64(cellFloat(f.Col("Count"), i)),
+		out = append(out, StatBox{Name: fmt.Sprint(i), Rank: int64(i), Count: int64(cellFloat(f.Find("Count"), i)),
 			Mean: cellFloat(col("Mean"), i), Std: cellFloat(col("Std"), i), Min: cellFloat(col("Min"), i),
 			Q1: cellFloat(col("Q1"), i), Median: cellFloat(med, i), Q3: cellFloat(col("Q3"), i),
 			Max: cellFloat(col("Max"), i), Sum: cellFloat(col("Sum"), i)})

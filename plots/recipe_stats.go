@@ -202,7 +202,7 @@ func readStatBoxes(f *recipe.Frame, ranks bool, rows []int) ([]StatBox, string, 
 		return nil, "", fmt.Errorf("no name column")
 	}
 	col := func(n string) *recipe.Column { return firstCol(f, n+" (approx)", n) }
-	cnt, rank := f.Col("Count"), f.Col("Rank")
+	cnt, rank := f.Find("Count"), f.Find("Rank")
 	if cnt == nil || col("Median") == nil || (ranks && rank == nil) {
 		return nil, "", fmt.Errorf("missing Count, Median or Rank")
 	}
@@ -215,7 +215,7 @@ func readStatBoxes(f *recipe.Frame, ranks bool, rows []int) ([]StatBox, string, 
 	out := make([]StatBox, len(rows))
 	for x, i := range rows {
 		b := &out[x]
-		b.Name, b.Rank, b.Count, b.Device = cellText(key, i), -1, int64(cellFloat(cnt, i)), cellText(f.Col("Device ID"), i)
+		b.Name, b.Rank, b.Count, b.Device = cellText(key, i), -1, int64(cellFloat(cnt, i)), cellText(f.Find("Device ID"), i)
 		if ranks {
 			b.Rank = int64(cellFloat(rank, i))
 		}
@@ -228,7 +228,7 @@ func readStatBoxes(f *recipe.Frame, ranks bool, rows []int) ([]StatBox, string, 
 // statsKey is the frame's name column: its index, or Name/Text/Shortname.
 func statsKey(f *recipe.Frame) *recipe.Column {
 	if f.Index == recipe.NamedIndex && len(f.IndexCols) > 0 {
-		if c := f.Col(f.IndexCols[0]); c != nil && c.Kind == recipe.String {
+		if c := f.Find(f.IndexCols[0]); c != nil && c.Type == recipe.String {
 			return c
 		}
 	}

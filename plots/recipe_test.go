@@ -52,8 +52,8 @@ func TestRecipeStatsBoxes(t *testing.T) {
 			if i < 0 {
 				t.Fatalf("%s: box %q not in all_stats", rel, b.Name)
 			}
-			want := []float64{cellFloat(all.Col("Min"), i), cellFloat(all.Col("Q1 (approx)"), i), cellFloat(all.Col("Median (approx)"), i),
-				cellFloat(all.Col("Q3 (approx)"), i), cellFloat(all.Col("Max"), i), cellFloat(all.Col("Mean"), i)}
+			want := []float64{cellFloat(all.Find("Min"), i), cellFloat(all.Find("Q1 (approx)"), i), cellFloat(all.Find("Median (approx)"), i),
+				cellFloat(all.Find("Q3 (approx)"), i), cellFloat(all.Find("Max"), i), cellFloat(all.Find("Mean"), i)}
 			got := []float64{b.Min, b.Q1, b.Median, b.Q3, b.Max, b.Mean}
 			for j := range want {
 				if !sameFloat(got[j], want[j], 0) {
@@ -69,8 +69,8 @@ func TestRecipeStatsBoxes(t *testing.T) {
 			for _, r := range rows {
 				found := false
 				for i := 0; i < rs.Rows(); i++ {
-					if rkey.Strs[i] == r.Name && int64(cellFloat(rs.Col("Rank"), i)) == r.Rank {
-						found = sameFloat(r.Median, cellFloat(rs.Col("Median"), i), 0) && sameFloat(r.Max, cellFloat(rs.Col("Max"), i), 0)
+					if rkey.Strs[i] == r.Name && int64(cellFloat(rs.Find("Rank"), i)) == r.Rank {
+						found = sameFloat(r.Median, cellFloat(rs.Find("Median"), i), 0) && sameFloat(r.Max, cellFloat(rs.Find("Max"), i), 0)
 					}
 				}
 				if !found {
@@ -109,17 +109,17 @@ func TestRecipeHeatmap(t *testing.T) {
 	}
 	sums, counts := map[int64]float64{}, map[int64]float64{}
 	for i := 0; i < f.Rows(); i++ {
-		lbl := trimFloat(cellFloat(f.Col("Rank"), i)) + "/" + trimFloat(cellFloat(f.Col("Device ID"), i)) + "/" + trimFloat(cellFloat(f.Col("PID"), i))
+		lbl := trimFloat(cellFloat(f.Find("Rank"), i)) + "/" + trimFloat(cellFloat(f.Find("Device ID"), i)) + "/" + trimFloat(cellFloat(f.Find("PID"), i))
 		row := heatRow(d, lbl)
 		if row == nil {
 			t.Fatalf("no row %s", lbl)
 		}
-		dur := int64(cellFloat(f.Col("Duration"), i))
+		dur := int64(cellFloat(f.Find("Duration"), i))
 		k := slices.Index(row.Starts, dur)
-		if k < 0 || !sameFloat(row.Values[1][k], cellFloat(f.Col("NCCL"), i), 0) {
-			t.Errorf("%s at %d: cell not the NCCL value %v", lbl, dur, cellFloat(f.Col("NCCL"), i))
+		if k < 0 || !sameFloat(row.Values[1][k], cellFloat(f.Find("NCCL"), i), 0) {
+			t.Errorf("%s at %d: cell not the NCCL value %v", lbl, dur, cellFloat(f.Find("NCCL"), i))
 		}
-		if v := cellFloat(f.Col("NCCL"), i); !math.IsNaN(v) {
+		if v := cellFloat(f.Find("NCCL"), i); !math.IsNaN(v) {
 			sums[dur] += v
 			counts[dur]++
 		}
@@ -158,7 +158,7 @@ func TestRecipePace(t *testing.T) {
 		f := goldenFrame(t, rel+"/pace_"+m+".parquet")
 		for r, name := range f.Names() {
 			for i := 0; i < f.Rows(); i++ {
-				if !sameFloat(d.Series[m][r][i], cellFloat(f.Col(name), i), 0) {
+				if !sameFloat(d.Series[m][r][i], cellFloat(f.Find(name), i), 0) {
 					t.Fatalf("%s rank %s iteration %d: %v", m, name, i, d.Series[m][r][i])
 				}
 			}
@@ -169,7 +169,7 @@ func TestRecipePace(t *testing.T) {
 		t.Fatalf("%d delta boxes, %d rows", len(d.Delta), ds.Rows())
 	}
 	for k, b := range d.Delta {
-		if b.Rank != int64(k+1) || b.Median != cellFloat(ds.Col("Median"), k+1) || b.Min != cellFloat(ds.Col("Min"), k+1) {
+		if b.Rank != int64(k+1) || b.Median != cellFloat(ds.Find("Median"), k+1) || b.Min != cellFloat(ds.Find("Min"), k+1) {
 			t.Errorf("delta box %d: %+v", k, b)
 		}
 	}
@@ -213,19 +213,19 @@ func TestRecipeDiff(t *testing.T) {
 	d := cs[0].data.(*StatsData)
 	a, b := goldenFrame(t, "train+fixed/cuda_gpu_kern_sum/all_stats.parquet"), goldenFrame(t, "rank0+rank1/cuda_gpu_kern_sum/all_stats.parquet")
 	both, inA := 0, 0
-	for i := range a.Col("Name").Strs {
-		if slices.Index(b.Col("Name").Strs, a.Col("Name").Strs[i]) >= 0 {
+	for i := range a.Find("Name").Strs {
+		if slices.Index(b.Find("Name").Strs, a.Find("Name").Strs[i]) >= 0 {
 			inA++
 		}
 	}
 	for _, box := range d.Boxes {
-		i, j := slices.Index(a.Col("Name").Strs, box.Name), slices.Index(b.Col("Name").Strs, box.Name)
+		i, j := slices.Index(a.Find("Name").Strs, box.Name), slices.Index(b.Find("Name").Strs, box.Name)
 		if i < 0 {
 			t.Fatalf("%s not in DIR1", box.Name)
 		}
 		want := math.NaN()
 		if j >= 0 {
-			want = cellFloat(a.Col("Median (approx)"), i) - cellFloat(b.Col("Median (approx)"), j)
+			want = cellFloat(a.Find("Median (approx)"), i) - cellFloat(b.Find("Median (approx)"), j)
 			both++
 		}
 		if !sameFloat(box.Median, want, 1e-6) {
@@ -272,10 +272,10 @@ func TestRecipeStatsDevices(t *testing.T) {
 		t.Fatalf("%d device rows, the file has %d", n, f.Rows())
 	}
 	for i := 0; i < f.Rows(); i++ {
-		name, dev, rank := f.Col("Name").Strs[i], cellText(f.Col("Device ID"), i), int64(cellFloat(f.Col("Rank"), i))
+		name, dev, rank := f.Find("Name").Strs[i], cellText(f.Find("Device ID"), i), int64(cellFloat(f.Find("Rank"), i))
 		found := false
 		for _, r := range d.ByDevice[name] {
-			found = found || r.Device == dev && r.Rank == rank && r.Median == cellFloat(f.Col("Median"), i)
+			found = found || r.Device == dev && r.Rank == rank && r.Median == cellFloat(f.Find("Median"), i)
 		}
 		if !found {
 			t.Errorf("%s device %s rank %d not in the chart data", name, dev, rank)

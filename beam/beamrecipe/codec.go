@@ -103,7 +103,7 @@ func frameToWire(f *recipe.Frame) *wireFrame {
 // emptiness says which of the column's slices are empty but not nil.
 func emptiness(c *recipe.Column) [6]bool {
 	return [6]bool{
-		c.Ints != nil && len(c.Ints) == 0, c.Floats != nil && len(c.Floats) == 0,
+		c.IntVals != nil && len(c.IntVals) == 0, c.FloatVals != nil && len(c.FloatVals) == 0,
 		c.Strs != nil && len(c.Strs) == 0, c.Lists != nil && len(c.Lists) == 0,
 		c.Valid != nil && len(c.Valid) == 0, c.Cats != nil && len(c.Cats) == 0,
 	}
@@ -132,10 +132,10 @@ func frameFromWire(w *wireFrame) *recipe.Frame {
 		c := wc.C
 		e := func(i int) bool { return wc.Empty&(1<<i) != 0 }
 		if e(0) {
-			c.Ints = []int64{}
+			c.IntVals = []int64{}
 		}
 		if e(1) {
-			c.Floats = []float64{}
+			c.FloatVals = []float64{}
 		}
 		if e(2) {
 			c.Strs = []string{}

@@ -122,8 +122,8 @@ func sameFrame(t *testing.T, what string, f, g *recipe.Frame) {
 	}
 	for i, c := range f.Cols {
 		d := g.Cols[i]
-		same := c.Name == d.Name && c.Kind == d.Kind && sameFloats(c.Floats, d.Floats)
-		for _, pair := range [][2]any{{c.Ints, d.Ints}, {c.Strs, d.Strs}, {c.Lists, d.Lists}, {c.Valid, d.Valid}, {c.Cats, d.Cats}} {
+		same := c.Name == d.Name && c.Type == d.Type && sameFloats(c.FloatVals, d.FloatVals)
+		for _, pair := range [][2]any{{c.IntVals, d.IntVals}, {c.Strs, d.Strs}, {c.Lists, d.Lists}, {c.Valid, d.Valid}, {c.Cats, d.Cats}} {
 			same = same && reflect.DeepEqual(pair[0], pair[1])
 		}
 		if !same {

@@ -126,7 +126,7 @@ func TestRecipeBadReport(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	files, err := pyframe.ReadParquet(filepath.Join(out, "files.parquet"))
-	if err != nil || files.Rows() != 1 || files.Col("File").Strs[0] != "rank0" {
+	if err != nil || files.Rows() != 1 || files.Find("File").Strs[0] != "rank0" {
 		t.Errorf("files.parquet: %v; want only rank0", err)
 	}
 	out2 := filepath.Join(t.TempDir(), "o")
@@ -169,7 +169,7 @@ func TestRecipeDiffCLI(t *testing.T) {
 	}
 	for _, c := range rs.Cols {
 		for i := 0; i < c.Len() && c.Name != "Rank" && c.Name != "Text"; i++ {
-			if !c.IsNull(i) && (c.Kind == recipe.Float64 && c.Floats[i] != 0 || c.Kind != recipe.Float64 && c.Ints[i] != 0) {
+			if !c.IsNull(i) && (c.Type == recipe.Float64 && c.FloatVals[i] != 0 || c.Type != recipe.Float64 && c.IntVals[i] != 0) {
 				t.Errorf("%s row %d is not 0", c.Name, i)
 			}
 		}
@@ -217,7 +217,7 @@ func TestRecipeReportWithExport(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	files, err := pyframe.ReadParquet(filepath.Join(out, "files.parquet"))
-	if err != nil || files.Rows() != 1 || files.Col("File").Strs[0] != "rank0" {
+	if err != nil || files.Rows() != 1 || files.Find("File").Strs[0] != "rank0" {
 		t.Fatalf("files.parquet: %v, want one rank0", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "o.nsys-analysis"))

@@ -17,7 +17,7 @@ func TestFrameBundleCells(t *testing.T) {
 	f := &recipe.Frame{Index: recipe.NamedIndex, IndexCols: []string{"Name"}, Cols: []*recipe.Column{
 		pyframe.NewInts("Count", recipe.Int64, []int64{12, 3}, recipe.Mask{true, false}),
 		pyframe.NewFloats("Mean", []float64{2.5, math.NaN()}, nil),
-		{Name: "Stack", Kind: recipe.ListInt64, Lists: [][]int64{{0, 1}, {}}},
+		{Name: "Stack", Type: recipe.ListInt64, Lists: [][]int64{{0, 1}, {}}},
 		pyframe.NewStrings("Name", []string{"aa", "b"}, nil),
 	}}
 	got := FrameBundle("sum", f, TableOptions{})["text/plain"].(string)

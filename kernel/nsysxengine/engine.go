@@ -142,9 +142,12 @@ func (e *Engine) SetTableOptions(o TableOptions) {
 // display is the gointerp displayer for nsysx values.
 func (e *Engine) display(v any) map[string]any {
 	switch x := v.(type) {
-	case *nsysx.Result:
+	case *nsysx.Result: // a report's result or a recipe table (*recipe.Frame)
 		if x == nil {
 			return nil
+		}
+		if x.Typed() {
+			return FrameBundle("", x, e.TableOptions())
 		}
 		return ResultBundle(x, e.TableOptions())
 	case []*nsysx.Result:
@@ -197,14 +200,10 @@ func (e *Engine) display(v any) map[string]any {
 	return e.displayRecipe(v)
 }
 
-// displayRecipe shows recipe values: a table, an output (its tables) or a
+// displayRecipe shows recipe values (display shows a table): an output (its tables) or a
 // result (its tables, then its charts).
 func (e *Engine) displayRecipe(v any) map[string]any {
 	switch x := v.(type) {
-	case *recipe.Frame:
-		if x != nil {
-			return FrameBundle("", x, e.TableOptions())
-		}
 	case *recipe.Output:
 		if x != nil {
 			return e.outputBundle("", x)

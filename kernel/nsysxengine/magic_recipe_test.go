@@ -38,30 +38,30 @@ var kernelCountRecipe = &recipe.Recipe{
 			count[d]++
 			sum[d] += t.Col("end").Int(i) - t.Col("start").Int(i)
 		}
-		f := &recipe.Frame{Cols: []*recipe.Column{{Name: "Device ID", Kind: recipe.Int64}, {Name: "Count", Kind: recipe.Int64}, {Name: "Sum", Kind: recipe.Int64}}}
+		f := &recipe.Frame{Cols: []*recipe.Column{{Name: "Device ID", Type: recipe.Int64}, {Name: "Count", Type: recipe.Int64}, {Name: "Sum", Type: recipe.Int64}}}
 		for d := range count {
-			f.Cols[0].Ints, f.Cols[1].Ints, f.Cols[2].Ints = append(f.Cols[0].Ints, d), append(f.Cols[1].Ints, count[d]), append(f.Cols[2].Ints, sum[d])
+			f.Cols[0].IntVals, f.Cols[1].IntVals, f.Cols[2].IntVals = append(f.Cols[0].IntVals, d), append(f.Cols[1].IntVals, count[d]), append(f.Cols[2].IntVals, sum[d])
 		}
 		return &recipe.Part{Frames: map[string]*recipe.Frame{"k": f}}, nil
 	},
 	Reduce: func(_ context.Context, parts []*recipe.Part, _ *recipe.Options, _ any) (*recipe.Output, error) {
-		per := &recipe.Frame{Cols: []*recipe.Column{{Name: "Rank", Kind: recipe.Int64}, {Name: "Device ID", Kind: recipe.Int64},
-			{Name: "Count", Kind: recipe.Int64}, {Name: "Sum", Kind: recipe.Int64}}}
+		per := &recipe.Frame{Cols: []*recipe.Column{{Name: "Rank", Type: recipe.Int64}, {Name: "Device ID", Type: recipe.Int64},
+			{Name: "Count", Type: recipe.Int64}, {Name: "Sum", Type: recipe.Int64}}}
 		all := &recipe.Frame{Index: recipe.NamedIndex, IndexCols: []string{"Name"}}
 		for _, n := range []string{"Count", "Mean", "Min", "Q1 (approx)", "Median (approx)", "Q3 (approx)", "Max", "Sum"} {
-			all.Cols = append(all.Cols, &recipe.Column{Name: n, Kind: recipe.Float64})
+			all.Cols = append(all.Cols, &recipe.Column{Name: n, Type: recipe.Float64})
 		}
-		all.Cols = append(all.Cols, &recipe.Column{Name: "Name", Kind: recipe.String})
+		all.Cols = append(all.Cols, &recipe.Column{Name: "Name", Type: recipe.String})
 		for rank, p := range parts {
 			k := p.Frames["k"]
 			for i := 0; i < k.Rows(); i++ {
-				row := []int64{int64(rank), k.Cols[0].Ints[i], k.Cols[1].Ints[i], k.Cols[2].Ints[i]}
+				row := []int64{int64(rank), k.Cols[0].IntVals[i], k.Cols[1].IntVals[i], k.Cols[2].IntVals[i]}
 				for j, v := range row {
-					per.Cols[j].Ints = append(per.Cols[j].Ints, v)
+					per.Cols[j].IntVals = append(per.Cols[j].IntVals, v)
 				}
 				s := float64(row[3])
 				for j := 0; j < 8; j++ {
-					all.Cols[j].Floats = append(all.Cols[j].Floats, s)
+					all.Cols[j].FloatVals = append(all.Cols[j].FloatVals, s)
 				}
 				all.Cols[8].Strs = append(all.Cols[8].Strs, fmt.Sprintf("rank %d device %d", rank, row[1]))
 			}
@@ -135,7 +135,7 @@ func TestMagicRecipe(t *testing.T) {
 	got := cell(t, e, `import "fmt"
 rows := ""
 f := recipeResult.Output.Table("per_rank")
-for i := 0; i < f.Rows(); i++ { rows += fmt.Sprintln(f.Cols[0].Ints[i], f.Cols[1].Ints[i], f.Cols[2].Ints[i], f.Cols[3].Ints[i]) }
+for i := 0; i < f.Rows(); i++ { rows += fmt.Sprintln(f.Cols[0].IntVals[i], f.Cols[1].IntVals[i], f.Cols[2].IntVals[i], f.Cols[3].IntVals[i]) }
 rows`).result(t)["text/plain"].(string)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	sort.Strings(lines)
@@ -287,7 +287,7 @@ func checkGoldenTables(t *testing.T, r *recorder, res *recipe.Result, rel string
 			t.Errorf("display %d starts %q, want %q", i, strings.SplitN(text, "\n", 2)[0], head)
 		}
 		for _, gc := range golden.Cols {
-			c := tb.Frame.Col(gc.Name)
+			c := tb.Frame.Find(gc.Name)
 			if c == nil {
 				t.Fatalf("%s %s: no column %s", rel, tb.Name, gc.Name)
 			}

@@ -76,13 +76,12 @@ func (e *Engine) resultTables(query string) map[string]*nsysx.Result {
 			continue
 		}
 		switch x := v.Interface().(type) {
-		case *nsysx.Result:
-			if x != nil && x.Err() == nil {
-				out[w] = x
-			}
-		case *recipe.Frame:
-			if x != nil {
+		case *nsysx.Result: // a report's result or a recipe table (*recipe.Frame)
+			switch {
+			case x.Typed():
 				out[w] = frameResult(x)
+			case x != nil && x.Err() == nil:
+				out[w] = x
 			}
 		}
 	}
@@ -109,18 +108,18 @@ func frameValue(c *recipe.Column, i int) nsysx.Value {
 	if c.IsNull(i) {
 		return nsysx.Null
 	}
-	switch c.Kind {
+	switch c.Type {
 	case recipe.Float64:
-		if math.IsNaN(c.Floats[i]) {
+		if math.IsNaN(c.FloatVals[i]) {
 			return nsysx.Null
 		}
-		return nsysx.FloatV(c.Floats[i])
+		return nsysx.FloatV(c.FloatVals[i])
 	case recipe.String:
 		return nsysx.TextV(c.Strs[i])
 	case recipe.ListInt64:
 		return nsysx.TextV(strings.ReplaceAll(fmt.Sprint(c.Lists[i]), " ", ", "))
 	}
-	return nsysx.IntV(c.Ints[i]) // the integer kinds
+	return nsysx.IntV(c.IntVals[i]) // the integer kinds
 }
 
 // loadResults copies each result into TEMP table NAME.

@@ -140,9 +140,9 @@ func TestSQLOverResults(t *testing.T) {
 func TestSQLOverRecipeFrame(t *testing.T) {
 	e := newEngine(t)
 	f := &recipe.Frame{Cols: []*recipe.Column{
-		{Name: "Name", Kind: recipe.String, Strs: []string{"a", "b", "c"}},
-		{Name: "ns", Kind: recipe.Int64, Ints: []int64{5, 7, 11}, Valid: []bool{true, false, true}},
-		{Name: "x", Kind: recipe.Float64, Floats: []float64{0.5, math.NaN(), 2}},
+		{Name: "Name", Type: recipe.String, Strs: []string{"a", "b", "c"}},
+		{Name: "ns", Type: recipe.Int64, IntVals: []int64{5, 7, 11}, Valid: []bool{true, false, true}},
+		{Name: "x", Type: recipe.Float64, FloatVals: []float64{0.5, math.NaN(), 2}},
 	}}
 	if err := e.Engine.Use(map[string]map[string]reflect.Value{"tabtest/tabtest": {"F": reflect.ValueOf(f)}}); err != nil {
 		t.Fatal(err)

@@ -8,25 +8,25 @@ import (
 // NewInts makes an integer column (Int64, Uint64 or Uint32) over v; valid
 // may be nil (no NULLs).
 func NewInts(name string, k Type, v []int64, valid Mask) *Column {
-	return &Column{Name: name, Kind: k, Ints: v, Valid: valid}
+	return &Column{Name: name, Type: k, IntVals: v, Valid: valid}
 }
 
 // NewFloats makes a Float64 column over v; valid may be nil.
 func NewFloats(name string, v []float64, valid Mask) *Column {
-	return &Column{Name: name, Kind: Float64, Floats: v, Valid: valid}
+	return &Column{Name: name, Type: Float64, FloatVals: v, Valid: valid}
 }
 
 // NewStrings makes a String column over v; valid may be nil.
 func NewStrings(name string, v []string, valid Mask) *Column {
-	return &Column{Name: name, Kind: String, Strs: v, Valid: valid}
+	return &Column{Name: name, Type: String, Strs: v, Valid: valid}
 }
 
 // NewColumn makes an n-row column of kind k, all zero and valid.
 func NewColumn(name string, k Type, n int) *Column {
-	c := &Column{Name: name, Kind: k}
+	c := &Column{Name: name, Type: k}
 	switch k {
 	case Float64:
-		c.Floats = make([]float64, n)
+		c.FloatVals = make([]float64, n)
 	case String:
 		c.Strs = make([]string, n)
 	case ListInt64:
@@ -34,7 +34,7 @@ func NewColumn(name string, k Type, n int) *Column {
 	case AllNull:
 		c.Valid = make([]bool, n)
 	default:
-		c.Ints = make([]int64, n)
+		c.IntVals = make([]int64, n)
 	}
 	return c
 }
@@ -52,46 +52,61 @@ func (c *Column) SetNull(i int) {
 
 // Set stores a number in row g (the integer or the float, by kind).
 func (c *Column) Set(g int, v Num) {
-	if c.Kind == Float64 {
-		c.Floats[g] = v.F
+	if c.Type == Float64 {
+		c.FloatVals[g] = v.F
 	} else {
-		c.Ints[g] = v.I
+		c.IntVals[g] = v.I
 	}
 }
 
-// Float returns row i as a float64 (uint64 read unsigned; NaN for NULL).
+// Float returns row i as a number (uint64 read unsigned; NaN for NULL or
+// text).
 func (c *Column) Float(i int) float64 {
+	if !c.typed() {
+		return c.Value(i).AsFloat()
+	}
 	if c.IsNull(i) {
 		return math.NaN()
 	}
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
-		return c.Floats[i]
+		return c.FloatVals[i]
 	case Uint64:
-		return float64(uint64(c.Ints[i]))
+		return float64(uint64(c.IntVals[i]))
+	case String, ListInt64:
+		return math.NaN()
 	}
-	return float64(c.Ints[i])
+	return float64(c.IntVals[i])
+}
+
+// cellKind is the Kind of c's non-NULL cells: Kind, or for a typed column
+// with rows the Kind its Type gives.
+func (c *Column) cellKind() Kind {
+	if c.typed() && c.Len() > 0 {
+		return c.valueKind()
+	}
+	return c.Kind
 }
 
 // Pick returns a new column with the given rows, in order. A non-nil Valid
 // stays non-nil (an Int64 column keeps pandas' nullable Int64 dtype).
 func (c *Column) Pick(rows []int) *Column {
-	out := &Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
-	switch c.Kind {
+	out := &Column{Name: c.Name, Type: c.Type, Cats: c.Cats}
+	switch c.Type {
 	case Float64:
-		out.Floats = Pick(c.Floats, rows)
+		out.FloatVals = Pick(c.FloatVals, rows)
 	case String:
 		out.Strs = Pick(c.Strs, rows)
 	case ListInt64:
 		out.Lists = Pick(c.Lists, rows)
 	case AllNull:
 	default:
-		out.Ints = Pick(c.Ints, rows)
+		out.IntVals = Pick(c.IntVals, rows)
 	}
-	if c.Valid != nil || c.Kind == AllNull {
+	if c.Valid != nil || c.Type == AllNull {
 		out.Valid = make([]bool, len(rows))
 		for k, i := range rows {
-			out.Valid[k] = c.Kind != AllNull && c.Valid[i]
+			out.Valid[k] = c.Type != AllNull && c.Valid[i]
 		}
 	}
 	return out
@@ -100,12 +115,12 @@ func (c *Column) Pick(rows []int) *Column {
 // AsFloat returns c converted to Float64 (pandas' upcast when frames of
 // int and float dtype are concatenated).
 func (c *Column) AsFloat() *Column {
-	if c.Kind == Float64 {
+	if c.Type == Float64 {
 		return c
 	}
-	out := &Column{Name: c.Name, Kind: Float64, Floats: make([]float64, c.Len()), Valid: c.Valid}
-	for i := range out.Floats {
-		out.Floats[i] = c.Float(i)
+	out := &Column{Name: c.Name, Type: Float64, FloatVals: make([]float64, c.Len()), Valid: c.Valid}
+	for i := range out.FloatVals {
+		out.FloatVals[i] = c.Float(i)
 	}
 	return out
 }
@@ -123,32 +138,32 @@ func AppendCol(dst, src *Column) {
 			dst.Valid = append(dst.Valid, src.Valid...)
 		}
 	}
-	switch dst.Kind {
+	switch dst.Type {
 	case Float64:
-		dst.Floats = append(dst.Floats, src.Floats...)
+		dst.FloatVals = append(dst.FloatVals, src.FloatVals...)
 	case String:
 		dst.Strs = append(dst.Strs, src.Strs...)
 	case ListInt64:
 		dst.Lists = append(dst.Lists, src.Lists...)
 	case AllNull:
 	default:
-		dst.Ints = append(dst.Ints, src.Ints...)
+		dst.IntVals = append(dst.IntVals, src.IntVals...)
 	}
 }
 
 // Reserve gives c's value slice room for n rows (its Valid mask grows on
 // the first NULL, as appendCol makes it).
 func Reserve(c *Column, n int) {
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
-		c.Floats = slices.Grow(c.Floats, n)
+		c.FloatVals = slices.Grow(c.FloatVals, n)
 	case String:
 		c.Strs = slices.Grow(c.Strs, n)
 	case ListInt64:
 		c.Lists = slices.Grow(c.Lists, n)
 	case AllNull:
 	default:
-		c.Ints = slices.Grow(c.Ints, n)
+		c.IntVals = slices.Grow(c.IntVals, n)
 	}
 }
 

@@ -48,7 +48,7 @@ func (f *Frame) displayCols() []*Column {
 
 // valueKind is the Kind of c's non-NULL cells as Result cells.
 func (c *Column) valueKind() Kind {
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
 		return FloatKind
 	case String, ListInt64:
@@ -64,9 +64,9 @@ func (c *Column) value(i int) Value {
 	if c.IsNull(i) {
 		return Null
 	}
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
-		if v := c.Floats[i]; !math.IsNaN(v) {
+		if v := c.FloatVals[i]; !math.IsNaN(v) {
 			return FloatV(v)
 		}
 		return Null
@@ -79,11 +79,11 @@ func (c *Column) value(i int) Value {
 		}
 		return TextV("[" + strings.Join(parts, ", ") + "]")
 	case Uint64:
-		if v := c.Ints[i]; v < 0 {
+		if v := c.IntVals[i]; v < 0 {
 			return FloatV(float64(uint64(v)))
 		}
 	}
-	return IntV(c.Ints[i])
+	return IntV(c.IntVals[i])
 }
 
 // FromResult is the visible columns of r as a Frame with a RangeIndex
@@ -108,16 +108,16 @@ func FromResult(r *Result) *Frame {
 		var c *Column
 		switch {
 		case len(kinds) == 0:
-			c = &Column{Name: rc.Name, Kind: AllNull, Valid: make([]bool, n)}
+			c = &Column{Name: rc.Name, Type: AllNull, Valid: make([]bool, n)}
 		case len(kinds) == 1 && kinds[IntKind]:
 			c = NewColumn(rc.Name, Int64, n)
 			for i, v := range vals {
-				c.Ints[i] = v.I
+				c.IntVals[i] = v.I
 			}
 		case !kinds[TextKind]:
 			c = NewColumn(rc.Name, Float64, n)
 			for i, v := range vals {
-				c.Floats[i] = v.AsFloat()
+				c.FloatVals[i] = v.AsFloat()
 			}
 		default:
 			c = NewColumn(rc.Name, String, n)
@@ -125,7 +125,7 @@ func FromResult(r *Result) *Frame {
 				c.Strs[i] = pyStr(v)
 			}
 		}
-		if nulls && c.Kind != AllNull {
+		if nulls && c.Type != AllNull {
 			c.Valid = make([]bool, n)
 			for i, v := range vals {
 				c.Valid[i] = !v.IsNull()

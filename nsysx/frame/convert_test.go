@@ -15,8 +15,8 @@ func TestFrameResult(t *testing.T) {
 		NewInts("Count", Int64, []int64{3, 4}, Mask{true, false}),
 		NewFloats("Mean", []float64{1.5, math.NaN()}, nil),
 		NewInts("PID", Uint64, []int64{7, -1}, nil),
-		{Name: "Stack", Kind: ListInt64, Lists: [][]int64{{0, 1}, {}}},
-		{Name: "None", Kind: AllNull, Valid: make([]bool, 2)},
+		{Name: "Stack", Type: ListInt64, Lists: [][]int64{{0, 1}, {}}},
+		{Name: "None", Type: AllNull, Valid: make([]bool, 2)},
 		NewStrings("Name", []string{"a", "b"}, nil),
 	}}
 	r := f.Result("recipe", "t")
@@ -60,7 +60,7 @@ func TestFromResult(t *testing.T) {
 	}
 	var got []string
 	for _, c := range f.Cols {
-		got = append(got, fmt.Sprintf("%s %v %v %v %v %v", c.Name, c.Kind, c.Ints, c.Floats, c.Strs, c.Valid))
+		got = append(got, fmt.Sprintf("%s %v %v %v %v %v", c.Name, c.Type, c.IntVals, c.FloatVals, c.Strs, c.Valid))
 	}
 	want := []string{
 		"Name string [] [] [a ] [true false]",

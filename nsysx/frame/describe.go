@@ -19,9 +19,9 @@ func Round(x float64) float64 { return math.RoundToEven(x*10) / 10 }
 // RoundFrame rounds every Float64 column of f in place.
 func RoundFrame(f *Frame) {
 	for _, c := range f.Cols {
-		if c.Kind == Float64 {
-			for i, v := range c.Floats {
-				c.Floats[i] = Round(v)
+		if c.Type == Float64 {
+			for i, v := range c.FloatVals {
+				c.FloatVals[i] = Round(v)
 			}
 		}
 	}
@@ -97,7 +97,7 @@ func Describe(keys []*Column, vals *Column) *Frame {
 // (group g is rows starts[g] to starts[g+1]−1).
 func DescribeGrouped(vals *Column, order, starts []int, index []*Column) *Frame {
 	ng := len(starts) - 1
-	cols := StatColumns(StatNames, ng, func(string) Type { return vals.Kind }, len(index))
+	cols := StatColumns(StatNames, ng, func(string) Type { return vals.Type }, len(index))
 	most := 0
 	for g := 0; g < ng; g++ {
 		most = max(most, starts[g+1]-starts[g])
@@ -149,15 +149,15 @@ func describeGroup(cols []*Column, g int, vals *Column, rows []int, scratch []fl
 		m2 += (v - mean) * (v - old)
 		scratch = append(scratch, v)
 	}
-	cols[0].Ints[g] = int64(n)
-	cols[1].Floats[g] = sum / float64(n)
+	cols[0].IntVals[g] = int64(n)
+	cols[1].FloatVals[g] = sum / float64(n)
 	if n >= 2 {
-		cols[2].Floats[g] = math.Sqrt(m2 / float64(n-1))
+		cols[2].FloatVals[g] = math.Sqrt(m2 / float64(n-1))
 	} else {
 		cols[2].SetNull(g)
 	}
 	for c, q := range Quartiles(scratch) {
-		cols[4+c].Floats[g] = q
+		cols[4+c].FloatVals[g] = q
 	}
 	lo, hi, total := MinMaxSum(vals, rows)
 	cols[3].Set(g, lo)
@@ -218,12 +218,12 @@ type Num struct {
 // with an *nsysx.OverflowError, checked.go), floats with a compensated
 // sum.
 func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
-	switch vals.Kind {
+	switch vals.Type {
 	case Float64:
 		lo.F, hi.F = math.Inf(1), math.Inf(-1)
 		var comp float64
 		for _, i := range rows {
-			v := vals.Floats[i]
+			v := vals.FloatVals[i]
 			lo.F, hi.F = math.Min(lo.F, v), math.Max(hi.F, v)
 			y := v - comp
 			t := sum.F + y
@@ -233,7 +233,7 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 	case Uint64:
 		lo.I, hi.I = -1, 0
 		for _, i := range rows {
-			v := vals.Ints[i]
+			v := vals.IntVals[i]
 			if uint64(v) < uint64(lo.I) {
 				lo.I = v
 			}
@@ -245,7 +245,7 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 	default:
 		lo.I, hi.I = math.MaxInt64, math.MinInt64
 		for _, i := range rows {
-			v := vals.Ints[i]
+			v := vals.IntVals[i]
 			lo.I, hi.I = min(lo.I, v), max(hi.I, v)
 			sum.I = AddInt(sum.I, v)
 		}
@@ -258,14 +258,14 @@ func MinMaxSum(vals *Column, rows []int) (lo, hi, sum Num) {
 // row order, groups sorted by key.
 func GroupRows(keys []*Column, vals *Column) (order, starts []int) {
 	n := vals.Len()
-	if len(keys) == 1 && keys[0].Kind == String && keys[0].Valid == nil && vals.Kind != AllNull && vals.Valid == nil {
+	if len(keys) == 1 && keys[0].Type == String && keys[0].Valid == nil && vals.Type != AllNull && vals.Valid == nil {
 		if runs := increasingRuns(keys[0].Strs); runs != nil {
 			return mergeRuns(keys[0].Strs, runs)
 		}
 	}
 	gid := make([]int32, n)
 	var firsts []int
-	single := len(keys) == 1 && keys[0].Kind == String
+	single := len(keys) == 1 && keys[0].Type == String
 	byStr := map[string]int32{}
 	var buf []byte
 	for i := 0; i < n; i++ {
@@ -430,13 +430,13 @@ func anyNull(keys []*Column, i int) bool {
 // encodeKey appends row i's key values, length-prefixed, to b.
 func encodeKey(b []byte, keys []*Column, i int) []byte {
 	for _, k := range keys {
-		if k.Kind == String {
+		if k.Type == String {
 			b = binary.AppendUvarint(b, uint64(len(k.Strs[i])))
 			b = append(b, k.Strs[i]...)
-		} else if k.Kind == Float64 {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Floats[i]))
+		} else if k.Type == Float64 {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.FloatVals[i]))
 		} else {
-			b = binary.LittleEndian.AppendUint64(b, uint64(k.Ints[i]))
+			b = binary.LittleEndian.AppendUint64(b, uint64(k.IntVals[i]))
 		}
 	}
 	return b
@@ -448,15 +448,15 @@ func encodeKey(b []byte, keys []*Column, i int) []byte {
 func compareKeys(keys []*Column, a, b int) int {
 	for _, k := range keys {
 		c := 0
-		switch k.Kind {
+		switch k.Type {
 		case String:
 			c = cmp3(k.Strs[a] < k.Strs[b], k.Strs[a] > k.Strs[b])
 		case Uint64:
-			c = cmp3(uint64(k.Ints[a]) < uint64(k.Ints[b]), uint64(k.Ints[a]) > uint64(k.Ints[b]))
+			c = cmp3(uint64(k.IntVals[a]) < uint64(k.IntVals[b]), uint64(k.IntVals[a]) > uint64(k.IntVals[b]))
 		case Float64:
-			c = cmp3(k.Floats[a] < k.Floats[b], k.Floats[a] > k.Floats[b])
+			c = cmp3(k.FloatVals[a] < k.FloatVals[b], k.FloatVals[a] > k.FloatVals[b])
 		default:
-			c = cmp3(k.Ints[a] < k.Ints[b], k.Ints[a] > k.Ints[b])
+			c = cmp3(k.IntVals[a] < k.IntVals[b], k.IntVals[a] > k.IntVals[b])
 		}
 		if c != 0 {
 			return c

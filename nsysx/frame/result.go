@@ -7,48 +7,15 @@ import (
 	"strings"
 )
 
-// Result is what a report or rule computes: typed columns with nsys column
-// specs, before any formatting. Every output format, the notebook tables and the
-// Arrow/Parquet exports render the same Result.
-type Result struct {
-	Report  string // what computed it: a Report's Name, or "compare", "sql", "recipe" ...
-	Title   string // its display name (a Report's Title)
-	Args    string // canonical option text as nsys prints it, e.g. "base" or "nvtx=x"
-	Cols    []*ResultCol
-	Skipped string // non-empty when the report was SKIPPED (nsys's message)
+// Result is what a report or rule computes: a Frame of cell or computed
+// columns with nsys column specs, before any formatting. Every output
+// format, the notebook tables and the Arrow/Parquet exports render it.
+type Result = Frame
 
-	// Rule-only fields: advice shown above the table, the no-result text, and
-	// the row limit that produced the "Only the top N results" message.
-	// Advice also holds an nsysx report's note on what it counted (the idle
-	// breakdown's on CUDA graphs traced whole), shown above the table too;
-	// nsys's own reports have none.
-	Advice   string
-	NoResult string
-	RowLimit int
-	IsRule   bool
-
-	// Source names the profile the result comes from (the file name without
-	// its extensions, e.g. "before"); outputs of several profiles show it.
-	Source string
-
-	err error // set by a failed table operation (see Err)
-}
-
-// ResultCol is one output column. Name is the nsys alias including its unit tag
-// ("Total Time:dur_ns"); Label and Tag split it.
-type ResultCol struct {
-	Name  string
-	Kind  Kind     // IntKind, FloatKind or TextKind: the type of the first non-NULL cell
-	kinds []Kind   // per cell
-	num   []int64  // integer value or float bits
-	str   []string // text cells; nil until the first text cell
-
-	// A computed column has no stored cells: fn gives cell i of n.
-	fn func(i int) Value
-	n  int
-
-	err error // Col of an unknown name: no cells, and this error (Err)
-}
+// ResultCol is a report's column: the one Column type, under the name the
+// reports and the kernel's Go cells use. Its Name is the nsys alias
+// including its unit tag ("Total Time:dur_ns"); Label and Tag split it.
+type ResultCol = Column
 
 // ComputedCol makes a column whose n cells are computed on demand by fn.
 // Traces of millions of rows use them so that no copy of the rows is kept:
@@ -58,6 +25,9 @@ type ResultCol struct {
 func ComputedCol(name string, kind Kind, n int, fn func(i int) Value) *ResultCol {
 	return &ResultCol{Name: name, Kind: kind, fn: fn, n: n}
 }
+
+// newCells makes an empty cell column (see Column), for Append.
+func newCells(name string) *Column { return &Column{Name: name, kinds: []Kind{}} }
 
 // errNilCol is the panic of a nil column's cells (Col never returns nil).
 const errNilCol = "nsysx: nil *ResultCol"
@@ -71,20 +41,6 @@ func (c *ResultCol) Err() error {
 	return c.err
 }
 
-// Len returns the number of cells.
-func (c *ResultCol) Len() int {
-	if c == nil {
-		panic(errNilCol)
-	}
-	if c.err != nil {
-		return 0
-	}
-	if c.fn != nil {
-		return c.n
-	}
-	return len(c.kinds)
-}
-
 // Value returns cell i (NULL in a column Col could not find: see Err).
 func (c *ResultCol) Value(i int) Value {
 	if c == nil {
@@ -95,6 +51,9 @@ func (c *ResultCol) Value(i int) Value {
 	}
 	if c.fn != nil {
 		return c.fn(i)
+	}
+	if c.kinds == nil {
+		return c.value(i)
 	}
 	switch c.kinds[i] {
 	case IntKind:
@@ -107,8 +66,12 @@ func (c *ResultCol) Value(i int) Value {
 	return Value{}
 }
 
-// Append adds one cell.
+// Append adds one cell. A typed column with rows takes none (it panics):
+// table operations build new cell columns.
 func (c *ResultCol) Append(v Value) {
+	if c.kinds == nil && c.Len() > 0 {
+		panic("nsysx: Append to a typed or computed column " + c.Name)
+	}
 	c.kinds = append(c.kinds, v.Kind)
 	switch v.Kind {
 	case IntKind:
@@ -129,8 +92,14 @@ func (c *ResultCol) Append(v Value) {
 	}
 }
 
-// Grow reserves room for n more cells.
+// Grow reserves room for n more cells (of a cell column).
 func (c *ResultCol) Grow(n int) {
+	if c.kinds == nil && c.Len() > 0 {
+		return
+	}
+	if c.kinds == nil {
+		c.kinds = []Kind{}
+	}
 	c.kinds = slices.Grow(c.kinds, n)
 	c.num = slices.Grow(c.num, n)
 }
@@ -139,7 +108,7 @@ func (c *ResultCol) Grow(n int) {
 func NewResult(report, title string, names ...string) *Result {
 	r := &Result{Report: report, Title: title}
 	for _, n := range names {
-		r.Cols = append(r.Cols, &ResultCol{Name: n})
+		r.Cols = append(r.Cols, newCells(n))
 	}
 	return r
 }

@@ -107,7 +107,7 @@ func (r *Result) Schema() *Result {
 				n++
 			}
 		}
-		s.Add(TextV(c.Label()), TextV(c.Tag()), TextV(c.Kind.String()), IntV(int64(n)))
+		s.Add(TextV(c.Label()), TextV(c.Tag()), TextV(c.cellKind().String()), IntV(int64(n)))
 	}
 	return s
 }
@@ -116,7 +116,7 @@ func (r *Result) Schema() *Result {
 func (r *Result) derive(cols []*ResultCol) *Result {
 	out := &Result{Report: r.Report, Title: r.Title, Args: r.Args, Source: r.Source}
 	for _, c := range cols {
-		out.Cols = append(out.Cols, &ResultCol{Name: c.Name})
+		out.Cols = append(out.Cols, newCells(c.Name))
 	}
 	return out
 }
@@ -131,7 +131,7 @@ func (r *Result) take(idx []int) *Result {
 			oc.Append(c.Value(i))
 		}
 		if oc.Kind == NullKind {
-			oc.Kind = c.Kind
+			oc.Kind = c.cellKind()
 		}
 	}
 	return out

@@ -57,10 +57,10 @@ func (g *Grouped) Agg(specs ...string) *Result {
 	order, groups := g.split()
 	out := &Result{Report: r.Report, Title: r.Title, Args: r.Args, Source: r.Source}
 	for _, k := range g.keys {
-		out.Cols = append(out.Cols, &ResultCol{Name: k.Name})
+		out.Cols = append(out.Cols, newCells(k.Name))
 	}
 	for _, a := range aggs {
-		out.Cols = append(out.Cols, &ResultCol{Name: a.label})
+		out.Cols = append(out.Cols, newCells(a.label))
 	}
 	for _, key := range order {
 		rows := groups[key]

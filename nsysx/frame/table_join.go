@@ -92,11 +92,11 @@ func keyOf(cols []*ResultCol, i int) string {
 func joinRows(a, b joinSide, keepLeft, keepRight bool) *Result {
 	out := &Result{Report: a.r.Report, Title: a.r.Title, Args: a.r.Args, Source: joinSource(a.r, b.r)}
 	for _, k := range a.keys {
-		out.Cols = append(out.Cols, &ResultCol{Name: k.Name})
+		out.Cols = append(out.Cols, newCells(k.Name))
 	}
 	names := joinNames(a, b)
 	for _, n := range names {
-		out.Cols = append(out.Cols, &ResultCol{Name: n})
+		out.Cols = append(out.Cols, newCells(n))
 	}
 	byKey := map[string][]int{}
 	for j := 0; j < b.r.Len(); j++ {

@@ -106,17 +106,11 @@ func toValue(x any) (Value, error) {
 	return Null, fmt.Errorf("nsysx: Where: cannot compare with a %T (use a number, a string or nil)", x)
 }
 
-// Float returns cell i as a number (NaN for NULL or text).
-func (c *ResultCol) Float(i int) float64 { return c.Value(i).AsFloat() }
-
 // Int returns cell i as an integer (reals truncated, 0 for NULL or text).
 func (c *ResultCol) Int(i int) int64 { return c.Value(i).Int() }
 
 // String returns cell i as nsys prints it (empty for NULL).
 func (c *ResultCol) String(i int) string { return c.Value(i).String() }
-
-// IsNull reports whether cell i is NULL.
-func (c *ResultCol) IsNull(i int) bool { return c.Value(i).IsNull() }
 
 // Floats returns every cell as a number (NaN for NULL or text).
 func (c *ResultCol) Floats() []float64 {

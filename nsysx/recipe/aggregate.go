@@ -49,19 +49,19 @@ func concatRanks(frames []*pyframe.Frame, consume bool) *pyframe.Frame {
 	for _, r := range ranks {
 		total += lens[r]
 	}
-	rank := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64, Ints: make([]int64, 0, total)}
+	rank := &pyframe.Column{Name: "Rank", Type: pyframe.Int64, IntVals: make([]int64, 0, total)}
 	index := &pyframe.Frame{Index: out.Index, IndexCols: out.IndexCols, RangeName: out.RangeName}
 	levels := make([][]int64, len(frames)) // the stored labels, looked up before the copies change Cols
 	for _, r := range ranks {
 		if frames[r].Index == pyframe.LevelIndex {
-			levels[r] = frames[r].Col(pyframe.LevelIndexName).Ints
+			levels[r] = frames[r].Find(pyframe.LevelIndexName).IntVals
 		}
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for _, r := range ranks {
 			for i := 0; i < lens[r]; i++ {
-				rank.Ints = append(rank.Ints, int64(r))
+				rank.IntVals = append(rank.IntVals, int64(r))
 			}
 		}
 		concatIndex(index, frames, levels, ranks, lens, nData, total)
@@ -89,14 +89,14 @@ func concatIndex(out *pyframe.Frame, frames []*pyframe.Frame, levels [][]int64, 
 		if first.Index == pyframe.RangeIndex && len(ranks) == 1 {
 			return
 		}
-		lv := &pyframe.Column{Name: pyframe.LevelIndexName, Kind: pyframe.Int64, Ints: make([]int64, 0, total)}
+		lv := &pyframe.Column{Name: pyframe.LevelIndexName, Type: pyframe.Int64, IntVals: make([]int64, 0, total)}
 		for _, r := range ranks {
 			if frames[r].Index == pyframe.LevelIndex {
-				lv.Ints = append(lv.Ints, levels[r]...)
+				lv.IntVals = append(lv.IntVals, levels[r]...)
 				continue
 			}
 			for i := range lens[r] {
-				lv.Ints = append(lv.Ints, int64(i))
+				lv.IntVals = append(lv.IntVals, int64(i))
 			}
 		}
 		out.Cols = append(out.Cols, lv)
@@ -111,7 +111,7 @@ func Labels(f *pyframe.Frame) []int64 { return labels(f, f.Rows()) }
 // labels is Labels for a frame of n rows.
 func labels(f *pyframe.Frame, n int) []int64 {
 	if f.Index == pyframe.LevelIndex {
-		return f.Col(pyframe.LevelIndexName).Ints
+		return f.Find(pyframe.LevelIndexName).IntVals
 	}
 	out := make([]int64, n)
 	for i := range out {
@@ -134,17 +134,17 @@ func dataCols(f *pyframe.Frame) int {
 // is copied.
 func concatCol(frames []*pyframe.Frame, ranks []int, c int, consume bool) *pyframe.Column {
 	toFloat := false
-	k0 := frames[ranks[0]].Cols[c].Kind
+	k0 := frames[ranks[0]].Cols[c].Type
 	total := 0
 	for _, r := range ranks {
-		if k := frames[r].Cols[c].Kind; k != k0 {
+		if k := frames[r].Cols[c].Type; k != k0 {
 			toFloat = true
 		}
 		total += frames[r].Cols[c].Len()
 	}
-	out := &pyframe.Column{Name: frames[ranks[0]].Cols[c].Name, Kind: k0, Cats: frames[ranks[0]].Cols[c].Cats}
+	out := &pyframe.Column{Name: frames[ranks[0]].Cols[c].Name, Type: k0, Cats: frames[ranks[0]].Cols[c].Cats}
 	if toFloat {
-		out.Kind = pyframe.Float64
+		out.Type = pyframe.Float64
 	}
 	pyframe.Reserve(out, total)
 	for _, r := range ranks {
@@ -154,7 +154,7 @@ func concatCol(frames []*pyframe.Frame, ranks []int, c int, consume bool) *pyfra
 		}
 		pyframe.AppendCol(out, src)
 		if consume {
-			frames[r].Cols[c] = &pyframe.Column{Name: src.Name, Kind: src.Kind}
+			frames[r].Cols[c] = &pyframe.Column{Name: src.Name, Type: src.Type}
 		}
 	}
 	return out
@@ -179,19 +179,19 @@ var AggNames = []string{"Count", "Mean", "Std (approx)", "Min", "Q1 (approx)", "
 func Aggregate(rank *pyframe.Frame, extras ...AggExtra) (*pyframe.Frame, error) {
 	keys := make([]*pyframe.Column, len(rank.IndexCols))
 	for k, name := range rank.IndexCols {
-		if keys[k] = rank.Col(name); keys[k] == nil {
+		if keys[k] = rank.Find(name); keys[k] == nil {
 			return nil, fmt.Errorf("aggregate: no index column %q", name)
 		}
 	}
 	src := map[string]*pyframe.Column{}
 	for _, name := range pyframe.StatNames {
-		if src[name] = rank.Col(name); src[name] == nil {
+		if src[name] = rank.Find(name); src[name] == nil {
 			return nil, fmt.Errorf("aggregate: no column %q", name)
 		}
 	}
 	order, starts := pyframe.GroupRows(keys, src["Count"])
 	ng := len(starts) - 1
-	cols := pyframe.StatColumns(AggNames, ng, func(name string) pyframe.Kind { return src[name].Kind }, len(extras)+len(keys))
+	cols := pyframe.StatColumns(AggNames, ng, func(name string) pyframe.Kind { return src[name].Type }, len(extras)+len(keys))
 	for _, e := range extras {
 		cols = append(cols, pyframe.NewColumn(e.Name, pyframe.Float64, ng))
 	}
@@ -201,7 +201,7 @@ func Aggregate(rank *pyframe.Frame, extras ...AggExtra) (*pyframe.Frame, error) 
 		for x, e := range extras {
 			c := cols[len(AggNames)+x]
 			if v, ok := e.Func(rank, rows); ok {
-				c.Floats[g] = v
+				c.FloatVals[g] = v
 			} else {
 				c.SetNull(g)
 			}
@@ -223,22 +223,22 @@ func Aggregate(rank *pyframe.Frame, extras ...AggExtra) (*pyframe.Frame, error) 
 func aggregateGroup(cols []*pyframe.Column, g int, src map[string]*pyframe.Column, rows []int) {
 	var count int64
 	for _, i := range rows {
-		count += src["Count"].Ints[i]
+		count += src["Count"].IntVals[i]
 	}
-	cols[0].Ints[g] = count
+	cols[0].IntVals[g] = count
 	_, _, sum := pyframe.MinMaxSum(src["Sum"], rows)
 	cols[8].Set(g, sum)
 	s := sum.F
-	switch src["Sum"].Kind {
+	switch src["Sum"].Type {
 	case pyframe.Float64:
 	case pyframe.Uint64:
 		s = float64(uint64(sum.I))
 	default:
 		s = float64(sum.I)
 	}
-	cols[1].Floats[g] = s / float64(count)
+	cols[1].FloatVals[g] = s / float64(count)
 	if m, ok := meanValid(src["Std"], rows); ok {
-		cols[2].Floats[g] = m
+		cols[2].FloatVals[g] = m
 	} else {
 		cols[2].SetNull(g)
 	}
@@ -246,9 +246,9 @@ func aggregateGroup(cols []*pyframe.Column, g int, src map[string]*pyframe.Colum
 	_, hi, _ := pyframe.MinMaxSum(src["Max"], rows)
 	cols[3].Set(g, lo)
 	cols[7].Set(g, hi)
-	cols[4].Floats[g] = extreme(src["Q1"], rows, math.Min, math.Inf(1))
-	cols[5].Floats[g] = medianValid(src["Median"], rows)
-	cols[6].Floats[g] = extreme(src["Q3"], rows, math.Max, math.Inf(-1))
+	cols[4].FloatVals[g] = extreme(src["Q1"], rows, math.Min, math.Inf(1))
+	cols[5].FloatVals[g] = medianValid(src["Median"], rows)
+	cols[6].FloatVals[g] = extreme(src["Q3"], rows, math.Max, math.Inf(-1))
 }
 
 // meanValid is pandas' mean of the non-NULL values (Kahan sum in row

@@ -46,7 +46,7 @@ func ReadDir(dir string) (*Result, error) {
 		res.Output.Tables = append(res.Output.Tables, Table{Name: n, Frame: f})
 	}
 	if f := res.Output.Table("files"); f != nil {
-		if c := f.Col("File"); c != nil && c.Kind == pyframe.String {
+		if c := f.Find("File"); c != nil && c.Type == pyframe.String {
 			res.Files = append(res.Files, c.Strs...)
 		}
 	}

@@ -112,7 +112,7 @@ func (r *spillReader) next() (*pyframe.Frame, error) {
 	}
 	h := r.s.head
 	for i, c := range cols { // gob keeps no empty slice: the head's kinds and names
-		c.Name, c.Kind, c.Cats = h.Cols[i].Name, h.Cols[i].Kind, h.Cols[i].Cats
+		c.Name, c.Type, c.Cats = h.Cols[i].Name, h.Cols[i].Type, h.Cols[i].Cats
 	}
 	return &pyframe.Frame{Cols: cols, Index: h.Index, IndexCols: h.IndexCols, RangeName: h.RangeName}, nil
 }
@@ -139,7 +139,7 @@ func (r *frameReader) next() (*pyframe.Frame, error) {
 func emptyLike(f *pyframe.Frame) *pyframe.Frame {
 	out := &pyframe.Frame{Index: f.Index, IndexCols: f.IndexCols, RangeName: f.RangeName}
 	for _, c := range f.Cols {
-		e := &pyframe.Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
+		e := &pyframe.Column{Name: c.Name, Type: c.Type, Cats: c.Cats}
 		if c.Valid != nil {
 			e.Valid = []bool{}
 		}
@@ -152,17 +152,17 @@ func emptyLike(f *pyframe.Frame) *pyframe.Frame {
 func sliceCols(cols []*pyframe.Column, lo, hi int) []*pyframe.Column {
 	out := make([]*pyframe.Column, len(cols))
 	for i, c := range cols {
-		s := &pyframe.Column{Name: c.Name, Kind: c.Kind, Cats: c.Cats}
-		switch c.Kind {
+		s := &pyframe.Column{Name: c.Name, Type: c.Type, Cats: c.Cats}
+		switch c.Type {
 		case pyframe.Float64:
-			s.Floats = c.Floats[lo:hi:hi]
+			s.FloatVals = c.FloatVals[lo:hi:hi]
 		case pyframe.String:
 			s.Strs = c.Strs[lo:hi:hi]
 		case pyframe.ListInt64:
 			s.Lists = c.Lists[lo:hi:hi]
 		case pyframe.Null:
 		default:
-			s.Ints = c.Ints[lo:hi:hi]
+			s.IntVals = c.IntVals[lo:hi:hi]
 		}
 		if c.Valid != nil {
 			s.Valid = c.Valid[lo:hi:hi]
@@ -234,8 +234,8 @@ func streamable(f *pyframe.Frame) bool {
 	if f.Index != pyframe.NamedIndex || len(f.IndexCols) != 1 {
 		return false
 	}
-	k := f.Col(f.IndexCols[0])
-	if k == nil || k.Kind != pyframe.String || k.Valid != nil {
+	k := f.Find(f.IndexCols[0])
+	if k == nil || k.Type != pyframe.String || k.Valid != nil {
 		return false
 	}
 	for i := 1; i < len(k.Strs); i++ {
@@ -244,7 +244,7 @@ func streamable(f *pyframe.Frame) bool {
 		}
 	}
 	for _, name := range pyframe.StatNames {
-		if c := f.Col(name); c == nil || c.Valid != nil && name == "Count" {
+		if c := f.Find(name); c == nil || c.Valid != nil && name == "Count" {
 			return false
 		}
 	}

@@ -106,7 +106,7 @@ func TestSpilledStatsReduce(t *testing.T) {
 			}
 		}
 	}
-	keep := func(f *pyframe.Frame, i int) bool { return f.Col("Text").Strs[i] >= "op 050" }
+	keep := func(f *pyframe.Frame, i int) bool { return f.Find("Text").Strs[i] >= "op 050" }
 	want, wn, _ := memRes.Output.Rows("rank_stats", keep)
 	got, gn, err := spRes.Output.Rows("rank_stats", keep)
 	if err != nil || gn != wn || got.Rows() != want.Rows() || got.Rows() == 0 {
@@ -126,10 +126,10 @@ func cell(c *pyframe.Column, i int) any {
 	switch {
 	case c.IsNull(i):
 		return nil
-	case c.Kind == pyframe.String:
+	case c.Type == pyframe.String:
 		return c.Strs[i]
-	case c.Kind == pyframe.Float64:
-		return c.Floats[i]
+	case c.Type == pyframe.Float64:
+		return c.FloatVals[i]
 	}
-	return c.Ints[i]
+	return c.IntVals[i]
 }

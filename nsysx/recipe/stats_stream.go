@@ -95,11 +95,11 @@ func rankHead(srcs []*rankSource) *pyframe.Frame {
 	first := srcs[0].head
 	out := &pyframe.Frame{Index: first.Index, IndexCols: first.IndexCols, RangeName: first.RangeName}
 	for c, fc := range first.Cols {
-		col := &pyframe.Column{Name: fc.Name, Kind: fc.Kind, Cats: fc.Cats}
+		col := &pyframe.Column{Name: fc.Name, Type: fc.Type, Cats: fc.Cats}
 		for _, s := range srcs {
 			sc := s.head.Cols[c]
-			if sc.Kind != fc.Kind {
-				col.Kind = pyframe.Float64
+			if sc.Type != fc.Type {
+				col.Type = pyframe.Float64
 			}
 			if sc.Valid != nil {
 				col.Valid = []bool{}
@@ -108,7 +108,7 @@ func rankHead(srcs []*rankSource) *pyframe.Frame {
 		out.Cols = append(out.Cols, col)
 	}
 	nData := dataCols(first)
-	rank := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64}
+	rank := &pyframe.Column{Name: "Rank", Type: pyframe.Int64}
 	out.Cols = append(out.Cols[:nData:nData], append([]*pyframe.Column{rank}, out.Cols[nData:]...)...)
 	return out
 }
@@ -120,7 +120,7 @@ func conform(head, g *pyframe.Frame, rank int) *pyframe.Frame {
 	n := g.Rows()
 	out := &pyframe.Frame{Index: head.Index, IndexCols: head.IndexCols, RangeName: head.RangeName}
 	add := func(hc, c *pyframe.Column) {
-		if hc.Kind == pyframe.Float64 && c.Kind != pyframe.Float64 {
+		if hc.Type == pyframe.Float64 && c.Type != pyframe.Float64 {
 			c = c.AsFloat()
 		}
 		if hc.Valid != nil && c.Valid == nil {
@@ -136,9 +136,9 @@ func conform(head, g *pyframe.Frame, rank int) *pyframe.Frame {
 	for c := 0; c < nData; c++ {
 		add(head.Cols[c], g.Cols[c])
 	}
-	rk := &pyframe.Column{Name: "Rank", Kind: pyframe.Int64, Ints: make([]int64, n)}
-	for i := range rk.Ints {
-		rk.Ints[i] = int64(rank)
+	rk := &pyframe.Column{Name: "Rank", Type: pyframe.Int64, IntVals: make([]int64, n)}
+	for i := range rk.IntVals {
+		rk.IntVals[i] = int64(rank)
 	}
 	out.Cols = append(out.Cols, rk)
 	for c := nData; c < len(g.Cols); c++ {
@@ -243,7 +243,7 @@ func (c *cursor) advance(head *pyframe.Frame) (bool, error) {
 			return false, err
 		}
 		c.g, c.i = conform(head, g, c.rank), 0
-		c.key = c.g.Col(head.IndexCols[0]).Strs
+		c.key = c.g.Find(head.IndexCols[0]).Strs
 	}
 	return true, nil
 }
@@ -318,16 +318,16 @@ func aggregateStream(head *pyframe.Frame, srcs []*rankSource) (*pyframe.Frame, e
 // appendRow appends row i of src to dst (same kind; dst's Valid set where
 // src's is).
 func appendRow(dst, src *pyframe.Column, i int) {
-	switch src.Kind {
+	switch src.Type {
 	case pyframe.Float64:
-		dst.Floats = append(dst.Floats, src.Floats[i])
+		dst.FloatVals = append(dst.FloatVals, src.FloatVals[i])
 	case pyframe.String:
 		dst.Strs = append(dst.Strs, src.Strs[i])
 	case pyframe.ListInt64:
 		dst.Lists = append(dst.Lists, src.Lists[i])
 	case pyframe.Null:
 	default:
-		dst.Ints = append(dst.Ints, src.Ints[i])
+		dst.IntVals = append(dst.IntVals, src.IntVals[i])
 	}
 	if dst.Valid != nil {
 		dst.Valid = append(dst.Valid, src.Valid[i])

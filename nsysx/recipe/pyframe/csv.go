@@ -81,7 +81,7 @@ func csvColumns(f *Frame) (idx, data []*Column) {
 	if f.Index == NamedIndex || f.Index == LevelIndex {
 		for _, n := range f.IndexCols {
 			isIdx[n] = true
-			idx = append(idx, f.Col(n))
+			idx = append(idx, f.Find(n))
 		}
 	}
 	for _, c := range f.Cols {
@@ -104,11 +104,11 @@ func csvCell(c *Column, i int) string {
 	if c.IsNull(i) {
 		return ""
 	}
-	switch c.Kind {
+	switch c.Type {
 	case Uint64:
-		return strconv.FormatUint(uint64(c.Ints[i]), 10)
+		return strconv.FormatUint(uint64(c.IntVals[i]), 10)
 	case Float64:
-		if x := c.Floats[i]; x == x {
+		if x := c.FloatVals[i]; x == x {
 			return PyFloat(x)
 		}
 		return ""
@@ -121,7 +121,7 @@ func csvCell(c *Column, i int) string {
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	return strconv.FormatInt(c.Ints[i], 10)
+	return strconv.FormatInt(c.IntVals[i], 10)
 }
 
 // writeCSVRow writes one record with Python csv's QUOTE_MINIMAL rules: a

@@ -39,14 +39,14 @@ func TestPyFloat(t *testing.T) {
 func TestCSVNamedIndexAndValues(t *testing.T) {
 	f := &Frame{
 		Cols: []*Column{
-			{Name: "Mean", Kind: Float64, Floats: []float64{28038, 1e-05, math.NaN(), math.Inf(1)}},
-			{Name: "Std", Kind: Float64, Floats: []float64{1, 2, 3, 4}, Valid: []bool{true, false, true, true}},
-			{Name: "Big", Kind: Uint64, Ints: []int64{-1, 0, 7, 1 << 40}},
-			{Name: "Parent ID", Kind: Int64, Ints: []int64{0, 5, 0, -3}, Valid: []bool{false, true, true, true}},
-			{Name: "Range Stack", Kind: ListInt64, Lists: [][]int64{{0, 1}, {5}, {}, nil}, Valid: []bool{true, true, true, false}},
-			{Name: "Green", Kind: Null, Valid: make([]bool, 4)},
-			{Name: "Name", Kind: String, Strs: []string{"plain", `say "hi"`, "a,b", "two\nlines"}},
-			{Name: "Device ID", Kind: Uint32, Ints: []int64{0, 1, 2, 3}},
+			{Name: "Mean", Type: Float64, FloatVals: []float64{28038, 1e-05, math.NaN(), math.Inf(1)}},
+			{Name: "Std", Type: Float64, FloatVals: []float64{1, 2, 3, 4}, Valid: []bool{true, false, true, true}},
+			{Name: "Big", Type: Uint64, IntVals: []int64{-1, 0, 7, 1 << 40}},
+			{Name: "Parent ID", Type: Int64, IntVals: []int64{0, 5, 0, -3}, Valid: []bool{false, true, true, true}},
+			{Name: "Range Stack", Type: ListInt64, Lists: [][]int64{{0, 1}, {5}, {}, nil}, Valid: []bool{true, true, true, false}},
+			{Name: "Green", Type: Null, Valid: make([]bool, 4)},
+			{Name: "Name", Type: String, Strs: []string{"plain", `say "hi"`, "a,b", "two\nlines"}},
+			{Name: "Device ID", Type: Uint32, IntVals: []int64{0, 1, 2, 3}},
 		},
 		Index:     NamedIndex,
 		IndexCols: []string{"Name", "Device ID"},
@@ -62,18 +62,18 @@ func TestCSVNamedIndexAndValues(t *testing.T) {
 }
 
 func TestCSVIndexKinds(t *testing.T) {
-	files := &Frame{Cols: []*Column{{Name: "File", Kind: String, Strs: []string{"fixed", "train"}}}, Index: RangeIndex, RangeName: "Rank"}
+	files := &Frame{Cols: []*Column{{Name: "File", Type: String, Strs: []string{"fixed", "train"}}}, Index: RangeIndex, RangeName: "Rank"}
 	if got, want := csvText(t, files), "Rank,File\n0,fixed\n1,train\n"; got != want {
 		t.Errorf("RangeIndex: got %q, want %q", got, want)
 	}
-	unnamed := &Frame{Cols: []*Column{{Name: "In-Use", Kind: Float64, Floats: []float64{12.5, 0.25}}}, Index: RangeIndex}
+	unnamed := &Frame{Cols: []*Column{{Name: "In-Use", Type: Float64, FloatVals: []float64{12.5, 0.25}}}, Index: RangeIndex}
 	if got, want := csvText(t, unnamed), ",In-Use\n0,12.5\n1,0.25\n"; got != want {
 		t.Errorf("unnamed RangeIndex: got %q, want %q", got, want)
 	}
 	level := &Frame{
 		Cols: []*Column{
-			{Name: "Duration", Kind: Int64, Ints: []int64{10, 20}},
-			{Name: LevelIndexName, Kind: Int64, Ints: []int64{3, 7}},
+			{Name: "Duration", Type: Int64, IntVals: []int64{10, 20}},
+			{Name: LevelIndexName, Type: Int64, IntVals: []int64{3, 7}},
 		},
 		Index: LevelIndex, IndexCols: []string{LevelIndexName},
 	}
@@ -81,14 +81,14 @@ func TestCSVIndexKinds(t *testing.T) {
 		t.Errorf("LevelIndex: got %q, want %q", got, want)
 	}
 	pace := &Frame{Cols: []*Column{
-		{Name: "0", Kind: Int64, Ints: []int64{100, 200}},
-		{Name: "1", Kind: Float64, Floats: []float64{150, math.NaN()}},
+		{Name: "0", Type: Int64, IntVals: []int64{100, 200}},
+		{Name: "1", Type: Float64, FloatVals: []float64{150, math.NaN()}},
 	}}
 	if got, want := csvText(t, pace), "0,1\n100,150.0\n200,\n"; got != want {
 		t.Errorf("NoIndex: got %q, want %q", got, want)
 	}
 	// Python's csv writer quotes a record that is one empty field.
-	single := &Frame{Cols: []*Column{{Name: "Text", Kind: String, Strs: []string{"", "x"}, Valid: []bool{false, true}}}}
+	single := &Frame{Cols: []*Column{{Name: "Text", Type: String, Strs: []string{"", "x"}, Valid: []bool{false, true}}}}
 	if got, want := csvText(t, single), "Text\n\"\"\nx\n"; got != want {
 		t.Errorf("single empty field: got %q, want %q", got, want)
 	}
@@ -96,8 +96,8 @@ func TestCSVIndexKinds(t *testing.T) {
 
 func TestCSVRejectsRaggedFrame(t *testing.T) {
 	f := &Frame{Cols: []*Column{
-		{Name: "a", Kind: Int64, Ints: []int64{1, 2}},
-		{Name: "b", Kind: Int64, Ints: []int64{1}},
+		{Name: "a", Type: Int64, IntVals: []int64{1, 2}},
+		{Name: "b", Type: Int64, IntVals: []int64{1}},
 	}}
 	if err := WriteCSV(&bytes.Buffer{}, f); err == nil {
 		t.Fatal("WriteCSV accepted columns of different lengths")

@@ -54,7 +54,7 @@ func checkDuckDB(t *testing.T, o testutil.NPMCheckFile, name string, f *Frame) {
 		if o.Columns[j].Name != c.Name {
 			t.Errorf("%s: column %d named %q, want %q", name, j, o.Columns[j].Name, c.Name)
 		}
-		if w, ok := duckTypes[c.Kind]; ok && o.Columns[j].Type != w {
+		if w, ok := duckTypes[c.Type]; ok && o.Columns[j].Type != w {
 			t.Errorf("%s: column %q is %s, want %s", name, c.Name, o.Columns[j].Type, w)
 		}
 		for i := 0; i < len(o.Data); i++ {
@@ -88,12 +88,12 @@ func duckCell(v any) string {
 }
 
 func wantCell(c *Column, i int) string {
-	if c.IsNull(i) || (c.Kind == Float64 && c.Floats[i] != c.Floats[i]) {
+	if c.IsNull(i) || (c.Type == Float64 && c.FloatVals[i] != c.FloatVals[i]) {
 		return "NULL"
 	}
-	switch c.Kind {
+	switch c.Type {
 	case Float64:
-		return strconv.FormatFloat(c.Floats[i], 'g', -1, 64)
+		return strconv.FormatFloat(c.FloatVals[i], 'g', -1, 64)
 	case String:
 		return c.Strs[i]
 	case ListInt64:
@@ -106,14 +106,14 @@ func wantCell(c *Column, i int) string {
 		}
 		return s + "]"
 	case Uint64:
-		u := uint64(c.Ints[i])
+		u := uint64(c.IntVals[i])
 		if u > 1<<53 {
 			return strconv.FormatUint(u, 10) // check.mjs prints big integers as strings
 		}
 		return strconv.FormatFloat(float64(u), 'g', -1, 64)
 	}
-	if v := c.Ints[i]; v > 1<<53 || v < -(1<<53) {
+	if v := c.IntVals[i]; v > 1<<53 || v < -(1<<53) {
 		return strconv.FormatInt(v, 10)
 	}
-	return strconv.FormatFloat(float64(c.Ints[i]), 'g', -1, 64)
+	return strconv.FormatFloat(float64(c.IntVals[i]), 'g', -1, 64)
 }

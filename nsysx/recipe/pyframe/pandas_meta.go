@@ -60,13 +60,13 @@ func pandasMetadata(f *Frame) (string, error) {
 // pandasTypes returns a column's pandas_type, numpy_type and metadata.
 func pandasTypes(c *Column) (pandasType, numpyType string, meta any) {
 	switch {
-	case c.Kind == Int64 && c.Valid != nil:
+	case c.Type == Int64 && c.Valid != nil:
 		return "int64", "Int64", nil
-	case c.Kind == Category:
+	case c.Type == Category:
 		return "categorical", codeType(len(c.Cats)).String(),
 			[]KV{{"num_categories", len(c.Cats)}, {"ordered", true}}
 	}
-	if t, ok := kindPandasTypes[c.Kind]; ok {
+	if t, ok := kindPandasTypes[c.Type]; ok {
 		return t[0], t[1], nil
 	}
 	return "object", "object", nil

@@ -136,7 +136,7 @@ func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int
 	switch {
 	case viaArrow:
 		return nil
-	case c.Kind == String:
+	case c.Type == String:
 		return func(cw file.ColumnChunkWriter, c *Column, s, e int, ones []int16) error {
 			var valid []bool
 			if c.Valid != nil {
@@ -144,7 +144,7 @@ func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int
 			}
 			return parquetio.WriteStrings(cw, c.Strs[s:e], valid, ones)
 		}
-	case c.Kind == ListInt64:
+	case c.Type == ListInt64:
 		return func(cw file.ColumnChunkWriter, c *Column, s, e int, _ []int16) error {
 			var valid []bool
 			if c.Valid != nil {
@@ -158,7 +158,7 @@ func directRows(c *Column) func(file.ColumnChunkWriter, *Column, int, int, []int
 
 // arrowType is the Arrow type pyarrow gives a column of kind c.Kind.
 func arrowType(c *Column) arrow.DataType {
-	switch c.Kind {
+	switch c.Type {
 	case Uint64:
 		return arrow.PrimitiveTypes.Uint64
 	case Uint32:
@@ -195,21 +195,21 @@ func codeType(n int) arrow.DataType {
 // and repetition levels of its Parquet column; ones (e−s levels of 1) are
 // the definition levels of a column that has no NULL.
 func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int, ones []int16) (arrow.Array, []int16, []int16, error) {
-	if c.Kind == ListInt64 {
+	if c.Type == ListInt64 {
 		return listLeaf(mem, c, s, e)
 	}
 	def := ones
-	if c.Valid != nil || c.Kind == Float64 || c.Kind == Null {
+	if c.Valid != nil || c.Type == Float64 || c.Type == Null {
 		def = make([]int16, e-s)
 		for i := s; i < e; i++ {
-			if !c.IsNull(i) && !(c.Kind == Float64 && math.IsNaN(c.Floats[i])) {
+			if !c.IsNull(i) && !(c.Type == Float64 && math.IsNaN(c.FloatVals[i])) {
 				def[i-s] = 1
 			}
 		}
 	}
 	var arr arrow.Array
 	var err error
-	switch c.Kind {
+	switch c.Type {
 	case Null:
 		arr = array.NewNull(e - s)
 	case Category:
@@ -223,7 +223,7 @@ func leafData(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int, ones
 // buildFlat builds rows [s, e) of a scalar column; a float NaN becomes
 // NULL, as pandas writes it.
 func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arrow.Array {
-	if c.Kind == Int64 || c.Kind == Uint64 {
+	if c.Type == Int64 || c.Type == Uint64 {
 		return intsView(c, dt, s, e)
 	}
 	b := array.NewBuilder(mem, dt)
@@ -239,16 +239,16 @@ func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arr
 		}
 		switch bb := b.(type) {
 		case *array.Int64Builder:
-			bb.Append(c.Ints[i])
+			bb.Append(c.IntVals[i])
 		case *array.Uint64Builder:
-			bb.Append(uint64(c.Ints[i]))
+			bb.Append(uint64(c.IntVals[i]))
 		case *array.Uint32Builder:
-			bb.Append(uint32(c.Ints[i]))
+			bb.Append(uint32(c.IntVals[i]))
 		case *array.Float64Builder:
-			if math.IsNaN(c.Floats[i]) {
+			if math.IsNaN(c.FloatVals[i]) {
 				bb.AppendNull()
 			} else {
-				bb.Append(c.Floats[i])
+				bb.Append(c.FloatVals[i])
 			}
 		case *array.LargeStringBuilder:
 			bb.Append(c.Strs[i])
@@ -262,7 +262,7 @@ func buildFlat(mem memory.Allocator, c *Column, dt arrow.DataType, s, e int) arr
 // marked in a validity bitmap: no copy of the values, which the column
 // writer only reads (a NULL row's value is never read).
 func intsView(c *Column, dt arrow.DataType, s, e int) arrow.Array {
-	v := c.Ints[s:e]
+	v := c.IntVals[s:e]
 	var vals []byte
 	if len(v) > 0 {
 		vals = unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*8)
@@ -339,13 +339,13 @@ func buildCategory(mem memory.Allocator, c *Column, dt *arrow.DictionaryType, s,
 	codes := array.NewBuilder(mem, dt.IndexType)
 	defer codes.Release()
 	for i := s; i < e; i++ {
-		k, ok := pos[c.Ints[i]]
+		k, ok := pos[c.IntVals[i]]
 		switch {
 		case c.IsNull(i):
 			codes.AppendNull()
 			continue
 		case !ok:
-			return nil, fmt.Errorf("frame: column %q: value %d is not one of its categories", c.Name, c.Ints[i])
+			return nil, fmt.Errorf("frame: column %q: value %d is not one of its categories", c.Name, c.IntVals[i])
 		}
 		switch cb := codes.(type) {
 		case *array.Int8Builder:

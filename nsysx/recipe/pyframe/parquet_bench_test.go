@@ -19,12 +19,12 @@ func benchFrame(n int) *Frame {
 		stacks[i] = []int64{int64(i % 3), int64(i)}
 	}
 	return &Frame{Cols: []*Column{
-		{Name: "Start", Kind: Int64, Ints: start},
-		{Name: "PID", Kind: Uint64, Ints: pid},
-		{Name: "Overlap", Kind: Float64, Floats: pct, Valid: valid},
-		{Name: "Name", Kind: String, Strs: names},
-		{Name: "Range Stack", Kind: ListInt64, Lists: stacks},
-		{Name: LevelIndexName, Kind: Int64, Ints: idx},
+		{Name: "Start", Type: Int64, IntVals: start},
+		{Name: "PID", Type: Uint64, IntVals: pid},
+		{Name: "Overlap", Type: Float64, FloatVals: pct, Valid: valid},
+		{Name: "Name", Type: String, Strs: names},
+		{Name: "Range Stack", Type: ListInt64, Lists: stacks},
+		{Name: LevelIndexName, Type: Int64, IntVals: idx},
 	}, Index: LevelIndex, IndexCols: []string{LevelIndexName}}
 }
 

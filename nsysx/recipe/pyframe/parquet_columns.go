@@ -175,23 +175,23 @@ func flatColumn(c *Column, kind Kind, lv *leafLevels, numpyType string) {
 	if lv.present < n || numpyType == "Int64" {
 		c.Valid = valid
 	}
-	c.Kind = kind
+	c.Type = kind
 	switch kind {
 	case Null:
 		c.Valid = make([]bool, n)
 	case Int64, Uint64, Uint32:
-		c.Ints = spread(lv.ints, valid, 0)
+		c.IntVals = spread(lv.ints, valid, 0)
 		if kind == Int64 && n == 0 {
-			c.Ints = nil
+			c.IntVals = nil
 		}
 		if kind == Uint32 {
-			for i, v := range c.Ints {
-				c.Ints[i] = int64(uint32(v))
+			for i, v := range c.IntVals {
+				c.IntVals[i] = int64(uint32(v))
 			}
 		}
 	case Float64:
 		if n > 0 {
-			c.Floats = spread(lv.floats, valid, math.NaN())
+			c.FloatVals = spread(lv.floats, valid, math.NaN())
 		}
 	case String:
 		c.Strs = spread(lv.strs, valid, "")
@@ -236,7 +236,7 @@ func listColumn(c *Column, lv *leafLevels, numpyType string) (*Column, error) {
 			j++
 		}
 	}
-	c.Kind, c.Lists = ListInt64, make([][]int64, len(lists))
+	c.Type, c.Lists = ListInt64, make([][]int64, len(lists))
 	copy(c.Lists, lists)
 	if nulls || numpyType == "Int64" {
 		c.Valid = valid

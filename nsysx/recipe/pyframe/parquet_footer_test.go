@@ -71,8 +71,8 @@ func TestParquetDirectRowsAsArrow(t *testing.T) {
 	f := &Frame{Index: RangeIndex, Cols: []*Column{
 		NewStrings("Text", v, valid),
 		NewStrings("Dense", slices.Clone(v), nil),
-		{Name: "Stack", Kind: ListInt64, Lists: lists, Valid: lvalid},
-		{Name: "Dense Stack", Kind: ListInt64, Lists: lists},
+		{Name: "Stack", Type: ListInt64, Lists: lists, Valid: lvalid},
+		{Name: "Dense Stack", Type: ListInt64, Lists: lists},
 	}}
 	write := func(arrow bool) []byte {
 		viaArrow = arrow

@@ -56,8 +56,8 @@ func ReadParquet(path string) (*Frame, error) {
 	}
 	f := &Frame{}
 	for _, c := range cols {
-		if cs, ok := cats[c.Name]; ok && c.Kind == Int64 {
-			c.Kind, c.Cats = Category, cs
+		if cs, ok := cats[c.Name]; ok && c.Type == Int64 {
+			c.Type, c.Cats = Category, cs
 		}
 		f.Cols = append(f.Cols, c)
 	}

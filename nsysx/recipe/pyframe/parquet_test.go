@@ -109,27 +109,27 @@ func TestPQCompareDetects(t *testing.T) {
 		mutate           func(f *Frame)
 	}{
 		{"float value", golden, `column "Mean" row 3`, func(f *Frame) {
-			f.Col("Mean").Floats[3] = math.Nextafter(f.Col("Mean").Floats[3], math.Inf(1))
+			f.Find("Mean").FloatVals[3] = math.Nextafter(f.Find("Mean").FloatVals[3], math.Inf(1))
 		}},
-		{"int value", golden, `column "Count" row 0: want`, func(f *Frame) { f.Col("Count").Ints[0]++ }},
-		{"string value", golden, `column "Name" row 1`, func(f *Frame) { f.Col("Name").Strs[1] += "x" }},
+		{"int value", golden, `column "Count" row 0: want`, func(f *Frame) { f.Find("Count").IntVals[0]++ }},
+		{"string value", golden, `column "Name" row 1`, func(f *Frame) { f.Find("Name").Strs[1] += "x" }},
 		{"NULL mask", golden, `column "Q1" row 2: want`, func(f *Frame) {
-			c := f.Col("Q1")
-			c.Valid = make([]bool, len(c.Floats))
+			c := f.Find("Q1")
+			c.Valid = make([]bool, len(c.FloatVals))
 			for i := range c.Valid {
 				c.Valid[i] = i != 2
 			}
 		}},
 		{"type", golden, `Arrow schema: want field "Min": int64`, func(f *Frame) {
-			c := f.Col("Min")
-			c.Kind, c.Floats = Float64, make([]float64, len(c.Ints))
-			for i, v := range c.Ints {
-				c.Floats[i] = float64(v)
+			c := f.Find("Min")
+			c.Type, c.FloatVals = Float64, make([]float64, len(c.IntVals))
+			for i, v := range c.IntVals {
+				c.FloatVals[i] = float64(v)
 			}
 		}},
 		{"nullable int metadata", golden, `numpy_type: want "int64", got "Int64"`, func(f *Frame) {
-			c := f.Col("Count")
-			c.Valid = make([]bool, len(c.Ints))
+			c := f.Find("Count")
+			c.Valid = make([]bool, len(c.IntVals))
 			for i := range c.Valid {
 				c.Valid[i] = true
 			}
@@ -142,15 +142,15 @@ func TestPQCompareDetects(t *testing.T) {
 		}},
 		{"row count", golden, "rows: want", func(f *Frame) {
 			for _, c := range f.Cols {
-				c.Ints, c.Floats, c.Strs = trim(c.Ints), trim(c.Floats), trim(c.Strs)
+				c.IntVals, c.FloatVals, c.Strs = trim(c.IntVals), trim(c.FloatVals), trim(c.Strs)
 			}
 		}},
 		{"list element", trace, `column "Range Stack" row 5`, func(f *Frame) {
-			l := f.Col("Range Stack").Lists
+			l := f.Find("Range Stack").Lists
 			l[5] = append(append([]int64(nil), l[5]...), 99)
 		}},
 		{"nullable NULL", trace, `column "Parent ID" row 0`, func(f *Frame) {
-			c := f.Col("Parent ID")
+			c := f.Find("Parent ID")
 			c.Valid[0] = !c.Valid[0]
 		}},
 	}
@@ -208,10 +208,10 @@ func TestParquetReadIndexKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := f.Col("PID"); c.Kind != Uint64 {
-		t.Errorf("PID kind %v, want uint64", c.Kind)
+	if c := f.Find("PID"); c.Type != Uint64 {
+		t.Errorf("PID kind %v, want uint64", c.Type)
 	}
-	if c := f.Col("Parent ID"); c.Kind != Int64 || c.Valid == nil {
-		t.Errorf("Parent ID: kind %v valid %v, want nullable int64", c.Kind, c.Valid != nil)
+	if c := f.Find("Parent ID"); c.Type != Int64 || c.Valid == nil {
+		t.Errorf("Parent ID: kind %v valid %v, want nullable int64", c.Type, c.Valid != nil)
 	}
 }

@@ -188,8 +188,8 @@ func TestDescribe(t *testing.T) {
 		"1|3|-|3|3|3|3|3|3|c|",
 	}
 	wantRows(t, "describe", f, want...)
-	if f.Col("Min").Kind != pyframe.Int64 || f.Col("Mean").Kind != pyframe.Float64 {
-		t.Errorf("kinds %v %v", f.Col("Min").Kind, f.Col("Mean").Kind)
+	if f.Find("Min").Type != pyframe.Int64 || f.Find("Mean").Type != pyframe.Float64 {
+		t.Errorf("kinds %v %v", f.Find("Min").Type, f.Find("Mean").Type)
 	}
 	// Float values keep float Min/Max/Sum; a second key sorts numerically.
 	dev := pyframe.NewInts("Device ID", pyframe.Uint32, []int64{10, 2, 10, 2, 10, 2, 2}, nil)
@@ -200,8 +200,8 @@ func TestDescribe(t *testing.T) {
 		"1|4|-|4|4|4|4|4|4|a|10|",
 		"2|6|1.4|5|5.5|6|6.5|7|12|b|10|",
 		"1|3|-|3|3|3|3|3|3|c|2|")
-	if g.Col("Sum").Kind != pyframe.Float64 || g.Col("Device ID").Kind != pyframe.Uint32 {
-		t.Errorf("kinds %v %v", g.Col("Sum").Kind, g.Col("Device ID").Kind)
+	if g.Find("Sum").Type != pyframe.Float64 || g.Find("Device ID").Type != pyframe.Uint32 {
+		t.Errorf("kinds %v %v", g.Find("Sum").Type, g.Find("Device ID").Type)
 	}
 }
 
@@ -232,8 +232,8 @@ func TestConcatRanks(t *testing.T) {
 	b := &pyframe.Frame{Cols: []*pyframe.Column{pyframe.NewFloats("v", []float64{3.5}, nil), pyframe.NewInts(pyframe.LevelIndexName, pyframe.Int64, []int64{4}, nil)},
 		Index: pyframe.LevelIndex, IndexCols: []string{pyframe.LevelIndexName}}
 	f := recipe.ConcatRanks([]*pyframe.Frame{a, nil, b})
-	if f.Index != pyframe.LevelIndex || f.Col("v").Kind != pyframe.Float64 {
-		t.Fatalf("index %v kind %v", f.Index, f.Col("v").Kind)
+	if f.Index != pyframe.LevelIndex || f.Find("v").Type != pyframe.Float64 {
+		t.Fatalf("index %v kind %v", f.Index, f.Find("v").Type)
 	}
 	wantRows(t, "concat", f, "1|0|0|", "2|0|1|", "3.5|2|4|")
 	if one := recipe.ConcatRanks([]*pyframe.Frame{a}); one.Index != pyframe.RangeIndex || len(one.Cols) != 2 {

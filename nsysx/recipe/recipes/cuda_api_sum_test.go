@@ -16,8 +16,8 @@ import (
 func TestAPISum(t *testing.T) {
 	res := runOn(t, "cuda_api_sum", nil, "train", "fixed")
 	f := res.Output.Table("rank_stats")
-	if got := f.Names(); got[len(got)-1] != "Name" || f.Col("Sum").Kind != pyframe.Int64 {
-		t.Fatalf("columns %v, Sum %v", got, f.Col("Sum").Kind)
+	if got := f.Names(); got[len(got)-1] != "Name" || f.Find("Sum").Type != pyframe.Int64 {
+		t.Fatalf("columns %v, Sum %v", got, f.Find("Sum").Type)
 	}
 	for rank, prof := range []string{"fixed", "train"} {
 		groups, _ := rawByName(t, openProfile(t, prof), composite.TableRuntime)
@@ -52,14 +52,14 @@ func checkAllStats(t *testing.T, res *recipe.Result) {
 		t.Fatalf("all_stats: %d rows, want %d", all.Rows(), len(want))
 	}
 	for i := 0; i < all.Rows(); i++ {
-		k := all.Col(key).Strs[i]
+		k := all.Find(key).Strs[i]
 		w := want[k]
-		if i > 0 && all.Col(key).Strs[i-1] >= k {
+		if i > 0 && all.Find(key).Strs[i-1] >= k {
 			t.Errorf("all_stats not sorted at %q", k)
 		}
-		got := folded{all.Col("Count").Float(i), all.Col("Sum").Float(i), all.Col("Min").Float(i), all.Col("Max").Float(i)}
-		if w == nil || got != *w || all.Col("Mean").Floats[i] != pyframe.Round(w.sum/w.count) {
-			t.Errorf("all_stats %q: %+v mean %v, want %+v", k, got, all.Col("Mean").Floats[i], w)
+		got := folded{all.Find("Count").Float(i), all.Find("Sum").Float(i), all.Find("Min").Float(i), all.Find("Max").Float(i)}
+		if w == nil || got != *w || all.Find("Mean").FloatVals[i] != pyframe.Round(w.sum/w.count) {
+			t.Errorf("all_stats %q: %+v mean %v, want %+v", k, got, all.Find("Mean").FloatVals[i], w)
 		}
 	}
 }

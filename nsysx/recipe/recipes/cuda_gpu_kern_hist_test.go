@@ -27,12 +27,12 @@ func TestKernHistRealProfiles(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(f.Col("Duration").Ints, dur) || !slices.Equal(f.Col("Name").Strs, name) ||
-		!slices.Equal(f.Col("Rank").Ints, rank) || !slices.Equal(f.Col(pyframe.LevelIndexName).Ints, label) {
+	if !slices.Equal(f.Find("Duration").IntVals, dur) || !slices.Equal(f.Find("Name").Strs, name) ||
+		!slices.Equal(f.Find("Rank").IntVals, rank) || !slices.Equal(f.Find(pyframe.LevelIndexName).IntVals, label) {
 		t.Fatalf("analysis differs from the raw kernels (%d rows, want %d)", f.Rows(), len(dur))
 	}
-	if f.Col("Duration").Kind != pyframe.Int64 || f.Col("Name").Kind != pyframe.String {
-		t.Errorf("kinds %v %v", f.Col("Duration").Kind, f.Col("Name").Kind)
+	if f.Find("Duration").Type != pyframe.Int64 || f.Find("Name").Type != pyframe.String {
+		t.Errorf("kinds %v %v", f.Find("Duration").Type, f.Find("Name").Type)
 	}
 }
 
@@ -50,7 +50,7 @@ func TestKernHistFilteredLabels(t *testing.T) {
 			label = append(label, int64(i))
 		}
 	}
-	if f.Index != pyframe.LevelIndex || !slices.Equal(f.Col(pyframe.LevelIndexName).Ints, label) {
+	if f.Index != pyframe.LevelIndex || !slices.Equal(f.Find(pyframe.LevelIndexName).IntVals, label) {
 		t.Fatalf("index %v labels %d, want %d from row %d", f.Index, f.Rows(), len(label), label[0])
 	}
 	// Unfiltered, one rank: pandas keeps the RangeIndex.

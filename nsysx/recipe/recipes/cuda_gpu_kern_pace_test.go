@@ -44,15 +44,15 @@ func TestKernPaceRealProfiles(t *testing.T) {
 				t.Errorf("rank %d %s: %d values, want %d (first %v, want %v)", r, name, len(got), len(want), got[:1], want[:1])
 			}
 		}
-		if k := res.Output.Table("pace_start").Cols[r].Kind; k != pyframe.Int64 {
+		if k := res.Output.Table("pace_start").Cols[r].Type; k != pyframe.Int64 {
 			t.Errorf("pace_start kind %v, want int64 (equal iteration counts)", k)
 		}
 	}
 	st := res.Output.Table("stats")
-	if !slices.Equal(st.IndexCols, []string{"Shortname"}) || st.Col("Shortname").Strs[0] != kernel {
+	if !slices.Equal(st.IndexCols, []string{"Shortname"}) || st.Find("Shortname").Strs[0] != kernel {
 		t.Fatalf("stats index %v", st.IndexCols)
 	}
-	if got := st.Col("Count").Ints[0]; got != int64(total) {
+	if got := st.Find("Count").IntVals[0]; got != int64(total) {
 		t.Errorf("stats Count %d, want %d kernels", got, total)
 	}
 	ds := res.Output.Table("pace_delta_stats")
@@ -62,7 +62,7 @@ func TestKernPaceRealProfiles(t *testing.T) {
 		want := map[string]float64{"Count": 2, "Mean": m, "Min": min(a, b), "Max": max(a, b), "Sum": a + b,
 			"Std": math.Sqrt((m-a)*(m-a) + (m-b)*(m-b))}
 		for name, w := range want {
-			if got := ds.Col(name).Floats[i]; got != w {
+			if got := ds.Find(name).FloatVals[i]; got != w {
 				t.Fatalf("pace_delta_stats %s[%d] = %v, want %v", name, i, got, w)
 			}
 		}
@@ -82,7 +82,7 @@ func TestKernPaceAlignsSurvivors(t *testing.T) {
 		t.Fatalf("files %v", with.Files)
 	}
 	for r := range 2 {
-		a, b := with.Output.Table("pace_start").Cols[r].Ints, without.Output.Table("pace_start").Cols[r].Ints
+		a, b := with.Output.Table("pace_start").Cols[r].IntVals, without.Output.Table("pace_start").Cols[r].IntVals
 		if !slices.Equal(a, b) {
 			t.Errorf("rank %d: pace_start with fixed differs", r)
 		}

@@ -46,7 +46,7 @@ func TestKernSumFilterTime(t *testing.T) {
 	}
 	checkRank(t, "kern_sum filter-time", res.Output.Table("rank_stats"), 0, "Name", groups)
 	// One rank: files has one row.
-	if f := res.Output.Table("files"); f.Rows() != 1 || f.Col("File").Strs[0] != "train" {
-		t.Errorf("files %v", f.Col("File").Strs)
+	if f := res.Output.Table("files"); f.Rows() != 1 || f.Find("File").Strs[0] != "train" {
+		t.Errorf("files %v", f.Find("File").Strs)
 	}
 }

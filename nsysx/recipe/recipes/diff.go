@@ -27,13 +27,13 @@ func rowKey(cols []*pyframe.Column, i int) string {
 		if c.IsNull(i) {
 			b.WriteString("\x01null")
 		} else {
-			switch c.Kind {
+			switch c.Type {
 			case pyframe.String:
 				b.WriteString(c.Strs[i])
 			case pyframe.Float64:
-				b.WriteString(strconv.FormatFloat(c.Floats[i], 'g', -1, 64))
+				b.WriteString(strconv.FormatFloat(c.FloatVals[i], 'g', -1, 64))
 			default:
-				b.WriteString(strconv.FormatInt(c.Ints[i], 10))
+				b.WriteString(strconv.FormatInt(c.IntVals[i], 10))
 			}
 		}
 		b.WriteByte(0)
@@ -49,7 +49,7 @@ func isNumeric(k pyframe.Kind) bool {
 func indexColumns(f *pyframe.Frame) []*pyframe.Column {
 	var out []*pyframe.Column
 	for _, n := range f.IndexCols {
-		if c := f.Col(n); c != nil {
+		if c := f.Find(n); c != nil {
 			out = append(out, c)
 		}
 	}
@@ -104,12 +104,12 @@ func indexNames(f *pyframe.Frame) string {
 
 // distinctRanks counts the distinct values of the Rank column.
 func distinctRanks(f *pyframe.Frame) int {
-	c := f.Col("Rank")
+	c := f.Find("Rank")
 	if c == nil {
 		return 0
 	}
 	seen := map[int64]bool{}
-	for i, v := range c.Ints {
+	for i, v := range c.IntVals {
 		if !c.IsNull(i) {
 			seen[v] = true
 		}
@@ -131,13 +131,13 @@ func DiffFrames(name string, a, b *pyframe.Frame, rank bool, tol float64, drop b
 	}
 	keyA, keyB := indexColumns(a), indexColumns(b)
 	if rank {
-		if a.Col("Rank") == nil || b.Col("Rank") == nil {
+		if a.Find("Rank") == nil || b.Find("Rank") == nil {
 			return nil, fmt.Errorf("%s: no Rank column", name)
 		}
 		if na, nb := distinctRanks(a), distinctRanks(b); na != nb {
 			return nil, fmt.Errorf("%s: the number of ranks differs (%d vs %d)", name, na, nb)
 		}
-		keyA, keyB = append([]*pyframe.Column{a.Col("Rank")}, keyA...), append([]*pyframe.Column{b.Col("Rank")}, keyB...)
+		keyA, keyB = append([]*pyframe.Column{a.Find("Rank")}, keyA...), append([]*pyframe.Column{b.Find("Rank")}, keyB...)
 	}
 	if len(keyA) == 0 { // a positional index: align by row number
 		keyA, keyB = []*pyframe.Column{positions(a.Rows())}, []*pyframe.Column{positions(b.Rows())}
@@ -161,27 +161,27 @@ func DiffFrames(name string, a, b *pyframe.Frame, rank bool, tol float64, drop b
 	var cols []*pyframe.Column
 	var same [][]bool
 	for _, ca := range dataColumns(a) {
-		if !isNumeric(ca.Kind) || rank && ca.Name == "Rank" {
+		if !isNumeric(ca.Type) || rank && ca.Name == "Rank" {
 			continue
 		}
-		cols = append(cols, subColumn(ca, b.Col(ca.Name), match, tol))
-		same = append(same, sameCells(ca, b.Col(ca.Name), match))
+		cols = append(cols, subColumn(ca, b.Find(ca.Name), match, tol))
+		same = append(same, sameCells(ca, b.Find(ca.Name), match))
 	}
 	keep := keptRows(cols, same, a.Rows(), drop)
 	return assembleDiff(a, cols, keep, rank), nil
 }
 
 func positions(n int) *pyframe.Column {
-	c := &pyframe.Column{Name: "", Kind: pyframe.Int64, Ints: make([]int64, n)}
-	for i := range c.Ints {
-		c.Ints[i] = int64(i)
+	c := &pyframe.Column{Name: "", Type: pyframe.Int64, IntVals: make([]int64, n)}
+	for i := range c.IntVals {
+		c.IntVals[i] = int64(i)
 	}
 	return c
 }
 
 // subColumn is a − b[match] with the tolerance applied.
 func subColumn(ca, cb *pyframe.Column, match []int, tol float64) *pyframe.Column {
-	float := ca.Kind == pyframe.Float64 || cb.Kind == pyframe.Float64
+	float := ca.Type == pyframe.Float64 || cb.Type == pyframe.Float64
 	for _, j := range match {
 		if j < 0 {
 			float = true
@@ -190,9 +190,9 @@ func subColumn(ca, cb *pyframe.Column, match []int, tol float64) *pyframe.Column
 	n := len(match)
 	out := &pyframe.Column{Name: ca.Name, Valid: make([]bool, n)}
 	if float {
-		out.Kind, out.Floats = pyframe.Float64, make([]float64, n)
+		out.Type, out.FloatVals = pyframe.Float64, make([]float64, n)
 	} else {
-		out.Kind, out.Ints = pyframe.Int64, make([]int64, n)
+		out.Type, out.IntVals = pyframe.Int64, make([]int64, n)
 	}
 	hasNull := false
 	for i, j := range match {
@@ -210,13 +210,13 @@ func subColumn(ca, cb *pyframe.Column, match []int, tol float64) *pyframe.Column
 			if math.Abs(d) <= tol {
 				d = 0
 			}
-			out.Floats[i] = d
+			out.FloatVals[i] = d
 		} else {
-			d := ca.Ints[i] - cb.Ints[j]
+			d := ca.IntVals[i] - cb.IntVals[j]
 			if math.Abs(float64(d)) <= tol {
 				d = 0
 			}
-			out.Ints[i] = d
+			out.IntVals[i] = d
 		}
 	}
 	// pandas' nullable Int64 stays nullable; otherwise no NULL, no mask.
@@ -256,7 +256,7 @@ func noDifference(cols []*pyframe.Column, same [][]bool, i int) bool {
 		case same[k][i]:
 		case c.IsNull(i):
 			return false
-		case c.Kind == pyframe.Float64 && c.Floats[i] != 0 || c.Kind != pyframe.Float64 && c.Ints[i] != 0:
+		case c.Type == pyframe.Float64 && c.FloatVals[i] != 0 || c.Type != pyframe.Float64 && c.IntVals[i] != 0:
 			return false
 		}
 	}
@@ -268,7 +268,7 @@ func noDifference(cols []*pyframe.Column, same [][]bool, i int) bool {
 func assembleDiff(a *pyframe.Frame, cols []*pyframe.Column, keep []int, rank bool) *pyframe.Frame {
 	out := &pyframe.Frame{Index: a.Index, IndexCols: a.IndexCols, RangeName: a.RangeName}
 	if rank {
-		out.Cols = append(out.Cols, takeRows(a.Col("Rank"), keep))
+		out.Cols = append(out.Cols, takeRows(a.Find("Rank"), keep))
 	}
 	for _, c := range cols {
 		out.Cols = append(out.Cols, takeRows(c, keep))
@@ -287,7 +287,7 @@ func assembleDiff(a *pyframe.Frame, cols []*pyframe.Column, keep []int, rank boo
 
 // takeRows copies rows idx of c.
 func takeRows(c *pyframe.Column, idx []int) *pyframe.Column {
-	out := &pyframe.Column{Name: c.Name, Kind: c.Kind}
+	out := &pyframe.Column{Name: c.Name, Type: c.Type}
 	if c.Valid != nil {
 		out.Valid = make([]bool, len(idx))
 	}
@@ -295,19 +295,19 @@ func takeRows(c *pyframe.Column, idx []int) *pyframe.Column {
 		if c.Valid != nil {
 			out.Valid[k] = c.Valid[i]
 		}
-		switch c.Kind {
+		switch c.Type {
 		case pyframe.Float64:
-			out.Floats = append(out.Floats, c.Floats[i])
+			out.FloatVals = append(out.FloatVals, c.FloatVals[i])
 		case pyframe.String:
 			out.Strs = append(out.Strs, c.Strs[i])
 		case pyframe.ListInt64:
 			out.Lists = append(out.Lists, c.Lists[i])
 		case pyframe.Null:
 		default:
-			out.Ints = append(out.Ints, c.Ints[i])
+			out.IntVals = append(out.IntVals, c.IntVals[i])
 		}
 	}
-	if c.Kind == pyframe.Null && out.Valid == nil {
+	if c.Type == pyframe.Null && out.Valid == nil {
 		out.Valid = make([]bool, len(idx))
 	}
 	return out
@@ -316,13 +316,13 @@ func takeRows(c *pyframe.Column, idx []int) *pyframe.Column {
 // DiffFiles is the files table of a diff: File1 and File2 by Rank (a
 // left join on the first directory's ranks), index a RangeIndex named Rank.
 func DiffFiles(a, b *pyframe.Frame) (*pyframe.Frame, error) {
-	fa, fb := a.Col("File"), b.Col("File")
-	if fa == nil || fb == nil || fa.Kind != pyframe.String || fb.Kind != pyframe.String {
+	fa, fb := a.Find("File"), b.Find("File")
+	if fa == nil || fb == nil || fa.Type != pyframe.String || fb.Type != pyframe.String {
 		return nil, fmt.Errorf("files: no File column")
 	}
 	n := a.Rows()
-	f1 := &pyframe.Column{Name: "File1", Kind: pyframe.String, Strs: append([]string(nil), fa.Strs...)}
-	f2 := &pyframe.Column{Name: "File2", Kind: pyframe.String, Strs: make([]string, n), Valid: make([]bool, n)}
+	f1 := &pyframe.Column{Name: "File1", Type: pyframe.String, Strs: append([]string(nil), fa.Strs...)}
+	f2 := &pyframe.Column{Name: "File2", Type: pyframe.String, Strs: make([]string, n), Valid: make([]bool, n)}
 	missing := false
 	for i := 0; i < n; i++ {
 		if i < len(fb.Strs) && !fb.IsNull(i) {

@@ -46,10 +46,10 @@ func cell(c *pyframe.Column, i int) float64 {
 	if c.IsNull(i) {
 		return math.NaN()
 	}
-	if c.Kind == pyframe.Float64 {
-		return c.Floats[i]
+	if c.Type == pyframe.Float64 {
+		return c.FloatVals[i]
 	}
-	return float64(c.Ints[i])
+	return float64(c.IntVals[i])
 }
 
 // TestDiffGoldenValues diffs the two nsys-written cuda_gpu_kern_sum outputs
@@ -82,7 +82,7 @@ func TestDiffGoldenValues(t *testing.T) {
 		for i := 0; i < a.Rows(); i++ {
 			j := -1
 			for k := 0; k < b.Rows(); k++ {
-				if a.Col("Name").Strs[i] == b.Col("Name").Strs[k] && (!tc.rank || a.Col("Rank").Ints[i] == b.Col("Rank").Ints[k]) {
+				if a.Find("Name").Strs[i] == b.Find("Name").Strs[k] && (!tc.rank || a.Find("Rank").IntVals[i] == b.Find("Rank").IntVals[k]) {
 					j = k
 				}
 			}
@@ -95,23 +95,23 @@ func TestDiffGoldenValues(t *testing.T) {
 				}
 				want := math.NaN()
 				if j >= 0 {
-					want = cell(a.Col(name), i) - cell(b.Col(name), j)
+					want = cell(a.Find(name), i) - cell(b.Find(name), j)
 				}
-				g := cell(got.Col(name), i)
+				g := cell(got.Find(name), i)
 				if !(g == want || math.IsNaN(g) && math.IsNaN(want)) {
-					t.Errorf("%s row %d (%s) %s: %v, want %v", tc.table, i, a.Col("Name").Strs[i], name, g, want)
+					t.Errorf("%s row %d (%s) %s: %v, want %v", tc.table, i, a.Find("Name").Strs[i], name, g, want)
 				}
 			}
 		}
 		if matched == 0 || matched == a.Rows() {
 			t.Errorf("%s: %d of %d rows matched: the test wants both matched and unmatched rows", tc.table, matched, a.Rows())
 		}
-		if got.Col("Count").Kind != pyframe.Float64 {
-			t.Errorf("%s: Count is %v; rows missing from the second input make it float64", tc.table, got.Col("Count").Kind)
+		if got.Find("Count").Type != pyframe.Float64 {
+			t.Errorf("%s: Count is %v; rows missing from the second input make it float64", tc.table, got.Find("Count").Type)
 		}
 	}
 	files := out.Table("files")
-	if files == nil || strings.Join(files.Col("File1").Strs, ",") != "fixed,train" || strings.Join(files.Col("File2").Strs, ",") != "rank0,rank1" {
+	if files == nil || strings.Join(files.Find("File1").Strs, ",") != "fixed,train" || strings.Join(files.Find("File2").Strs, ",") != "rank0,rank1" {
 		t.Errorf("files: %+v", files)
 	}
 }
@@ -126,8 +126,8 @@ func TestDiffSameDir(t *testing.T) {
 	}
 	in := readDiffInput(t, d, "rank_stats")
 	rs := out.Table("rank_stats")
-	if rs.Rows() != in.Rows() || rs.Col("Count").Kind != pyframe.Int64 || rs.Col("Min").Kind != pyframe.Int64 {
-		t.Fatalf("rank_stats: %d rows, Count %v Min %v; want %d rows of int64 zeros", rs.Rows(), rs.Col("Count").Kind, rs.Col("Min").Kind, in.Rows())
+	if rs.Rows() != in.Rows() || rs.Find("Count").Type != pyframe.Int64 || rs.Find("Min").Type != pyframe.Int64 {
+		t.Fatalf("rank_stats: %d rows, Count %v Min %v; want %d rows of int64 zeros", rs.Rows(), rs.Find("Count").Type, rs.Find("Min").Type, in.Rows())
 	}
 	nullStd := 0
 	for i := 0; i < rs.Rows(); i++ {
@@ -136,11 +136,11 @@ func TestDiffSameDir(t *testing.T) {
 				t.Errorf("row %d %s: %v, want 0", i, c.Name, v)
 			}
 		}
-		if in.Col("Std").IsNull(i) {
+		if in.Find("Std").IsNull(i) {
 			nullStd++
 		}
-		if rs.Col("Rank").Ints[i] != in.Col("Rank").Ints[i] || rs.Col("Text").Strs[i] != in.Col("Text").Strs[i] {
-			t.Errorf("row %d: key (%d, %s), want the input's", i, rs.Col("Rank").Ints[i], rs.Col("Text").Strs[i])
+		if rs.Find("Rank").IntVals[i] != in.Find("Rank").IntVals[i] || rs.Find("Text").Strs[i] != in.Find("Text").Strs[i] {
+			t.Errorf("row %d: key (%d, %s), want the input's", i, rs.Find("Rank").IntVals[i], rs.Find("Text").Strs[i])
 		}
 	}
 	out, err = runDiffOn(t, d, d, 0, true)

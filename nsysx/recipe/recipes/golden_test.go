@@ -138,20 +138,20 @@ func frameValue(c *pyframe.Column, i int) any {
 	if c.IsNull(i) {
 		return nil
 	}
-	switch c.Kind {
+	switch c.Type {
 	case pyframe.Float64:
-		if math.IsNaN(c.Floats[i]) {
+		if math.IsNaN(c.FloatVals[i]) {
 			return nil
 		}
-		return c.Floats[i]
+		return c.FloatVals[i]
 	case pyframe.String:
 		return c.Strs[i]
 	case pyframe.Uint64, pyframe.Uint32:
-		return uint64(c.Ints[i])
+		return uint64(c.IntVals[i])
 	case pyframe.ListInt64:
 		return fmt.Sprint(c.Lists[i])
 	}
-	return c.Ints[i]
+	return c.IntVals[i]
 }
 
 // indexJSON is the pandas index_columns metadata a frame is written with.
@@ -193,8 +193,8 @@ func compareGolden(t *testing.T, path string, f *pyframe.Frame) {
 	bad := 0
 	for c, w := range want {
 		g := f.Cols[c]
-		if g.Name != w.name || goldenArrowType(g.Kind) != w.typ {
-			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, goldenArrowType(g.Kind), w.name, w.typ)
+		if g.Name != w.name || goldenArrowType(g.Type) != w.typ {
+			t.Errorf("%s: column %d is %s %s, want %s %s", path, c, g.Name, goldenArrowType(g.Type), w.name, w.typ)
 			continue
 		}
 		if g.Len() != len(w.vals) {

@@ -68,7 +68,7 @@ func mapMetricSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ an
 	gpu := pyframe.NewInts("GPU ID", pyframe.Int64, s.GPU, nil)
 	name := pyframe.NewStrings("Metric Name", s.Name, nil)
 	f := pyframe.Describe([]*pyframe.Column{gpu, name}, pyframe.NewFloats("value", vals, nil))
-	names := f.Col("Metric Name")
+	names := f.Find("Metric Name")
 	for i, n := range names.Strs {
 		if to, ok := composite.MetricRenames[n]; ok {
 			names.Strs[i] = to

@@ -32,14 +32,14 @@ func checkCategories(t *testing.T, path string, f *pyframe.Frame) {
 		t.Fatal(err)
 	}
 	for _, c := range meta.Columns {
-		col := f.Col(c.Name)
+		col := f.Find(c.Name)
 		if col == nil {
 			continue
 		}
-		if (c.PandasType == "categorical") != (col.Kind == pyframe.Category) {
-			t.Errorf("%s: pandas type %s, kind %v", c.Name, c.PandasType, col.Kind)
+		if (c.PandasType == "categorical") != (col.Type == pyframe.Category) {
+			t.Errorf("%s: pandas type %s, kind %v", c.Name, c.PandasType, col.Type)
 		}
-		if col.Kind == pyframe.Category && (c.Metadata == nil || c.Metadata.NumCategories != len(col.Cats) || !c.Metadata.Ordered) {
+		if col.Type == pyframe.Category && (c.Metadata == nil || c.Metadata.NumCategories != len(col.Cats) || !c.Metadata.Ordered) {
 			t.Errorf("%s: %d categories, want %+v", c.Name, len(col.Cats), c.Metadata)
 		}
 	}

@@ -82,14 +82,14 @@ func TestCudaHeatmapWindowBruteForce(t *testing.T) {
 	}
 	for kk, v := range groups {
 		want := bruteBins(unionSpans(v), bs, bins, 0, dur)
-		got := f.Col("Kernel").Floats
+		got := f.Find("Kernel").FloatVals
 		for b := range want {
 			if math.IsNaN(got[b]) != math.IsNaN(want[b]) || math.Abs(got[b]-want[b]) > 0.05+1e-9 {
 				t.Errorf("pid %d device %d bin %d: got %v, want %v", kk.pid, kk.dev, b, got[b], want[b])
 			}
 		}
-		if f.Col("PID").Ints[0] != kk.pid || f.Col("Duration").Ints[1] != bs {
-			t.Errorf("PID %d, Duration %v", f.Col("PID").Ints[0], f.Col("Duration").Ints[:2])
+		if f.Find("PID").IntVals[0] != kk.pid || f.Find("Duration").IntVals[1] != bs {
+			t.Errorf("PID %d, Duration %v", f.Find("PID").IntVals[0], f.Find("Duration").IntVals[:2])
 		}
 	}
 }

@@ -25,7 +25,7 @@ func dumpOutput(out *recipe.Output) string {
 		f := tb.Frame
 		fmt.Fprintf(&b, "%s index %v %v %q\n", tb.Name, f.Index, f.IndexCols, f.RangeName)
 		for _, c := range f.Cols {
-			fmt.Fprintf(&b, "  %s %v mask=%v %v %v %q %v\n", c.Name, c.Kind, c.Valid != nil, c.Valid, c.Ints, c.Strs, c.Floats)
+			fmt.Fprintf(&b, "  %s %v mask=%v %v %v %q %v\n", c.Name, c.Type, c.Valid != nil, c.Valid, c.IntVals, c.Strs, c.FloatVals)
 		}
 	}
 	return b.String()

@@ -61,9 +61,9 @@ func rawMem(t *testing.T, p *nsysx.Profile, size bool) (groups, byDev map[string
 // devKeyed returns a copy of a by-device frame whose Name is "name/device".
 func devKeyed(f *pyframe.Frame) *pyframe.Frame {
 	out := *f
-	name := f.Col("Name").Pick(pyframe.Seq(f.Rows()))
+	name := f.Find("Name").Pick(pyframe.Seq(f.Rows()))
 	for i := range name.Strs {
-		name.Strs[i] = fmt.Sprintf("%s/%d", name.Strs[i], f.Col("Device ID").Ints[i])
+		name.Strs[i] = fmt.Sprintf("%s/%d", name.Strs[i], f.Find("Device ID").IntVals[i])
 	}
 	out.Cols = append([]*pyframe.Column(nil), f.Cols...)
 	for i, c := range out.Cols {
@@ -78,8 +78,8 @@ func TestMemSizeSum(t *testing.T) {
 	profs := []string{"rank0", "rank1"}
 	res := runOn(t, "cuda_gpu_mem_size_sum", nil, profs...)
 	f, dev := res.Output.Table("rank_stats"), res.Output.Table("rank_stats_by_device")
-	if f.Col("Sum").Kind != pyframe.Uint64 || dev.Col("Device ID").Kind != pyframe.Uint32 {
-		t.Errorf("Sum %v, Device ID %v; want uint64, uint32", f.Col("Sum").Kind, dev.Col("Device ID").Kind)
+	if f.Find("Sum").Type != pyframe.Uint64 || dev.Find("Device ID").Type != pyframe.Uint32 {
+		t.Errorf("Sum %v, Device ID %v; want uint64, uint32", f.Find("Sum").Type, dev.Find("Device ID").Type)
 	}
 	for rank, prof := range profs {
 		groups, byDev, _, label := rawMem(t, openProfile(t, prof), true)
@@ -100,8 +100,8 @@ func TestMemTimeSum(t *testing.T) {
 	profs := []string{"rank0", "rank1"}
 	res := runOn(t, "cuda_gpu_mem_time_sum", nil, profs...)
 	f, dev := res.Output.Table("rank_stats"), res.Output.Table("rank_stats_by_device")
-	if f.Col("Sum").Kind != pyframe.Int64 {
-		t.Errorf("Sum %v, want int64", f.Col("Sum").Kind)
+	if f.Find("Sum").Type != pyframe.Int64 {
+		t.Errorf("Sum %v, want int64", f.Find("Sum").Type)
 	}
 	for rank, prof := range profs {
 		groups, byDev, zero, label := rawMem(t, openProfile(t, prof), false)

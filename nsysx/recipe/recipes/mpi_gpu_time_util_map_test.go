@@ -32,14 +32,14 @@ func heatRows(f *pyframe.Frame, bins int, label []string, values []string) []str
 	var out []string
 	for i := 0; i < f.Rows(); i += bins {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%d", f.Col("Rank").Ints[i])
+		fmt.Fprintf(&b, "%d", f.Find("Rank").IntVals[i])
 		for _, l := range label {
-			fmt.Fprintf(&b, "/%d", f.Col(l).Ints[i])
+			fmt.Fprintf(&b, "/%d", f.Find(l).IntVals[i])
 		}
 		for _, v := range values {
 			b.WriteString(" " + v + ":")
 			for k := i; k < i+bins; k++ {
-				x := f.Col(v).Floats[k]
+				x := f.Find(v).FloatVals[k]
 				if math.IsNaN(x) {
 					b.WriteString(" N")
 				} else {
@@ -71,8 +71,8 @@ func TestMPIHeatmap(t *testing.T) {
 	if got := fmt.Sprint(f.Names()); got != "[Duration Kernel MPI Overlap PID Rank __index_level_0__]" {
 		t.Fatalf("columns %s", got)
 	}
-	if fmt.Sprint(f.Col("Duration").Ints[:4], f.Col(pyframe.LevelIndexName).Ints[10:14]) != "[0 250 500 750] [10 11 0 1]" {
-		t.Errorf("Duration %v, index %v", f.Col("Duration").Ints, f.Col(pyframe.LevelIndexName).Ints)
+	if fmt.Sprint(f.Find("Duration").IntVals[:4], f.Find(pyframe.LevelIndexName).IntVals[10:14]) != "[0 250 500 750] [10 11 0 1]" {
+		t.Errorf("Duration %v, index %v", f.Find("Duration").IntVals, f.Find(pyframe.LevelIndexName).IntVals)
 	}
 	checkRows(t, heatRows(f, 4, []string{"PID"}, []string{"Kernel", "MPI", "Overlap"}),
 		"0/10 Kernel: 60 60 0 0 MPI: 0 0 0 0 Overlap: 0 0 0 0",

@@ -53,7 +53,7 @@ func TestMPISumFixture(t *testing.T) {
 		"2|30|28.3|10|20|30|40|50|60|MPI_Send|",
 		"1|40|-|40|40|40|40|40|40|MPI_Wait|")
 	wantRows(t, "files", res.Output.Table("files"), "recipe_mpi_a|", "recipe_mpi_b|")
-	if k := res.Output.Table("rank_stats").Col("Sum").Kind; k != pyframe.Int64 {
+	if k := res.Output.Table("rank_stats").Find("Sum").Type; k != pyframe.Int64 {
 		t.Errorf("Sum kind %v, want int64", k)
 	}
 	if got := res.Output.Table("rank_stats").IndexCols; len(got) != 1 || got[0] != "Text" {

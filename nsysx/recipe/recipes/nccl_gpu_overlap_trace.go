@@ -64,8 +64,8 @@ func mapNCCLOverlap(ctx context.Context, r *recipe.Report, o *recipe.Options, _ 
 // total duration (grouped_trace).
 func reduceNCCLOverlap(_ context.Context, parts []*recipe.Part, _ *recipe.Options, _ any) (*recipe.Output, error) {
 	all := recipe.ConcatRanksConsume(recipe.PartFrames(parts, "trace")) // the parts are not read again
-	start, end := all.Col("Start").Ints, all.Col("End").Ints
-	comm, comp := all.Col("CommSum").Floats, all.Col("CompSum").Floats
+	start, end := all.Find("Start").IntVals, all.Find("End").IntVals
+	comm, comp := all.Find("CommSum").FloatVals, all.Find("CompSum").FloatVals
 	commPct, compPct := make([]float64, len(start)), make([]float64, len(start))
 	for i := range start {
 		d := float64(end[i] - start[i])
@@ -97,9 +97,9 @@ func groupedTrace(all *pyframe.Frame) *pyframe.Frame {
 		comm, comp float64
 		dur        int64
 	}
-	name := all.Col("Name")
-	start, end := all.Col("Start").Ints, all.Col("End").Ints
-	comm, comp := all.Col("CommSum").Floats, all.Col("CompSum").Floats
+	name := all.Find("Name")
+	start, end := all.Find("Start").IntVals, all.Find("End").IntVals
+	comm, comp := all.Find("CommSum").FloatVals, all.Find("CompSum").FloatVals
 	m := map[string]*acc{}
 	var names []string
 	for i := range start {

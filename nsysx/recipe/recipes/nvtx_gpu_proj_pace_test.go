@@ -18,7 +18,7 @@ func goldenTrace(t *testing.T) map[string][]any {
 	}
 	out := map[string][]any{}
 	for _, c := range f.Cols {
-		if c.Kind == pyframe.ListInt64 {
+		if c.Type == pyframe.ListInt64 {
 			continue
 		}
 		for i := 0; i < c.Len(); i++ {
@@ -53,13 +53,13 @@ func TestNVTXGPUProjPace(t *testing.T) {
 			t.Errorf("rank %d pace_duration %v, want %v", r, got, dur)
 		}
 		for _, tb := range []string{"pace_start", "pace_end", "pace_delta", "pace_duration_accum"} {
-			if k := res.Output.Table(tb).Cols[r].Kind; k != pyframe.Int64 {
+			if k := res.Output.Table(tb).Cols[r].Type; k != pyframe.Int64 {
 				t.Errorf("%s kind %v, want int64 (GPU times)", tb, k)
 			}
 		}
 	}
 	st := res.Output.Table("stats")
-	if total == 0 || st.Col("Count").Ints[0] != int64(total) || st.Col("Min").Kind != pyframe.Int64 {
-		t.Errorf("stats Count %v (kind Min %v), want %d", st.Col("Count").Ints, st.Col("Min").Kind, total)
+	if total == 0 || st.Find("Count").IntVals[0] != int64(total) || st.Find("Min").Type != pyframe.Int64 {
+		t.Errorf("stats Count %v (kind Min %v), want %d", st.Find("Count").IntVals, st.Find("Min").Type, total)
 	}
 }

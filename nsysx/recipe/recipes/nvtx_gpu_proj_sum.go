@@ -66,15 +66,15 @@ func addCPUSum(st *pyframe.Frame, nv *composite.NVTX) {
 			sum[nv.Text[i]] += d
 		}
 	}
-	text := st.Col("Text")
+	text := st.Find("Text")
 	c := pyframe.NewFloats(cpuSumName, make([]float64, st.Rows()), nil)
-	for i := range c.Floats {
+	for i := range c.FloatVals {
 		v, ok := sum[text.Strs[i]]
 		if !ok || text.IsNull(i) {
 			c.SetNull(i)
 			continue
 		}
-		c.Floats[i] = v
+		c.FloatVals[i] = v
 	}
 	at := len(st.Cols) - len(st.IndexCols)
 	st.Cols = append(st.Cols[:at], append([]*pyframe.Column{c}, st.Cols[at:]...)...)
@@ -84,11 +84,11 @@ func addCPUSum(st *pyframe.Frame, nv *composite.NVTX) {
 // values (0 when all are NULL, as pandas sums).
 func sumOf(name string) func(rank *pyframe.Frame, rows []int) (float64, bool) {
 	return func(rank *pyframe.Frame, rows []int) (float64, bool) {
-		c := rank.Col(name)
+		c := rank.Find(name)
 		s := 0.0
 		for _, i := range rows {
 			if !c.IsNull(i) {
-				s += c.Floats[i]
+				s += c.FloatVals[i]
 			}
 		}
 		return s, true

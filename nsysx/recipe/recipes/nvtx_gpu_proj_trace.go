@@ -97,7 +97,7 @@ func traceFrame(text *pyframe.Column, pr *Projection) *pyframe.Frame {
 		pyframe.NewInts("Children Count", pyframe.Int64, pr.Children, nil),
 		pyframe.NewInts("Range ID", pyframe.Int64, pr.RangeID, nil),
 		parent,
-		{Name: "Range Stack", Kind: pyframe.ListInt64, Lists: pr.Stack},
+		{Name: "Range Stack", Type: pyframe.ListInt64, Lists: pr.Stack},
 	}}
 	switch len(pr.Keys) {
 	case 1: // --per-gpu: nsys writes int64 here (its golden), not the kernel table's uint32

@@ -35,10 +35,10 @@ func TestNVTXGPUProjTracePerGPU(t *testing.T) {
 	if !slices.Equal(f.Names(), want) {
 		t.Fatalf("columns %v", f.Names())
 	}
-	dev := f.Col("Device ID")
-	for i, r := range f.Col("Rank").Ints {
-		if dev.Kind != pyframe.Int64 || dev.Ints[i] != r { // rank0 ran on GPU 0, rank1 on GPU 1; int64 as nsys writes it
-			t.Fatalf("row %d: Device ID %d (%v), rank %d", i, dev.Ints[i], dev.Kind, r)
+	dev := f.Find("Device ID")
+	for i, r := range f.Find("Rank").IntVals {
+		if dev.Type != pyframe.Int64 || dev.IntVals[i] != r { // rank0 ran on GPU 0, rank1 on GPU 1; int64 as nsys writes it
+			t.Fatalf("row %d: Device ID %d (%v), rank %d", i, dev.IntVals[i], dev.Type, r)
 		}
 	}
 	rest := *f
@@ -162,9 +162,9 @@ func TestNVTXGPUProjTraceGraphs(t *testing.T) {
 		"TID":            "[11 11 11 11 11 11]",
 	}
 	for name, w := range want {
-		c := f.Col(name)
+		c := f.Find(name)
 		var got string
-		if c.Kind == pyframe.ListInt64 {
+		if c.Type == pyframe.ListInt64 {
 			got = fmt.Sprint(c.Lists)
 		} else {
 			var vals []any

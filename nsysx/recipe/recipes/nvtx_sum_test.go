@@ -50,8 +50,8 @@ func TestNVTXSum(t *testing.T) {
 	res := runOn(t, "nvtx_sum", nil, "train", "fixed")
 	f := res.Output.Table("rank_stats")
 	for _, c := range []string{"Min", "Max", "Sum"} {
-		if f.Col(c).Kind != pyframe.Float64 {
-			t.Errorf("%s is %v, want float64 (NVTX end has NULLs)", c, f.Col(c).Kind)
+		if f.Find(c).Type != pyframe.Float64 {
+			t.Errorf("%s is %v, want float64 (NVTX end has NULLs)", c, f.Find(c).Type)
 		}
 	}
 	if got := f.IndexCols; len(got) != 1 || got[0] != "Text" {

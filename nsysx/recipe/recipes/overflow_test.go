@@ -57,7 +57,7 @@ func TestRecipeOverflow(t *testing.T) {
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), c.recipe) {
 			var all string
 			if err == nil {
-				all = fmt.Sprint(res.Output.Table("all_stats").Col("Sum").Ints)
+				all = fmt.Sprint(res.Output.Table("all_stats").Find("Sum").IntVals)
 			}
 			t.Errorf("%s on %d files: want an overflow error naming the recipe, got %v (all_stats Sum %s)", c.recipe, len(c.files), err, all)
 		}
@@ -79,7 +79,7 @@ func TestRecipeSumExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"rank_stats", "all_stats"} {
-		if got := res.Output.Table(table).Col("Sum").Ints; !containsInt(got, want) {
+		if got := res.Output.Table(table).Find("Sum").IntVals; !containsInt(got, want) {
 			t.Errorf("%s Sum %v, want one of %d", table, got, want)
 		}
 	}

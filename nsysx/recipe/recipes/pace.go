@@ -91,20 +91,20 @@ func PaceTables(ranks []*PaceSeries) []recipe.Table {
 
 func paceColumn(name string, vals []int64, isFloat bool, rows int) *pyframe.Column {
 	if !isFloat && len(vals) == rows {
-		return &pyframe.Column{Name: name, Kind: pyframe.Int64, Ints: slices.Clone(vals)}
+		return &pyframe.Column{Name: name, Type: pyframe.Int64, IntVals: slices.Clone(vals)}
 	}
-	c := &pyframe.Column{Name: name, Kind: pyframe.Float64, Floats: make([]float64, rows)}
+	c := &pyframe.Column{Name: name, Type: pyframe.Float64, FloatVals: make([]float64, rows)}
 	if len(vals) < rows {
 		c.Valid = make([]bool, rows)
 	}
 	for i := range rows {
 		if i < len(vals) {
-			c.Floats[i] = float64(vals[i])
+			c.FloatVals[i] = float64(vals[i])
 			if c.Valid != nil {
 				c.Valid[i] = true
 			}
 		} else {
-			c.Floats[i] = math.NaN()
+			c.FloatVals[i] = math.NaN()
 		}
 	}
 	return c
@@ -144,7 +144,7 @@ func PaceDeltaStats(ranks []*PaceSeries) *pyframe.Frame {
 
 // floatColumn is a Float64 column whose NaNs are NULL.
 func floatColumn(name string, v []float64) *pyframe.Column {
-	c := &pyframe.Column{Name: name, Kind: pyframe.Float64, Floats: v}
+	c := &pyframe.Column{Name: name, Type: pyframe.Float64, FloatVals: v}
 	for i, x := range v {
 		if math.IsNaN(x) {
 			if c.Valid == nil {

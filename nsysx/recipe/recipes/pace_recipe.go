@@ -74,15 +74,15 @@ func reducePace(_ context.Context, parts []*recipe.Part, _ *recipe.Options, _ an
 	for i, p := range parts {
 		stats[i] = p.Frames[framePaceStats]
 		rows := p.Frames[framePaceRows]
-		end := rows.Col("end")
-		endV := end.Ints
-		if end.Kind == pyframe.Float64 {
-			endV = make([]int64, len(end.Floats))
-			for k, v := range end.Floats {
+		end := rows.Find("end")
+		endV := end.IntVals
+		if end.Type == pyframe.Float64 {
+			endV = make([]int64, len(end.FloatVals))
+			for k, v := range end.FloatVals {
 				endV[k] = int64(v)
 			}
 		}
-		series[i] = ComputePace(rows.Col("start").Ints, endV, end.Kind == pyframe.Float64)
+		series[i] = ComputePace(rows.Find("start").IntVals, endV, end.Type == pyframe.Float64)
 		series[i].Shift(p.UTC - minUTC)
 	}
 	agg, err := recipe.Aggregate(recipe.ConcatRanks(stats))

@@ -46,10 +46,10 @@ func TestPaceTablesPadding(t *testing.T) {
 		t.Fatalf("frame %v %v", f.Index, f.Names())
 	}
 	c0, c1 := f.Cols[0], f.Cols[1]
-	if c0.Kind != pyframe.Int64 || !slices.Equal(c0.Ints, []int64{10, 50, 90}) {
+	if c0.Type != pyframe.Int64 || !slices.Equal(c0.IntVals, []int64{10, 50, 90}) {
 		t.Errorf("rank 0: %+v", c0)
 	}
-	if c1.Kind != pyframe.Float64 || c1.Floats[0] != 5 || c1.Floats[1] != 25 || !c1.IsNull(2) || c1.IsNull(1) {
+	if c1.Type != pyframe.Float64 || c1.FloatVals[0] != 5 || c1.FloatVals[1] != 25 || !c1.IsNull(2) || c1.IsNull(1) {
 		t.Errorf("rank 1 padded: %+v", c1)
 	}
 	// NVTX end is float: every column but start is float64.
@@ -59,7 +59,7 @@ func TestPaceTablesPadding(t *testing.T) {
 		if tb.Name == "pace_start" {
 			want = pyframe.Int64
 		}
-		if k := tb.Frame.Cols[0].Kind; k != want {
+		if k := tb.Frame.Cols[0].Type; k != want {
 			t.Errorf("%s kind %v, want %v", tb.Name, k, want)
 		}
 	}
@@ -73,7 +73,7 @@ func TestPaceDeltaStats(t *testing.T) {
 		{Delta: []int64{4}},
 	}
 	f := PaceDeltaStats(r)
-	col := func(name string) []float64 { return f.Col(name).Floats }
+	col := func(name string) []float64 { return f.Find(name).FloatVals }
 	nan := math.NaN()
 	want := map[string][]float64{
 		"Count":  {3, 2, 1},
@@ -95,8 +95,8 @@ func TestPaceDeltaStats(t *testing.T) {
 			}
 		}
 	}
-	if !f.Col("Std").IsNull(2) || f.Col("Std").IsNull(0) {
-		t.Errorf("Std NULL mask %v", f.Col("Std").Valid)
+	if !f.Find("Std").IsNull(2) || f.Find("Std").IsNull(0) {
+		t.Errorf("Std NULL mask %v", f.Find("Std").Valid)
 	}
 }
 

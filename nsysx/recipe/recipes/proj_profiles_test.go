@@ -41,17 +41,17 @@ func TestProjRecipesOnEveryProfile(t *testing.T) {
 func checkTrace(t *testing.T, prof string, f *pyframe.Frame) {
 	t.Helper()
 	pos := map[int64]int{}
-	for i, id := range f.Col("Range ID").Ints {
+	for i, id := range f.Find("Range ID").IntVals {
 		pos[id] = i
-		if f.Col("End").Ints[i] < f.Col("Start").Ints[i] {
+		if f.Find("End").IntVals[i] < f.Find("Start").IntVals[i] {
 			t.Errorf("%s row %d: negative duration", prof, i)
 		}
-		p := f.Col("Parent ID")
+		p := f.Find("Parent ID")
 		if p.IsNull(i) {
 			continue
 		}
-		if j, ok := pos[p.Ints[i]]; !ok || f.Col("Start").Ints[j] > f.Col("Start").Ints[i] {
-			t.Errorf("%s row %d: parent %d not before it", prof, i, p.Ints[i])
+		if j, ok := pos[p.IntVals[i]]; !ok || f.Find("Start").IntVals[j] > f.Find("Start").IntVals[i] {
+			t.Errorf("%s row %d: parent %d not before it", prof, i, p.IntVals[i])
 		}
 	}
 }

@@ -53,10 +53,10 @@ func floatsOf(c *pyframe.Column) []float64 {
 		if c.IsNull(i) {
 			continue
 		}
-		if c.Kind == pyframe.Float64 {
-			out = append(out, c.Floats[i])
+		if c.Type == pyframe.Float64 {
+			out = append(out, c.FloatVals[i])
 		} else {
-			out = append(out, float64(c.Ints[i]))
+			out = append(out, float64(c.IntVals[i]))
 		}
 	}
 	return out

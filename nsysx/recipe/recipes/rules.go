@@ -136,9 +136,9 @@ func resultColumn(rc *nsysx.ResultCol, n int) *pyframe.Column {
 	name := rc.Label()
 	switch {
 	case nulls == n:
-		return &pyframe.Column{Name: name, Kind: pyframe.Null, Valid: make([]bool, n)}
+		return &pyframe.Column{Name: name, Type: pyframe.Null, Valid: make([]bool, n)}
 	case texts > 0:
-		c := &pyframe.Column{Name: name, Kind: pyframe.String, Strs: make([]string, n)}
+		c := &pyframe.Column{Name: name, Type: pyframe.String, Strs: make([]string, n)}
 		for i := 0; i < n; i++ {
 			v := rc.Value(i)
 			c.Strs[i] = v.S
@@ -148,19 +148,19 @@ func resultColumn(rc *nsysx.ResultCol, n int) *pyframe.Column {
 		}
 		return c
 	case floats > 0 || nulls > 0:
-		c := &pyframe.Column{Name: name, Kind: pyframe.Float64, Floats: make([]float64, n)}
+		c := &pyframe.Column{Name: name, Type: pyframe.Float64, FloatVals: make([]float64, n)}
 		for i := 0; i < n; i++ {
 			v := rc.Value(i)
-			c.Floats[i] = v.AsFloat()
+			c.FloatVals[i] = v.AsFloat()
 			if v.IsNull() {
 				c.Valid = pyframe.SetNull(c.Valid, n, i)
 			}
 		}
 		return c
 	}
-	c := &pyframe.Column{Name: name, Kind: pyframe.Int64, Ints: make([]int64, n)}
+	c := &pyframe.Column{Name: name, Type: pyframe.Int64, IntVals: make([]int64, n)}
 	for i := 0; i < n; i++ {
-		c.Ints[i] = rc.Value(i).I
+		c.IntVals[i] = rc.Value(i).I
 	}
 	return c
 }

@@ -93,7 +93,7 @@ func compareAnalyzeCSV(t *testing.T, f *pyframe.Frame, profile, name string) {
 	}
 	for j, h := range recs[0] {
 		label, unit, _ := strings.Cut(h, " (")
-		c := f.Col(label)
+		c := f.Find(label)
 		if c == nil {
 			t.Fatalf("no column %q in %v", label, f.Names())
 		}
@@ -103,7 +103,7 @@ func compareAnalyzeCSV(t *testing.T, f *pyframe.Frame, profile, name string) {
 			}
 		}
 	}
-	if rk := f.Col("Rank"); rk == nil || rk.Kind != pyframe.Int64 {
+	if rk := f.Find("Rank"); rk == nil || rk.Type != pyframe.Int64 {
 		t.Errorf("no int64 Rank column")
 	}
 }
@@ -114,11 +114,11 @@ func analyzeCell(c *pyframe.Column, i int, unit string) string {
 	case c.IsNull(i):
 		return ""
 	case unit == "MB)":
-		return strconv.FormatFloat(float64(c.Ints[i])/1e6, 'f', 3, 64)
-	case c.Kind == pyframe.Float64:
-		return strconv.FormatFloat(c.Floats[i], 'f', 1, 64)
-	case c.Kind == pyframe.String:
+		return strconv.FormatFloat(float64(c.IntVals[i])/1e6, 'f', 3, 64)
+	case c.Type == pyframe.Float64:
+		return strconv.FormatFloat(c.FloatVals[i], 'f', 1, 64)
+	case c.Type == pyframe.String:
 		return c.Strs[i]
 	}
-	return strconv.FormatInt(c.Ints[i], 10)
+	return strconv.FormatInt(c.IntVals[i], 10)
 }

@@ -47,12 +47,12 @@ type folded struct{ count, sum, min, max float64 }
 
 func sumsBy(f *pyframe.Frame, rank int64, key string, name func(string) string) map[string]*folded {
 	out := map[string]*folded{}
-	for i, r := range f.Col("Rank").Ints {
+	for i, r := range f.Find("Rank").IntVals {
 		if r != rank {
 			continue
 		}
-		k := name(f.Col(key).Strs[i])
-		c, s, lo, hi := f.Col("Count").Float(i), f.Col("Sum").Float(i), f.Col("Min").Float(i), f.Col("Max").Float(i)
+		k := name(f.Find(key).Strs[i])
+		c, s, lo, hi := f.Find("Count").Float(i), f.Find("Sum").Float(i), f.Find("Min").Float(i), f.Find("Max").Float(i)
 		if g := out[k]; g != nil {
 			g.count, g.sum, g.min, g.max = g.count+c, g.sum+s, math.Min(g.min, lo), math.Max(g.max, hi)
 		} else {

@@ -58,7 +58,7 @@ func checkRank(t *testing.T, what string, f *pyframe.Frame, rank int64, key stri
 	}
 	sort.Strings(keys)
 	var rows []int
-	for i, r := range f.Col("Rank").Ints {
+	for i, r := range f.Find("Rank").IntVals {
 		if r == rank {
 			rows = append(rows, i)
 		}
@@ -66,10 +66,10 @@ func checkRank(t *testing.T, what string, f *pyframe.Frame, rank int64, key stri
 	if len(rows) != len(keys) {
 		t.Fatalf("%s rank %d: %d rows, want %d", what, rank, len(rows), len(keys))
 	}
-	col := func(name string, i int) float64 { return f.Col(name).Float(i) }
+	col := func(name string, i int) float64 { return f.Find(name).Float(i) }
 	bad := 0
 	for k, i := range rows {
-		if got := f.Col(key).Strs[i]; got != keys[k] {
+		if got := f.Find(key).Strs[i]; got != keys[k] {
 			t.Fatalf("%s rank %d row %d: key %q, want %q", what, rank, k, got, keys[k])
 		}
 		r := refDescribe(groups[keys[k]])
@@ -85,7 +85,7 @@ func checkRank(t *testing.T, what string, f *pyframe.Frame, rank int64, key stri
 		for name, w := range approx {
 			g := col(name, i)
 			if name == "Std" && r.n < 2 {
-				if !f.Col("Std").IsNull(i) {
+				if !f.Find("Std").IsNull(i) {
 					t.Errorf("%s %q: Std %v, want NULL", what, keys[k], g)
 				}
 				continue

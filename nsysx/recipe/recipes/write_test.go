@@ -165,7 +165,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 		t.Errorf("a failed run left %q", got)
 	}
 	// A frame that cannot be written fails the same way.
-	res.Output.Tables[0].Frame.Cols[0].Ints = nil
+	res.Output.Tables[0].Frame.Cols[0].IntVals = nil
 	if _, err := res.Write(&recipe.WriteOptions{WorkDir: wd}); err == nil {
 		t.Fatal("a broken frame was written")
 	}
