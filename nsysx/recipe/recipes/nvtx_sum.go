@@ -12,10 +12,14 @@ import (
 // mapNVTXSum describes the filtered NVTX composite's positive durations by
 // text (docs/recipes.md §2.5). The default window drops marks, domain rows
 // and open ranges (NULL end); durations are float64 when NVTX end has
-// NULLs, as in nsys. Without an NVTX filter only the columns the summary
-// reads are loaded (loadNVTXLean).
+// NULLs, as in nsys. Without an NVTX filter the table is scanned and
+// grouped by text id (scanNVTXSum); where that leaves a case to the
+// composite, only the columns the summary reads are loaded (loadNVTXLean).
 func mapNVTXSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
 	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil && canScanNVTX(r.Profile) {
+		if part, ok, err := scanNVTXSum(ctx, r, o); ok || err != nil {
+			return part, err
+		}
 		nv, err := loadNVTXLean(ctx, r.Profile, false)
 		if err != nil {
 			return nil, err
