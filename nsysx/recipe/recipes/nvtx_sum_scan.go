@@ -37,7 +37,7 @@ type nvtxSumRow struct {
 // nvtxSumPart is one range of the table's rows, scanned on a goroutine of
 // its own.
 type nvtxSumPart struct {
-	_        [64]byte // its own cache lines (see nsysx's ScanParts)
+	_        [64]byte       // its own cache lines (see nsysx's ScanParts)
 	blocks   [][]nvtxSumRow // the kept rows, in blocks of nvtxSumBlock
 	rows     int
 	arena    []byte // the free end of the current block of inline texts
@@ -69,7 +69,7 @@ func scanNVTXSum(ctx context.Context, r *recipe.Report, o *recipe.Options) (part
 	lo, hi := o.Window()
 	var parts []*nvtxSumPart
 	cols := []string{"start", "end", "text", "textId"}
-	_, err = p.ScanParts(ctx, events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
+	_, err = p.ScanParts(nvtxScanContext(ctx), events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
 		pt := &nvtxSumPart{}
 		parts = append(parts, pt)
 		return func(row nsysx.ScanRow) error {
