@@ -37,7 +37,8 @@ func GatedCores(ctx context.Context) int {
 }
 
 // ScanParts is Scan without a filter over up to n ranges of the table's
-// rows at once, n from WithCores(ctx): it calls newFn(i) for each range i,
+// rows at once, n from WithCores(ctx) (and the page-release budget from
+// model.WithReleaseEvery where given): it calls newFn(i) for each range i,
 // in order, before scanning, then the function it returned with each row of
 // range i, on a goroutine of its own. Every row of range i precedes, in
 // rowid order, those of range i+1, so appending the ranges' results in
@@ -45,23 +46,17 @@ func GatedCores(ctx context.Context) int {
 // table or without spare cores; for an export that is not SQLite it is
 // Scan, in one range. The first error of a range, in range order, is returned.
 func ScanParts(ctx context.Context, p *model.Profile, table string, cols []string, newFn func(part int) func(ScanRow) error) (int, error) {
-	return ScanPartsRelease(ctx, p, table, cols, load.ReleaseEvery, newFn)
-}
-
-// ScanPartsRelease is ScanParts releasing the pages read every release
-// bytes (the ranges sharing that budget) rather than every
-// load.ReleaseEvery: a scan that keeps nothing of a big table (a search
-// for one row) spends about half its CPU releasing pages and faulting the
-// released blocks in again at the default, and a few times less at 16 MB
-// (docs/performance.md, "NCCL's domain search").
-func ScanPartsRelease(ctx context.Context, p *model.Profile, table string, cols []string, release int, newFn func(part int) func(ScanRow) error) (int, error) {
 	if ctx == nil {
 		return 0, ErrNilContext
 	}
 	if !p.HasTable(table) {
 		return 0, &MissingTableError{Table: table}
 	}
-	d, ok := DirectOf(p, table, release)
+	every := load.ReleaseEvery
+	if n, ok := model.ReleaseEveryGiven(ctx); ok {
+		every = n
+	}
+	d, ok := DirectOf(p, table, every)
 	parts := coresOf(ctx, 1)
 	if !ok || len(cols) > model.MaxFields {
 		return 1, Scan(ctx, p, table, nil, cols, newFn(0))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"github.com/nsysx/nsysx/nsysx/report"
 )
@@ -240,7 +241,7 @@ func findDomain(ctx context.Context, p *nsysx.Profile, name string) (int64, bool
 	var parts []*found
 	// nothing is kept: the pages are released every domainScanRelease
 	// bytes rather than at the loads' default
-	_, err := report.ScanPartsRelease(ctx, p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, domainScanRelease, func(int) func(nsysx.ScanRow) error {
+	_, err := report.ScanParts(model.WithReleaseEvery(ctx, domainScanRelease), p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, func(int) func(nsysx.ScanRow) error {
 		f := &found{}
 		parts = append(parts, f)
 		return func(r nsysx.ScanRow) error {

@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -189,4 +190,57 @@ func allocatedBy(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&b)
 	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestNVTXSumScanMatchesComposite: the nvtx_sum map's scan by text
+// (scanNVTXSum) gives the frame the composite path gives (the lean NVTX
+// columns, FilterRows, GroupRows and Describe), on every real profile, with
+// and without a time window, with the kept rows in blocks of 64 Ki and of 7
+// (so that a text's rows span blocks that the merge puts back in order).
+func TestNVTXSumScanMatchesComposite(t *testing.T) {
+	defer func(b int) { nvtxSumBlock = b }(nvtxSumBlock)
+	scanned := 0
+	for k, prof := range append(slices.Clone(testutil.Profiles), testutil.Profiles...) {
+		nvtxSumBlock = 64 << 10
+		if k >= len(testutil.Profiles) {
+			nvtxSumBlock = 7
+		}
+		p := openProfile(t, prof)
+		if !canScanNVTX(p) {
+			continue
+		}
+		nv, err := loadNVTXLean(t.Context(), p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// a window over the middle half of the ranges' starts
+		lo, hi := slices.Min(nv.Start), slices.Max(nv.Start)
+		from, to := lo+(hi-lo)/4, hi-(hi-lo)/4
+		windowed := recipe.Defaults()
+		windowed.FilterTime = &recipe.TimeRange{Start: &from, End: &to}
+		for _, o := range []*recipe.Options{recipe.Defaults(), windowed} {
+			r := &recipe.Report{Path: prof, Stem: prof, Profile: p}
+			want, err := textSum(t.Context(), r, o, nvtxTextRows(nv), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := scanNVTXSum(t.Context(), r, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				continue // left to the composite path
+			}
+			scanned++
+			if (got == nil) != (want == nil) {
+				t.Fatalf("%s: scanned part %v, composite %v", prof, got, want)
+			}
+			if got != nil && !reflect.DeepEqual(got.Frames[recipe.FrameStats], want.Frames[recipe.FrameStats]) {
+				t.Errorf("%s (window %v, blocks of %d): the scanned frame differs from the composite's", prof, o.FilterTime != nil, nvtxSumBlock)
+			}
+		}
+	}
+	if scanned == 0 {
+		t.Error("no profile took the scan")
+	}
 }
