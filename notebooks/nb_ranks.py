@@ -38,8 +38,8 @@ DISTRIBUTED = [
     go("%nsys recipe nccl_gpu_overlap_trace --input rank0 rank1 -v overlap"),
     go(HELPERS + '''
 tr := overlap.Output.Table("rank_trace")
-starts, ends := tr.Col("Start").Ints, tr.Col("End").Ints
-comp, ranks, names := tr.Col("Compute Overlap").Floats, tr.Col("Rank").Ints, tr.Col("Name").Strs
+starts, ends := tr.Col("Start").Ints(), tr.Col("End").Ints()
+comp, ranks, names := tr.Col("Compute Overlap").Floats(), tr.Col("Rank").Ints(), tr.Col("Name").Strings()
 var n [2]int
 var ns [2]int64
 var hidden [2]float64
@@ -91,7 +91,7 @@ cmp'''),
        "(`pace_start`, one column per rank), and the rank that starts later reaches the all-reduce later."),
     go("%nsys recipe nvtx_pace --name forward --input rank0 rank1 -v pace"),
     go('''st := pace.Output.Table("pace_start")
-r0, r1 := st.Col("0").Ints, st.Col("1").Ints
+r0, r1 := st.Col("0").Ints(), st.Col("1").Ints()
 later := 0
 lags := []float64{}
 for i := range r0 {
