@@ -440,13 +440,11 @@ func load_symbols_model() {
 		"RecInteger":        reflect.ValueOf(model.RecInteger),
 		"RecNull":           reflect.ValueOf(model.RecNull),
 		"RecText":           reflect.ValueOf(model.RecText),
-		"ReleaseEveryGiven": reflect.ValueOf(model.ReleaseEveryGiven),
 		"Round1":            reflect.ValueOf(model.Round1),
 		"Text":              reflect.ValueOf(model.Text),
 		"TextKind":          reflect.ValueOf(model.TextKind),
 		"TextV":             reflect.ValueOf(model.TextV),
 		"WithCores":         reflect.ValueOf(model.WithCores),
-		"WithReleaseEvery":  reflect.ValueOf(model.WithReleaseEvery),
 
 		// type definitions
 		"ChunkLoader":        reflect.ValueOf((*model.ChunkLoader)(nil)),

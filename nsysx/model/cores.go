@@ -26,19 +26,3 @@ func CoresGiven(ctx context.Context) (n int, ok bool) {
 	n, ok = ctx.Value(coresKey{}).(int)
 	return n, ok
 }
-
-type releaseKey struct{}
-
-// WithReleaseEvery returns a context under which ScanParts releases the
-// pages it has read every n bytes (shared by its ranges) instead of the
-// loader's default: a scan that keeps few of its rows can take a larger
-// budget, since each release (madvise) costs more than the pages it keeps.
-func WithReleaseEvery(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, releaseKey{}, n)
-}
-
-// ReleaseEveryGiven is the budget WithReleaseEvery gave ctx, if any.
-func ReleaseEveryGiven(ctx context.Context) (n int, ok bool) {
-	n, ok = ctx.Value(releaseKey{}).(int)
-	return n, ok && n > 0
-}

@@ -37,8 +37,7 @@ func GatedCores(ctx context.Context) int {
 }
 
 // ScanParts is Scan without a filter over up to n ranges of the table's
-// rows at once, n from WithCores(ctx) (and the page-release budget from
-// model.WithReleaseEvery where given): it calls newFn(i) for each range i,
+// rows at once, n from WithCores(ctx): it calls newFn(i) for each range i,
 // in order, before scanning, then the function it returned with each row of
 // range i, on a goroutine of its own. Every row of range i precedes, in
 // rowid order, those of range i+1, so appending the ranges' results in
@@ -52,11 +51,7 @@ func ScanParts(ctx context.Context, p *model.Profile, table string, cols []strin
 	if !p.HasTable(table) {
 		return 0, &MissingTableError{Table: table}
 	}
-	every := load.ReleaseEvery
-	if n, ok := model.ReleaseEveryGiven(ctx); ok {
-		every = n
-	}
-	d, ok := DirectOf(p, table, every)
+	d, ok := DirectOf(p, table, load.ReleaseEvery)
 	parts := coresOf(ctx, 1)
 	if !ok || len(cols) > model.MaxFields {
 		return 1, Scan(ctx, p, table, nil, cols, newFn(0))

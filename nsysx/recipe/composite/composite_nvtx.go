@@ -5,7 +5,6 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
-	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"github.com/nsysx/nsysx/nsysx/report"
 )
@@ -222,10 +221,6 @@ func LoadNCCLAll(ctx context.Context, p *nsysx.Profile) (nccl, all *NVTX, err er
 	return NCCL(all), all, nil
 }
 
-// domainScanRelease is the bytes of NVTX_EVENTS findDomain reads between
-// two releases of its pages (docs/performance.md, "NCCL's domain search").
-const domainScanRelease = 16 << 20
-
 // findDomain returns the domainId of the first domain-create row of
 // NVTX_EVENTS whose raw text is name (NVTX.domainID with raw set), scanning
 // the table without loading it.
@@ -239,9 +234,7 @@ func findDomain(ctx context.Context, p *nsysx.Profile, name string) (int64, bool
 		ok bool
 	}
 	var parts []*found
-	// nothing is kept: the pages are released every domainScanRelease
-	// bytes rather than at the loads' default
-	_, err := report.ScanParts(model.WithReleaseEvery(ctx, domainScanRelease), p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, func(int) func(nsysx.ScanRow) error {
+	_, err := report.ScanParts(ctx, p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, func(int) func(nsysx.ScanRow) error {
 		f := &found{}
 		parts = append(parts, f)
 		return func(r nsysx.ScanRow) error {

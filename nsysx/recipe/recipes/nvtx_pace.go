@@ -5,7 +5,6 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
-	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/composite"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
@@ -109,7 +108,7 @@ func scanNamedNVTX(ctx context.Context, p *nsysx.Profile, name string) (nv *comp
 	}
 	var parts []*part
 	cols := []string{"start", "end", "text", "textId", "globalTid", "endGlobalTid"}
-	_, err = p.ScanParts(nvtxScanContext(ctx), events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
+	_, err = p.ScanParts(ctx, events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
 		pt := &part{}
 		parts = append(parts, pt)
 		return func(row nsysx.ScanRow) error {
@@ -139,19 +138,6 @@ func scanNamedNVTX(ctx context.Context, p *nsysx.Profile, name string) (nv *comp
 		endFloat = endFloat || pt.endFloat
 	}
 	return nv, endFloat, nil
-}
-
-// nvtxScanRelease is the page-release budget of the recipes' scans of
-// NVTX_EVENTS (model.WithReleaseEvery), larger than the loader's: these
-// scans keep a few bytes of each range or none, and at the loader's budget
-// the releases (madvise, and faulting the released blocks back in) were
-// half of nvtx_pace's CPU over eight real reports (docs/performance.md,
-// "NVTX recipe scans release less often").
-const nvtxScanRelease = 32 << 20
-
-// nvtxScanContext is ctx with the NVTX scans' page-release budget.
-func nvtxScanContext(ctx context.Context) context.Context {
-	return model.WithReleaseEvery(ctx, nvtxScanRelease)
 }
 
 // nvtxTextIs reports whether a row of NVTX_EVENTS scanned with text (column

@@ -126,7 +126,7 @@ func scanNVTXSum(ctx context.Context, r *recipe.Report, o *recipe.Options) (part
 	lo, hi := o.Window()
 	var parts []*nvtxSumPart
 	cols := []string{"start", "end", "text", "textId"}
-	_, err = p.ScanParts(nvtxScanContext(ctx), events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
+	_, err = p.ScanParts(ctx, events.TableNVTXEvents, cols, func(int) func(nsysx.ScanRow) error {
 		pt := &nvtxSumPart{}
 		parts = append(parts, pt)
 		return func(row nsysx.ScanRow) error {
