@@ -3,6 +3,7 @@ package recipe
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -84,6 +85,16 @@ func mapCost(r *Recipe, o *Options, size int64) int64 {
 // nvtx_gpu_proj_sum (8 x train30, cuda_gpu_time_util_map --filter-nvtx:
 // 1.7 GB peak RSS with five maps in flight, the estimate then 1 byte a byte).
 const nvtxFilterCost = 3
+
+// mapsAdmitted is how many maps of the largest of costs a budget of limit
+// bytes lets run at once: at least one; with no limit, as many as there
+// are costs.
+func mapsAdmitted(limit int64, costs []int64) int {
+	if limit <= 0 || len(costs) == 0 {
+		return max(1, len(costs))
+	}
+	return int(max(1, limit/slices.Max(costs)))
+}
 
 // budget is a weighted semaphore over estimated bytes.
 type budget struct {

@@ -6,12 +6,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/model"
 )
 
 // TestInFlightBound: with InFlightBytes below two reports' estimate, Run
@@ -173,5 +176,49 @@ func TestMapCostNVTXFilter(t *testing.T) {
 	o.FilterNVTX, o.FilterProjectedNVTX = nil, &NVTXRange{}
 	if got := mapCost(r, o, size); got != nvtxFilterCost*size {
 		t.Errorf("--filter-projected-nvtx: cost %d, want %d", got, int64(nvtxFilterCost*size))
+	}
+}
+
+// TestSpillByBudget: when the in-flight budget admits fewer maps than
+// there are reports, the parts are spilled as their maps finish even with
+// more workers than reports (they would otherwise pile up beside the maps
+// still running), and each map gets the cores of the maps admitted at
+// once, not of the workers.
+func TestSpillByBudget(t *testing.T) {
+	inputs := testutil.Links(t, "rank0@a", "rank0@b", "rank0@c", "rank0@d")
+	size := reportSize(inputs[0])
+	old := InFlightBytes
+	InFlightBytes = size + size/2 // one map at a time
+	defer func() { InFlightBytes = old }()
+	var spilled atomic.Int64
+	spillHook = func(*Part) { spilled.Add(1) }
+	defer func() { spillHook = nil }()
+	held := 0
+	r := spillRecipe(&held)
+	mapOne := r.Map
+	var cores atomic.Int64
+	r.Map = func(ctx context.Context, rep *Report, o *Options, shared any) (*Part, error) {
+		n, _ := model.CoresGiven(ctx)
+		cores.Store(int64(n))
+		return mapOne(ctx, rep, o, shared)
+	}
+	o := Defaults()
+	o.Input, o.Workers, o.SpillParts, o.SpillDir = inputs, 8, true, t.TempDir()
+	res, err := Run(context.Background(), r, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if held != 0 || spilled.Load() != int64(len(inputs)) {
+		t.Errorf("%d parts held at the reduce, %d spilled; want 0, %d", held, spilled.Load(), len(inputs))
+	}
+	if got, want := cores.Load(), int64(runtime.GOMAXPROCS(0)); got != want {
+		t.Errorf("a map got %d cores, want %d (one map admitted at a time)", got, want)
+	}
+	if got := mapsAdmitted(10, []int64{3, 4, 2}); got != 2 {
+		t.Errorf("mapsAdmitted(10, largest 4) = %d, want 2", got)
+	}
+	if got := mapsAdmitted(0, []int64{3, 4, 2}); got != 3 {
+		t.Errorf("mapsAdmitted without a budget = %d, want 3", got)
 	}
 }

@@ -219,18 +219,26 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var mu sync.Mutex
 	done := 0
 	mem := newBudget(InFlightBytes)
-	// No more reports than workers: the parts held are those of the maps
-	// in flight anyway, and the in-memory reduce is the faster.
-	spill := o.SpillParts && r.SpillStats && len(reps) > workers
-	// Fewer reports than cores: each map's loads and scans may cut a big
-	// table across the cores left over (docs/recipes.md §1.3).
-	mctx := nsysx.WithCores(ctx, runtime.GOMAXPROCS(0)/max(1, min(workers, len(reps))))
+	costs := make([]int64, len(reps))
+	for i, rep := range reps {
+		costs[i] = mapCost(r, o, reportSize(rep.Path))
+	}
+	// The maps that run at once: the workers, fewer when the in-flight
+	// budget admits fewer of the largest map (docs/recipes.md §1.3).
+	inFlight := min(workers, len(reps), mapsAdmitted(InFlightBytes, costs))
+	// No more reports than maps in flight: the parts held are those of the
+	// maps in flight anyway, and the in-memory reduce is the faster. More,
+	// and the finished parts would pile up beside the maps still running.
+	spill := o.SpillParts && r.SpillStats && len(reps) > inFlight
+	// Fewer maps in flight than cores: each map's loads and scans may cut a
+	// big table across the cores left over (docs/recipes.md §1.3).
+	mctx := nsysx.WithCores(ctx, runtime.GOMAXPROCS(0)/max(1, inFlight))
 	for w := 0; w < workers && w < len(reps); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				cost := mapCost(r, o, reportSize(reps[i].Path))
+				cost := costs[i]
 				mem.acquire(cost)
 				p, err := MapReport(mctx, r, o, reps[i], open, shared)
 				if err == nil && p != nil && spill {

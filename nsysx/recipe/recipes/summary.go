@@ -40,7 +40,7 @@ var summaryRecipes = []struct {
 	{"mpi_sum", "MPI Summary", mapMPISum, "MPI call durations (point-to-point, start/wait, collectives, other), by function name", nil, cudaTableCost},
 	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil, 0},
 	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}, 0},
-	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil, 0},
+	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil, nvtxSumCost},
 	{"osrt_sum", "OS Runtime Summary", mapOSRTSum, "OS runtime library call durations, by function name", nil, cudaTableCost},
 }
 
@@ -49,6 +49,15 @@ var summaryRecipes = []struct {
 // the profiles of PyTorch training (a real 188 MB capture: NVTX_EVENTS
 // 135 MB, the kernel table 13 MB), so a map holds well under the report's size.
 const cudaTableCost = 0.5
+
+// nvtxSumCost is the map cost of nvtx_sum: without an NVTX filter its map
+// keeps every range of positive duration with its text, sorted in blocks,
+// then the part's frame of one row per distinct text. A PyTorch capture's
+// texts are nearly one per range (a real 165 MB capture: 1.63 M ranges,
+// 1.62 M texts), so a map peaks at about 2.5 bytes a byte of SQLite export,
+// and two such maps fit the in-flight budget (docs/performance.md, "Recipe
+// nvtx_sum: maps in flight by their memory").
+const nvtxSumCost = 2.5
 
 // Each summary recipe writes statsNotebook and merges its parts with
 // StatsReduce (statsReduceConsume: the parts are the run's own), which
