@@ -102,7 +102,7 @@ func loadRuntimeIndex(c *Ctx, raw bool, cols ...string) (*runtimeIndex, error) {
 	if raw {
 		t, err = c.LoadRaw(tRuntime, cols...)
 	} else {
-		t, err = c.Load(tRuntime, cols...)
+		t, err = apiCalls(c).Load(cols...)
 	}
 	if err != nil {
 		return nil, err
@@ -234,7 +234,7 @@ func kernelNameCols(c *Ctx) []string {
 // nvtx-name options (docs/stats.md §2.8). It returns nil, skip when nvtx-name cannot run.
 func kernelNames(c *Ctx) (*kernNames, *Result, error) {
 	cols := kernelNameCols(c)
-	kt, err := c.Load(tKernel, cols...)
+	kt, err := kernels(c).Load(cols...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -159,7 +159,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 	if g, ok := streamValuesByID(c, table, idCol, spec); ok {
 		return g, nil
 	}
-	t, err := c.Load(table, cols...)
+	t, err := c.View(table).Load(cols...)
 	if err != nil {
 		return nil, err
 	}

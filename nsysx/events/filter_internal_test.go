@@ -1,16 +1,19 @@
-package report
+package events
 
 import (
 	"context"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // TestFilterCache checks that repeated loads of a table under one Filter
 // return the same rows, and that adding columns keeps them aligned.
 func TestFilterCache(t *testing.T) {
-	p, err := Open(fixture(t, "train"))
+	p, err := load.OpenProfile(context.Background(), testutil.Profile(t, "train"), load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,23 +22,23 @@ func TestFilterCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Ctx{Context: context.Background(), P: p, Filter: f}
-	a, err := c.Load(tRuntime, "start", "end")
+	v := Of(context.Background(), p, f, TableRuntime)
+	a, err := v.Load("start", "end")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := c.Load(tRuntime, "start")
+	b, err := v.Load("start")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a != b || a.Col("start") != b.Col("start") {
 		t.Error("second load of the same columns did not return the cached table")
 	}
-	full, _ := p.Load(context.Background(), tRuntime, "start", "end", "correlationId")
+	full, _ := p.Load(context.Background(), TableRuntime, "start", "end", "correlationId")
 	if a.N == 0 || a.N >= full.N {
 		t.Fatalf("filter kept %d of %d rows", a.N, full.N)
 	}
-	w, err := c.Load(tRuntime, "correlationId")
+	w, err := v.Load("correlationId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestFilterCache(t *testing.T) {
 		}
 	}
 	// Tables without an end column are not filtered.
-	strs, _ := c.Load("StringIds", "id")
+	strs, _ := Of(context.Background(), p, f, TableStringIds).Load("id")
 	all, _ := p.Load(context.Background(), "StringIds", "id")
 	if strs.N != all.N {
 		t.Error("StringIds was filtered")
