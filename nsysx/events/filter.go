@@ -16,7 +16,6 @@ import (
 // isCancel reports whether err is a cancelled or expired context's.
 var isCancel = model.IsCancel
 
-
 // Filter restricts reports to a time window, as `--filter-time` and the
 // start=/end= report options do, or to the window and thread of one NVTX
 // range, as `--filter-nvtx` and nvtx= do (docs/stats.md §3).

@@ -132,7 +132,9 @@ func DirectOf(p *model.Profile, table string, every int) (d DirectScan, ok bool)
 }
 
 // ScannerDirect returns the direct scan of sc's table (DirectOf).
-func ScannerDirect(sc *Scanner, every int) (d DirectScan, ok bool) { return DirectOf(sc.P, sc.Table, every) }
+func ScannerDirect(sc *Scanner, every int) (d DirectScan, ok bool) {
+	return DirectOf(sc.P, sc.Table, every)
+}
 
 // run reads the fields cols of every row into fn, checking ctx as it goes.
 func (d DirectScan) Run(ctx context.Context, cols []string, fn func(rowid int64, f *model.Fields) error) error {
