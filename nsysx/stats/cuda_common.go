@@ -284,9 +284,10 @@ type threadRanges struct {
 }
 
 // prefixNVTX prepends the innermost enclosing NVTX range of each kernel's
-// launching call (unfiltered tables, same thread, inclusive containment).
+// launching call (the filtered kernels; the unfiltered calls and ranges,
+// same thread, inclusive containment).
 func prefixNVTX(c *Ctx, kn *kernNames, byVal map[Value]int32) error {
-	kk, err := c.LoadRaw(tKernel, "correlationId", "globalPid")
+	kk, err := kernels(c).Load("correlationId", "globalPid") // the rows kn names
 	if err != nil {
 		return err
 	}
