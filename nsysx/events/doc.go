@@ -4,7 +4,7 @@
 // imports the model and nothing above it.
 //
 // The filters of `--filter-time`, `--filter-nvtx` and the reports'
-// start=/end=/nvtx= options live here (Filter: parsed by ParseTimeFilter,
+// start=/end=/nvtx= options live here (Filter: made by report.ParseTimeFilter,
 // ParseNVTXFilter, OptionFilter; resolved per profile, the NVTX range looked
 // up in the unfiltered NVTX_EVENTS). A View is one kind of event under a
 // filter (Kernels, Memcpys, Memsets, CUDAAPICalls, OSRTCalls, NVTXEvents,
