@@ -25,7 +25,8 @@ var isCancel = model.IsCancel
 // tables are also restricted to the range's thread (a push/pop range, PID ≠
 // TID) or process (a start/end range on the main thread). Other tables
 // (StringIds, ThreadNames, ENUM_*, TARGET_INFO_*, MPI_RANKS ...) are never
-// filtered, and Ctx.LoadRaw bypasses the filter.
+// filtered. The views (View: Kernels, CUDAAPICalls, ...) apply a filter as
+// they produce rows; a load of the profile itself reads the table whole.
 //
 // A Filter may serve several profiles and reports at once: what it resolves
 // and the filtered tables are kept per profile, so that repeated loads of a

@@ -8,9 +8,9 @@ import (
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// Scanner streams the rows of one table in rowid order with the filter's row
-// test applied, without materialising columns: NVTX_EVENTS holds millions of
-// rows and the NVTX reports need one pass over them.
+// Scanner streams the rows of one table in rowid order with a filter's row
+// test applied (View.Scanner), without materialising columns: NVTX_EVENTS
+// holds millions of rows and the NVTX reports need one pass over them.
 type Scanner struct {
 	Ctx   context.Context
 	P     *model.Profile
