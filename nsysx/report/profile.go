@@ -55,6 +55,3 @@ func firstRow(ctx context.Context, p *model.Profile, table string) (has, ok bool
 	}
 	return has, true, err
 }
-
-// isCancel reports whether err is a cancelled or expired context's.
-var isCancel = model.IsCancel
