@@ -6,6 +6,7 @@ import (
 
 	"github.com/nsysx/nsysx/internal/nsysxtest"
 	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/internal/testutil/sqlitecopy"
 	"github.com/nsysx/nsysx/nsysx"
 )
 
@@ -141,5 +142,34 @@ func TestFilterFixture(t *testing.T) {
 	wantSkip(t, p, "nvtx_sum:start=5000:end=100", nil, "The start time cannot be greater than the end time.")
 	if _, err := p.Stats(t.Context(), "nvtx_sum:start=x"); err == nil {
 		t.Error("start=x accepted")
+	}
+}
+
+// TestFilterKernelNVTXNames runs cuda_gpu_kern_sum:nvtx-name under each
+// profile's --filter-time: the kernels named after their NVTX ranges are
+// the filtered kernels, as many and as long as SQLite selects (the
+// overlapping rows), whatever their names.
+func TestFilterKernelNVTXNames(t *testing.T) {
+	for _, prof := range []string{"train", "cnn"} {
+		path := testutil.Profile(t, prof)
+		p := nsysxtest.Open(t, path)
+		_, tm := filterArgs(t, prof)
+		f, err := nsysx.ParseTimeFilter(tm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runSpec(t, p, "cuda_gpu_kern_sum:nvtx-name", f)
+		var n, total int64
+		for i := 0; i < r.Len(); i++ {
+			n += r.Col("Instances").Value(i).I
+			total += r.Col("Total Time").Value(i).I
+		}
+		s, e, _ := strings.Cut(tm, "/")
+		where := " FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE (start >= " + s + " AND start < " + e + ") OR (end >= " + s +
+			" AND end < " + e + ") OR (start < " + s + " AND end >= " + e + ")"
+		wn, wt := sqlitecopy.Int64(t, path, "SELECT count(*)"+where), sqlitecopy.Int64(t, path, "SELECT sum(end - start)"+where)
+		if n != wn || total != wt || wn == 0 {
+			t.Errorf("%s: %d kernels, %d ns; SQLite %d, %d", prof, n, total, wn, wt)
+		}
 	}
 }

@@ -41,19 +41,9 @@ var (
 	NewResult, Skip, ComputedCol = frame.NewResult, frame.Skip, frame.ComputedCol
 )
 
-// The tables the filters and scans name (package events).
-const (
-	tNVTX    = events.TableNVTXEvents
-	tStrings = events.TableStringIds
-)
-
-// PID and TID of a globalTid.
-func gPID(gtid int64) int64 { return model.GlobalTid(gtid).PID() }
-func gTID(gtid int64) int64 { return model.GlobalTid(gtid).TID() }
-
 // NVTXScanCols are the NVTX_EVENTS columns an NVTX scan reads (the
 // filters' range lookup and the NVTX reports), in the order the NVTX
 // reports' rowVals indexes them.
 func NVTXScanCols(p *model.Profile) []string {
-	return []string{"start", "end", "eventType", "globalTid", "textId", "text", "domainId", "endGlobalTid"}
+	return append([]string(nil), events.NVTXScanCols...)
 }

@@ -14,12 +14,12 @@ import (
 // (StringsErr says why).
 func noStrings(ctx context.Context, p *model.Profile) string {
 	n := -1
-	if p.HasTable(tStrings) {
+	if p.HasTable(events.TableStringIds) {
 		if m, err, done := p.LoadedStrings(); done {
 			if err == nil {
 				n = len(m)
 			}
-		} else if has, ok, err := firstRow(ctx, p, tStrings); ok {
+		} else if has, ok, err := firstRow(ctx, p, events.TableStringIds); ok {
 			if err == nil && !has {
 				n = 0
 			}
@@ -27,7 +27,7 @@ func noStrings(ctx context.Context, p *model.Profile) string {
 			n = len(m)
 		}
 	}
-	return events.NamesMissing(p.Path, p.HasTable(tStrings), n)
+	return events.NamesMissing(p.Path, p.HasTable(events.TableStringIds), n)
 }
 
 // errFirstRow stops firstRow's scan at its first row.
@@ -55,6 +55,3 @@ func firstRow(ctx context.Context, p *model.Profile, table string) (has, ok bool
 	}
 	return has, true, err
 }
-
-// isCancel reports whether err is a cancelled or expired context's.
-var isCancel = model.IsCancel

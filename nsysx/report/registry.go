@@ -162,17 +162,6 @@ func (c *Ctx) Skip(msg string) (*Result, error) {
 // Has reports whether the (possibly filtered) profile has a table.
 func (c *Ctx) Has(table string) bool { return c.P.HasTable(table) }
 
-// Load loads columns of a table, with the active filter applied.
-func (c *Ctx) Load(table string, cols ...string) (*Table, error) {
-	if err := c.ctx().Err(); err != nil {
-		return nil, err
-	}
-	if c.Filter != nil {
-		return c.Filter.load(c, table, cols)
-	}
-	return c.P.Load(c.ctx(), table, cols...)
-}
-
 // ctx is the report's context.
 func (c *Ctx) ctx() context.Context { return c.Context }
 
@@ -402,7 +391,7 @@ func (r *Report) optionNames() string {
 	return strings.Join(n, ", ")
 }
 
-// Prefetch loads several tables concurrently through Load (each spec is a
+// Prefetch loads several tables concurrently through their views (each spec is a
 // table name followed by its columns); absent tables are ignored. Later Loads
 // of the same columns are then free.
 func (c *Ctx) Prefetch(specs ...[]string) error {
@@ -414,7 +403,7 @@ func (c *Ctx) Prefetch(specs ...[]string) error {
 		}
 		n++
 		go func() {
-			_, err := c.Load(s[0], s[1:]...)
+			_, err := c.View(s[0]).Load(s[1:]...)
 			errs <- err
 		}()
 	}

@@ -89,7 +89,7 @@ func Scan(ctx context.Context, p *model.Profile, table string, f *Filter, cols [
 		return err
 	}
 	n := 0
-	return sc.runErr(func(_ int64, v RowVals) error {
+	return sc.RunErr(func(_ int64, v RowVals) error {
 		if n++; n&0xFFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -131,8 +131,10 @@ func DirectOf(p *model.Profile, table string, every int) (d DirectScan, ok bool)
 	return DirectScan{rs: rs, table: table, Has: rs.HasRecords(table), every: every}, true
 }
 
-// direct returns the direct scan of sc's table (DirectOf).
-func (sc *Scanner) Direct(every int) (d DirectScan, ok bool) { return DirectOf(sc.p, sc.Table, every) }
+// ScannerDirect returns the direct scan of sc's table (DirectOf).
+func ScannerDirect(sc *Scanner, every int) (d DirectScan, ok bool) {
+	return DirectOf(sc.P, sc.Table, every)
+}
 
 // run reads the fields cols of every row into fn, checking ctx as it goes.
 func (d DirectScan) Run(ctx context.Context, cols []string, fn func(rowid int64, f *model.Fields) error) error {
@@ -172,14 +174,14 @@ func (d DirectScan) options(ctx context.Context) model.ScanOptions {
 // reads them, each later range keeps its own, handed to fn in rowid order
 // once all are scanned.
 func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, RowVals)) (bool, error) {
-	d, ok := sc.Direct(load.ReleaseEvery)
+	d, ok := ScannerDirect(sc, load.ReleaseEvery)
 	if !ok || !d.Has {
 		return false, nil
 	}
 	cols := append([]string(nil), sc.Cols...)
 	pos := make([]int, len(sc.Cols))
 	for i, col := range sc.Cols {
-		if !sc.p.HasColumn(sc.Table, col) {
+		if !sc.P.HasColumn(sc.Table, col) {
 			return false, nil
 		}
 		pos[i] = i
@@ -192,7 +194,7 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 	var parts []*keptRows // of the ranges after the first
 	_, err := d.RunParts(sc.Ctx, cols, GatedCores(sc.Ctx), func(i int) func(int64, *model.Fields) error {
 		if i == 0 { // the first range's rows go to fn as they come: nothing else calls fn meanwhile
-			v := RowVals{make([]model.RecValue, len(cols)), pos}
+			v := RowVals{V: make([]model.RecValue, len(cols)), Pos: pos}
 			return func(rowid int64, f *model.Fields) error {
 				if rowKeep != nil && !rowKeep(f) {
 					return nil
@@ -219,7 +221,7 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 	if err != nil {
 		return true, err
 	}
-	v := RowVals{nil, pos}
+	v := RowVals{Pos: pos}
 	for _, k := range parts {
 		for i, rowid := range k.rowids {
 			v.V = k.vals[i*k.n : (i+1)*k.n]
@@ -247,7 +249,7 @@ func gatedRowFilter(sc *Scanner, cols *[]string) func(*model.Fields) bool {
 		return len(*cols) - 1
 	}
 	ps, pe, pg := find("start"), find("end"), -1
-	if rf.needsThread() {
+	if rf.NeedsThread() {
 		if rf.UseTid {
 			pg = find("globalTid")
 		} else {

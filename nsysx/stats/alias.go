@@ -44,20 +44,21 @@ const (
 )
 
 var (
-	register     = report.Register
-	nvtxScanCols = report.NVTXScanCols
-	Null         = model.Null
-	IntV         = model.IntV
-	FloatV       = model.FloatV
-	TextV        = model.TextV
-	NewResult    = frame.NewResult
-	ComputedCol  = frame.ComputedCol
-	Compare      = model.Compare
-	Round1       = model.Round1
-	PyFloat      = model.PyFloat
-	ErrBadOption = model.ErrBadOption
-	Suggest      = report.Suggest
-	DirectOf     = report.DirectOf
-	GatedCores   = report.GatedCores
-	ParsePyInt   = report.ParsePyInt
+	register      = report.Register
+	nvtxScanCols  = report.NVTXScanCols
+	Null          = model.Null
+	IntV          = model.IntV
+	FloatV        = model.FloatV
+	TextV         = model.TextV
+	NewResult     = frame.NewResult
+	ComputedCol   = frame.ComputedCol
+	Compare       = model.Compare
+	Round1        = model.Round1
+	PyFloat       = model.PyFloat
+	ErrBadOption  = model.ErrBadOption
+	Suggest       = report.Suggest
+	DirectOf      = report.DirectOf
+	scannerDirect = report.ScannerDirect
+	GatedCores    = report.GatedCores
+	ParsePyInt    = report.ParsePyInt
 )

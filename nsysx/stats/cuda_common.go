@@ -102,7 +102,7 @@ func loadRuntimeIndex(c *Ctx, raw bool, cols ...string) (*runtimeIndex, error) {
 	if raw {
 		t, err = c.LoadRaw(tRuntime, cols...)
 	} else {
-		t, err = c.Load(tRuntime, cols...)
+		t, err = apiCalls(c).Load(cols...)
 	}
 	if err != nil {
 		return nil, err
@@ -218,44 +218,46 @@ func (k *kernNames) intern(v Value, m map[Value]int32) int32 {
 // for these too, so that the table is read once (the profile keeps the
 // columns it loaded; kernelNames then finds them there).
 func kernelNameCols(c *Ctx) []string {
-	col := "demangledName"
-	if c.Flag("base") {
-		col = "shortName"
-	} else if c.Flag("mangled") && c.P.HasColumn(tKernel, "mangledName") {
-		col = "mangledName"
+	return events.KernelNameColumns(c.P, kernelNaming(c))
+}
+
+// kernelNaming is the naming the base and mangled options pick.
+func kernelNaming(c *Ctx) events.KernelNaming {
+	switch {
+	case c.Flag("base"):
+		return events.NameBase
+	case c.Flag("mangled"):
+		return events.NameMangled
 	}
-	if col == "demangledName" {
-		return []string{col}
-	}
-	return []string{col, "demangledName"}
+	return events.NameDemangled
 }
 
 // kernelNames resolves each kernel's display name per the base / mangled /
 // nvtx-name options (docs/stats.md §2.8). It returns nil, skip when nvtx-name cannot run.
 func kernelNames(c *Ctx) (*kernNames, *Result, error) {
 	cols := kernelNameCols(c)
-	kt, err := c.Load(tKernel, cols...)
+	kt, err := kernels(c).Load(cols...)
 	if err != nil {
 		return nil, nil, err
 	}
-	id, dem := kt.Col(cols[0]), kt.Col("demangledName")
+	names := events.KernelNameColsOf(kt, cols)
 	kn := &kernNames{ids: make([]int32, kt.N)}
 	bySID := map[int64]int32{}
 	byVal := map[Value]int32{}
 	nullID := kn.intern(Null, byVal)
 	for i := 0; i < kt.N; i++ {
-		src := id
-		if id.IsNull(i) {
-			src = dem
-		}
-		if src.IsNull(i) {
+		sid, ok := names.ID(i)
+		if !ok {
 			kn.ids[i] = nullID
 			continue
 		}
-		sid := src.Ints[i]
 		x, ok := bySID[sid]
 		if !ok {
-			x = kn.intern(c.Str(src, i), byVal)
+			name := Null
+			if s, ok := c.String(sid); ok {
+				name = TextV(s)
+			}
+			x = kn.intern(name, byVal)
 			bySID[sid] = x
 		}
 		kn.ids[i] = x
@@ -284,9 +286,10 @@ type threadRanges struct {
 }
 
 // prefixNVTX prepends the innermost enclosing NVTX range of each kernel's
-// launching call (unfiltered tables, same thread, inclusive containment).
+// launching call (the filtered kernels; the unfiltered calls and ranges,
+// same thread, inclusive containment).
 func prefixNVTX(c *Ctx, kn *kernNames, byVal map[Value]int32) error {
-	kk, err := c.LoadRaw(tKernel, "correlationId", "globalPid")
+	kk, err := kernels(c).Load("correlationId", "globalPid") // the rows kn names
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func graphExecs(c *Ctx) ([]GraphExec, error) {
 			cols = append(cols, col)
 		}
 	}
-	t, err := c.Load(tGraphTrace, cols...)
+	t, err := graphTraces(c).Load(cols...)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +254,7 @@ func kernelGraphs(c *Ctx) (func(i int) (graph int64, in bool), error) {
 	if c.P.HasColumn(tKernel, "graphId") {
 		cols = append(cols, "graphId")
 	}
-	t, err := c.Load(tKernel, cols...)
+	t, err := kernels(c).Load(cols...)
 	if err != nil {
 		return nil, err
 	}

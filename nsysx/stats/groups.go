@@ -151,7 +151,8 @@ func (spec ValueSpec) columns(idCol string) (cols []string, sub, where, val int)
 // ValuesByID groups the rows of table that pass c's filter by the column
 // idCol (NULL ids one group), as spec says: streamed from a SQLite export
 // where every column is INTEGER, the filter's row test applied as the rows
-// are read (nothing is loaded), else loaded through the filter (Ctx.Load).
+// are read (nothing is loaded), else loaded through the table's view
+// (Ctx.View: the event layer's filtered rows).
 // The groups, their order and each group's values are the same either
 // way; a row's position (ValueSpec.Keep) counts the rows the filter keeps.
 func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], error) {
@@ -159,7 +160,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 	if g, ok := streamValuesByID(c, table, idCol, spec); ok {
 		return g, nil
 	}
-	t, err := c.Load(table, cols...)
+	t, err := c.View(table).Load(cols...)
 	if err != nil {
 		return nil, err
 	}
@@ -208,20 +209,17 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 // apply or a row needs the load's conversions or overflows.
 func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], bool) {
 	cols, sub, where, val := spec.columns(idCol)
-	// c's filter, applied to the rows as they are read: what a filtered
-	// load keeps (the same row test, RowFilter.Keep)
-	var rf *RowFilter
+	// the view's filter, applied to the rows as they are read: what the
+	// view's load keeps (the same row test, RowFilter.Keep)
+	rf, err := c.View(table).RowFilter()
+	if err != nil {
+		return nil, false // the load reports it
+	}
 	thread := -1
-	if c.Filter != nil {
-		sc, err := c.FilteredScanner(table, false, cols...)
-		if err != nil {
-			return nil, false // the load reports it
-		}
-		if rf = sc.RF; rf != nil {
-			if tc := rf.ThreadColumn(); tc != "" {
-				cols = append(cols, tc)
-				thread = len(cols) - 1
-			}
+	if rf != nil {
+		if tc := rf.ThreadColumn(); tc != "" {
+			cols = append(cols, tc)
+			thread = len(cols) - 1
 		}
 	}
 	d, ok := intStreamUnder(c, table, cols...)
@@ -230,7 +228,7 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 	}
 	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
 	row := -1
-	err := d.Run(c.Context, cols, func(_ int64, f *model.Fields) error {
+	err = d.Run(c.Context, cols, func(_ int64, f *model.Fields) error {
 		if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
 			return errStreamOff
 		}

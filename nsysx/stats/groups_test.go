@@ -150,7 +150,7 @@ func TestValuesByIDFiltered(t *testing.T) {
 		if p.Loaded(events.TableRuntime) != nil {
 			t.Fatal("loaded, not streamed")
 		}
-		tb, err := cx.Load(events.TableRuntime, "start", "end", "nameId")
+		tb, err := cx.View(events.TableRuntime).Load("start", "end", "nameId")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func opKeys(c *Ctx, table string, t *Table) (func(i int) opKey, error) {
 			return opKey{0, corr.Int(i)}
 		}, nil
 	}
-	pt, err := c.Load(table, "globalPid")
+	pt, err := c.View(table).Load("globalPid")
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ type opTable struct {
 // loadOpTable loads the start, end, deviceId and correlationId columns of a
 // GPU operation table and the keys of its rows.
 func loadOpTable(c *Ctx, table string) (opTable, error) {
-	t, err := c.Load(table, "start", "end", "deviceId", "correlationId")
+	t, err := c.View(table).Load("start", "end", "deviceId", "correlationId")
 	if err != nil {
 		return opTable{}, err
 	}

@@ -16,7 +16,7 @@ func runAPITrace(c *Ctx) (*Result, error) {
 	if !c.Has(tRuntime) {
 		return c.Skip(c.Path() + " does not contain CUDA trace data.")
 	}
-	t, err := c.Load(tRuntime, "start", "end", "nameId", "returnValue", "correlationId", "globalTid")
+	t, err := apiCalls(c).Load("start", "end", "nameId", "returnValue", "correlationId", "globalTid")
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func runKernSum(gb bool) func(c *Ctx) (*Result, error) {
 		if gb {
 			cols = append(cols, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ")
 		}
-		k, err := c.Load(tKernel, append(cols, kernelNameCols(c)...)...)
+		k, err := kernels(c).Load(append(cols, kernelNameCols(c)...)...)
 		if err != nil {
 			return nil, err
 		}

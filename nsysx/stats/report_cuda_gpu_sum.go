@@ -123,7 +123,7 @@ func memOps(c *Ctx, ns *namedSamples, size bool) error {
 		if err != nil {
 			return err
 		}
-		t, err := c.Load(tMemcpy, append(cols, "copyKind")...)
+		t, err := memcpys(c).Load(append(cols, "copyKind")...)
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func memOps(c *Ctx, ns *namedSamples, size bool) error {
 		})
 	}
 	if c.Has(tMemset) {
-		t, err := c.Load(tMemset, cols...)
+		t, err := memsets(c).Load(cols...)
 		if err != nil {
 			return err
 		}
@@ -255,14 +255,14 @@ func runGPUSum(withAPI bool) func(c *Ctx) (*Result, error) {
 		}
 		ns := newNamedSamples()
 		if withAPI && c.Has(tRuntime) && !ns.streamAPICalls(c) {
-			t, err := c.Load(tRuntime, "start", "end", "nameId")
+			t, err := apiCalls(c).Load("start", "end", "nameId")
 			if err != nil {
 				return nil, err
 			}
 			ns.addAPICalls(c, t)
 		}
 		if c.Has(tKernel) {
-			k, err := c.Load(tKernel, append([]string{"start", "end"}, kernelNameCols(c)...)...)
+			k, err := kernels(c).Load(append([]string{"start", "end"}, kernelNameCols(c)...)...)
 			if err != nil {
 				return nil, err
 			}

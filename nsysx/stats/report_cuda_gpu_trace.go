@@ -89,7 +89,7 @@ func (g *gpuTrace) load(c *Ctx) error {
 	}
 	for w, sp := range specs {
 		if c.Has(sp[0]) {
-			t, err := c.Load(sp[0], sp[1:]...)
+			t, err := c.View(sp[0]).Load(sp[1:]...)
 			if err != nil {
 				return err
 			}

@@ -55,7 +55,7 @@ func loadKernExec(c *Ctx, trace bool) (*kernExec, *Result, error) {
 	if err := c.Prefetch(append([]string{tKernel}, kcols...), []string{tRuntime, "start", "end", "globalTid", "correlationId", "nameId"}); err != nil {
 		return nil, nil, err
 	}
-	k, err := c.Load(tKernel, kcols...)
+	k, err := kernels(c).Load(kcols...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -96,7 +96,7 @@ func runMPIEventSum(c *Ctx) (*Result, error) {
 			continue
 		}
 		found = true
-		t, err := c.Load(m.table, "start", "end", "textId")
+		t, err := c.View(m.table).Load("start", "end", "textId")
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +190,7 @@ func mpiEvents(c *Ctx) (evs []mpiEvent, found bool, err error) {
 		case 3:
 			cols = append(cols, "size", "recvSize", "rootRank")
 		}
-		t, err := c.Load(m.table, cols...)
+		t, err := c.View(m.table).Load(cols...)
 		if err != nil {
 			return nil, false, err
 		}
@@ -255,7 +255,7 @@ func runMPIMsgSizeSum(c *Ctx) (*Result, error) {
 	found := false
 	if c.Has(events.TableMPIP2PEvents) {
 		found = true
-		t, err := c.Load(events.TableMPIP2PEvents, "textId", "size")
+		t, err := c.View(events.TableMPIP2PEvents).Load("textId", "size")
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +263,7 @@ func runMPIMsgSizeSum(c *Ctx) (*Result, error) {
 	}
 	if c.Has(events.TableMPICollectivesEvents) {
 		found = true
-		t, err := c.Load(events.TableMPICollectivesEvents, "textId", "size", "recvSize")
+		t, err := c.View(events.TableMPICollectivesEvents).Load("textId", "size", "recvSize")
 		if err != nil {
 			return nil, err
 		}

@@ -148,7 +148,7 @@ func projectRanges(c *Ctx, d *nvtxData, sp *nvtxSpans, ri *runtimeIndex) (*projS
 		if !c.Has(tn) {
 			continue
 		}
-		t, err := c.Load(tn, "start", "end", "correlationId", "globalPid")
+		t, err := c.View(tn).Load("start", "end", "correlationId", "globalPid")
 		if err != nil {
 			return nil, err
 		}

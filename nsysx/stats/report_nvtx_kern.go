@@ -102,7 +102,7 @@ func runNVTXKernSum(c *Ctx) (*Result, error) {
 	if skip != nil || err != nil {
 		return skip, err
 	}
-	k, err := c.Load(tKernel, "start", "end", "correlationId", "globalPid")
+	k, err := kernels(c).Load("start", "end", "correlationId", "globalPid")
 	if err != nil {
 		return nil, err
 	}

@@ -163,7 +163,7 @@ func (b *nvtxBatch) addText(t []byte) []byte {
 // sqlite.DB into bt, in rowid order, keeping the rows that pass the filter.
 // Absent columns read as NULL.
 func scanSQLiteNVTX(sc *Scanner, bt *nvtxBatcher) error {
-	d, ok := sc.Direct(nvtxReleaseEvery)
+	d, ok := scannerDirect(sc, nvtxReleaseEvery)
 	if !ok {
 		return errNoFastPath
 	}

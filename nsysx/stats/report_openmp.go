@@ -46,7 +46,7 @@ func runOpenMPSum(c *Ctx) (*Result, error) {
 	var groups []group
 	var grand int64
 	for _, tn := range tables {
-		t, err := c.Load(tn, "start", "end", "nameId")
+		t, err := c.View(tn).Load("start", "end", "nameId")
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,7 @@ func runOpenACCSum(c *Ctx) (*Result, error) {
 	byName := map[Value]*Agg{}
 	var names []Value
 	for _, tn := range tables {
-		t, err := c.Load(tn, "start", "end", "nameId", "lineNo", "srcFile")
+		t, err := c.View(tn).Load("start", "end", "nameId", "lineNo", "srcFile")
 		if err != nil {
 			return nil, err
 		}

@@ -102,7 +102,7 @@ type migration struct{ bytes, dur isum }
 
 // migrations sums the unified-memory copies of one direction per address.
 func migrations(c *Ctx, kind int64) (map[addrKey]*migration, error) {
-	t, err := c.Load(tMemcpy, "start", "end", "bytes", "copyKind", "virtualAddress")
+	t, err := memcpys(c).Load("start", "end", "bytes", "copyKind", "virtualAddress")
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +191,7 @@ func umRowsOpt(c *Ctx) (int64, error) {
 
 // umCPUFaults counts the CPU page-fault events per address.
 func umCPUFaults(c *Ctx) (map[addrKey]int64, error) {
-	ct, err := c.Load(tUMCPU, "address")
+	ct, err := c.View(tUMCPU).Load("address")
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func umCPUFaults(c *Ctx) (map[addrKey]int64, error) {
 
 // umGPUFaults sums numberOfPageFaults of the GPU page-fault events per address.
 func umGPUFaults(c *Ctx) (map[addrKey]*isum, error) {
-	gt, err := c.Load(tUMGPU, "address", "numberOfPageFaults")
+	gt, err := c.View(tUMGPU).Load("address", "numberOfPageFaults")
 	if err != nil {
 		return nil, err
 	}
@@ -348,14 +348,14 @@ func runUMTotalSum(c *Ctx) (*Result, error) {
 		return r, err
 	}
 	var ranges [4]addrRange // cpu, gpu, h2d, d2h
-	ct, err := c.Load(tUMCPU, "address")
+	ct, err := c.View(tUMCPU).Load("address")
 	if err != nil {
 		return nil, err
 	}
 	for i := 0; i < ct.N; i++ {
 		ranges[0].add(ct.Col("address"), i)
 	}
-	gt, err := c.Load(tUMGPU, "address", "numberOfPageFaults")
+	gt, err := c.View(tUMGPU).Load("address", "numberOfPageFaults")
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +364,7 @@ func runUMTotalSum(c *Ctx) (*Result, error) {
 		ranges[1].add(gt.Col("address"), i)
 		gpuFaults.add(gt.Col("numberOfPageFaults"), i)
 	}
-	mt, err := c.Load(tMemcpy, "bytes", "copyKind", "virtualAddress")
+	mt, err := memcpys(c).Load("bytes", "copyKind", "virtualAddress")
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +402,7 @@ func runUMCPUFaultsSum(c *Ctx) (*Result, error) {
 	// Exports older than schema 3.16.1 lack the source columns: the load
 	// below then reports the missing column as a SKIPPED line (nsys fails
 	// with an internal SQL error).
-	t, err := c.Load(tUMCPU, "CpuInstruction", "SourceFile", "SourceLine")
+	t, err := c.View(tUMCPU).Load("CpuInstruction", "SourceFile", "SourceLine")
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func kernelStacks(c *Ctx, o StackOptions) (*KernelStacks, error) {
 	if err != nil {
 		return nil, err
 	}
-	kt, err := c.Load(tKernel, "start", "end", "correlationId")
+	kt, err := kernels(c).Load("start", "end", "correlationId")
 	if err != nil {
 		return nil, err
 	}

@@ -1,41 +1,40 @@
-package report
+package events
 
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
+
+	"github.com/nsysx/nsysx/internal/testutil"
+	"github.com/nsysx/nsysx/nsysx/load"
 )
 
 // TestFilterCache checks that repeated loads of a table under one Filter
 // return the same rows, and that adding columns keeps them aligned.
 func TestFilterCache(t *testing.T) {
-	p, err := Open(fixture(t, "train"))
+	p, err := load.OpenProfile(context.Background(), testutil.Profile(t, "train"), load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	f, err := ParseTimeFilter("156893133/278498292")
+	f := &Filter{Start: 156893133, End: 278498292, StartSet: true, EndSet: true}
+	v := Of(context.Background(), p, f, TableRuntime)
+	a, err := v.Load("start", "end")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Ctx{Context: context.Background(), P: p, Filter: f}
-	a, err := c.Load(tRuntime, "start", "end")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := c.Load(tRuntime, "start")
+	b, err := v.Load("start")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a != b || a.Col("start") != b.Col("start") {
 		t.Error("second load of the same columns did not return the cached table")
 	}
-	full, _ := p.Load(context.Background(), tRuntime, "start", "end", "correlationId")
+	full, _ := p.Load(context.Background(), TableRuntime, "start", "end", "correlationId")
 	if a.N == 0 || a.N >= full.N {
 		t.Fatalf("filter kept %d of %d rows", a.N, full.N)
 	}
-	w, err := c.Load(tRuntime, "correlationId")
+	w, err := v.Load("correlationId")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +58,7 @@ func TestFilterCache(t *testing.T) {
 		}
 	}
 	// Tables without an end column are not filtered.
-	strs, _ := c.Load("StringIds", "id")
+	strs, _ := Of(context.Background(), p, f, TableStringIds).Load("id")
 	all, _ := p.Load(context.Background(), "StringIds", "id")
 	if strs.N != all.N {
 		t.Error("StringIds was filtered")
@@ -84,49 +83,5 @@ func TestRowFilterPredicate(t *testing.T) {
 	all := &RowFilter{s: math.MinInt64, e: math.MaxInt64, pid: -1, tid: -1}
 	if !all.Keep(math.MaxInt64-1, false, math.MaxInt64, false, 0, true) {
 		t.Error("a row at the end of time was dropped by the full window")
-	}
-}
-
-// TestParseTimeFilter checks the --filter-time and --filter-nvtx parsers and
-// the report options their filters stand for.
-func TestParseTimeFilter(t *testing.T) {
-	for _, c := range []struct {
-		arg        string
-		start, end int64
-	}{
-		{"156893133/278498292", 156893133, 278498292},
-		{"1s2ms3us4ns/", 1002003004, math.MaxInt64},
-		{"/1.5e3us", math.MinInt64, 1500000},
-		{"1m/1h", 60e9, 3600e9},
-		{"1min/1hour", 60e9, 3600e9},
-		{"2.3ms/1.1sec", 2300000, 1100000000},
-		{"1.5nsec/2usec", 2, 2000},
-		{"-5us/0", -5000, 0},
-		{"/", math.MinInt64, math.MaxInt64},
-	} {
-		f, err := ParseTimeFilter(c.arg)
-		if err != nil {
-			t.Errorf("%q: %v", c.arg, err)
-			continue
-		}
-		if f.Start != c.start || f.End != c.end {
-			t.Errorf("%q: %d/%d, want %d/%d", c.arg, f.Start, f.End, c.start, c.end)
-		}
-	}
-	for _, bad := range []string{"", "100", "abc/", "1q/2", "5/1", "1s/2x", "e5/"} {
-		if f, err := ParseTimeFilter(bad); err == nil {
-			t.Errorf("%q: no error (%+v)", bad, f)
-		}
-	}
-	if _, err := ParseNVTXFilter(""); err == nil {
-		t.Error("empty --filter-nvtx accepted")
-	}
-	f, _ := ParseTimeFilter("1/2")
-	if got := strings.Join(f.Args(), ":"); got != "start=1:end=2" {
-		t.Errorf("Args %q", got)
-	}
-	n, _ := ParseNVTXFilter("a@b/1")
-	if got := strings.Join(n.Args(), ":"); got != "nvtx=a@b/1" {
-		t.Errorf("Args %q", got)
 	}
 }

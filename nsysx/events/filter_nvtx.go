@@ -1,4 +1,4 @@
-package report
+package events
 
 import (
 	"context"
@@ -25,10 +25,10 @@ type nvtxHit struct {
 // row (same domainId, same process) when there is one; the index-th match in
 // start order is taken. The lookup reads the unfiltered NVTX_EVENTS.
 func findNVTXRange(ctx context.Context, p *model.Profile, arg string) (nvtxHit, string, error) {
-	if !p.HasTable(tNVTX) {
+	if !p.HasTable(TableNVTXEvents) {
 		return nvtxHit{}, p.Path + " does not contain NV Tools Extension (NVTX) data.", nil
 	}
-	if !p.HasTable(tStrings) {
+	if !p.HasTable(TableStringIds) {
 		return nvtxHit{}, p.Path + " file does not contain StringIds table.", nil
 	}
 	name, idx := arg, int64(0)
@@ -38,7 +38,7 @@ func findNVTXRange(ctx context.Context, p *model.Profile, arg string) (nvtxHit, 
 		}
 	}
 	f := &nvtxFinder{ctx: ctx, p: p, name: name, doms: map[nvtxDomKey][]nvtxDomText{}, strs: map[int64]nvtxStr{}}
-	sc := &Scanner{Ctx: ctx, p: p, Table: tNVTX, Cols: NVTXScanCols(p)}
+	sc := &Scanner{Ctx: ctx, P: p, Table: TableNVTXEvents, Cols: NVTXScanCols}
 	if err := sc.Run(f.row); err != nil {
 		return nvtxHit{}, "", err
 	}
@@ -169,3 +169,8 @@ func ParsePyInt(s string) (int64, bool) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
 }
+
+// NVTXScanCols are the NVTX_EVENTS columns an NVTX scan reads (the
+// filters' range lookup and the NVTX reports), in the order the NVTX
+// reports' rows index them.
+var NVTXScanCols = []string{"start", "end", "eventType", "globalTid", "textId", "text", "domainId", "endGlobalTid"}

@@ -1,4 +1,4 @@
-package report
+package events
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"github.com/nsysx/nsysx/nsysx/model"
 )
 
-// Scanner streams the rows of one table in rowid order with the filter's row
-// test applied, without materialising columns: NVTX_EVENTS holds millions of
-// rows and the NVTX reports need one pass over them.
+// Scanner streams the rows of one table in rowid order with a filter's row
+// test applied (View.Scanner), without materialising columns: NVTX_EVENTS
+// holds millions of rows and the NVTX reports need one pass over them.
 type Scanner struct {
 	Ctx   context.Context
-	p     *model.Profile
+	P     *model.Profile
 	Table string
 	Cols  []string   // wanted columns; absent ones read as NULL
 	RF    *RowFilter // nil: every row
@@ -63,48 +63,31 @@ func (r RowVals) Bytes(i int) []byte {
 	case model.RecInteger:
 		return strconv.AppendInt(nil, v.I, 10)
 	case model.RecFloat:
-		return []byte(PyFloat(v.F))
+		return []byte(model.PyFloat(v.F))
 	}
 	return nil
 }
 
-// FilteredScanner returns a Scanner over table under the context's filter
-// (none when raw).
-func (c *Ctx) FilteredScanner(table string, raw bool, cols ...string) (*Scanner, error) {
-	sc := &Scanner{Ctx: c.ctx(), p: c.P, Table: table, Cols: cols}
-	if c.Filter != nil && !raw {
-		st := c.Filter.state(c.ctx(), c.P)
-		if st.err != nil {
-			return nil, st.err
-		}
-		if st.skip != "" {
-			return nil, &SkipError{Msg: st.skip}
-		}
-		sc.RF = c.Filter.predicate(c.P, st, table)
-	}
-	return sc, nil
-}
-
-// run calls fn for every row that passes the filter.
+// Run calls fn for every row that passes the filter.
 func (sc *Scanner) Run(fn func(rowid int64, v RowVals)) error {
-	return sc.runErr(func(rowid int64, v RowVals) error { fn(rowid, v); return nil })
+	return sc.RunErr(func(rowid int64, v RowVals) error { fn(rowid, v); return nil })
 }
 
-// runErr is run with a callback that can stop the scan with an error.
-func (sc *Scanner) runErr(fn func(rowid int64, v RowVals) error) error {
-	schema := sc.p.Schema(sc.Table)
+// RunErr is Run with a callback that can stop the scan with an error.
+func (sc *Scanner) RunErr(fn func(rowid int64, v RowVals) error) error {
+	schema := sc.P.Schema(sc.Table)
 	if schema == nil {
-		return &MissingTableError{Table: sc.Table}
+		return &model.MissingTableError{Table: sc.Table}
 	}
 	var names []string
 	pos := make([]int, len(sc.Cols))
 	find := func(col string) int {
 		for j, n := range names {
-			if lower(n) == lower(col) {
+			if model.Lower(n) == model.Lower(col) {
 				return j
 			}
 		}
-		if !sc.p.HasColumn(sc.Table, col) {
+		if !sc.P.HasColumn(sc.Table, col) {
 			return -1
 		}
 		names = append(names, col)
@@ -116,7 +99,7 @@ func (sc *Scanner) runErr(fn func(rowid int64, v RowVals) error) error {
 	ps, pe, pg := -1, -1, -1
 	if sc.RF != nil {
 		ps, pe = find("start"), find("end")
-		if sc.RF.needsThread() {
+		if sc.RF.NeedsThread() {
 			if sc.RF.UseTid {
 				pg = find("globalTid")
 			} else {
@@ -135,7 +118,7 @@ func (sc *Scanner) runErr(fn func(rowid int64, v RowVals) error) error {
 		}
 		return sc.RF.Keep(s.I, s.Type == model.RecNull, e.I, e.Type == model.RecNull, g.I, g.Type == model.RecNull)
 	}
-	if rs, ok := sc.p.Source().(model.RecordScanner); ok && rs.HasRecords(sc.Table) {
+	if rs, ok := sc.P.Source().(model.RecordScanner); ok && rs.HasRecords(sc.Table) {
 		return rs.ScanValues(sc.Ctx, sc.Table, names, func(rowid int64, v []model.RecValue) error {
 			if keep(v) {
 				return fn(rowid, RowVals{v, pos})
@@ -149,11 +132,11 @@ func (sc *Scanner) runErr(fn func(rowid int64, v RowVals) error) error {
 // runLoaded is run for exports other than SQLite: the columns are loaded and
 // replayed as values.
 func (sc *Scanner) runLoaded(names []string, pos []int, keep func([]model.RecValue) bool, fn func(int64, RowVals) error) error {
-	t, err := sc.p.Load(sc.Ctx, sc.Table, names...)
+	t, err := sc.P.Load(sc.Ctx, sc.Table, names...)
 	if err != nil {
 		return err
 	}
-	cols := make([]*Column, len(names))
+	cols := make([]*model.Column, len(names))
 	for j, n := range names {
 		cols[j] = t.Col(n)
 	}
@@ -163,9 +146,9 @@ func (sc *Scanner) runLoaded(names []string, pos []int, keep func([]model.RecVal
 			switch {
 			case c.IsNull(i):
 				v[j] = model.RecValue{}
-			case c.Type == Int:
+			case c.Type == model.Int:
 				v[j] = model.RecValue{Type: model.RecInteger, I: c.Ints[i]}
-			case c.Type == Float:
+			case c.Type == model.Float:
 				v[j] = model.RecValue{Type: model.RecFloat, F: c.Floats[i], I: int64(c.Floats[i])}
 			default:
 				s := c.Strs[i]
