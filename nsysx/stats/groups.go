@@ -82,6 +82,24 @@ func (g *Groups[K]) Add(k K, small int, v int64) {
 	}
 }
 
+// join appends the groups of p, the groups of the rows that follow g's:
+// a key new to g becomes a group after g's, and each group's values and
+// NULLs, and p's Of, are appended to g's, so that joining the groups of
+// a table's ranges in order gives those of one pass over the table.
+func (g *Groups[K]) join(p *Groups[K]) {
+	to := make([]int32, len(p.Keys))
+	for i, k := range p.Keys {
+		n := g.group(k, -1)
+		to[i] = n
+		a := &g.Aggs[n]
+		a.vals = append(a.vals, p.Aggs[i].vals...)
+		a.nulls += p.Aggs[i].nulls
+	}
+	for _, n := range p.Of {
+		g.Of = append(g.Of, to[n])
+	}
+}
+
 // AddNull adds a row keyed k whose value is NULL.
 func (g *Groups[K]) AddNull(k K, small int) { g.Aggs[g.group(k, small)].AddNull() }
 
@@ -119,6 +137,10 @@ type ValueSpec struct {
 	// true (row: the row's position in the table); other rows are left
 	// out. nil keeps every row, a NULL time giving a NULL value.
 	Keep func(row int, start, end int64) bool
+	// KeepAnyRow says that Keep reads neither row nor any state it
+	// changes: it may be called from several goroutines at once, for the
+	// rows of ranges of the table read at once (row then means nothing).
+	KeepAnyRow bool
 	// NullAsZero reads a NULL value (of the Value column) as 0, as the
 	// recipes' memory summaries read the bytes column.
 	NullAsZero bool
@@ -207,7 +229,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 // (intStream); ok is false, with nothing returned, when the scan does not
 // apply or a row needs the load's conversions or overflows.
 func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], bool) {
-	cols, sub, where, val := spec.columns(idCol)
+	cols, _, _, _ := spec.columns(idCol)
 	// c's filter, applied to the rows as they are read: what a filtered
 	// load keeps (the same row test, RowFilter.Keep)
 	var rf *RowFilter
@@ -228,8 +250,12 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 	if !ok {
 		return nil, false
 	}
+	if parts := GatedCores(c.Context); parts > 1 && rf == nil && (spec.Keep == nil || spec.KeepAnyRow) {
+		return streamValuesByIDParts(c, d, cols, spec, parts)
+	}
 	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
 	row := -1
+	add := spec.adder(g, cols, &row)
 	err := d.Run(c.Context, cols, func(_ int64, f *model.Fields) error {
 		if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
 			return errStreamOff
@@ -244,12 +270,54 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 				return nil
 			}
 		}
-		row++
+		return add(f)
+	})
+	if err != nil {
+		return nil, false
+	}
+	return g, true
+}
+
+// streamValuesByIDParts is streamValuesByID without a row filter over up
+// to parts ranges of the table at once (DirectScan.RunParts), each
+// grouping its rows (Keep, when set, is KeepAnyRow: it is not given the
+// rows' positions in the table);
+// the ranges' groups are then joined in range order (Groups.join), which
+// gives the groups, their order and each group's values of one pass.
+func streamValuesByIDParts(c *Ctx, d DirectScan, cols []string, spec ValueSpec, parts int) (*Groups[IDKey], bool) {
+	var gs []*Groups[IDKey]
+	_, err := d.RunParts(c.Context, cols, parts, func(int) func(int64, *model.Fields) error {
+		g := &Groups[IDKey]{TrackRows: spec.TrackRows}
+		gs = append(gs, g)
+		var row int // the range's own count: KeepAnyRow's Keep does not read it
+		add := spec.adder(g, cols, &row)
+		return func(_ int64, f *model.Fields) error {
+			if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
+				return errStreamOff
+			}
+			return add(f)
+		}
+	})
+	if err != nil || len(gs) == 0 {
+		return nil, false
+	}
+	for _, p := range gs[1:] {
+		gs[0].join(p)
+	}
+	return gs[0], true
+}
+
+// adder is the function that adds a streamed row of cols (ValueSpec.columns)
+// to g as spec says; row counts the rows it is given (Keep's row).
+func (spec ValueSpec) adder(g *Groups[IDKey], cols []string, row *int) func(f *model.Fields) error {
+	_, sub, where, val := spec.columns(cols[2])
+	return func(f *model.Fields) error {
+		*row++
 		if where >= 0 && (f.Null&(1<<where) != 0 || f.I[where] != spec.Is) {
 			return nil
 		}
 		null := f.Null&3 != 0
-		if spec.Keep != nil && (null || !spec.Keep(row, f.I[0], f.I[1])) {
+		if spec.Keep != nil && (null || !spec.Keep(*row, f.I[0], f.I[1])) {
 			return nil
 		}
 		k := IDKey{ID: Null}
@@ -276,9 +344,5 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 			g.Add(k, k.small(), v)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, false
 	}
-	return g, true
 }
