@@ -62,6 +62,9 @@ type Groups[K comparable] struct {
 	Aggs      []Agg
 	Of        []int32
 	TrackRows bool
+	// Read is the number of rows read, kept or not (ValuesByID: the rows
+	// that pass the filter, the positions Keep is given).
+	Read int
 }
 
 // group is k's group.
@@ -98,6 +101,7 @@ func (g *Groups[K]) join(p *Groups[K]) {
 	for _, n := range p.Of {
 		g.Of = append(g.Of, to[n])
 	}
+	g.Read += p.Read
 }
 
 // AddNull adds a row keyed k whose value is NULL.
@@ -185,7 +189,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 	if err != nil {
 		return nil, err
 	}
-	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
+	g := &Groups[IDKey]{TrackRows: spec.TrackRows, Read: t.N}
 	st, en, id := t.Col("start"), t.Col("end"), t.Col(idCol)
 	var sub, where, val *Column
 	if spec.Sub != "" {
@@ -275,6 +279,7 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 	if err != nil {
 		return nil, false
 	}
+	g.Read = row + 1
 	return g, true
 }
 
@@ -289,8 +294,7 @@ func streamValuesByIDParts(c *Ctx, d DirectScan, cols []string, spec ValueSpec, 
 	_, err := d.RunParts(c.Context, cols, parts, func(int) func(int64, *model.Fields) error {
 		g := &Groups[IDKey]{TrackRows: spec.TrackRows}
 		gs = append(gs, g)
-		var row int // the range's own count: KeepAnyRow's Keep does not read it
-		add := spec.adder(g, cols, &row)
+		add := spec.adder(g, cols, &g.Read) // the range's own count: KeepAnyRow's Keep does not read it
 		return func(_ int64, f *model.Fields) error {
 			if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
 				return errStreamOff
