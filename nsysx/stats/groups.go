@@ -85,23 +85,46 @@ func (g *Groups[K]) Add(k K, small int, v int64) {
 	}
 }
 
-// join appends the groups of p, the groups of the rows that follow g's:
-// a key new to g becomes a group after g's, and each group's values and
-// NULLs, and p's Of, are appended to g's, so that joining the groups of
-// a table's ranges in order gives those of one pass over the table.
-func (g *Groups[K]) join(p *Groups[K]) {
-	to := make([]int32, len(p.Keys))
-	for i, k := range p.Keys {
-		n := g.group(k, -1)
-		to[i] = n
-		a := &g.Aggs[n]
-		a.vals = append(a.vals, p.Aggs[i].vals...)
-		a.nulls += p.Aggs[i].nulls
+// joinGroups joins the groups of a table's ranges, in range order, into
+// those of one pass over the table: a key's group is numbered by its first
+// range, its values and NULLs are the ranges' in order, and so is Of. Each
+// group's values are copied once, into a slice of their total length.
+func joinGroups[K comparable](parts []*Groups[K]) *Groups[K] {
+	g := &Groups[K]{TrackRows: parts[0].TrackRows}
+	to := make([][]int32, len(parts))
+	var n []int // each group's values
+	rows := 0
+	for i, p := range parts {
+		to[i] = make([]int32, len(p.Keys))
+		for j, k := range p.Keys {
+			at := g.Group(k, -1)
+			if int(at) == len(n) {
+				n = append(n, 0)
+			}
+			to[i][j] = at
+			n[at] += len(p.Aggs[j].vals)
+		}
+		rows += len(p.Of)
 	}
-	for _, n := range p.Of {
-		g.Of = append(g.Of, to[n])
+	g.Aggs = make([]Agg, len(g.Keys))
+	for k := range g.Aggs {
+		g.Aggs[k].vals = make([]int64, 0, n[k])
 	}
-	g.Read += p.Read
+	if g.TrackRows {
+		g.Of = make([]int32, 0, rows)
+	}
+	for i, p := range parts {
+		for j := range p.Keys {
+			a := &g.Aggs[to[i][j]]
+			a.vals = append(a.vals, p.Aggs[j].vals...)
+			a.nulls += p.Aggs[j].nulls
+		}
+		for _, k := range p.Of {
+			g.Of = append(g.Of, to[i][k])
+		}
+		g.Read += p.Read
+	}
+	return g
 }
 
 // AddNull adds a row keyed k whose value is NULL.
@@ -287,7 +310,7 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 // to parts ranges of the table at once (DirectScan.RunParts), each
 // grouping its rows (Keep, when set, is KeepAnyRow: it is not given the
 // rows' positions in the table);
-// the ranges' groups are then joined in range order (Groups.join), which
+// the ranges' groups are then joined in range order (joinGroups), which
 // gives the groups, their order and each group's values of one pass.
 func streamValuesByIDParts(c *Ctx, d DirectScan, cols []string, spec ValueSpec, parts int) (*Groups[IDKey], bool) {
 	var gs []*Groups[IDKey]
@@ -305,10 +328,10 @@ func streamValuesByIDParts(c *Ctx, d DirectScan, cols []string, spec ValueSpec, 
 	if err != nil || len(gs) == 0 {
 		return nil, false
 	}
-	for _, p := range gs[1:] {
-		gs[0].join(p)
+	if len(gs) == 1 {
+		return gs[0], true
 	}
-	return gs[0], true
+	return joinGroups(gs), true
 }
 
 // adder is the function that adds a streamed row of cols (ValueSpec.columns)

@@ -242,3 +242,26 @@ func TestValuesByIDRanges(t *testing.T) {
 		t.Fatalf("%d tables read in ranges: the test checks too little", checked)
 	}
 }
+
+// BenchmarkValuesByIDRanges groups train's runtime calls by name in one
+// range and in two read at once (joinGroups).
+func BenchmarkValuesByIDRanges(b *testing.B) {
+	defer func(l int) { sqlite.MinPartLeaves = l }(sqlite.MinPartLeaves)
+	sqlite.MinPartLeaves = 1
+	p, err := Open(fixture(b, "train"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for _, cores := range []int{1, 2} {
+		b.Run(fmt.Sprint(cores, "ranges"), func(b *testing.B) {
+			c := report.NewCtx(WithCores(context.Background(), cores), p, nil, nil, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ValuesByID(c, events.TableRuntime, "nameId", ValueSpec{TrackRows: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
