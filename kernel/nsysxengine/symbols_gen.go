@@ -850,6 +850,7 @@ func load_symbols_recipe() {
 		"FrontRun":           reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
 		"FrontUsage":         reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 		"GCFloor":            reflect.ValueOf(&recipe.GCFloor).Elem(),
+		"GCMinHeap":          reflect.ValueOf(&recipe.GCMinHeap).Elem(),
 		"GCPercent":          reflect.ValueOf(&recipe.GCPercent).Elem(),
 		"Help":               reflect.ValueOf(recipe.Help),
 		"HelpRecipes":        reflect.ValueOf(recipe.HelpRecipes),

@@ -3,6 +3,7 @@ package recipe
 import (
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -18,17 +19,88 @@ import (
 // leaves it alone.
 var GCPercent = 50
 
+// GCMinHeap is the least heap goal of a run (see gcTuner); 0 leaves the
+// goal to GCPercent alone.
+var GCMinHeap int64 = 32 << 20
+
 // startGCPercent sets GCPercent for a run unless the process was started
 // with GOGC set, and returns what restores the previous value. The default
 // (100) lets the heap grow to twice the live data between collections;
 // 50 keeps peak memory closer to what the maps in flight hold, for some
-// more collector work on the spare cores.
+// more collector work on the spare cores. While the live heap is small a
+// gcTuner raises the percent, so that the heap goal stays GCMinHeap.
 func startGCPercent() (restore func()) {
 	if GCPercent <= 0 || os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	prev := debug.SetGCPercent(GCPercent)
-	return func() { debug.SetGCPercent(prev) }
+	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	prev := debug.SetGCPercent(gcPercentFor(t.live()))
+	t.arm()
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.stopped = true
+		debug.SetGCPercent(prev)
+	}
+}
+
+// gcTuner keeps the heap goal of a run at GCMinHeap or more: after each
+// collection it sets the GC percent for the live heap it left
+// (gcPercentFor). A run over a few reports whose maps hold a few
+// megabytes each otherwise collects every 2-16 MB of allocation, fifty
+// times in a 0.1 s run of cuda_api_sum over eight reports, each collection
+// stopping all the cores and starting mark workers on them; a goal of
+// 32 MB leaves a few. It is re-armed by a finalizer, which runs after
+// every collection that finds the previous sentinel unreachable.
+type gcTuner struct {
+	mu      sync.Mutex
+	stopped bool
+	sample  []metrics.Sample
+}
+
+// gcSentinel is the object whose finalizer tells gcTuner a collection
+// ended (a pointer in it keeps it out of the tiny allocator, whose blocks
+// may hold a finalized object for several collections).
+type gcSentinel struct{ _ *int }
+
+// arm sets the finalizer of a new sentinel.
+func (t *gcTuner) arm() {
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.stopped {
+			return
+		}
+		debug.SetGCPercent(gcPercentFor(t.live()))
+		t.arm()
+	})
+}
+
+// live is the heap the last collection left live (0 before the first).
+func (t *gcTuner) live() int64 {
+	metrics.Read(t.sample)
+	if t.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(t.sample[0].Value.Uint64())
+}
+
+// gcPercentFor is the GC percent for a live heap of live bytes: GCPercent,
+// or more when the goal it gives, live × (1 + percent/100), is below
+// GCMinHeap (before the first collection, live 0, the runtime's goal is
+// 4 MB × percent/100).
+func gcPercentFor(live int64) int {
+	const first = 4 << 20
+	if live <= 0 {
+		live = first
+	}
+	if live*int64(100+GCPercent)/100 >= GCMinHeap {
+		return GCPercent
+	}
+	if live == first {
+		return int(GCMinHeap * 100 / first)
+	}
+	return int(GCMinHeap*100/live) - 100
 }
 
 // GCFloor is the least soft memory limit a run sets (see gcLimit); 0 makes

@@ -76,33 +76,72 @@ func scanIntsParts(ctx context.Context, d DirectScan, cols []string, parts int, 
 	// a range's row and kept rows, written for every row: padded to cache
 	// lines of their own (see partRow)
 	type kept struct {
-		_     [64]byte
-		v     [model.MaxFields]int64
-		vals  []int64
-		nulls []uint32
-		_     [64]byte
+		_    [64]byte
+		v    [model.MaxFields]int64
+		rows intRows
+		_    [64]byte
 	}
 	var later []*kept
+	n := len(cols)
 	_, err := d.RunParts(ctx, cols, parts, func(i int) func(int64, *model.Fields) error {
 		k := &kept{}
-		v := k.v[:len(cols)]
+		v := k.v[:n]
 		if i == 0 {
 			return func(_ int64, f *model.Fields) error { return fn(v, intFields(f, v)) }
 		}
 		later = append(later, k)
 		return func(_ int64, f *model.Fields) error {
-			k.nulls = append(k.nulls, intFields(f, v))
-			k.vals = append(k.vals, v...)
+			k.rows.add(v, intFields(f, v))
 			return nil
 		}
 	})
 	if err != nil {
 		return err
 	}
-	n := len(cols)
 	for _, k := range later {
-		for r, null := range k.nulls {
-			if err := fn(k.vals[r*n:(r+1)*n:(r+1)*n], null); err != nil {
+		if err := k.rows.each(n, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// intRows are the rows a later range of scanIntsParts keeps, in blocks
+// twice as long as the one before, up to intBlock rows: a slice grown by
+// append would copy the rows kept so far at each doubling, into fresh
+// memory (a tenth of cuda_gpu_time_util_map's CPU time on the GPU machine,
+// most of it page faults).
+type intRows struct {
+	vals  [][]int64
+	nulls [][]uint32
+}
+
+// intBlock is the most rows of a block of intRows (a variable for the
+// tests); the first holds 256.
+var intBlock = 16384
+
+// add keeps a row's values v and NULL bits.
+func (k *intRows) add(v []int64, null uint32) {
+	last := len(k.nulls) - 1
+	if last < 0 || len(k.nulls[last]) == cap(k.nulls[last]) {
+		n := min(intBlock, 256)
+		if last >= 0 {
+			n = min(intBlock, 2*cap(k.nulls[last]))
+		}
+		k.nulls = append(k.nulls, make([]uint32, 0, n))
+		k.vals = append(k.vals, make([]int64, 0, n*len(v)))
+		last++
+	}
+	k.nulls[last] = append(k.nulls[last], null)
+	k.vals[last] = append(k.vals[last], v...)
+}
+
+// each calls fn with every row kept, in order (n values a row).
+func (k *intRows) each(n int, fn func(v []int64, null uint32) error) error {
+	for b, nulls := range k.nulls {
+		vals := k.vals[b]
+		for r, null := range nulls {
+			if err := fn(vals[r*n:(r+1)*n:(r+1)*n], null); err != nil {
 				return err
 			}
 		}

@@ -62,6 +62,9 @@ type Groups[K comparable] struct {
 	Aggs      []Agg
 	Of        []int32
 	TrackRows bool
+	// Read is the number of rows read, kept or not (ValuesByID: the rows
+	// that pass the filter, the positions Keep is given).
+	Read int
 }
 
 // group is k's group.
@@ -80,6 +83,48 @@ func (g *Groups[K]) Add(k K, small int, v int64) {
 	if g.TrackRows {
 		g.Of = append(g.Of, n)
 	}
+}
+
+// joinGroups joins the groups of a table's ranges, in range order, into
+// those of one pass over the table: a key's group is numbered by its first
+// range, its values and NULLs are the ranges' in order, and so is Of. Each
+// group's values are copied once, into a slice of their total length.
+func joinGroups[K comparable](parts []*Groups[K]) *Groups[K] {
+	g := &Groups[K]{TrackRows: parts[0].TrackRows}
+	to := make([][]int32, len(parts))
+	var n []int // each group's values
+	rows := 0
+	for i, p := range parts {
+		to[i] = make([]int32, len(p.Keys))
+		for j, k := range p.Keys {
+			at := g.Group(k, -1)
+			if int(at) == len(n) {
+				n = append(n, 0)
+			}
+			to[i][j] = at
+			n[at] += len(p.Aggs[j].vals)
+		}
+		rows += len(p.Of)
+	}
+	g.Aggs = make([]Agg, len(g.Keys))
+	for k := range g.Aggs {
+		g.Aggs[k].vals = make([]int64, 0, n[k])
+	}
+	if g.TrackRows {
+		g.Of = make([]int32, 0, rows)
+	}
+	for i, p := range parts {
+		for j := range p.Keys {
+			a := &g.Aggs[to[i][j]]
+			a.vals = append(a.vals, p.Aggs[j].vals...)
+			a.nulls += p.Aggs[j].nulls
+		}
+		for _, k := range p.Of {
+			g.Of = append(g.Of, to[i][k])
+		}
+		g.Read += p.Read
+	}
+	return g
 }
 
 // AddNull adds a row keyed k whose value is NULL.
@@ -119,6 +164,10 @@ type ValueSpec struct {
 	// true (row: the row's position in the table); other rows are left
 	// out. nil keeps every row, a NULL time giving a NULL value.
 	Keep func(row int, start, end int64) bool
+	// KeepAnyRow says that Keep reads neither row nor any state it
+	// changes: it may be called from several goroutines at once, for the
+	// rows of ranges of the table read at once (row then means nothing).
+	KeepAnyRow bool
 	// NullAsZero reads a NULL value (of the Value column) as 0, as the
 	// recipes' memory summaries read the bytes column.
 	NullAsZero bool
@@ -164,7 +213,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 	if err != nil {
 		return nil, err
 	}
-	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
+	g := &Groups[IDKey]{TrackRows: spec.TrackRows, Read: t.N}
 	st, en, id := t.Col("start"), t.Col("end"), t.Col(idCol)
 	var sub, where, val *Column
 	if spec.Sub != "" {
@@ -208,7 +257,7 @@ func ValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], er
 // (intStream); ok is false, with nothing returned, when the scan does not
 // apply or a row needs the load's conversions or overflows.
 func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKey], bool) {
-	cols, sub, where, val := spec.columns(idCol)
+	cols, _, _, _ := spec.columns(idCol)
 	// the view's filter, applied to the rows as they are read: what the
 	// view's load keeps (the same row test, RowFilter.Keep)
 	rf, err := c.View(table).RowFilter()
@@ -226,8 +275,12 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 	if !ok {
 		return nil, false
 	}
+	if parts := GatedCores(c.Context); parts > 1 && rf == nil && (spec.Keep == nil || spec.KeepAnyRow) {
+		return streamValuesByIDParts(c, d, cols, spec, parts)
+	}
 	g := &Groups[IDKey]{TrackRows: spec.TrackRows}
 	row := -1
+	add := spec.adder(g, cols, &row)
 	err = d.Run(c.Context, cols, func(_ int64, f *model.Fields) error {
 		if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
 			return errStreamOff
@@ -242,12 +295,54 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 				return nil
 			}
 		}
-		row++
+		return add(f)
+	})
+	if err != nil {
+		return nil, false
+	}
+	g.Read = row + 1
+	return g, true
+}
+
+// streamValuesByIDParts is streamValuesByID without a row filter over up
+// to parts ranges of the table at once (DirectScan.RunParts), each
+// grouping its rows (Keep, when set, is KeepAnyRow: it is not given the
+// rows' positions in the table);
+// the ranges' groups are then joined in range order (joinGroups), which
+// gives the groups, their order and each group's values of one pass.
+func streamValuesByIDParts(c *Ctx, d DirectScan, cols []string, spec ValueSpec, parts int) (*Groups[IDKey], bool) {
+	var gs []*Groups[IDKey]
+	_, err := d.RunParts(c.Context, cols, parts, func(int) func(int64, *model.Fields) error {
+		g := &Groups[IDKey]{TrackRows: spec.TrackRows}
+		gs = append(gs, g)
+		add := spec.adder(g, cols, &g.Read) // the range's own count: KeepAnyRow's Keep does not read it
+		return func(_ int64, f *model.Fields) error {
+			if (f.Text|f.Blob|f.Real)&(1<<len(cols)-1) != 0 {
+				return errStreamOff
+			}
+			return add(f)
+		}
+	})
+	if err != nil || len(gs) == 0 {
+		return nil, false
+	}
+	if len(gs) == 1 {
+		return gs[0], true
+	}
+	return joinGroups(gs), true
+}
+
+// adder is the function that adds a streamed row of cols (ValueSpec.columns)
+// to g as spec says; row counts the rows it is given (Keep's row).
+func (spec ValueSpec) adder(g *Groups[IDKey], cols []string, row *int) func(f *model.Fields) error {
+	_, sub, where, val := spec.columns(cols[2])
+	return func(f *model.Fields) error {
+		*row++
 		if where >= 0 && (f.Null&(1<<where) != 0 || f.I[where] != spec.Is) {
 			return nil
 		}
 		null := f.Null&3 != 0
-		if spec.Keep != nil && (null || !spec.Keep(row, f.I[0], f.I[1])) {
+		if spec.Keep != nil && (null || !spec.Keep(*row, f.I[0], f.I[1])) {
 			return nil
 		}
 		k := IDKey{ID: Null}
@@ -274,9 +369,5 @@ func streamValuesByID(c *Ctx, table, idCol string, spec ValueSpec) (*Groups[IDKe
 			g.Add(k, k.small(), v)
 		}
 		return nil
-	})
-	if err != nil {
-		return nil, false
 	}
-	return g, true
 }

@@ -3,10 +3,13 @@ package stats
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/internal/sqlite"
+	"github.com/nsysx/nsysx/nsysx/model"
 	"github.com/nsysx/nsysx/nsysx/report"
 )
 
@@ -172,5 +175,93 @@ func TestValuesByIDFiltered(t *testing.T) {
 		if n != tb.N || fmt.Sprint(streamed.Keys, streamed.Aggs) != fmt.Sprint(loaded.Keys, loaded.Aggs) {
 			t.Fatalf("filter %v: streamed %d rows %v\nloaded %d %v", f.Args(), n, streamed.Keys, tb.N, loaded.Keys)
 		}
+	}
+}
+
+// TestValuesByIDRanges: grouped in ranges of a leaf page or more read at
+// once (spare cores, a Keep that reads only the times), ValuesByID gives
+// the groups of one pass (TestValuesByID checks those): the same keys in
+// the same order, each group's values in the same order, the same NULLs
+// and the same group of each row (TrackRows).
+func TestValuesByIDRanges(t *testing.T) {
+	defer func(l, procs int) { sqlite.MinPartLeaves = l; runtime.GOMAXPROCS(procs) }(sqlite.MinPartLeaves, runtime.GOMAXPROCS(4))
+	sqlite.MinPartLeaves = 1
+	long := func(_ int, s, e int64) bool { return e-s > 2000 }
+	cases := []struct {
+		table, id string
+		spec      ValueSpec
+	}{
+		{events.TableRuntime, "nameId", ValueSpec{TrackRows: true}},
+		{events.TableKernel, "shortName", ValueSpec{Sub: "deviceId", Keep: long, KeepAnyRow: true, TrackRows: true}},
+		{events.TableMemcpy, "copyKind", ValueSpec{Value: "bytes", Sub: "deviceId", Keep: long, KeepAnyRow: true}},
+	}
+	checked := 0
+	for _, name := range []string{"train", "bt"} {
+		p, err := Open(fixture(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			if !p.HasTable(c.table) {
+				continue
+			}
+			d, ok := intStreamUnder(&Ctx{Context: context.Background(), P: p}, c.table, "start")
+			if !ok {
+				t.Fatalf("%s %s: not streamed", name, c.table)
+			}
+			n, err := d.RunParts(context.Background(), []string{"start"}, 4, func(int) func(int64, *model.Fields) error {
+				return func(int64, *model.Fields) error { return nil }
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n < 2 { // a table of one leaf page
+				continue
+			}
+			checked++
+			groups := func(cores int) *Groups[IDKey] {
+				g, err := ValuesByID(report.NewCtx(WithCores(context.Background(), cores), p, nil, nil, nil), c.table, c.id, c.spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return g
+			}
+			one, many := groups(1), groups(4)
+			if len(one.Keys) < 2 || !slices.Equal(one.Keys, many.Keys) || !slices.Equal(one.Of, many.Of) {
+				t.Fatalf("%s %s: keys %v (rows %d) in ranges, %v (rows %d) in one pass", name, c.table, many.Keys, len(many.Of), one.Keys, len(one.Of))
+			}
+			for i := range one.Aggs {
+				if !slices.Equal(one.Aggs[i].Values(), many.Aggs[i].Values()) || one.Aggs[i].Nulls() != many.Aggs[i].Nulls() {
+					t.Errorf("%s %s %v: values differ in ranges", name, c.table, one.Keys[i])
+				}
+			}
+		}
+		p.Close()
+	}
+	if checked < 3 {
+		t.Fatalf("%d tables read in ranges: the test checks too little", checked)
+	}
+}
+
+// BenchmarkValuesByIDRanges groups train's runtime calls by name in one
+// range and in two read at once (joinGroups).
+func BenchmarkValuesByIDRanges(b *testing.B) {
+	defer func(l int) { sqlite.MinPartLeaves = l }(sqlite.MinPartLeaves)
+	sqlite.MinPartLeaves = 1
+	p, err := Open(fixture(b, "train"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for _, cores := range []int{1, 2} {
+		b.Run(fmt.Sprint(cores, "ranges"), func(b *testing.B) {
+			c := report.NewCtx(WithCores(context.Background(), cores), p, nil, nil, nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ValuesByID(c, events.TableRuntime, "nameId", ValueSpec{TrackRows: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

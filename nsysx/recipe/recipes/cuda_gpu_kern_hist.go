@@ -27,44 +27,36 @@ func init() {
 // (docs/recipes.md §2.12). The kernels are streamed as cuda_gpu_kern_sum's
 // map groups them (groupValues, by shortName id): each kept row's group
 // (Groups.Of) and the group's values in row order give the rows back in
-// order, each name resolved once per id; nothing is loaded.
+// order, each name resolved once per id; nothing is loaded. Without an
+// NVTX filter the table is grouped first without the rows' positions (in
+// ranges read at once where the report has spare cores); only when that
+// drops a row is it grouped again with them (kernHistLabelled).
 func mapKernHist(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
 	keep, err := rowKeep(ctx, r, o, tableSpan(ctx, r, events.TableKernel))
 	if err != nil {
 		return nil, err
 	}
-	// labels are the kept rows' positions, listed only from the first row
-	// dropped on (n rows kept before it: the labels 0..n−1).
 	var labels []int64
-	contiguous, last, n := true, -1, 0
-	kept := keep(0)
-	g, err := groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Keep: func(row int, s, e int64) bool {
-		if row <= last { // the rows read again (a scan given up for a load)
-			labels, contiguous, n = labels[:0], true, 0
+	contiguous := true
+	var g *stats.Groups[stats.IDKey]
+	if keepAnyRow(o) {
+		// Every row kept (the usual case): the rows' positions are not
+		// needed, and the table may be grouped in ranges read at once.
+		g, err = groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Keep: keep(0), KeepAnyRow: true})
+		if err != nil {
+			return nil, err
 		}
-		last = row
-		if !kept(row, s, e) {
-			return false
+	}
+	if g == nil || len(g.Of) != g.Read {
+		g, labels, contiguous, err = kernHistLabelled(ctx, r, keep(0))
+		if err != nil {
+			return nil, err
 		}
-		if contiguous && row != n {
-			contiguous = false
-			for i := range n {
-				labels = append(labels, int64(i))
-			}
-		}
-		if !contiguous {
-			labels = append(labels, int64(row))
-		}
-		n++
-		return true
-	}})
-	if err != nil {
-		return nil, err
 	}
 	if err := composite.NamesErr(ctx, r.Profile); err != nil {
 		return nil, err
 	}
-	if g == nil || len(g.Of) == 0 {
+	if len(g.Of) == 0 {
 		return noData(o, r)
 	}
 	name := idName(ctx, r, g)
@@ -99,4 +91,37 @@ func mapKernHist(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any
 	f.Cols = append(f.Cols, pyframe.NewInts(pyframe.LevelIndexName, pyframe.Int64, labels, nil))
 	f.Index, f.IndexCols = pyframe.LevelIndex, []string{pyframe.LevelIndexName}
 	return &recipe.Part{Frames: map[string]*pyframe.Frame{"analysis": f}}, nil
+}
+
+// kernHistLabelled groups the kernels kept by kept, row by row, with the
+// labels of the rows kept: contiguous when they are the rows 0..n−1 (then
+// labels is empty), else every kept row's position in the table.
+func kernHistLabelled(ctx context.Context, r *recipe.Report, kept func(row int, s, e int64) bool) (g *stats.Groups[stats.IDKey], labels []int64, contiguous bool, err error) {
+	// labels are the kept rows' positions, listed only from the first row
+	// dropped on (n rows kept before it: the labels 0..n−1).
+	contiguous, last, n := true, -1, 0
+	g, err = groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Keep: func(row int, s, e int64) bool {
+		if row <= last { // the rows read again (a scan given up for a load)
+			labels, contiguous, n = labels[:0], true, 0
+		}
+		last = row
+		if !kept(row, s, e) {
+			return false
+		}
+		if contiguous && row != n {
+			contiguous = false
+			for i := range n {
+				labels = append(labels, int64(i))
+			}
+		}
+		if !contiguous {
+			labels = append(labels, int64(row))
+		}
+		n++
+		return true
+	}})
+	if g == nil {
+		g = &stats.Groups[stats.IDKey]{}
+	}
+	return g, labels, contiguous, err
 }

@@ -20,7 +20,7 @@ func mapKernSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any)
 	if err != nil {
 		return nil, err
 	}
-	g, err := groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Sub: "deviceId", Keep: keep(0)})
+	g, err := groupValues(ctx, r, events.TableKernel, "shortName", stats.ValueSpec{Sub: "deviceId", Keep: keep(0), KeepAnyRow: keepAnyRow(o)})
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ func mapMemTimeSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ a
 		}
 		copies = s.Len()
 	}
-	return memSum(ctx, r, o, stats.ValueSpec{Keep: keep(0)}, stats.ValueSpec{Keep: keep(copies)}, pyframe.Int64)
+	return memSum(ctx, r, o, stats.ValueSpec{Keep: keep(0), KeepAnyRow: keepAnyRow(o)}, stats.ValueSpec{Keep: keep(copies), KeepAnyRow: keepAnyRow(o)}, pyframe.Int64)
 }
 
 // memSum describes the values (spec's) of the memcpys (cp) and the memsets

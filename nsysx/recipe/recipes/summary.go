@@ -152,7 +152,7 @@ func apiSum(ctx context.Context, r *recipe.Report, o *recipe.Options, table stri
 	}
 	// The groups' rows are recorded only when two ids share a name (a
 	// second scan): without them a map holds just the values.
-	spec := stats.ValueSpec{Keep: keep(0)}
+	spec := stats.ValueSpec{Keep: keep(0), KeepAnyRow: keepAnyRow(o)}
 	g, err := groupValuesAs(ctx, r, table, "nameId", spec)
 	if err != nil {
 		return nil, err

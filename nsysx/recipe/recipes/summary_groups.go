@@ -55,7 +55,7 @@ func rowKeep(ctx context.Context, r *recipe.Report, o *recipe.Options, spans fun
 // rowFilter is rowKeep, the durations required positive only when
 // positive is set (the pace recipes keep every filtered row).
 func rowFilter(ctx context.Context, r *recipe.Report, o *recipe.Options, spans func() (composite.Span, error), positive bool) (keep func(offset int) func(row int, start, end int64) bool, err error) {
-	if o.FilterNVTX == nil && o.FilterProjectedNVTX == nil {
+	if keepAnyRow(o) {
 		ws, we := o.Window()
 		return func(int) func(int, int64, int64) bool {
 			return func(_ int, s, e int64) bool {
@@ -78,6 +78,13 @@ func rowFilter(ctx context.Context, r *recipe.Report, o *recipe.Options, spans f
 	return func(offset int) func(int, int64, int64) bool {
 		return func(row int, s, e int64) bool { return kept[offset+row] && (!positive || positiveDur(s, e)) }
 	}, nil
+}
+
+// keepAnyRow is whether rowFilter's functions read only the times, not
+// the row (ValueSpec.KeepAnyRow: the table may then be grouped in ranges
+// read at once): without an NVTX filter.
+func keepAnyRow(o *recipe.Options) bool {
+	return o.FilterNVTX == nil && o.FilterProjectedNVTX == nil
 }
 
 // positiveDur is whether end − start is positive; a difference that
