@@ -223,7 +223,9 @@ func LoadNCCLAll(ctx context.Context, p *nsysx.Profile) (nccl, all *NVTX, err er
 
 // findDomain returns the domainId of the first domain-create row of
 // NVTX_EVENTS whose raw text is name (NVTX.domainID with raw set), scanning
-// the table without loading it.
+// the table without loading it: the scan is gated on eventType, so that
+// only the domain-create rows (two in a PyTorch capture of 1.6 M ranges)
+// have their other fields decoded.
 func findDomain(ctx context.Context, p *nsysx.Profile, name string) (int64, bool, error) {
 	if !p.HasTable(events.TableNVTXEvents) || !p.HasColumn(events.TableNVTXEvents, "domainId") {
 		return 0, false, nil
@@ -234,7 +236,8 @@ func findDomain(ctx context.Context, p *nsysx.Profile, name string) (int64, bool
 		ok bool
 	}
 	var parts []*found
-	_, err := report.ScanParts(ctx, p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, func(int) func(nsysx.ScanRow) error {
+	isCreate := func(v int64) bool { return v == NVTXDomainCreate }
+	_, err := report.ScanPartsWhere(ctx, p.Profile, events.TableNVTXEvents, []string{"eventType", "domainId", "text"}, 0, isCreate, func(int) func(nsysx.ScanRow) error {
 		f := &found{}
 		parts = append(parts, f)
 		return func(r nsysx.ScanRow) error {
