@@ -230,15 +230,18 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				cost := mapCost(r, o, reportSize(reps[i].Path))
-				mem.acquire(cost)
-				p, err := MapReport(mctx, r, o, reps[i], open, shared)
+				size := reportSize(reps[i].Path)
+				g := &grant{mem: mem, size: size, held: mapCost(r, o, size)}
+				mem.acquire(g.held)
+				rep := *reps[i]
+				rep.grant = g
+				p, err := MapReport(mctx, r, o, &rep, open, shared)
 				if err == nil && p != nil && spill {
 					if err = spillPart(o.SpillDir, p, spills); err != nil {
 						p = nil
 					}
 				}
-				mem.release(cost)
+				mem.release(g.held)
 				gc.update()
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}

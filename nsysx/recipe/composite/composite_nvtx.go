@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsysx/nsysx/nsysx"
 	"github.com/nsysx/nsysx/nsysx/events"
+	"github.com/nsysx/nsysx/nsysx/recipe"
 	"github.com/nsysx/nsysx/nsysx/recipe/pyframe"
 	"github.com/nsysx/nsysx/nsysx/report"
 )
@@ -211,8 +212,29 @@ func LoadNCCL(ctx context.Context, p *nsysx.Profile) (*NVTX, error) {
 // NCCL (a PyTorch one: a million ranges) is never loaded (docs/performance.md,
 // "NCCL and MPI: no load without their data").
 func LoadNCCLAll(ctx context.Context, p *nsysx.Profile) (nccl, all *NVTX, err error) {
+	return loadNCCLAll(ctx, p, nil)
+}
+
+// NCCLMapCost is the memory of a map that loads the NVTX composite (the
+// NCCL maps with an NCCL domain, and its projection), in bytes a byte of
+// SQLite export: Recipe.MapCost's unit.
+const NCCLMapCost = 3
+
+// LoadNCCLFor is LoadNCCLAll for a recipe's map of r: the map's share of
+// the in-flight budget grows to NCCLMapCost (Report.Grow) before the NVTX
+// composite is loaded, so that the recipes can count the scan alone in
+// their MapCost and run as many maps at once as cores where no report has
+// an NCCL domain.
+func LoadNCCLFor(ctx context.Context, r *recipe.Report) (nccl, all *NVTX, err error) {
+	return loadNCCLAll(ctx, r.Profile, func() { r.Grow(NCCLMapCost) })
+}
+
+func loadNCCLAll(ctx context.Context, p *nsysx.Profile, grow func()) (nccl, all *NVTX, err error) {
 	if _, ok, err := findDomain(ctx, p, "NCCL"); err != nil || !ok {
 		return &NVTX{}, nil, err
+	}
+	if grow != nil {
+		grow()
 	}
 	all, err = LoadNVTX(ctx, p)
 	if err != nil {
