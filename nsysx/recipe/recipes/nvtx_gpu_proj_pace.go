@@ -16,7 +16,7 @@ func init() {
 		Notebook:    paceNotebook,
 		Prepare:     requireName,
 		Map:         mapNVTXProjPace,
-		MapCost:     0.5, // streams NVTX_EVENTS for the rows of --name; the CUDA side is loaded
+		MapCost:     0.25, // streams NVTX_EVENTS for the rows of --name, then the CUDA rows they can project onto
 		Reduce:      reducePace,
 	})
 }
@@ -32,7 +32,11 @@ func mapNVTXProjPace(ctx context.Context, r *recipe.Report, o *recipe.Options, _
 		if err != nil {
 			return nil, err
 		}
-		src = projSource{nv: nv}
+		cuda, err := rangeCUDA(ctx, r.Profile, nv)
+		if err != nil {
+			return nil, err
+		}
+		src = projSource{nv: nv, cuda: cuda}
 	} else {
 		nv, err := composite.LoadNVTX(ctx, r.Profile)
 		if err != nil {
