@@ -73,9 +73,9 @@ type rtKept struct {
 
 // gpuKept are the GPU rows of one table a scan keeps, in row order.
 type gpuKept struct {
-	_                                    [64]byte
+	_                                  [64]byte
 	start, end, dev, stream, pid, corr []int64
-	_                                    [64]byte
+	_                                  [64]byte
 }
 
 // rangeCUDA returns the rows of CUDA_COMBINED (no graph rows) whose
