@@ -3,6 +3,7 @@ package sqlite
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -106,5 +107,35 @@ func TestPreadCorrupt(t *testing.T) {
 	})
 	if n == 0 {
 		t.Fatal("no damaged copy could be opened")
+	}
+}
+
+// BenchmarkScanPartsPreadFresh is the scan of the recipes' domain probe
+// (findDomain) over a fresh DB in GOMAXPROCS ranges: NVTX_EVENTS gated on
+// eventType before any field is decoded, none kept, the leaves read with
+// pread; BenchmarkScanPartsMappedFresh is the same scan through the
+// mapping, its pages faulted in and released behind it (the default).
+func BenchmarkScanPartsPreadFresh(b *testing.B) { benchPartsPread(b, true) }
+
+// BenchmarkScanPartsMappedFresh: see BenchmarkScanPartsPreadFresh.
+func BenchmarkScanPartsMappedFresh(b *testing.B) { benchPartsPread(b, false) }
+
+func benchPartsPread(b *testing.B, pread bool) {
+	f := benchPath(b)
+	opt := ScanOptions{Gate: func(v int64) bool { return v == 75 }, GateField: 0, GateFirst: true, Release: true, AbsentNull: true, Pread: pread}
+	cols := []string{"eventType", "domainId", "text"}
+	b.ReportAllocs()
+	for b.Loop() {
+		db, err := Open(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = db.ScanFieldsParts(db.Table("NVTX_EVENTS"), cols, opt, runtime.GOMAXPROCS(0), func(int) func(int64, *Fields) error {
+			return func(int64, *Fields) error { return nil }
+		})
+		db.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }

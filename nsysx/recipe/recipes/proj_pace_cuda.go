@@ -118,15 +118,22 @@ func rangeCUDA(ctx context.Context, p *nsysx.Profile, nv *composite.NVTX) (*cuda
 	if err != nil {
 		return nil, err
 	}
-	// the GPU rows of each (pid, correlationId), in the GPU composite's order
-	rowsOf := map[[2]int64][]int32{}
-	for i := range gpu.start {
+	// the GPU rows of each (pid, correlationId), in the GPU composite's
+	// order: the key's first row, and a chain of the next (as gpuJoin)
+	head := make(map[[2]int64]int32, len(gpu.start))
+	next := make([]int32, len(gpu.start))
+	for i := len(gpu.start) - 1; i >= 0; i-- {
 		k := [2]int64{gpu.pid[i], gpu.corr[i]}
-		rowsOf[k] = append(rowsOf[k], int32(i))
+		next[i] = -1
+		if h, ok := head[k]; ok {
+			next[i] = h
+		}
+		head[k] = int32(i)
 	}
 	for _, k := range rts {
 		for i := range k.start {
-			for _, g := range rowsOf[[2]int64{composite.PidOf(k.gtid[i]), k.corr[i]}] {
+			g, ok := head[[2]int64{composite.PidOf(k.gtid[i]), k.corr[i]}]
+			for ; ok && g >= 0; g = next[g] {
 				c.Start, c.End = append(c.Start, k.start[i]), append(c.End, k.end[i])
 				c.GPUStart, c.GPUEnd = append(c.GPUStart, gpu.start[g]), append(c.GPUEnd, gpu.end[g])
 				c.GlobalTid = append(c.GlobalTid, k.gtid[i])
