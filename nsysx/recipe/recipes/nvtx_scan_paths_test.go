@@ -86,12 +86,7 @@ func TestNVTXProjPaceScanMatchesLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := map[string]bool{"no such range": true}
-		for i := range nv.Len() {
-			if nv.TextValid.Valid(i) && len(names) < 30 {
-				names[nv.Text[i]] = true
-			}
-		}
+		names := someTexts(nv, 30)
 		o := recipe.Defaults()
 		projected := 0
 		for name := range names {
@@ -146,12 +141,7 @@ func TestNVTXProjPaceCUDAWithin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := map[string]bool{"no such range": true}
-		for i := range nv.Len() {
-			if nv.TextValid.Valid(i) && len(names) < 40 {
-				names[nv.Text[i]] = true
-			}
-		}
+		names := someTexts(nv, 40)
 		plain := recipe.Defaults()
 		cut := recipe.Defaults()
 		if comb.Len() > 0 {
@@ -190,6 +180,18 @@ func TestNVTXProjPaceCUDAWithin(t *testing.T) {
 	if projected == 0 || !fewer {
 		t.Errorf("%d projections, fewer CUDA rows read for some text: %v; want some, true", projected, fewer)
 	}
+}
+
+// someTexts returns up to n distinct texts of nv's rows, one of them a
+// text no row has.
+func someTexts(nv *composite.NVTX, n int) map[string]bool {
+	names := map[string]bool{"no such range": true}
+	for i := range nv.Len() {
+		if nv.TextValid.Valid(i) && len(names) < n {
+			names[nv.Text[i]] = true
+		}
+	}
+	return names
 }
 
 // TestNVTXSumTextColumns: the columns nvtx_sum and nvtx_gpu_proj_sum load
