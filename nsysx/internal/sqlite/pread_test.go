@@ -79,7 +79,7 @@ func TestPreadCorrupt(t *testing.T) {
 	orig := syncDB(t)
 	dir := t.TempDir()
 	n := 0
-	damagedCopies(orig, len(orig)/60+1, func(off int, _ *DB) {
+	damagedCopies(orig, len(orig)/25+1, func(off int, _ *DB) {
 		path := filepath.Join(dir, "d.sqlite")
 		b := append([]byte(nil), orig...)
 		b[off] ^= 0xA5
