@@ -69,7 +69,7 @@ func (s *sqliteSource) ScanValues(ctx context.Context, table string, cols []stri
 
 func scanOptions(o model.ScanOptions) sqlite.ScanOptions {
 	return sqlite.ScanOptions{Context: o.Context, Release: o.Release, ReleaseEvery: o.ReleaseEvery, AbsentNull: o.AbsentNull,
-		Gate: o.Gate, GateField: o.GateField, GateFirst: o.GateFirst, PartDone: o.PartDone}
+		Gate: o.Gate, GateField: o.GateField, GateFirst: o.GateFirst, PartDone: o.PartDone, Pread: o.Pread}
 }
 
 // LoadChunkParts is LoadChunks over up to parts ranges of the table at

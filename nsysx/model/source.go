@@ -82,6 +82,10 @@ type ScanOptions struct {
 	// PartDone, when set, is called on a range's goroutine once that range
 	// of a ScanRecordParts is read.
 	PartDone func(part int, err error)
+	// Pread, for a ScanRecordParts, reads the table's pages into a buffer
+	// of each range's own instead of through a mapping of the file: a
+	// field's bytes are then valid only during the callback.
+	Pread bool
 }
 
 // RecordScanner is the streaming capability of a loader that decodes a

@@ -133,3 +133,24 @@ func (b *budget) release(n int64) {
 	b.mu.Unlock()
 	b.cond.Broadcast()
 }
+
+// grant is the share of the budget one map holds: its estimate when it
+// starts, raised by Report.Grow.
+type grant struct {
+	mem  *budget
+	size int64 // the report's bytes
+	held int64
+}
+
+// grow raises the share to n bytes. The share held is given back before
+// the wait, so that maps growing at once cannot wait for each other: each
+// waits, as a map that starts does, until the others' shares leave room,
+// or until nothing is in flight.
+func (g *grant) grow(n int64) {
+	if n <= g.held {
+		return
+	}
+	g.mem.release(g.held)
+	g.mem.acquire(n)
+	g.held = n
+}

@@ -46,6 +46,58 @@ func TestInFlightBound(t *testing.T) {
 	}
 }
 
+// TestInFlightGrow: maps that start within the budget together and then
+// grow their share (Report.Grow) to the whole budget go on one at a time,
+// all of them (the growing maps do not wait for each other for ever).
+func TestInFlightGrow(t *testing.T) {
+	inputs := testutil.Links(t, "rank0@a", "rank0@b", "rank0@c", "rank0@d")
+	size := reportSize(inputs[0])
+	old := InFlightBytes
+	InFlightBytes = 4 * size
+	defer func() { InFlightBytes = old }()
+	var mu sync.Mutex
+	started, cur, top, maps := 0, 0, 0, 0
+	r := &Recipe{Name: "test", MapCost: 1, Map: func(_ context.Context, rep *Report, _ *Options, _ any) (*Part, error) {
+		mu.Lock()
+		started++
+		mu.Unlock()
+		// wait (up to 5 s) for the four to have started at their estimate
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			mu.Lock()
+			n := started
+			mu.Unlock()
+			if n == 4 {
+				break
+			}
+		}
+		rep.Grow(4)
+		mu.Lock()
+		cur, maps = cur+1, maps+1
+		top = max(top, cur)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return nil, nil
+	}, Reduce: func(context.Context, []*Part, *Options, any) (*Output, error) { return nil, nil }}
+	o := Defaults()
+	o.Input, o.Workers = inputs, 4
+	done := make(chan error, 1)
+	go func() { _, err := Run(context.Background(), r, o, nil); done <- err }()
+	select {
+	case err := <-done:
+		if err != ErrNoData {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the growing maps wait for each other")
+	}
+	if started != 4 || maps != 4 || top != 1 {
+		t.Errorf("%d maps started together, %d grew, at most %d at once grown; want 4, 4, 1", started, maps, top)
+	}
+}
+
 // countingRecipe is a recipe whose maps take d (once hold of them have
 // been in flight together) and yield no data; counts
 // gives the most maps that ran at once and how many ran.

@@ -66,7 +66,21 @@ type Report struct {
 	// pages rather than downloading it).
 	SessionFacts func(ctx context.Context, path string) (utc, dur int64, err error)
 
-	open Opener // set by Run; OpenProfile uses it
+	open  Opener // set by Run; OpenProfile uses it
+	grant *grant // the map's share of the in-flight budget (set by Run)
+}
+
+// Grow raises the map's share of the in-flight budget (InFlightBytes) to
+// cost bytes a byte of the report, waiting, as a map waits before it
+// starts, until that fits: for a map that finds out only as it reads the
+// report that it must hold more than its Recipe.MapCost said (nccl_sum's
+// scan for the NCCL domain costs next to nothing, the NVTX composite it
+// loads when the domain is there about 3 bytes a byte). A share is never
+// lowered. Outside Run it does nothing.
+func (r *Report) Grow(cost float64) {
+	if g := r.grant; g != nil {
+		g.grow(int64(cost * float64(g.size)))
+	}
 }
 
 // ReadSession returns the report's session start and duration (Session):

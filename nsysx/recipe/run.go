@@ -219,9 +219,10 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 	var mu sync.Mutex
 	done := 0
 	mem := newBudget(InFlightBytes)
-	costs := make([]int64, len(reps))
+	sizes, costs := make([]int64, len(reps)), make([]int64, len(reps))
 	for i, rep := range reps {
-		costs[i] = mapCost(r, o, reportSize(rep.Path))
+		sizes[i] = reportSize(rep.Path)
+		costs[i] = mapCost(r, o, sizes[i])
 	}
 	// The maps that run at once: the workers, fewer when the in-flight
 	// budget admits fewer of the largest map (docs/recipes.md §1.3).
@@ -238,15 +239,17 @@ func mapAll(ctx context.Context, r *Recipe, o *Options, reps []*Report, open Ope
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				cost := costs[i]
-				mem.acquire(cost)
-				p, err := MapReport(mctx, r, o, reps[i], open, shared)
+				g := &grant{mem: mem, size: sizes[i], held: costs[i]}
+				mem.acquire(g.held)
+				rep := *reps[i]
+				rep.grant = g
+				p, err := MapReport(mctx, r, o, &rep, open, shared)
 				if err == nil && p != nil && spill {
 					if err = spillPart(o.SpillDir, p, spills); err != nil {
 						p = nil
 					}
 				}
-				mem.release(cost)
+				mem.release(g.held)
 				gc.update()
 				if err != nil {
 					errs[i] = &ReportError{Path: reps[i].Path, Err: err}

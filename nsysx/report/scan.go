@@ -33,6 +33,15 @@ func (r ScanRow) Has(i int) bool {
 	return r.v.Has(i)
 }
 
+// isInt reports whether column i holds an INTEGER.
+func (r ScanRow) isInt(i int) bool {
+	if r.f != nil {
+		return (r.f.Null|r.f.Text|r.f.Blob|r.f.Real)&(1<<i) == 0
+	}
+	p := r.v.Pos[i]
+	return p >= 0 && r.v.V[p].Type == model.RecInteger
+}
+
 // Int returns column i as an integer (0 for NULL).
 func (r ScanRow) Int(i int) int64 {
 	if r.f != nil {
@@ -119,6 +128,10 @@ type DirectScan struct {
 	// first gates before any field is decoded: a refused row has none
 	// (model.ScanOptions' GateFirst).
 	First bool
+	// Pread reads RunParts's pages into a buffer of each range's own, not
+	// through the file's mapping (model.ScanOptions' Pread): no faults and
+	// no releases, but a field's bytes are valid only during the callback.
+	Pread bool
 }
 
 // DirectOf returns the direct scan of table in p, releasing pages every
@@ -160,7 +173,7 @@ func (d DirectScan) EstimateRows() int { return d.rs.EstimateRows(d.table) }
 
 // options are the scan options of d under ctx.
 func (d DirectScan) options(ctx context.Context) model.ScanOptions {
-	return model.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.Keep, GateField: d.Gate, GateFirst: d.First}
+	return model.ScanOptions{Context: ctx, Release: true, ReleaseEvery: d.every, AbsentNull: true, Gate: d.Keep, GateField: d.Gate, GateFirst: d.First, Pread: d.Pread}
 }
 
 // ScanGatedSQLite is sc.run for a SQLite export whose columns the table

@@ -44,17 +44,48 @@ func GatedCores(ctx context.Context) int {
 // order gives Scan's. It returns the number of ranges: one for a small
 // table or without spare cores; for an export that is not SQLite it is
 // Scan, in one range. The first error of a range, in range order, is returned.
+// A SQLite export's pages are read into a buffer of each range's own, not
+// through the file's mapping (DirectScan.Pread): no page faults and no
+// releases behind the scan.
 func ScanParts(ctx context.Context, p *model.Profile, table string, cols []string, newFn func(part int) func(ScanRow) error) (int, error) {
+	return ScanPartsWhere(ctx, p, table, cols, -1, nil, newFn)
+}
+
+// ScanPartsWhere is ScanParts over the rows whose column gate (an index
+// into cols) is not an INTEGER that keep refuses; gate -1 (or keep nil)
+// keeps every row. In a SQLite export a refused row is skipped as soon as
+// its header reaches the column (DirectScan.First), none of its fields
+// decoded, so that a scan for a few rows of a big table costs little more
+// than reading its pages. keep must answer the same for a value every
+// time.
+func ScanPartsWhere(ctx context.Context, p *model.Profile, table string, cols []string, gate int, keep func(int64) bool, newFn func(part int) func(ScanRow) error) (int, error) {
 	if ctx == nil {
 		return 0, ErrNilContext
 	}
 	if !p.HasTable(table) {
 		return 0, &MissingTableError{Table: table}
 	}
+	if gate < 0 || gate >= len(cols) {
+		keep = nil
+	}
 	d, ok := DirectOf(p, table, load.ReleaseEvery)
 	parts := coresOf(ctx, 1)
 	if !ok || len(cols) > model.MaxFields {
-		return 1, Scan(ctx, p, table, nil, cols, newFn(0))
+		fn := newFn(0)
+		if keep != nil {
+			all := fn
+			fn = func(r ScanRow) error {
+				if r.isInt(gate) && !keep(r.Int(gate)) {
+					return nil
+				}
+				return all(r)
+			}
+		}
+		return 1, Scan(ctx, p, table, nil, cols, fn)
+	}
+	d.Pread = true
+	if keep != nil && p.HasColumn(table, cols[gate]) {
+		d.Keep, d.Gate, d.First = keep, gate, true
 	}
 	pos := make([]int, len(cols))
 	for i, col := range cols {

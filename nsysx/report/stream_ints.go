@@ -83,6 +83,7 @@ func scanIntsParts(ctx context.Context, d DirectScan, cols []string, parts int, 
 	}
 	var later []*kept
 	n := len(cols)
+	d.Pread = true // the values are copied (intFields): no page of the file need stay valid
 	_, err := d.RunParts(ctx, cols, parts, func(i int) func(int64, *model.Fields) error {
 		k := &kept{}
 		v := k.v[:n]

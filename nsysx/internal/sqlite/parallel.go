@@ -192,14 +192,26 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 // the gate g when it is a GateFirst gate (nil: none).
 func (db *DB) scanLeaves(r leafRange, sh *shape, opt ScanOptions, g *gate, fn func(int64, []byte) error) (err error) {
 	defer recoverCorrupt(&err)
+	rd := db.leafReader(opt)
+	if rd != nil {
+		opt.Release = false // nothing of the mapping is read
+	}
 	st := opt.stream(db).withFirst(db, g)
 	if st != nil && st.release {
 		defer st.flush()
 	}
 	var scratch []byte
 	for _, piece := range r {
-		for _, l := range piece {
-			p, hdr, ncell, leaf, err := db.btreePage(l.pg)
+		for j, l := range piece {
+			var p []byte
+			var hdr, ncell int
+			var leaf bool
+			var err error
+			if rd != nil {
+				p, hdr, ncell, leaf, err = rd.btreePage(piece, j)
+			} else {
+				p, hdr, ncell, leaf, err = db.btreePage(l.pg)
+			}
 			if err != nil {
 				return err
 			}

@@ -5,8 +5,13 @@ import "testing"
 // scanParts digests every row of tb through ScanFieldsParts, the parts
 // concatenated in order.
 func scanParts(db *DB, tb *Table, cols []string, parts int) ([]uint64, int, error) {
+	return scanPartsWith(db, tb, cols, parts, ScanOptions{Release: true, AbsentNull: true})
+}
+
+// scanPartsWith is scanParts with the options opt.
+func scanPartsWith(db *DB, tb *Table, cols []string, parts int, opt ScanOptions) ([]uint64, int, error) {
 	var got []*[]uint64 // a part's rows, each written by its own goroutine only
-	n, err := db.ScanFieldsParts(tb, cols, ScanOptions{Release: true, AbsentNull: true}, parts, func(i int) func(int64, *Fields) error {
+	n, err := db.ScanFieldsParts(tb, cols, opt, parts, func(i int) func(int64, *Fields) error {
 		rows := new([]uint64)
 		got = append(got, rows)
 		return func(rowid int64, f *Fields) error {

@@ -150,6 +150,13 @@ type ScanOptions struct {
 	// every row): a range's rows can be handed on in order as they come,
 	// each range closing its own stream.
 	PartDone func(part int, err error)
+	// Pread reads the leaf pages of ScanFieldsParts's ranges with pread,
+	// in runs of consecutive pages, into a buffer of each range's own
+	// rather than through the file's mapping (pread.go): no page faults and
+	// nothing to release (Release is then moot for the leaves). A field's
+	// bytes are valid only until the callback returns. It does nothing for
+	// a DB that is not a mapped file, or that has a WAL.
+	Pread bool
 	// Rows, when not nil, is asked about each row's rowid before its
 	// record is decoded: a row it refuses is skipped (fn does not see it),
 	// so that reading a few rows of a big table costs little more than

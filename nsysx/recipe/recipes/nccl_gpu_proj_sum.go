@@ -11,7 +11,7 @@ import (
 // on GPU times) and describes the positive projected durations by text
 // (docs/recipes.md §2.21).
 func mapNCCLProjSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nccl, nv, err := composite.LoadNCCLAll(ctx, r.Profile)
+	nccl, nv, err := composite.LoadNCCLFor(ctx, r)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	registerHeatmap("nccl_gpu_time_util_map", "NCCL GPU Time Utilization Heatmap", "Per GPU of each process, the share of each time bin spent in any kernel, NCCL kernels, compute kernels and both at once.",
-		heatmapOptions, 0, mapNCCLUtil)
+		heatmapOptions, 0.25, mapNCCLUtil) // a pass over the kernels' short names; with NCCL kernels, the kernel table's columns, as cuda_gpu_time_util_map's load path
 }
 
 // isNCCL says whether kernel row i is an NCCL kernel: its short name starts

@@ -11,7 +11,7 @@ import (
 // mapNCCLSum describes the NCCL ranges' positive durations by text
 // (docs/recipes.md §2.20).
 func mapNCCLSum(ctx context.Context, r *recipe.Report, o *recipe.Options, _ any) (*recipe.Part, error) {
-	nccl, nv, err := composite.LoadNCCLAll(ctx, r.Profile)
+	nccl, nv, err := composite.LoadNCCLFor(ctx, r)
 	if err != nil {
 		return nil, err
 	}

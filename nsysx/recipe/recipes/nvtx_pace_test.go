@@ -34,12 +34,7 @@ func TestPaceRowsScannedMatchLoaded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := map[string]bool{"no such range": true}
-		for i := range nv.Len() {
-			if nv.TextValid.Valid(i) && len(names) < 40 {
-				names[nv.Text[i]] = true
-			}
-		}
+		names := someTexts(nv, 40)
 		mid := nv.Start[nv.Len()/2]
 		for name := range names {
 			for _, win := range [][2]*int64{{nil, nil}, {&mid, nil}, {nil, &mid}} {

@@ -86,12 +86,7 @@ func TestNVTXProjPaceScanMatchesLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := map[string]bool{"no such range": true}
-		for i := range nv.Len() {
-			if nv.TextValid.Valid(i) && len(names) < 30 {
-				names[nv.Text[i]] = true
-			}
-		}
+		names := someTexts(nv, 30)
 		o := recipe.Defaults()
 		projected := 0
 		for name := range names {
@@ -122,6 +117,81 @@ func TestNVTXProjPaceScanMatchesLoad(t *testing.T) {
 			t.Errorf("%s: no name projected anything", prof)
 		}
 	}
+}
+
+// TestNVTXProjPaceCUDAWithin: the projection of the rows of a text onto
+// the CUDA rows their ranges can hold (rangeCUDA: gated scans of the
+// runtime and GPU tables) is the projection onto the whole CUDA_COMBINED
+// composite (LoadCombined), for every distinct text (and one that is none)
+// of the real profiles with CUDA, with and without a time window that cuts
+// the profile in the middle of its GPU work; and rangeCUDA keeps fewer
+// rows than the composite has for some text.
+func TestNVTXProjPaceCUDAWithin(t *testing.T) {
+	projected, fewer := 0, false
+	for _, prof := range testutil.Profiles {
+		p := openProfile(t, prof)
+		if !p.HasTable(composite.TableRuntime) || !canScanNVTX(p) {
+			continue
+		}
+		nv, err := composite.LoadNVTX(t.Context(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comb, err := composite.LoadCombined(t.Context(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := someTexts(nv, 40)
+		plain := recipe.Defaults()
+		cut := recipe.Defaults()
+		if comb.Len() > 0 {
+			mid := comb.GPUStart[comb.Len()/2]
+			cut.Start, cut.End = &comb.GPUStart[comb.Len()/4], &mid
+		}
+		for name := range names {
+			sub, _, err := scanNamedNVTX(t.Context(), p, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cuda, err := rangeCUDA(t.Context(), p, sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fewer = fewer || sub.Len() > 0 && len(cuda.Start) < comb.Len()
+			for _, o := range []*recipe.Options{plain, cut} {
+				want, err := projectReport(t.Context(), p, o, projSource{nv: sub, cuda: combinedCUDA(comb)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := projectReport(t.Context(), p, o, projSource{nv: sub, cuda: cuda})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (got == nil) != (want == nil) || got != nil && (!slices.Equal(got.Start, want.Start) || !slices.Equal(got.End, want.End) ||
+					!slices.Equal(got.GlobalTid, want.GlobalTid) || !slices.Equal(got.NVTXRow, want.NVTXRow)) {
+					t.Errorf("%s %q (window %v): projection onto the ranges' CUDA rows %v, onto the composite %v", prof, name, o.End != nil, got, want)
+				}
+				if want != nil {
+					projected++
+				}
+			}
+		}
+	}
+	if projected == 0 || !fewer {
+		t.Errorf("%d projections, fewer CUDA rows read for some text: %v; want some, true", projected, fewer)
+	}
+}
+
+// someTexts returns up to n distinct texts of nv's rows, one of them a
+// text no row has.
+func someTexts(nv *composite.NVTX, n int) map[string]bool {
+	names := map[string]bool{"no such range": true}
+	for i := range nv.Len() {
+		if nv.TextValid.Valid(i) && len(names) < n {
+			names[nv.Text[i]] = true
+		}
+	}
+	return names
 }
 
 // TestNVTXSumTextColumns: the columns nvtx_sum and nvtx_gpu_proj_sum load

@@ -23,6 +23,7 @@ type projSource struct {
 	graphs bool
 	keys   func(*cudaRows) [][]int64
 	hier   bool
+	cuda   *cudaRows // the CUDA side when the caller read it (rangeCUDA), else loaded
 }
 
 // projectReport loads the CUDA side, filters it on its GPU times (the NVTX
@@ -32,13 +33,15 @@ func projectReport(ctx context.Context, p *nsysx.Profile, o *recipe.Options, s p
 	if s.nv.Len() == 0 {
 		return nil, nil
 	}
-	var c *cudaRows
-	if s.graphs {
+	c := s.cuda
+	switch {
+	case c != nil: // read by the caller
+	case s.graphs:
 		var err error
 		if c, err = loadProjCUDA(ctx, p); err != nil {
 			return nil, err
 		}
-	} else {
+	default:
 		comb, err := composite.LoadCombined(ctx, p, nil)
 		if err != nil {
 			return nil, err

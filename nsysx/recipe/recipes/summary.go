@@ -38,8 +38,8 @@ var summaryRecipes = []struct {
 	{"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", mapMemSizeSum, "GPU memcpy/memset sizes, by operation and by device", []string{"input", "csv"}, cudaTableCost},
 	{"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", mapMemTimeSum, "GPU memcpy/memset durations, by operation and by device", nil, cudaTableCost},
 	{"mpi_sum", "MPI Summary", mapMPISum, "MPI call durations (point-to-point, start/wait, collectives, other), by function name", nil, cudaTableCost},
-	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil, 0},
-	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}, 0},
+	{"nccl_gpu_proj_sum", "NCCL GPU Projection Summary", mapNCCLProjSum, "NCCL ranges projected onto the GPU: the span of the GPU work each NCCL call launched", nil, ncclScanCost},
+	{"nccl_sum", "NCCL Summary", mapNCCLSum, "the NCCL domain's NVTX ranges, by range name", []string{"input", "start", "end", "csv"}, ncclScanCost},
 	{"nvtx_sum", "NVTX Range Summary", mapNVTXSum, "NVTX range durations (all domains and types), by range text", nil, nvtxSumCost},
 	{"osrt_sum", "OS Runtime Summary", mapOSRTSum, "OS runtime library call durations, by function name", nil, cudaTableCost},
 }
@@ -58,6 +58,14 @@ const cudaTableCost = 0.5
 // and two such maps fit the in-flight budget (docs/performance.md, "Recipe
 // nvtx_sum: maps in flight by their memory").
 const nvtxSumCost = 2.5
+
+// ncclScanCost is the map cost of nccl_sum and nccl_gpu_proj_sum before
+// they find an NCCL domain: a gated scan of NVTX_EVENTS that keeps nothing
+// (a report with the domain grows its share, composite.LoadNCCLFor), so
+// that eight reports without NCCL map at once, as many as the budget's
+// floor lets (recipe.MaxMapsInFlight), rather than five at the default of
+// one byte a byte.
+const ncclScanCost = 0.25
 
 // Each summary recipe writes statsNotebook and merges its parts with
 // StatsReduce (statsReduceConsume: the parts are the run's own), which
