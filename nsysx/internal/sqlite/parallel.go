@@ -197,9 +197,24 @@ func (db *DB) scanLeaves(r leafRange, sh *shape, opt ScanOptions, g *gate, fn fu
 		defer st.flush()
 	}
 	var scratch []byte
+	var lb *leafBuf
+	if db.readLeaves(st) {
+		lb = db.newLeafBuf()
+		st.release = false // the leaves are not mapped
+	}
 	for _, piece := range r {
-		for _, l := range piece {
-			p, hdr, ncell, leaf, err := db.btreePage(l.pg)
+		for j, l := range piece {
+			var p []byte
+			var hdr, ncell int
+			var leaf bool
+			var err error
+			if lb != nil {
+				if p, err = lb.page(piece, j); err == nil {
+					p, hdr, ncell, leaf, err = treePage(p, l.pg)
+				}
+			} else {
+				p, hdr, ncell, leaf, err = db.btreePage(l.pg)
+			}
 			if err != nil {
 				return err
 			}
