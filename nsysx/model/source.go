@@ -75,7 +75,9 @@ type ScanOptions struct {
 	// Gate, when set, refuses a row whose field GateField (an index into the
 	// columns) is an INTEGER that Gate refuses, as soon as that field is
 	// decoded: the row reaches the callback with Fields.Gated set and the
-	// later fields NULL, or, with GateFirst, not at all.
+	// later fields NULL, or, with GateFirst, not at all. With GateFirst,
+	// the TEXT and BLOB bytes of a row are valid only during the callback
+	// (the SQLite loader reads the leaves into a buffer it reuses).
 	Gate      func(v int64) bool
 	GateField int
 	GateFirst bool

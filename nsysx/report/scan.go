@@ -213,7 +213,9 @@ func ScanGatedSQLite(sc *Scanner, gf int, keep func(int64) bool, fn func(int64, 
 					return nil
 				}
 				for k := range v.V {
-					v.V[k] = model.FieldValue(f, k)
+					if v.V[k] = model.FieldValue(f, k); v.V[k].B != nil {
+						v.V[k].B = bytes.Clone(v.V[k].B) // GateFirst: the bytes are the scan's buffer
+					}
 				}
 				fn(rowid, v)
 				return nil

@@ -148,8 +148,17 @@ func BenchmarkScanGatedNVTXFresh(b *testing.B) {
 // decoding costs (docs/performance.md, "What bounds a gated scan").
 func BenchmarkFloorFresh(b *testing.B) { benchGatedTables(b, false) }
 
-// BenchmarkScanGatedPartsFresh: see BenchmarkFloorFresh.
+// BenchmarkScanGatedPartsFresh: see BenchmarkFloorFresh. Its leaves are
+// read with pread (leafBuf); BenchmarkScanGatedPartsFreshMapped reads them
+// through the mapping, as the scan did before.
 func BenchmarkScanGatedPartsFresh(b *testing.B) { benchGatedTables(b, true) }
+
+// BenchmarkScanGatedPartsFreshMapped: see BenchmarkScanGatedPartsFresh.
+func BenchmarkScanGatedPartsFreshMapped(b *testing.B) {
+	defer func(on bool) { readLeavesOn = on }(readLeavesOn)
+	readLeavesOn = false
+	benchGatedTables(b, true)
+}
 
 func benchGatedTables(b *testing.B, scan bool) {
 	for _, c := range []struct {

@@ -192,7 +192,7 @@ func (db *DB) ScanFieldsParts(t *Table, cols []string, opt ScanOptions, parts in
 // the gate g when it is a GateFirst gate (nil: none).
 func (db *DB) scanLeaves(r leafRange, sh *shape, opt ScanOptions, g *gate, fn func(int64, []byte) error) (err error) {
 	defer recoverCorrupt(&err)
-	rd := db.leafReader(opt)
+	rd := db.leafReader(opt, g)
 	if rd != nil {
 		opt.Release = false // nothing of the mapping is read
 	}

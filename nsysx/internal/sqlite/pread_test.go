@@ -16,7 +16,7 @@ func TestPreadPartsMatchesScan(t *testing.T) {
 	MinPartLeaves = 1
 	tables := 0
 	eachRealTable(t, func(name string, db *DB, tb *Table, cols []string) {
-		if db.leafReader(ScanOptions{Pread: true}) == nil {
+		if db.leafReader(ScanOptions{Pread: true}, nil) == nil {
 			t.Fatalf("%s: no pread reader for a mapped file", name)
 		}
 		want := digestsScan(t, db, tb, cols)
@@ -35,7 +35,7 @@ func TestPreadPartsMatchesScan(t *testing.T) {
 }
 
 // TestPreadReadsRuns: consecutive leaves are read together, a run of at
-// most preadPages, and a leaf out of the buffer's run is read anew.
+// most leafBufBytes, and a leaf out of the buffer's run is read anew.
 func TestPreadReadsRuns(t *testing.T) {
 	db := &DB{pageSize: 4096, usable: 4096, nPages: 200}
 	f, err := os.CreateTemp(t.TempDir(), "pages")
@@ -51,8 +51,9 @@ func TestPreadReadsRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db.file = f
-	r := db.leafReader(ScanOptions{Pread: true})
+	db.file, db.mapped = f, true
+	r := db.leafReader(ScanOptions{Pread: true}, nil)
+	preadPages := uint32(leafBufBytes / db.pageSize)
 	var piece []leafRef
 	for _, pg := range []uint32{2, 3, 4, 10, 11} {
 		piece = append(piece, leafRef{pg: pg})

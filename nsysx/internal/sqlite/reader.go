@@ -294,6 +294,11 @@ func (db *DB) btreePage(pg uint32) (p []byte, hdr, ncell int, leaf bool, err err
 	if p, err = db.page(pg); err != nil {
 		return nil, 0, 0, false, err
 	}
+	return treePage(p, pg)
+}
+
+// treePage is btreePage's checks of page pg's bytes p.
+func treePage(p []byte, pg uint32) (_ []byte, hdr, ncell int, leaf bool, err error) {
 	if pg == 1 {
 		hdr = 100
 	}

@@ -143,7 +143,10 @@ type ScanOptions struct {
 	// (fn does not see it), not passed on with Gated set. The gate is then
 	// asked about the values 0 to 4095 once, before the scan, and its
 	// answers kept (gate.refusedTable): it must answer the same for a
-	// value every time.
+	// value every time. The leaves of a GateFirst scan of a mapped file
+	// are read with pread into a buffer that the next leaves reuse
+	// (leafBuf), so the TEXT and BLOB bytes fn gets are valid only during
+	// the call: copy to keep.
 	GateFirst bool
 	// PartDone, when not nil, is called by ScanFieldsParts on range i's
 	// goroutine once the range is read, with its error (nil when it read
