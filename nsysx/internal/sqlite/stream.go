@@ -145,7 +145,7 @@ type ScanOptions struct {
 	// answers kept (gate.refusedTable): it must answer the same for a
 	// value every time. The leaves of a GateFirst scan of a mapped file
 	// are read with pread into a buffer that the next leaves reuse
-	// (leafBuf), so the TEXT and BLOB bytes fn gets are valid only during
+	// (leafReader, pread.go), so the TEXT and BLOB bytes fn gets are valid only during
 	// the call: copy to keep.
 	GateFirst bool
 	// PartDone, when not nil, is called by ScanFieldsParts on range i's
